@@ -1,0 +1,1 @@
+"""The pocitadlo service: main loop, journal, sync and the command line."""

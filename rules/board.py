@@ -1,0 +1,94 @@
+"""A partie as a board with a move stack, in the manner of python-chess.
+
+A rule core ("game") is a set of pure functions over immutable states:
+
+    game.parse_header(header: dict) -> settings      (raises HeaderError)
+    game.initial(settings) -> state
+    game.step(state, cmd: dict) -> state            (raises IllegalCommand, never mutates)
+    game.summary(state) -> dict                      (JSON-ready; the ``replay`` output)
+    game.finished(state) -> bool
+
+The Board keeps the stack of states, so ``undo`` restores the previous state exactly and
+``redo`` re-applies what undo took back. ``undo``/``redo`` are record commands like any other.
+"""
+from rules.errors import IllegalCommand, NothingToRedo, NothingToUndo
+from rules.games import game_for
+
+STACK_COMMANDS = ("undo", "redo")
+
+
+class Board:
+    def __init__(self, header: dict):
+        self.header = dict(header)
+        self.game = game_for(self.header.get("game"))
+        self.settings = self.game.parse_header(self.header)
+        self._states = [self.game.initial(self.settings)]
+        self.move_stack: list[dict] = []   # commands in effect (undo removes from here)
+        self._redo: list[tuple[dict, object]] = []
+        self.history: list[dict] = []      # every accepted command as entered, undo/redo included
+
+    # -- reading ---------------------------------------------------------
+    @property
+    def state(self):
+        return self._states[-1]
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished(self.state)
+
+    def summary(self) -> dict:
+        return self.game.summary(self.state)
+
+    def can_undo(self) -> bool:
+        return bool(self.move_stack)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def check(self, cmd: dict) -> None:
+        """Raise the error ``push(cmd)`` would raise, without changing anything."""
+        name = command_name(cmd)
+        if name == "undo":
+            if not self.move_stack:
+                raise NothingToUndo("nothing to undo")
+        elif name == "redo":
+            if not self._redo:
+                raise NothingToRedo("nothing to redo")
+        else:
+            self.game.step(self.state, cmd)
+
+    # -- changing --------------------------------------------------------
+    def push(self, cmd: dict) -> None:
+        """Apply one record command (undo and redo included); on error nothing changes."""
+        name = command_name(cmd)
+        if name == "undo":
+            self.pop()
+        elif name == "redo":
+            self._redo_one()
+        else:
+            new_state = self.game.step(self.state, cmd)
+            self._states.append(new_state)
+            self.move_stack.append(dict(cmd))
+            self._redo.clear()
+        self.history.append(dict(cmd))
+
+    def pop(self) -> dict:
+        """Take back the last command in effect and return it."""
+        if not self.move_stack:
+            raise NothingToUndo("nothing to undo")
+        cmd = self.move_stack.pop()
+        self._redo.append((cmd, self._states.pop()))
+        return cmd
+
+    def _redo_one(self) -> None:
+        if not self._redo:
+            raise NothingToRedo("nothing to redo")
+        cmd, state = self._redo.pop()
+        self.move_stack.append(cmd)
+        self._states.append(state)
+
+
+def command_name(cmd: object) -> str:
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+        raise IllegalCommand("a command is an object with a \"cmd\" name", code="bad_command")
+    return cmd["cmd"]

@@ -1,0 +1,109 @@
+"""The partie record: JSON Lines, one format for the journal, replay, sync and the server.
+
+Line 1 is the header (``{"game": "carom", "a": ..., "b": ...}``), every further line one
+referee command (``{"cmd": "score", "value": 10}``). Two optional keys may stand on any line:
+``"at"`` (when it was entered, ISO 8601; ignored by the rule cores) and ``"crc"`` (CRC-32 of the
+line's canonical JSON without the ``crc`` key, 8 hex digits) which the reader verifies.
+See docs/record-format.md.
+"""
+import json
+import zlib
+from dataclasses import dataclass, field
+
+from rules.board import Board
+from rules.errors import RecordError, RuleError
+
+FORMAT_VERSION = 1
+META_KEYS = ("at", "crc")
+
+
+def canonical(obj: dict) -> str:
+    """The one text form of a record line (no newline)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def crc_of(obj: dict) -> str:
+    body = {k: v for k, v in obj.items() if k != "crc"}
+    return format(zlib.crc32(canonical(body).encode("utf-8")), "08x")
+
+
+def encode_line(obj: dict, *, checksum: bool = False) -> str:
+    """A record line, newline included; with ``checksum`` a ``crc`` key is appended."""
+    body = {k: v for k, v in obj.items() if k != "crc"}
+    if checksum:
+        body["crc"] = crc_of(body)
+    return canonical(body) + "\n"
+
+
+def decode_line(text: str, line: int) -> dict:
+    """Parse one record line; raise RecordError naming the line when it cannot be read."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(line, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise RecordError(line, "a record line must be a JSON object")
+    if "crc" in obj and obj["crc"] != crc_of(obj):
+        raise RecordError(line, "checksum mismatch (the line was altered or torn)")
+    return obj
+
+
+def strip_meta(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if k not in META_KEYS}
+
+
+def check_header(header: dict, line: int = 1) -> dict:
+    version = header.get("format", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise RecordError(line, f"record format {version!r} is not one this pocitadlo reads ({FORMAT_VERSION})")
+    if "cmd" in header:
+        raise RecordError(line, "the first line must be a header with \"game\", not a command")
+    return strip_meta(header)
+
+
+@dataclass
+class Replay:
+    board: Board
+    rejected: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        out = self.board.summary()
+        out["rejected"] = list(self.rejected)
+        return out
+
+
+def replay_lines(lines) -> Replay:
+    """Fold a record (an iterable of text lines) into a Board.
+
+    A refused command is listed in ``rejected`` and the replay carries on; a line that is not a
+    readable record line, or a bad header, raises RecordError.
+    """
+    board = None
+    rejected: list[dict] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        obj = decode_line(text, number)
+        if board is None:
+            try:
+                board = Board(check_header(obj, number))
+            except RecordError:
+                raise
+            except RuleError as exc:
+                raise RecordError(number, f"bad header: {exc}") from None
+            continue
+        try:
+            board.push(strip_meta(obj))
+        except RuleError as exc:
+            rejected.append({"line": number, "error": str(exc)})
+    if board is None:
+        raise RecordError(1, "empty record: no header line")
+    return Replay(board, rejected)
+
+
+def replay_file(path) -> Replay:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return replay_lines(fh)
+    except UnicodeDecodeError as exc:
+        raise RecordError(0, f"not UTF-8 text ({exc.reason})") from None

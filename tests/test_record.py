@@ -1,0 +1,48 @@
+"""The record format and the move-stack board, independent of any one game (docs/record-format.md)."""
+import json
+
+import pytest
+
+from rules.errors import RecordError
+from rules.record import canonical, crc_of, decode_line, encode_line, replay_lines
+
+
+def test_canonical_keeps_diacritics_and_order():
+    assert canonical({"game": "carom", "a": "Novák"}) == '{"game":"carom","a":"Novák"}'
+
+
+def test_checksum_round_trips():
+    line = encode_line({"cmd": "score", "value": 10}, checksum=True)
+    assert line.endswith("\n")
+    obj = decode_line(line, 5)
+    assert obj["crc"] == crc_of({"cmd": "score", "value": 10})
+
+
+def test_altered_line_fails_its_checksum():
+    line = encode_line({"cmd": "score", "value": 1}, checksum=True).replace('"value":1', '"value":2')
+    with pytest.raises(RecordError, match="line 7: checksum mismatch"):
+        decode_line(line, 7)
+
+
+@pytest.mark.parametrize("text, fault", [
+    ('{"cmd": "miss"', "not valid JSON"),
+    ('[1, 2]', "must be a JSON object"),
+])
+def test_unreadable_lines_name_the_line(text, fault):
+    with pytest.raises(RecordError, match=f"line 3: {fault}"):
+        decode_line(text, 3)
+
+
+def test_unknown_game_is_a_header_error():
+    with pytest.raises(RecordError, match="line 1: bad header: unknown game 'snooker'"):
+        replay_lines([json.dumps({"game": "snooker", "a": "X", "b": "Y"})])
+
+
+def test_newer_format_is_refused():
+    with pytest.raises(RecordError, match="format 2"):
+        replay_lines([json.dumps({"game": "carom", "a": "X", "b": "Y", "format": 2})])
+
+
+def test_empty_record_is_refused():
+    with pytest.raises(RecordError, match="empty record"):
+        replay_lines(["", "  "])
