@@ -26,7 +26,7 @@ def test_altered_line_fails_its_checksum():
 
 @pytest.mark.parametrize("text, fault", [
     ('{"cmd": "miss"', "not valid JSON"),
-    ('[1, 2]', "must be a JSON object"),
+    ('[1, 2]', "a record line must be a JSON object"),
 ])
 def test_unreadable_lines_name_the_line(text, fault):
     with pytest.raises(RecordError, match=f"line 3: {fault}"):
