@@ -1,0 +1,31 @@
+"""What keypad devices hand the service: key events and device status changes.
+
+Every device offers ``start(callback)`` and ``close()``. The callback receives ``KeyEvent``s and
+``DeviceStatus``es, possibly from the device's own thread; the service puts them on one queue.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KeyEvent:
+    """One raw key transition with a normalized key name ("0".."9", "enter", "dot", "A"...).
+
+    ``t`` is the device's clock (``time.monotonic`` unless one is injected) — the same clock the
+    referee's ``poll`` uses. ``debounced`` says the hardware already debounced it (USB keyboards,
+    the terminal); raw GPIO contacts leave it False so our own debouncer filters them.
+    """
+
+    key: str
+    pressed: bool
+    t: float
+    device: str
+    debounced: bool = False
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device went away or came back; ``detail`` is a short English reason for the log."""
+
+    device: str
+    connected: bool
+    detail: str = ""
