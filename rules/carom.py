@@ -1,0 +1,204 @@
+"""The carom rule core of the Královédvorská league (RULES Part 1): ``CAROM``.
+
+A pure state machine over immutable states (rules.carom_state). ``CAROM`` implements the game
+protocol of rules.board; undo and redo are the Board's. Record commands (docs/record-format.md):
+
+    {"cmd":"score","value":V}   V in 1, 2, 10, 20                  RULES 1.2
+    {"cmd":"miss"}  {"cmd":"foul"}                                 RULES 1.3
+    {"cmd":"frozen"}                                               RULES 1.2 guard
+    {"cmd":"forfeit","by":"a"|"b"}                                 RULES 1.4.8
+    {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (carom_corrections)
+    {"cmd":"insert","player":P,"inning":N,"points":X}
+"""
+from dataclasses import replace
+from fractions import Fraction
+
+from rules.carom_corrections import correct, insert
+from rules.carom_errors import (BadArgument, BadValue, FrozenBalls, Inconsistent, LimitKept,
+                                OverLimit, PartieOver, SeriesRunning, UnknownCommand)
+from rules.carom_figures import average, average_text, team_points
+from rules.carom_state import PLAYERS, CaromState, Settings
+from rules.errors import HeaderError
+
+STROKE_VALUES = (1, 2, 10, 20)
+FROZEN_REFUSED = (10, 20)
+
+__all__ = [
+    "CAROM", "CaromGame", "CaromState", "Settings", "STROKE_VALUES", "COMMANDS",
+    "average", "average_text", "team_points",
+    "BadArgument", "BadValue", "FrozenBalls", "Inconsistent", "LimitKept", "OverLimit",
+    "PartieOver", "SeriesRunning", "UnknownCommand",
+]
+
+
+# -- the header ---------------------------------------------------------------
+def _whole(header: dict, key: str, default: int) -> int:
+    value = header.get(key, default)
+    if type(value) is not int or value < 1:
+        raise HeaderError(f"{key} must be a whole number of at least 1, not {value!r}")
+    return value
+
+
+def parse_header(header: dict) -> Settings:
+    names = {}
+    for player in PLAYERS:
+        name = header.get(player)
+        if not isinstance(name, str) or not name.strip():
+            raise HeaderError(f'player "{player}" must be a non-empty name, not {name!r}')
+        names[player] = name.strip()
+    cap = header.get("cap_points_at_limit", True)
+    if not isinstance(cap, bool):
+        raise HeaderError(f"cap_points_at_limit must be true or false, not {cap!r}")
+    home = header.get("home", "a")
+    if home not in PLAYERS:
+        raise HeaderError(f'home must be "a" or "b", not {home!r}')
+    return Settings(a=names["a"], b=names["b"],
+                    points_limit=_whole(header, "points_limit", 200),
+                    innings_limit=_whole(header, "innings_limit", 15),
+                    cap_points_at_limit=cap)
+
+
+# -- strokes and announcements ------------------------------------------------
+def _playing(state: CaromState, what: str) -> None:
+    if state.finished:
+        raise PartieOver(f"the partie is over ({_outcome(state)}); {what} is not accepted")
+
+
+def _outcome(state: CaromState) -> str:
+    score = f"{state.points('a')}:{state.points('b')}"
+    if state.forfeit:
+        return f"forfeited by {state.forfeit.upper()}, {score}"
+    return "draw " + score if state.result == "draw" else f"{state.result.upper()} won {score}"
+
+
+def _score(state: CaromState, cmd: dict) -> CaromState:
+    if "value" not in cmd:
+        raise BadArgument('score needs a "value": 1, 2, 10 or 20')
+    value = cmd["value"]
+    if type(value) is not int or value not in STROKE_VALUES:
+        raise BadValue(f"a stroke scores 1, 2, 10 or 20, not {value!r}")
+    _playing(state, "a stroke")
+    if state.frozen and value in FROZEN_REFUSED:
+        raise FrozenBalls(f"{value} is not allowed while frozen balls are announced "
+                          "(RULES 1.2): enter 1 or 2")
+    player = state.at_table
+    limit = state.settings.points_limit
+    total = state.completed_points(player) + state.running
+    credited = min(value, limit - total) if state.settings.cap_points_at_limit else value
+    new = replace(state, running=state.running + credited, frozen=False)
+    if total + credited >= limit:
+        return new.close_inning()          # the limit ends the inning at once (1.4.1, 1.4.3)
+    return new
+
+
+def _end_inning(state: CaromState, cmd: dict) -> CaromState:
+    _playing(state, f"a {cmd['cmd']}")
+    return state.close_inning()
+
+
+def _frozen(state: CaromState, cmd: dict) -> CaromState:
+    _playing(state, "a frozen-balls announcement")
+    return replace(state, frozen=True)     # announcing again changes nothing (1.2)
+
+
+def _forfeit(state: CaromState, cmd: dict) -> CaromState:
+    by = cmd.get("by")
+    if by not in PLAYERS:
+        raise BadArgument(f'forfeit needs "by": "a" or "b", not {by!r}')
+    _playing(state, "a forfeit")
+    # The karambols of the inning in progress were played and count; that inning is closed.
+    closed = state.close_inning() if state.running else state
+    return replace(closed, forfeit=by, frozen=False)
+
+
+COMMANDS = {
+    "score": _score,
+    "miss": _end_inning,
+    "foul": _end_inning,
+    "frozen": _frozen,
+    "forfeit": _forfeit,
+    "correct": correct,
+    "insert": insert,
+}
+
+
+def step(state: CaromState, cmd: dict) -> CaromState:
+    """The state after one referee command; raises an IllegalCommand and changes nothing."""
+    name = cmd.get("cmd") if isinstance(cmd, dict) else None
+    handler = COMMANDS.get(name) if isinstance(name, str) else None
+    if handler is None:
+        known = ", ".join(COMMANDS)
+        raise UnknownCommand(f"unknown carom command {name!r} (known: {known}, undo, redo)")
+    return handler(state, cmd)
+
+
+# -- the summary (docs/record-format.md, "Carom summary") ---------------------
+def _player_summary(state: CaromState, player: str) -> dict:
+    series = state.series(player)
+    return {
+        "name": state.settings.name(player),
+        "points": state.points(player),
+        "innings": len(series),
+        "best_series": max(series, default=0),
+        "average": average_text(average(sum(series), len(series))),
+        "series": list(series),
+        "team_points": team_points(state.result, player),
+    }
+
+
+def _counter(state: CaromState) -> dict:
+    player = state.at_table
+    limit = state.settings.points_limit
+    if player is None:
+        inning = max(state.innings("a"), state.innings("b"))
+    else:
+        inning = state.innings(player) + 1
+    return {
+        "at_table": player,
+        "series": state.running if player else 0,
+        "inning": inning,
+        "innings_left": state.innings_left,
+        "points_left": {p: max(0, limit - state.points(p)) for p in PLAYERS},
+        "last_two": player is not None and state.innings_left <= 2,
+        "equalising": state.equalising,
+        "frozen": state.frozen,
+    }
+
+
+def summary(state: CaromState) -> dict:
+    return {
+        "game": "carom",
+        "finished": state.finished,
+        "result": state.result,
+        "to_play": state.at_table,
+        "forfeit": state.forfeit,
+        "points_limit": state.settings.points_limit,
+        "innings_limit": state.settings.innings_limit,
+        "players": {p: _player_summary(state, p) for p in PLAYERS},
+        "counter": _counter(state),
+    }
+
+
+class CaromGame:
+    """The game protocol of rules.board for carom, plus readings the service and server use."""
+
+    name = "carom"
+    parse_header = staticmethod(parse_header)
+    step = staticmethod(step)
+    summary = staticmethod(summary)
+
+    @staticmethod
+    def initial(settings: Settings) -> CaromState:
+        return CaromState(settings)
+
+    @staticmethod
+    def finished(state: CaromState) -> bool:
+        return state.finished
+
+    @staticmethod
+    def average(state: CaromState, player: str) -> Fraction:
+        """The exact average of a player's completed innings (for league tables, RULES 1.5)."""
+        return average(state.completed_points(player), state.innings(player))
+
+
+CAROM = CaromGame()

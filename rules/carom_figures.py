@@ -1,0 +1,24 @@
+"""Figures of a carom partie: averages and team points (RULES 1.5, A.5.3-A.5.5, A.6.9c)."""
+from fractions import Fraction
+
+TEAM_POINTS = {"win": 2, "draw": 1, "loss": 0}
+
+
+def average(points: int, innings: int) -> Fraction:
+    """The exact average points ÷ innings; 0 innings → 0. Compare these, never the text (1.5)."""
+    return Fraction(points, innings) if innings else Fraction(0)
+
+
+def average_text(value: Fraction) -> str:
+    """Three decimals, truncated not rounded, as carom federations print it: 40/3 → "13.333"."""
+    thousandths = (value.numerator * 1000) // value.denominator   # floor = truncation for ≥ 0
+    return f"{thousandths // 1000}.{thousandths % 1000:03d}"
+
+
+def team_points(result: str | None, player: str) -> int | None:
+    """Team points one player's partie brings: win 2, draw 1, loss 0; None while unfinished."""
+    if result is None:
+        return None
+    if result == "draw":
+        return TEAM_POINTS["draw"]
+    return TEAM_POINTS["win"] if result == player else TEAM_POINTS["loss"]

@@ -1,0 +1,118 @@
+"""A carom partie as an immutable value, and everything that follows from it (RULES 1.1-1.5).
+
+The state holds only facts: the credited series of every completed inning of each player, the
+credited points of the inning in progress, the frozen-balls announcement and a forfeit. Who is at
+the table, whether the partie is over and who won are derived from them, so a correction of past
+innings (rules.carom_corrections) re-evaluates the end of the partie by construction.
+"""
+from dataclasses import dataclass, replace
+
+PLAYERS = ("a", "b")
+
+
+def other(player: str) -> str:
+    return "b" if player == "a" else "a"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One partie's settings, from the record header (league defaults: RULES 1.4, A.5.1, A.5.2)."""
+
+    a: str
+    b: str
+    points_limit: int = 200
+    innings_limit: int = 15
+    cap_points_at_limit: bool = True   # RULES 1.4.6
+
+    def name(self, player: str) -> str:
+        return self.a if player == "a" else self.b
+
+
+@dataclass(frozen=True)
+class CaromState:
+    settings: Settings
+    series_a: tuple[int, ...] = ()   # credited points of each completed inning of A, in order
+    series_b: tuple[int, ...] = ()
+    running: int = 0                 # credited points of the inning in progress
+    frozen: bool = False             # frozen balls announced (RULES 1.2)
+    forfeit: str | None = None       # who abandoned the partie (RULES 1.4.8)
+
+    # -- facts per player ------------------------------------------------
+    def series(self, player: str) -> tuple[int, ...]:
+        return self.series_a if player == "a" else self.series_b
+
+    def innings(self, player: str) -> int:
+        """Completed innings."""
+        return len(self.series(player))
+
+    def completed_points(self, player: str) -> int:
+        return sum(self.series(player))
+
+    def points(self, player: str) -> int:
+        """Credited points, the running series included."""
+        running = self.running if self.at_table == player else 0
+        return self.completed_points(player) + running
+
+    def reached_limit(self, player: str) -> bool:
+        return self.completed_points(player) >= self.settings.points_limit
+
+    # -- the course of the partie ------------------------------------------
+    @property
+    def turn(self) -> str:
+        """Whose inning is in progress (or would be): A opens every round (RULES 1.1)."""
+        return "a" if len(self.series_a) == len(self.series_b) else "b"
+
+    @property
+    def finished(self) -> bool:
+        if self.forfeit is not None:
+            return True
+        done = len(self.series_a)
+        if done == 0 or done != len(self.series_b):
+            return False     # B.4.1: the partie ends only when both had the same number of innings
+        return (self.reached_limit("a") or self.reached_limit("b")
+                or done >= self.settings.innings_limit)
+
+    @property
+    def at_table(self) -> str | None:
+        return None if self.finished else self.turn
+
+    @property
+    def equalising(self) -> bool:
+        """B's equalising inning after A reached the points limit (RULES 1.4.1)."""
+        return self.at_table == "b" and self.reached_limit("a")
+
+    @property
+    def result(self) -> str | None:
+        """"a", "b", "draw", or None while the partie goes on (RULES 1.4.3-1.4.5, 1.4.8)."""
+        if not self.finished:
+            return None
+        if self.forfeit is not None:
+            return other(self.forfeit)
+        a_reached, b_reached = self.reached_limit("a"), self.reached_limit("b")
+        if a_reached:
+            return "draw" if b_reached else "a"      # 1.4.4, B.9.4
+        if b_reached:
+            return "b"                               # 1.4.3
+        a, b = self.completed_points("a"), self.completed_points("b")
+        return "draw" if a == b else ("a" if a > b else "b")   # 1.4.5, B.9.5
+
+    @property
+    def innings_left(self) -> int:
+        """Innings left for the player at the table, the current one included (0 once over)."""
+        player = self.at_table
+        if player is None:
+            return 0
+        if self.equalising:
+            return 1
+        return self.settings.innings_limit - self.innings(player)
+
+    # -- building new states -----------------------------------------------
+    def with_series(self, player: str, series: tuple[int, ...]) -> "CaromState":
+        key = "series_a" if player == "a" else "series_b"
+        return replace(self, **{key: tuple(series)})
+
+    def close_inning(self) -> "CaromState":
+        """End the inning in progress: its series is counted for the player at the table (1.3)."""
+        player = self.turn
+        closed = self.with_series(player, self.series(player) + (self.running,))
+        return replace(closed, running=0, frozen=False)
