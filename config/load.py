@@ -1,0 +1,172 @@
+"""Load and validate the one TOML configuration file of a device.
+
+The service's own sections are read here — ``[device]``, ``[rules.carom]``, ``[rules.8ball]``,
+``[journal]`` — and ``[display]``, ``[keypad]`` and ``[sync]`` are handed to the ``read(section)``
+of the part that owns them, so every error names the file, the section, the option and the fault.
+A syntax error names the file, the line and the column.
+"""
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Callable
+
+from config.options import ConfigError, Section
+
+LANGUAGES = ("cs", "en")
+GAMES = ("carom", "8ball")
+SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync")
+
+# Each foreign section is read by its owner: "module:function".
+PART_READERS = {
+    "display": "display.settings:read",
+    "keypad": "input.settings:read",
+    "sync": "firmware_host.sync_settings:read",
+}
+
+
+class ConfigFileError(ConfigError):
+    """The file itself cannot be read (missing, not TOML)."""
+
+    def __init__(self, path, problem: str):
+        Exception.__init__(self, f"{path}: {problem}")
+        self.path, self.section, self.option, self.problem = str(path), "", None, problem
+
+
+@dataclass(frozen=True)
+class DeviceSettings:
+    venue: str
+    table: str
+    language: str = "cs"
+    data_dir: str = "/var/lib/pocitadlo"
+    league: str | None = None        # path of the league file (teams, players, fixtures)
+    game: str = "carom"              # the game played at this table
+    name: str = "pocitadlo"          # device id written into records
+
+
+@dataclass(frozen=True)
+class CaromRules:
+    points_limit: int = 200
+    innings_limit: int = 15
+    cap_points_at_limit: bool = True
+
+    def header(self) -> dict:
+        return {"points_limit": self.points_limit, "innings_limit": self.innings_limit,
+                "cap_points_at_limit": self.cap_points_at_limit}
+
+
+@dataclass(frozen=True)
+class EightBallRules:
+    games_to_win: int = 3
+    sets_to_win: int = 1
+    individual_matches: int = 4      # individual matches in a team game (RULES 2.9)
+
+    def header(self) -> dict:
+        return {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
+
+
+@dataclass(frozen=True)
+class JournalSettings:
+    fsync: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    path: str
+    device: DeviceSettings
+    carom: CaromRules
+    eightball: EightBallRules
+    journal: JournalSettings
+    parts: dict = field(default_factory=dict)   # "display"/"keypad"/"sync" -> the part's settings
+
+    def rules_header(self, game: str) -> dict:
+        """Every rule setting of ``game`` spelled out, for a record header."""
+        return (self.carom if game == "carom" else self.eightball).header()
+
+
+def read_toml(path) -> dict:
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigFileError(path, "file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigFileError(path, f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
+
+
+def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> Config:
+    """Read and validate ``path``; raise ConfigError naming file, section and option.
+
+    ``readers`` maps a foreign section to its part's ``read(section)``; by default the parts'
+    own functions (PART_READERS). Relative paths in [device] resolve against ``base_dir``
+    (default: the config file's folder).
+    """
+    path = os.fspath(path)
+    doc = read_toml(path)
+    base_dir = base_dir or os.path.dirname(os.path.abspath(path))
+    unknown = sorted(set(doc) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(path, unknown[0], None, "unknown section (known: " + ", ".join(SECTIONS) + ")")
+    if "device" not in doc:
+        raise ConfigError(path, "device", None, "required section is missing")
+
+    def section(name: str) -> Section:
+        return Section(doc.get(name, {}), name, path)
+
+    device = read_device(section("device"), base_dir)
+    rules = section("rules")
+    carom = read_carom(rules.section("carom"))
+    eightball = read_eightball(rules.section("8ball"))
+    rules.finish()
+    journal = read_journal(section("journal"))
+    parts = {name: ((readers or {}).get(name) or _reader(name))(section(name)) for name in PART_READERS}
+    return Config(path, device, carom, eightball, journal, parts)
+
+
+def _reader(name: str) -> Callable[[Section], Any]:
+    module, attr = PART_READERS[name].split(":")
+    return getattr(import_module(module), attr)
+
+
+def read_device(sec: Section, base_dir: str) -> DeviceSettings:
+    venue = sec.str("venue", nonempty=True)
+    table = sec.str("table", "1", nonempty=True)
+    language = sec.choice("language", LANGUAGES, "cs")
+    data_dir = _resolve(sec.str("data_dir", DeviceSettings.data_dir, nonempty=True), base_dir)
+    league = sec.str("league", None, nonempty=True)
+    game = sec.choice("game", GAMES, "carom")
+    name = sec.str("name", "pocitadlo", nonempty=True)
+    sec.finish()
+    return DeviceSettings(venue, table, language, data_dir,
+                          _resolve(league, base_dir) if league else None, game, name)
+
+
+def _resolve(value: str, base_dir: str) -> str:
+    return os.path.normpath(os.path.join(base_dir, os.path.expanduser(value)))
+
+
+def read_carom(sec: Section) -> CaromRules:
+    rules = CaromRules(
+        points_limit=sec.int("points_limit", 200, minimum=1, maximum=10_000),
+        innings_limit=sec.int("innings_limit", 15, minimum=1, maximum=1_000),
+        cap_points_at_limit=sec.bool("cap_points_at_limit", True))
+    sec.finish()
+    return rules
+
+
+def read_eightball(sec: Section) -> EightBallRules:
+    rules = EightBallRules(
+        games_to_win=sec.int("games_to_win", 3, minimum=1, maximum=99),
+        sets_to_win=sec.int("sets_to_win", 1, minimum=1, maximum=99),
+        individual_matches=sec.int("individual_matches", 4, minimum=1, maximum=32))
+    sec.finish()
+    return rules
+
+
+def read_journal(sec: Section) -> JournalSettings:
+    settings = JournalSettings(fsync=sec.bool("fsync", True))
+    sec.finish()
+    return settings

@@ -1,0 +1,122 @@
+"""The league file: teams with their players, and the fixtures of the season.
+
+::
+
+    [league]
+    name = "Královédvorská kulečníková liga"
+
+    [[teams]]
+    name = "Sokol Dvůr"
+    venue = "Hospoda U Lva"            # the team's home venue
+    players = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]
+
+    [[fixtures]]
+    date = 2026-11-29                  # a TOML date
+    home = "Sokol Dvůr"
+    away = "Jiskra Hořice"
+    id = "2026-11-29-sokol-jiskra"     # optional; made from date and teams otherwise
+
+A fixture is played at its ``venue`` if given, else at the home team's venue.
+"""
+import datetime as dt
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from config.load import read_toml
+from config.options import Section
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    venue: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fixture:
+    id: str
+    date: dt.date
+    home: str
+    away: str
+    venue: str
+
+
+@dataclass(frozen=True)
+class League:
+    name: str
+    teams: tuple[Team, ...]
+    fixtures: tuple[Fixture, ...]
+
+    def team(self, name: str) -> Team:
+        for team in self.teams:
+            if team.name == name:
+                return team
+        raise KeyError(name)
+
+    def fixtures_for(self, venue: str, date: dt.date) -> list[Fixture]:
+        """Tonight's fixtures at this venue (matched without regard to case and spacing)."""
+        key = _fold(venue)
+        return [f for f in self.fixtures if f.date == date and _fold(f.venue) == key]
+
+
+EMPTY = League("", (), ())
+
+
+def load_league(path) -> League:
+    doc = read_toml(path)
+    top = Section(doc, "league file", path)
+    name = top.section("league", {}).str("name", "")
+    teams = tuple(_team(Section(t, f"teams.{i + 1}", path)) for i, t in enumerate(top.list("teams", [])))
+    names = [t.name for t in teams]
+    for i, team_name in enumerate(names):
+        if team_name in names[:i]:
+            raise Section({}, f"teams.{i + 1}", path).error("name", f"team \"{team_name}\" is listed twice")
+    fixtures = tuple(_fixture(Section(f, f"fixtures.{i + 1}", path), teams)
+                     for i, f in enumerate(top.list("fixtures", [])))
+    top.finish()
+    return League(name, teams, fixtures)
+
+
+def _team(sec: Section) -> Team:
+    name = sec.str("name", nonempty=True)
+    venue = sec.str("venue", "")
+    players = sec.list("players", item=_player)
+    if len(set(players)) != len(players):
+        raise sec.error("players", "a player is listed twice")
+    sec.finish()
+    return Team(name, venue, tuple(players))
+
+
+def _player(value) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected a player's name in quotes, got {value!r}")
+    return value.strip()
+
+
+def _fixture(sec: Section, teams: tuple[Team, ...]) -> Fixture:
+    date = sec._get("date", None)
+    if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
+        raise sec.error("date", f"expected a TOML date like 2026-11-29, got {date!r}")
+    by_name = {t.name: t for t in teams}
+    home, away = sec.str("home", nonempty=True), sec.str("away", nonempty=True)
+    for option, team in (("home", home), ("away", away)):
+        if team not in by_name:
+            raise sec.error(option, f"no team \"{team}\" in [[teams]]")
+    if home == away:
+        raise sec.error("away", "a team cannot play itself")
+    venue = sec.str("venue", by_name[home].venue)
+    fixture_id = sec.str("id", None, nonempty=True) or f"{date.isoformat()}-{slug(home)}-{slug(away)}"
+    sec.finish()
+    return Fixture(fixture_id, date, home, away, venue)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def slug(text: str) -> str:
+    """ASCII, lower case, dashes: for ids and file names."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "x"

@@ -1,0 +1,153 @@
+"""Loading the one TOML config: every mistake names the file, the key and what is wrong."""
+import textwrap
+
+import pytest
+
+from config.load import ConfigFileError, load
+from config.options import ConfigError
+from firmware_host.league import load_league
+
+GOOD = """
+[device]
+venue = "Hospoda U Lva"
+table = "1"
+data_dir = "data"
+"""
+
+
+def write(tmp_path, text, name="config.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def error_of(tmp_path, text) -> str:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: "), message
+    return message[len(str(path)) + 2:]
+
+
+def test_a_good_file_loads_with_defaults_and_relative_data_dir(tmp_path):
+    config = load(write(tmp_path, GOOD + "[rules.carom]\npoints_limit = 100\n"))
+    assert config.device.venue == "Hospoda U Lva"
+    assert config.device.data_dir == str(tmp_path / "data")
+    assert config.carom.points_limit == 100 and config.carom.innings_limit == 15
+    assert config.rules_header("carom") == {"points_limit": 100, "innings_limit": 15, "cap_points_at_limit": True}
+    assert config.journal.fsync is True
+    assert set(config.parts) == {"display", "keypad", "sync"}
+
+
+@pytest.mark.parametrize("name", ["config.toml", "emulator.toml", "emulator-8ball.toml"])
+def test_the_bundled_examples_load(name):
+    config = load(f"config/examples/{name}")
+    assert config.device.venue
+
+
+def test_the_example_league_loads():
+    league = load_league("config/examples/league.toml")
+    assert len(league.teams) >= 2 and all(len(t.players) >= 4 for t in league.teams)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[rules.carom]\npoints_limit = 10\n", "[device]: required section is missing"),
+    ("[device]\ntable = \"1\"\n", "[device] venue: required option is missing"),
+    ("[device]\nvenue = \"\"\n", "[device] venue: must not be empty"),
+], ids=["no device section", "no venue", "empty venue"])
+def test_missing_keys(tmp_path, text, expected):
+    assert error_of(tmp_path, text) == expected
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ('[rules.carom]\npoints_limit = "dvěstě"\n', '[rules.carom] points_limit: expected a whole number, got "dvěstě"'),
+    ("[rules.carom]\ninnings_limit = 0\n", "[rules.carom] innings_limit: must be at least 1, got 0"),
+    ("[rules.carom]\ncap_points_at_limit = 1\n", "[rules.carom] cap_points_at_limit: expected true or false, got 1"),
+    ("[rules.8ball]\ngames_to_win = 2.5\n", "[rules.8ball] games_to_win: expected a whole number, got 2.5"),
+    ("[journal]\nfsync = \"yes\"\n", '[journal] fsync: expected true or false, got "yes"'),
+    ("[display]\nwidth = \"wide\"\n", '[display] width: expected a whole number, got "wide"'),
+], ids=["points text", "innings zero", "cap int", "games float", "fsync text", "display width"])
+def test_wrong_types(tmp_path, extra, expected):
+    assert error_of(tmp_path, GOOD + extra) == expected
+
+
+def test_device_language_must_be_known(tmp_path):
+    text = GOOD.replace('table = "1"', 'table = "1"\nlanguage = "de"')
+    assert error_of(tmp_path, text) == '[device] language: must be one of "cs", "en", got "de"'
+
+
+@pytest.mark.parametrize("extra, option", [
+    ('[keypad]\ndevices = ["matrix"]\n[keypad.matrix]\nrows = [5, 6, 13, 99]\n', "[keypad.matrix] rows"),
+    ('[keypad]\ndevices = ["buttons"]\n[keypad.buttons.pins]\n"1" = 1\n', "[keypad.buttons.pins] 1"),
+], ids=["matrix row 99", "button on pin 1"])
+def test_unknown_pins(tmp_path, extra, option):
+    message = error_of(tmp_path, GOOD + extra)
+    assert message.startswith(option + ":") and "BCM pin" in message
+
+
+@pytest.mark.parametrize("extra, option, problem", [
+    ('[keypad]\ndevices = ["matrix"]\n[keypad.matrix]\nrows = [5, 6, 13, 19]\ncols = [26, 16, 20, 5]\n',
+     "[keypad.matrix] cols", "BCM 5 is already used"),
+    ('[keypad]\ndevices = ["matrix", "buttons"]\n[keypad.buttons.pins]\n"1" = 26\n',
+     "[keypad.buttons.pins] 1", "BCM 26 is already used"),
+    ('[keypad]\ndevices = ["buttons"]\n[keypad.buttons.pins]\n"1" = 10\n',
+     "[keypad.buttons.pins] 1", "SPI MOSI"),
+], ids=["row and column", "button on a matrix pin", "button on the display's SPI"])
+def test_duplicate_pins(tmp_path, extra, option, problem):
+    message = error_of(tmp_path, GOOD + extra)
+    assert message.startswith(option + ":") and problem in message
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ("[rules.carom]\npoints_limt = 100\n", "[rules.carom] points_limt: unknown option"),
+    ("[jornal]\nfsync = true\n", "[jornal]: unknown section (known: device, rules, journal, display, keypad, sync)"),
+    ("[rules.snooker]\nreds = 15\n", "[rules] snooker: unknown option"),
+    ("[sync]\ntransport = \"pigeon\"\n", '[sync] transport: must be one of "http", "serial", "none", got "pigeon"'),
+], ids=["typo in option", "typo in section", "unknown game rules", "unknown transport"])
+def test_unknown_options(tmp_path, extra, expected):
+    assert error_of(tmp_path, GOOD + extra) == expected
+
+
+def test_syntax_error_names_file_line_and_column(tmp_path):
+    path = write(tmp_path, "[device]\nvenue = U Lva\n")
+    with pytest.raises(ConfigFileError, match=r"config.toml: not valid TOML: .*line 2, column 9"):
+        load(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ConfigFileError, match="nope.toml: file not found"):
+        load(tmp_path / "nope.toml")
+
+
+def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
+    seen = {}
+
+    def reader(name):
+        def read(section):
+            seen[name] = (section.name, dict(section.table))
+            section.int("x", 0)
+            section.finish()
+            return name
+        return read
+
+    config = load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
+                  readers={n: reader(n) for n in ("display", "keypad", "sync")})
+    assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync"}
+    assert seen["display"] == ("display", {"x": 1}) and seen["keypad"] == ("keypad", {})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('[[teams]]\nname = "A"\nplayers = ["x"]\n[[teams]]\nname = "A"\nplayers = ["y"]\n',
+     '[teams.2] name: team "A" is listed twice'),
+    ('[[teams]]\nname = "A"\nplayers = ["x", "x"]\n', "[teams.1] players: a player is listed twice"),
+    ('[[teams]]\nname = "A"\nplayers = ["x"]\n[[fixtures]]\ndate = 2026-11-29\nhome = "A"\naway = "B"\n',
+     '[fixtures.1] away: no team "B" in [[teams]]'),
+    ('[[teams]]\nname = "A"\nplayers = ["x"]\n[[fixtures]]\ndate = "sunday"\nhome = "A"\naway = "A"\n',
+     "[fixtures.1] date: expected a TOML date like 2026-11-29, got 'sunday'"),
+], ids=["team twice", "player twice", "unknown team", "date text"])
+def test_league_file_errors_name_the_entry(tmp_path, text, expected):
+    path = write(tmp_path, text, "league.toml")
+    with pytest.raises(ConfigError) as info:
+        load_league(path)
+    assert str(info.value) == f"{path}: {expected}"
