@@ -1,0 +1,192 @@
+"""The durable outbox: finished partie and matches waiting for the league's receiver.
+
+One file per item, named by its id, holding exactly the bytes that are sent (the body)::
+
+    outbox/pending/<name>.json     waiting (oldest first, by the time it was added)
+    outbox/delivered/<name>.json   acknowledged by the receiver
+    outbox/held/<name>.json        refused for good by the receiver (409, 422...): kept, not retried
+    outbox/held/<name>.why         the receiver's answer, for `pocitadlo outbox`
+    outbox/last-delivery           ISO time of the last acknowledged delivery
+
+``add`` writes a temp file, fsyncs it, renames it into pending/ and fsyncs the directory, so an
+item is on disk before ``add`` returns, and it is idempotent by id: the service treats a partie as
+closed exactly when its item exists, and re-adds missing ones after a restart. A crash between a
+delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
+"""
+import hashlib
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+KINDS = ("partie", "match")
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+PENDING, DELIVERED, HELD = "pending", "delivered", "held"
+
+
+def item_body(item_id: str, kind: str, record_text: str, summary: dict) -> bytes:
+    """The bytes that are stored and sent for one item (canonical JSON, UTF-8)."""
+    obj = {"id": item_id, "kind": kind, "record": record_text, "summary": summary}
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
+
+
+def file_name(item_id: str) -> str:
+    if _SAFE_NAME.fullmatch(item_id):
+        return item_id + ".json"
+    return "x-" + hashlib.sha256(item_id.encode("utf-8")).hexdigest()[:40] + ".json"
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    kind: str
+    body: bytes
+    state: str = PENDING
+    why: str | None = None     # the receiver's refusal, for a held item
+
+    @classmethod
+    def from_body(cls, body: bytes, state: str = PENDING, why: str | None = None) -> "Item":
+        obj = json.loads(body)
+        return cls(obj["id"], obj["kind"], body, state, why)
+
+    @property
+    def content(self) -> dict:
+        return json.loads(self.body)
+
+
+class Outbox:
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        for sub in (PENDING, DELIVERED, HELD, "tmp"):
+            (self.directory / sub).mkdir(parents=True, exist_ok=True)
+
+    # -- adding ----------------------------------------------------------
+    def add(self, item_id: str, kind: str, record_text: str, summary: dict) -> bool:
+        """Make the item durable; False when an item with this id is already there (kept as is)."""
+        if not isinstance(item_id, str) or not item_id:
+            raise ValueError("an outbox item needs a non-empty text id")
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        body = item_body(item_id, kind, record_text, summary)
+        existing = self._find(item_id)
+        if existing is not None:
+            if existing.read_bytes() != body:
+                log.warning("outbox: item %s is already queued with different content; keeping the first", item_id)
+            return False
+        self._write_durably(self.directory / PENDING / file_name(item_id), body)
+        return True
+
+    def _find(self, item_id: str) -> Path | None:
+        name = file_name(item_id)
+        for sub in (PENDING, DELIVERED, HELD):
+            path = self.directory / sub / name
+            if path.exists():
+                return path
+        return None
+
+    def _write_durably(self, target: Path, data: bytes) -> None:
+        tmp = self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        _fsync_dir(target.parent)
+
+    # -- reading ---------------------------------------------------------
+    def pending(self) -> list[Item]:
+        """Waiting items, oldest first."""
+        return [Item.from_body(p.read_bytes()) for p in self._files(PENDING)]
+
+    def held(self) -> list[Item]:
+        return [Item.from_body(p.read_bytes(), HELD, self._why(p)) for p in self._files(HELD)]
+
+    def delivered_ids(self) -> list[str]:
+        return [Item.from_body(p.read_bytes()).id for p in self._files(DELIVERED)]
+
+    def unsent(self) -> int:
+        return len(self._files(PENDING)) + len(self._files(HELD))
+
+    def _files(self, sub: str) -> list[Path]:
+        paths = []
+        for path in (self.directory / sub).glob("*.json"):
+            try:
+                paths.append((path.stat().st_mtime_ns, path.name, path))
+            except FileNotFoundError:   # moved by another thread meanwhile
+                continue
+        return [p for _, _, p in sorted(paths)]
+
+    @staticmethod
+    def _why(path: Path) -> str | None:
+        why = path.with_suffix(".why")
+        return why.read_text(encoding="utf-8") if why.exists() else None
+
+    def last_delivery(self) -> str | None:
+        path = self.directory / "last-delivery"
+        return path.read_text(encoding="utf-8").strip() or None if path.exists() else None
+
+    # -- moving ----------------------------------------------------------
+    def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
+        self._move(item_id, DELIVERED)
+        stamp = when if isinstance(when, str) else (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+        self._write_durably(self.directory / "last-delivery", stamp.encode("utf-8"))
+
+    def hold(self, item_id: str, why: str) -> None:
+        """Set an item aside after a final refusal; ``retry_held`` puts it back in the queue."""
+        self._write_durably((self.directory / HELD / file_name(item_id)).with_suffix(".why"), why.encode("utf-8"))
+        self._move(item_id, HELD)
+
+    def retry_held(self) -> int:
+        items = self.held()
+        for item in items:
+            self._move(item.id, PENDING)
+            (self.directory / HELD / file_name(item.id)).with_suffix(".why").unlink(missing_ok=True)
+        return len(items)
+
+    def _move(self, item_id: str, to: str) -> None:
+        source = self._find(item_id)
+        if source is None:
+            raise KeyError(f"no outbox item {item_id!r}")
+        target = self.directory / to / source.name
+        if source == target:
+            return
+        os.replace(source, target)
+        os.utime(target)   # its place in the queue is when it entered this state
+        _fsync_dir(target.parent)
+        _fsync_dir(source.parent)
+
+    # -- carrying it away --------------------------------------------------
+    def export(self, path, signer=None, *, include_held: bool = True) -> int:
+        """Write the backlog as JSON Lines (for a USB stick); with a signer each line is signed.
+
+        ``pocitadlo serve --import FILE`` reads it. Returns the number of items written.
+        """
+        items = self.pending() + (self.held() if include_held else [])
+        lines = []
+        for item in items:
+            if signer is not None:
+                lines.append(json.dumps(signer.sign(item.body).to_json(), ensure_ascii=False))
+            else:
+                lines.append(item.body.decode("utf-8"))
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        return len(items)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

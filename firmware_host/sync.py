@@ -1,0 +1,184 @@
+"""The delivery loop: send outbox items until the receiver acknowledges each one.
+
+A transport has ``send(body: bytes) -> Answer`` (it signs the body itself) and ``close()``; it
+raises TransportError when the receiver cannot be reached or does not answer. The Syncer sends the
+oldest pending item first; after a failure it waits with capped exponential backoff and jitter
+(the clock, the random source and the sleep are injected, so tests run in no time)::
+
+    delay(n) = min(backoff_max, backoff_initial * 2 ** (n - 1)) * (0.5 + random() / 2)
+
+An answer of 200 ("stored" or "already have it") marks the item delivered. A final refusal
+(400, 409, 413, 422) sets the item aside in outbox/held (kept, listed, never deleted) so one bad
+item does not block the rest; anything else (401, 5xx, no answer) is retried.
+"""
+import json
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+log = logging.getLogger(__name__)
+
+FINAL_STATUSES = (400, 409, 413, 422)
+
+
+class TransportError(Exception):
+    """The receiver could not be reached or did not answer in time."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    message: str = ""
+    server_time: float | None = None
+
+    @property
+    def delivered(self) -> bool:
+        return self.status == 200
+
+    @property
+    def final(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+    @classmethod
+    def from_json(cls, status: int, data: bytes) -> "Answer":
+        """Read the receiver's JSON answer; a body that is not JSON still yields the status."""
+        try:
+            obj = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            obj = None
+        if not isinstance(obj, dict):
+            return cls(status, data[:200].decode("utf-8", "replace"))
+        server_time = obj.get("server_time")
+        message = obj.get("reason") or obj.get("status") or ""
+        return cls(int(obj.get("code", status)), str(message),
+                   float(server_time) if isinstance(server_time, (int, float)) else None)
+
+
+class Backoff:
+    """Capped exponential backoff with jitter."""
+
+    def __init__(self, initial: float, cap: float, rand=random.random):
+        self.initial, self.cap, self._rand = initial, cap, rand
+        self.failures = 0
+
+    def reset(self) -> None:
+        self.failures = 0
+
+    def next_delay(self) -> float:
+        self.failures += 1
+        base = min(self.cap, self.initial * 2 ** min(self.failures - 1, 60))
+        return base * (0.5 + self._rand() / 2)
+
+
+class Syncer:
+    """Delivers the outbox through one transport; run it in a thread or call ``step`` from a loop."""
+
+    def __init__(self, outbox, transport, *, backoff_initial=2.0, backoff_max=600.0,
+                 clock=time.monotonic, rand=random.random, now=None):
+        self.outbox, self.transport = outbox, transport
+        self._backoff = Backoff(backoff_initial, backoff_max, rand)
+        self._clock = clock
+        self._now = now or (lambda: datetime.now(timezone.utc))
+        self._next_try = 0.0
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._last_error: str | None = None
+
+    # -- for the ready screen and `pocitadlo outbox` ----------------------
+    def status(self) -> dict:
+        with self._lock:
+            error = self._last_error
+        return {"unsent": self.outbox.unsent(), "last_delivery": self.outbox.last_delivery(),
+                "last_error": error}
+
+    def retry_now(self) -> None:
+        """Forget the backoff and try at once (a key on the ready screen, `pocitadlo outbox retry`)."""
+        self._backoff.reset()
+        self._next_try = 0.0
+        self._wake.set()
+
+    wake = retry_now
+
+    # -- delivering --------------------------------------------------------
+    def step(self) -> float:
+        """Send what is due; return seconds until the next attempt is due (0 = more to send now)."""
+        now = self._clock()
+        if now < self._next_try:
+            return self._next_try - now
+        items = self.outbox.pending()
+        if not items:
+            return float("inf")
+        item = items[0]
+        try:
+            answer = self._send_once(item.body)
+        except TransportError as exc:
+            return self._failed(f"{item.id}: {exc}")
+        if answer.delivered:
+            self.outbox.mark_delivered(item.id, self._now())
+            self._backoff.reset()
+            self._set_error(None)
+            log.info("sync: delivered %s (%s)", item.id, answer.message)
+            return 0.0
+        if answer.final:
+            self.outbox.hold(item.id, f"{answer.status} {answer.message}")
+            self._set_error(f"{item.id}: refused ({answer.status} {answer.message})")
+            log.error("sync: receiver refused %s for good: %s %s", item.id, answer.status, answer.message)
+            return 0.0
+        return self._failed(f"{item.id}: {answer.status} {answer.message}")
+
+    def _send_once(self, body: bytes) -> Answer:
+        answer = self.transport.send(body)
+        if answer.status == 401 and answer.server_time is not None and self._clock_is_off(answer):
+            # a Pi without network or RTC may have booted with a wrong clock: adopt the receiver's
+            self.transport.signer.learn_time(answer.server_time)
+            log.warning("sync: local clock off by %.0f s; using the receiver's time", self.transport.signer.offset)
+            answer = self.transport.send(body)
+        return answer
+
+    def _clock_is_off(self, answer: Answer) -> bool:
+        signer = getattr(self.transport, "signer", None)
+        if signer is None:
+            return False
+        return abs(answer.server_time - signer.now()) > 60
+
+    def _failed(self, error: str) -> float:
+        delay = self._backoff.next_delay()
+        self._next_try = self._clock() + delay
+        self._set_error(error)
+        log.warning("sync: %s; next try in %.1f s", error, delay)
+        return delay
+
+    def _set_error(self, error: str | None) -> None:
+        with self._lock:
+            self._last_error = error
+
+    def run(self, stop: threading.Event, *, idle: float = 60.0) -> None:
+        """Deliver until ``stop`` is set; ``wake()`` (a new item, a retry) cuts a wait short."""
+        while not stop.is_set():
+            try:
+                wait = self.step()
+            except Exception as exc:   # a full disk, a broken item: report, back off, go on
+                log.exception("sync: unexpected error")
+                wait = self._failed(f"internal error: {exc}")
+            if wait > 0:
+                self._wake.wait(min(wait, idle))
+                self._wake.clear()
+        self.transport.close()
+
+
+def transport_for(settings):
+    """The transport the [sync] settings ask for, or None for transport = "none"."""
+    from firmware_host.signing import Signer
+
+    if settings.transport == "none":
+        return None
+    signer = Signer(settings.device_id, settings.secret)
+    if settings.transport == "http":
+        from firmware_host.transport_http import HttpTransport
+        return HttpTransport(settings.url, signer, timeout=settings.timeout, ca_file=settings.ca_file)
+    from firmware_host.transport_serial import SerialTransport
+    return SerialTransport(settings.serial_port, signer, baudrate=settings.baudrate,
+                           ack_timeout=settings.ack_timeout, tries=settings.frame_tries)

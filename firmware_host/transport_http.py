@@ -1,0 +1,44 @@
+"""HTTPS (or, opted in, plain HTTP) POST of one signed outbox item to the league's receiver."""
+import http.client
+import socket
+import ssl
+from urllib.parse import urlsplit
+
+from firmware_host.sync import Answer, TransportError
+
+
+class HttpTransport:
+    def __init__(self, url: str, signer, *, timeout: float = 10.0, ca_file: str | None = None,
+                 ssl_context: ssl.SSLContext | None = None):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {url!r}")
+        self.url, self.signer, self.timeout = url, signer, timeout
+        self._https = parts.scheme == "https"
+        self._host, self._port = parts.hostname, parts.port
+        self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        if self._https and ssl_context is None:
+            ssl_context = ssl.create_default_context(cafile=ca_file)
+        self._ssl = ssl_context
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self._https:
+            return http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout, context=self._ssl)
+        return http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+
+    def send(self, body: bytes) -> Answer:
+        signed = self.signer.sign(body)
+        headers = {"Content-Type": "application/json", **signed.headers()}
+        conn = self._connection()
+        try:
+            conn.request("POST", self._path, body=body, headers=headers)
+            response = conn.getresponse()
+            data = response.read(1 << 20)
+            return Answer.from_json(response.status, data)
+        except (OSError, http.client.HTTPException, socket.timeout) as exc:
+            raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        pass

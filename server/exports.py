@@ -1,0 +1,168 @@
+"""What the league organiser takes away: match records (RULES 1.6) and the league table (RULES 1.8).
+
+Both are built from the stored items only: partie records grouped by their header's match id,
+and the match item (kind "match") that closes a match. Averages are exact fractions; the printed
+form has 3 decimals, truncated (RULES 1.5).
+"""
+import json
+from fractions import Fraction
+
+SIDES = ("home", "away")
+
+
+def truncated(value: Fraction, places: int = 3) -> str:
+    scaled = value.numerator * 10 ** places // value.denominator
+    return f"{scaled // 10 ** places}.{scaled % 10 ** places:0{places}d}"
+
+
+def _average(points: int, innings: int) -> dict:
+    exact = Fraction(points, innings) if innings else Fraction(0)
+    return {"points": points, "innings": innings, "average": truncated(exact), "exact": str(exact)}
+
+
+def _content(row) -> dict:
+    return json.loads(row["body"])
+
+
+def _header(record_text: str) -> dict:
+    return json.loads(next(line for line in record_text.splitlines() if line.strip()))
+
+
+def _partie_entry(row) -> dict:
+    """One partie as the match record lists it, players by side (home/away)."""
+    content = _content(row)
+    header, summary = _header(content["record"]), content["summary"]
+    home = header.get("home", "a")
+    away = "b" if home == "a" else "a"
+    players = summary.get("players", {})
+
+    def side(letter):
+        p = players.get(letter, {})
+        return {"player": letter, "name": p.get("name", header.get(letter)), "points": p.get("points", 0),
+                "innings": p.get("innings", 0), "best_series": p.get("best_series", 0),
+                "average": p.get("average"), "series": p.get("series", []), "team_points": p.get("team_points")}
+
+    result = summary.get("result")
+    return {"id": content["id"], "number": header.get("partie"), "game": header.get("game"),
+            "device": row["device"], "result": {home: "home", away: "away"}.get(result, result),
+            "forfeit": {home: "home", away: "away"}.get(summary.get("forfeit"), summary.get("forfeit")),
+            "home": side(home), "away": side(away)}
+
+
+def match_record(store, match_id: str) -> dict | None:
+    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning."""
+    rows = store.items(match_id=match_id)
+    if not rows:
+        return None
+    partie_rows = [r for r in rows if r["kind"] == "partie"]
+    closing = next((_content(r) for r in rows if r["kind"] == "match"), None)
+    info = dict(closing["summary"]["match"]) if closing else {}
+    if partie_rows:
+        header = _header(_content(partie_rows[0])["record"])
+        for key, value in (header.get("match") or {}).items():
+            info.setdefault(key, value)
+        for key in ("venue", "date"):
+            if header.get(key) is not None:
+                info.setdefault(key, header[key])
+    partie = sorted((_partie_entry(r) for r in partie_rows),
+                    key=lambda p: (p["number"] is None, p["number"] or 0, p["id"]))
+    points = {side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES}
+    listed = closing["summary"]["partie"] if closing else []
+    received = {p["id"] for p in partie}
+    return {
+        "match": match_id, "game": partie[0]["game"] if partie else (closing or {}).get("summary", {}).get("game"),
+        "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
+        "seed": info.get("seed"), "closed": closing is not None,
+        "points": points,
+        "declared_points": closing["summary"]["points"] if closing else None,
+        "missing_partie": [pid for pid in listed if pid not in received],
+        "partie": partie,
+        "averages": {side: _average(sum(p[side]["points"] for p in partie),
+                                    sum(p[side]["innings"] for p in partie)) for side in SIDES},
+    }
+
+
+def matches(store) -> list[dict]:
+    ids = []
+    for row in store.items():
+        if row["match_id"] and row["match_id"] not in ids:
+            ids.append(row["match_id"])
+    out = []
+    for match_id in ids:
+        record = match_record(store, match_id)
+        out.append({key: record[key] for key in ("match", "game", "date", "venue", "home", "away", "points", "closed")})
+    return out
+
+
+class _Team:
+    def __init__(self, name: str):
+        self.name = name
+        self.matches: set[str] = set()
+        self.partie = self.team_points = self.scored = self.conceded = self.innings = 0
+        self.against: dict[str, int] = {}   # team points won against each opponent (head-to-head)
+
+    def add(self, match_id, opponent, mine: dict, theirs: dict) -> None:
+        self.matches.add(match_id)
+        self.partie += 1
+        self.team_points += mine["team_points"] or 0
+        self.scored += mine["points"]
+        self.conceded += theirs["points"]
+        self.innings += mine["innings"]
+        self.against[opponent] = self.against.get(opponent, 0) + (mine["team_points"] or 0)
+
+    @property
+    def general_average(self) -> Fraction:
+        return Fraction(self.scored, self.innings) if self.innings else Fraction(0)
+
+    def key(self) -> tuple:
+        return (self.team_points, self.scored - self.conceded, self.general_average)
+
+
+def league_table(store, game: str = "carom") -> dict:
+    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head."""
+    teams: dict[str, _Team] = {}
+    for match in matches(store):
+        if match["game"] != game or not match["home"] or not match["away"]:
+            continue
+        record = match_record(store, match["match"])
+        names = {side: record[side] for side in SIDES}
+        for p in record["partie"]:
+            if p["result"] is None:
+                continue
+            for side, other in (("home", "away"), ("away", "home")):
+                team = teams.setdefault(names[side], _Team(names[side]))
+                team.add(match["match"], names[other], p[side], p[other])
+    ordered = _order(list(teams.values()))
+    rows = []
+    for place, (team, decided_by) in enumerate(ordered, start=1):
+        rows.append({
+            "place": place, "team": team.name, "matches": len(team.matches), "partie": team.partie,
+            "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
+            "difference": team.scored - team.conceded, "innings": team.innings,
+            "general_average": truncated(team.general_average), "general_average_exact": str(team.general_average),
+            "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
+        })
+    return {"game": game, "order": ["points", "difference", "general_average", "head_to_head"], "rows": rows}
+
+
+def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
+    """Sort by (a)-(c); teams equal on all three are ordered by the team points they won against
+    each other (d). Returns each team with the criterion that separated it from its neighbours."""
+    teams.sort(key=lambda t: (tuple(-x for x in t.key()), t.name))
+    out = []
+    i = 0
+    while i < len(teams):
+        j = i
+        while j < len(teams) and teams[j].key() == teams[i].key():
+            j += 1
+        group = teams[i:j]
+        if len(group) == 1:
+            out.append((group[0], None))
+        else:
+            names = {t.name for t in group}
+            h2h = {t.name: sum(v for k, v in t.against.items() if k in names) for t in group}
+            group.sort(key=lambda t: (-h2h[t.name], t.name))
+            tied = len(set(h2h.values())) < len(group)
+            out.extend((t, "head_to_head" if not tied else "tied") for t in group)
+        i = j
+    return out

@@ -1,0 +1,79 @@
+"""The receiver's one decision, shared by HTTP, the serial listener and a backlog import.
+
+``Receiver.handle(signed, via=..., remote=...)`` returns ``(status, answer)``: 200 "stored" or
+"duplicate" (already have it), 400 malformed, 401 unknown device / bad signature / stale
+timestamp / replayed nonce, 409 same id with other bytes, 422 does not replay to its summary.
+Every refusal is logged (Python logging and the store's refusals table); nothing stored changes.
+"""
+import logging
+import time
+
+from server.store import Conflict
+from server.verify import Refused, check, parse_body
+
+log = logging.getLogger("pocitadlo.server")
+
+WINDOW = 300          # seconds a signed message stays fresh (and its nonce remembered)
+MAX_BODY = 1 << 20
+
+
+class Receiver:
+    def __init__(self, store, *, clock=time.time, window: int = WINDOW):
+        self.store, self._clock, self.window = store, clock, window
+
+    def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
+        """Verify and store one signed item. ``fresh_only=False`` (a backlog file carried on a USB
+        stick) skips the timestamp window and nonce; the signature is still required."""
+        item_id = None
+        try:
+            self._authenticate(signed, fresh_only)
+            parsed = parse_body(signed.body)
+            item_id = parsed.id
+            status = self._store(parsed, signed, via)
+        except Refused as exc:
+            return self._refuse(exc, signed, via, remote, item_id)
+        log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, signed.device, via)
+        reason = "already have it" if status == "duplicate" else "stored"
+        return 200, self._answer(200, status, parsed.id, reason)
+
+    def _authenticate(self, signed, fresh_only: bool) -> None:
+        secret = self.store.secret_of(signed.device)
+        if secret is None:
+            raise Refused(401, f"unknown device {signed.device!r}")
+        if not signed.valid_for(secret):
+            raise Refused(401, "bad signature")
+        if not fresh_only:
+            return
+        now = int(self._clock())
+        if abs(now - signed.timestamp) > self.window:
+            raise Refused(401, f"stale timestamp ({signed.timestamp - now:+d} s from the receiver's clock)")
+        if not self.store.claim_nonce(signed.device, signed.nonce, signed.timestamp, now - 2 * self.window):
+            raise Refused(401, "replayed message (nonce already used)")
+
+    def _store(self, parsed, signed, via: str) -> str:
+        stored = self.store.stored_body(parsed.id)
+        if stored is not None and stored != signed.body:
+            raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
+        if stored is None:
+            parsed = check(parsed)
+        try:
+            return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
+                                  game=parsed.game, match_id=parsed.match_id)
+        except Conflict as exc:
+            raise Refused(409, f"conflict: {exc}") from None
+
+    def _refuse(self, exc: Refused, signed, via, remote, item_id) -> tuple[int, dict]:
+        log.warning("refused %s from %s via %s (%s): %s %s", item_id or "?", signed.device, via,
+                    remote or "-", exc.status, exc.reason)
+        self.store.log_refusal(via=via, remote=remote, device=signed.device, item_id=item_id,
+                               status=exc.status, reason=exc.reason)
+        return exc.status, self._answer(exc.status, "refused", item_id, exc.reason)
+
+    def _answer(self, code: int, status: str, item_id, reason: str) -> dict:
+        return {"code": code, "status": status, "id": item_id, "reason": reason, "server_time": self._clock()}
+
+    def refuse_unsigned(self, reason: str, *, status: int = 400, via: str, remote: str | None = None) -> tuple[int, dict]:
+        """A message that could not even be read as signed (missing headers, bad frame payload)."""
+        log.warning("refused a message via %s (%s): %s %s", via, remote or "-", status, reason)
+        self.store.log_refusal(via=via, remote=remote, device=None, item_id=None, status=status, reason=reason)
+        return status, self._answer(status, "refused", None, reason)

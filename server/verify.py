@@ -1,0 +1,102 @@
+"""Checking an item's content before it is stored: shape, record id, and that the record replays.
+
+Body: ``{"id": ..., "kind": "partie"|"match", "record": "<JSON Lines text>", "summary": {...}}``.
+A partie's record must replay (rules.record.replay_lines) to a finished partie whose summary agrees
+with the posted one on every key the replay produces (extra posted keys are metadata). A match
+item's summary names the match and its partie (docs/sync.md).
+"""
+import json
+from dataclasses import dataclass
+
+from rules.errors import RuleError
+
+KINDS = ("partie", "match")
+
+
+class Refused(Exception):
+    """An item the receiver will not store: ``status`` is the HTTP status to answer."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+@dataclass(frozen=True)
+class Parsed:
+    id: str
+    kind: str
+    record: str
+    summary: dict
+    header: dict | None = None      # a partie's first record line
+    game: str | None = None
+    match_id: str | None = None
+
+
+def parse_body(body: bytes) -> Parsed:
+    """The item's outer shape (400 when it is not what a device sends)."""
+    try:
+        obj = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refused(400, "the body is not UTF-8") from None
+    except ValueError as exc:
+        raise Refused(400, f"malformed JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise Refused(400, "the body must be a JSON object")
+    item_id, kind, record, summary = obj.get("id"), obj.get("kind"), obj.get("record"), obj.get("summary")
+    if not isinstance(item_id, str) or not item_id or len(item_id) > 200:
+        raise Refused(400, "\"id\" must be a non-empty text (at most 200 characters)")
+    if kind not in KINDS:
+        raise Refused(400, f"\"kind\" must be \"partie\" or \"match\", got {kind!r}")
+    if not isinstance(record, str):
+        raise Refused(400, "\"record\" must be the record's text")
+    if not isinstance(summary, dict):
+        raise Refused(400, "\"summary\" must be a JSON object")
+    return Parsed(item_id, kind, record, summary)
+
+
+def check(parsed: Parsed) -> Parsed:
+    """Verify the content (422 when it does not hold together); return it with game and match id."""
+    if parsed.kind == "partie":
+        return _check_partie(parsed)
+    return _check_match(parsed)
+
+
+def _check_partie(p: Parsed) -> Parsed:
+    from rules.record import replay_lines
+
+    lines = p.record.splitlines()
+    try:
+        replay = replay_lines(lines)
+    except RuleError as exc:
+        raise Refused(422, f"the record does not replay: {exc}") from None
+    header = json.loads(next(line for line in lines if line.strip()))
+    if header.get("id") != p.id:
+        raise Refused(422, f"the record's header id {header.get('id')!r} is not the item id {p.id!r}")
+    if not replay.board.finished:
+        raise Refused(422, "the record is not a finished partie")
+    replayed = json.loads(json.dumps(replay.summary(), ensure_ascii=False))
+    if "rejected" not in p.summary:
+        replayed.pop("rejected")
+    for key, value in replayed.items():
+        if p.summary.get(key, _ABSENT) != value:
+            raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
+    match = header.get("match")
+    match_id = match.get("id") if isinstance(match, dict) else None
+    return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"),
+                  match_id if isinstance(match_id, str) else None)
+
+
+_ABSENT = object()
+
+
+def _check_match(p: Parsed) -> Parsed:
+    match = p.summary.get("match")
+    if not isinstance(match, dict) or not isinstance(match.get("id"), str) or not match["id"]:
+        raise Refused(422, "a match item's summary needs \"match\": {\"id\": ...}")
+    partie = p.summary.get("partie")
+    if not isinstance(partie, list) or not all(isinstance(x, str) for x in partie):
+        raise Refused(422, "a match item's summary needs \"partie\": a list of partie ids")
+    points = p.summary.get("points")
+    if not isinstance(points, dict) or not all(isinstance(points.get(side), int) for side in ("home", "away")):
+        raise Refused(422, "a match item's summary needs \"points\": {\"home\": n, \"away\": n}")
+    return Parsed(p.id, p.kind, p.record, p.summary, None, p.summary.get("game"), match["id"])
