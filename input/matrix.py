@@ -1,0 +1,90 @@
+"""A 4x4 membrane matrix keypad on 8 GPIO pins, scanned with gpiozero (which has no such class).
+
+Rows are outputs, idle high; columns are inputs with pull-ups. A scan drives one row low at a
+time and reads which columns follow it low; between rows it sleeps ``scan_interval`` (no busy
+loop). Membrane keypads have no diodes, so three keys held at three corners of a rectangle make
+the fourth corner read as pressed too ("ghosting"). Such a reading is ambiguous: the keys of the
+rectangle keep the state they had before it, so a ghost is never reported and the result does not
+depend on timing. Several keys changing in one scan are reported in row-major order.
+"""
+import threading
+import time
+from itertools import combinations
+
+from input.events import DeviceStatus, KeyEvent
+
+
+def ghost_free(pressed: frozenset, before: frozenset) -> frozenset:
+    """``pressed`` with every key of a full rectangle set back to its state in ``before``."""
+    doubtful = set()
+    for (r1, c1), (r2, c2) in combinations(sorted(pressed), 2):
+        if r1 != r2 and c1 != c2 and (r1, c2) in pressed and (r2, c1) in pressed:
+            doubtful |= {(r1, c1), (r1, c2), (r2, c1), (r2, c2)}
+    return frozenset((pressed - doubtful) | (before & doubtful))
+
+
+class MatrixKeypad:
+    def __init__(self, rows, cols, keys, *, scan_interval: float = 0.005, clock=time.monotonic,
+                 pin_factory=None, name: str = "matrix"):
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        if len(keys) != len(rows) * len(cols):
+            raise ValueError("one key name per row and column is needed")
+        self.name, self.clock, self.scan_interval = name, clock, scan_interval
+        self.keys = [list(keys[r * len(cols):(r + 1) * len(cols)]) for r in range(len(rows))]
+        self._rows, self._cols = [], []
+        try:
+            for pin in rows:
+                self._rows.append(DigitalOutputDevice(pin, active_high=False, initial_value=False,
+                                                      pin_factory=pin_factory))
+            for pin in cols:
+                self._cols.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+        except Exception:
+            self._close_pins()
+            raise
+        self.pressed = frozenset()
+        self._stop = threading.Event()
+        self._thread = None
+
+    def scan(self) -> frozenset:
+        """One pass over the rows: the (row, col) of every contact that reads closed."""
+        found = set()
+        for r, row in enumerate(self._rows):
+            row.on()
+            found |= {(r, c) for c, col in enumerate(self._cols) if col.is_active}
+            row.off()
+            if r + 1 < len(self._rows):
+                self._stop.wait(self.scan_interval)
+        return frozenset(found)
+
+    def update(self) -> list[KeyEvent]:
+        """Scan once and return the key changes since the last scan (releases first)."""
+        now = ghost_free(self.scan(), self.pressed)
+        t = self.clock()
+        released = sorted(self.pressed - now)
+        pressed = sorted(now - self.pressed)
+        self.pressed = now
+        return [KeyEvent(self.keys[r][c], False, t, self.name) for r, c in released] + \
+               [KeyEvent(self.keys[r][c], True, t, self.name) for r, c in pressed]
+
+    def start(self, callback) -> None:
+        callback(DeviceStatus(self.name, True, "GPIO matrix"))
+        self._thread = threading.Thread(target=self._run, args=(callback,),
+                                        name="keypad matrix", daemon=True)
+        self._thread.start()
+
+    def _run(self, callback) -> None:
+        while not self._stop.is_set():
+            for event in self.update():
+                callback(event)
+            self._stop.wait(self.scan_interval)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._close_pins()
+
+    def _close_pins(self) -> None:
+        for device in self._rows + self._cols:
+            device.close()

@@ -1,0 +1,187 @@
+"""What the referee's keys drive while the game screen is covered: prompts, menu, confirm, key test.
+
+An overlay answers one fired key with ``(outcome, next_overlay)``: itself to stay, None to close,
+another overlay to move on. Outcomes carry commands already checked against the board.
+"""
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from input.keymap import DIGITS
+from input.messages import refusal, say
+from rules.errors import RuleError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one key event means for the service.
+
+    commands: record commands board.check accepted — journal, then push, in this order.
+    message:  {"text", "level"} to show for a moment (why a key was refused), or None.
+    screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
+    ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
+              "new_partie", "end_match", "keytest_end", "keypad_lost", "keypad_back"; or None.
+    value:    the digit for ui "digit", the device for "keypad_*", else the key name.
+    """
+
+    commands: tuple = ()
+    message: dict | None = None
+    screen: dict | None = None
+    ui: str | None = None
+    value: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.commands or self.message or self.ui)
+
+    def then(self, later: "Outcome") -> "Outcome":
+        """Two outcomes in a row (at most one of them has commands)."""
+        return Outcome(self.commands + later.commands, later.message or self.message,
+                       later.screen, self.ui or later.ui, self.value if self.ui else later.value)
+
+
+@dataclass(frozen=True)
+class Fired:
+    """A key that fired: its action in the key map (None when unbound), or a raw press in key test."""
+
+    key: str
+    device: str
+    action: str | None
+    hold: bool = False
+
+    @property
+    def digit(self) -> int | None:
+        if self.key in DIGITS:
+            return int(self.key)
+        if self.action and self.action.startswith("pocket") and self.action[6:].isdigit():
+            return int(self.action[6:])
+        return None
+
+
+def note(text: str, level: str = "warn") -> Outcome:
+    return Outcome(message={"text": text, "level": level})
+
+
+def checked(board, cmd: dict, language: str) -> Outcome:
+    """The command if the rule core would accept it now, else the refusal as a message."""
+    try:
+        board.check(cmd)
+    except RuleError as exc:
+        return note(refusal(exc, language))
+    return Outcome(commands=(dict(cmd),))
+
+
+def first_error(board, cmds) -> RuleError | None:
+    """None if any of the commands is accepted now, else the first one's error."""
+    first = None
+    for cmd in cmds:
+        try:
+            board.check(cmd)
+            return None
+        except RuleError as exc:
+            first = first or exc
+    return first
+
+
+CANCEL_ACTIONS = ("cancel", "undo")
+
+
+@dataclass(frozen=True)
+class ValuePrompt:
+    """A value the command needs: a pocket 1–6 or a group. Digits (or ``picks``) answer it."""
+
+    title: str
+    hint: str
+    make: Callable[[int], dict]       # the answer → the command
+    valid: tuple = tuple(range(1, 7))
+    picks: tuple = ()                 # (action, answer): e.g. pot_solid answers "solids" with 1
+    language: str = "cs"
+
+    def model(self) -> dict:
+        return {"screen": "prompt", "title": self.title, "value": "", "hint": self.hint}
+
+    def handle(self, fired: Fired, board):
+        answer = dict(self.picks).get(fired.action, fired.digit)
+        if answer in self.valid:
+            return checked(board, self.make(answer), self.language), None
+        if fired.action in CANCEL_ACTIONS:
+            return note(say("cancelled", self.language), "info"), None
+        if fired.digit is not None:
+            return note(say("pocket_range", self.language)), self
+        return note(say("prompt_waiting", self.language)), self
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    text: str
+    command: dict | None = None       # a record command, checked when chosen
+    ui: str | None = None             # or an action for the service
+    confirm: bool = True              # destructive: ask "…?" before doing it
+    opens: Callable | None = None     # or another overlay (a prompt)
+
+
+@dataclass(frozen=True)
+class Menu:
+    title: str
+    items: tuple
+    selected: int = 0
+    language: str = "cs"
+
+    def model(self) -> dict:
+        return {"screen": "menu", "title": self.title,
+                "items": [f"{n} {item.text}" for n, item in enumerate(self.items, 1)],
+                "selected": self.selected}
+
+    def handle(self, fired: Fired, board):
+        count = len(self.items)
+        if fired.digit is not None and 1 <= fired.digit <= count:
+            return self.choose(self.items[fired.digit - 1], board)
+        if fired.action in ("down", "redo"):
+            return Outcome(), replace(self, selected=(self.selected + 1) % count)
+        if fired.action == "up":
+            return Outcome(), replace(self, selected=(self.selected - 1) % count)
+        if fired.action == "confirm":
+            return self.choose(self.items[self.selected], board)
+        if fired.action in CANCEL_ACTIONS or fired.action == "menu":
+            return Outcome(), None
+        return note(say("menu_hint", self.language)), self
+
+    def choose(self, item: MenuItem, board):
+        if item.opens is not None:
+            return Outcome(), item.opens()
+        if item.confirm:
+            return Outcome(), Confirm(item, self.language)
+        return perform(item, board, self.language), None
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A destructive action waits for the confirm key; any other key cancels it."""
+
+    item: MenuItem
+    language: str = "cs"
+
+    def model(self) -> dict:
+        return {"screen": "prompt", "title": say("confirm_title", self.language, item=self.item.text),
+                "value": "", "hint": say("confirm_hint", self.language)}
+
+    def handle(self, fired: Fired, board):
+        if fired.action == "confirm":
+            return perform(self.item, board, self.language), None
+        return note(say("cancelled", self.language), "info"), None
+
+
+def perform(item: MenuItem, board, language: str) -> Outcome:
+    if item.command is not None:
+        return checked(board, item.command, language)
+    return Outcome(ui=item.ui)
+
+
+@dataclass(frozen=True)
+class KeyTest:
+    """Venue staff press keys and see their names; holding the menu key ends it."""
+
+    key: str | None = None
+    device: str | None = None
+
+    def model(self) -> dict:
+        return {"screen": "keytest", "key": self.key, "device": self.device}

@@ -1,0 +1,239 @@
+"""The referee's keys → record commands, prompts and UI actions.
+
+    referee = Referee("carom", settings.keymap("carom"), time.monotonic)
+    outcome = referee.press(event, board)        # every KeyEvent / DeviceStatus, in order
+    outcome = referee.poll(board)                # at referee.deadline() (long press, debounce)
+
+``board`` is the rules.board.Board of the partie being played, or None while the service shows
+its own screens (then keys come back as UI actions: digit, confirm, cancel, up, down, menu).
+Commands in an Outcome were accepted by ``board.check``; the service journals and pushes them
+before it handles the next event. A refused key gives a message and no command.
+"""
+import time
+
+from input.debounce import Debouncer, Gesture
+from input.events import DeviceStatus, KeyEvent
+from input.keymap import DEFAULTS, KeyMap
+from input.messages import refusal, say
+from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, Outcome, ValuePrompt,
+                            checked, first_error, note)
+
+CAROM_COMMANDS = {
+    "score1": {"cmd": "score", "value": 1}, "score2": {"cmd": "score", "value": 2},
+    "score10": {"cmd": "score", "value": 10}, "score20": {"cmd": "score", "value": 20},
+    "miss": {"cmd": "miss"}, "foul": {"cmd": "foul"}, "frozen": {"cmd": "frozen"},
+}
+EIGHTBALL_COMMANDS = {
+    "scratch": {"cmd": "scratch"}, "foul": {"cmd": "foul"}, "shot": {"cmd": "shot"},
+    "nocushion": {"cmd": "nocushion"},
+}
+STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
+# Keys → service actions while no partie runs (board is None).
+NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "up", "redo": "down",
+              "up": "up", "down": "down", "menu": "menu"}
+POCKETS = range(1, 7)
+GROUPS = {1: "solids", 2: "stripes"}
+
+
+class Referee:
+    def __init__(self, game: str, keymap: KeyMap | None = None, clock=time.monotonic, *,
+                 language: str = "cs", bounce: float = 0.03, long_press: float = 0.8):
+        self.game = game
+        self.keymap = keymap or DEFAULTS[game]
+        self.clock = clock
+        self.language = language
+        self.debouncer = Debouncer(bounce, long_press)
+        self.overlay = None
+        self._pending = []          # gestures waiting until the service has pushed a command
+
+    # -- the service's API ---------------------------------------------------
+    @property
+    def screen(self) -> dict | None:
+        """The overlay model in force (prompt, menu, keytest), or None for the game screen."""
+        return self.overlay.model() if self.overlay is not None else None
+
+    def press(self, event, board) -> Outcome:
+        if isinstance(event, DeviceStatus):
+            return self._status(event)
+        self._pending += self.debouncer.feed(event)
+        return self._drain(board)
+
+    def poll(self, board, now: float | None = None) -> Outcome:
+        self._pending += self.debouncer.poll(self.clock() if now is None else now)
+        return self._drain(board)
+
+    def deadline(self) -> float | None:
+        """When ``poll`` is due (clock time), or None: nothing is waiting."""
+        if self._pending:
+            return float("-inf")
+        return self.debouncer.deadline()
+
+    def start_keytest(self) -> Outcome:
+        self.overlay = KeyTest()
+        return Outcome(screen=self.screen)
+
+    def cancel(self) -> Outcome:
+        """Drop any prompt or menu (e.g. the service started a new partie)."""
+        self.overlay = None
+        self._pending.clear()
+        return Outcome()
+
+    # -- gestures ------------------------------------------------------------
+    def _status(self, status: DeviceStatus) -> Outcome:
+        if not status.connected:
+            self.debouncer.reset(status.device)
+        kind = "keypad_back" if status.connected else "keypad_lost"
+        level = "info" if status.connected else "error"
+        return Outcome(message={"text": say(kind, self.language), "level": level},
+                       screen=self.screen, ui=kind, value=status.device)
+
+    def _drain(self, board) -> Outcome:
+        outcome = Outcome()
+        while self._pending and not outcome.commands:
+            outcome = outcome.then(self._gesture(self._pending.pop(0), board))
+        return Outcome(outcome.commands, outcome.message, self.screen, outcome.ui, outcome.value)
+
+    def _gesture(self, gesture: Gesture, board) -> Outcome:
+        if isinstance(self.overlay, KeyTest):
+            return self._keytest(gesture)
+        fired = self._fire(gesture)
+        if fired is None:
+            return Outcome()
+        if isinstance(fired, Outcome):
+            return fired
+        if self.overlay is not None:
+            outcome, self.overlay = self.overlay.handle(fired, board)
+            return self.start_keytest() if outcome.ui == "keytest" else outcome
+        if board is None:
+            return self._navigate(fired)
+        return self._act(fired, board)
+
+    def _fire(self, gesture: Gesture):
+        """Which action a gesture fires: taps on press, or on release when the key also holds."""
+        key, tap, hold = gesture.key, self.keymap.tap.get(gesture.key), \
+            self.keymap.hold.get(gesture.key)
+        if gesture.kind == "press" and hold is None:
+            return Fired(key, gesture.device, tap)
+        if gesture.kind == "hold" and hold is not None:
+            return Fired(key, gesture.device, hold, hold=True)
+        if gesture.kind == "release" and hold is not None and not gesture.held:
+            if tap is None:
+                return note(say("hold_longer", self.language))
+            return Fired(key, gesture.device, tap)
+        return None
+
+    def _keytest(self, gesture: Gesture) -> Outcome:
+        if gesture.kind == "press":
+            self.overlay = KeyTest(gesture.key, gesture.device)
+        elif gesture.kind == "hold" and self.keymap.hold.get(gesture.key) == "menu":
+            self.overlay = None
+            return Outcome(ui="keytest_end")
+        return Outcome()
+
+    def _navigate(self, fired: Fired) -> Outcome:
+        if fired.digit is not None:
+            return Outcome(ui="digit", value=str(fired.digit))
+        if fired.action in NAVIGATION:
+            return Outcome(ui=NAVIGATION[fired.action], value=fired.key)
+        return self._unbound(fired)
+
+    def _unbound(self, fired: Fired) -> Outcome:
+        return note(say("unbound", self.language, key=fired.key))
+
+    # -- actions during a partie -------------------------------------------
+    def _act(self, fired: Fired, board) -> Outcome:
+        action = fired.action
+        simple = STACK_COMMANDS.get(action) or (
+            CAROM_COMMANDS if self.game == "carom" else EIGHTBALL_COMMANDS).get(action)
+        if simple is not None:
+            return checked(board, simple, self.language)
+        if action in ("confirm", "cancel", "up", "down"):
+            return Outcome(ui=action, value=fired.key)
+        if action == "keytest":
+            return self.start_keytest()
+        if action == "menu":
+            return self._menu(self._menu_items(board), board)
+        if action in ("forfeit", "game"):
+            return self._menu(self._player_items(action, board), board)
+        if action in ("new_partie", "end_match", "stalemate"):
+            return self._open(Confirm(self._item(action), self.language))
+        if action in ("pot_solid", "pot_stripe"):
+            return self._pot(action[4:], board)
+        if action in ("pot8", "pocket8", "choose"):
+            return self._ask(action, board)
+        if fired.digit is not None and self.game == "8ball":
+            return note(say("pocket_first", self.language))
+        return self._unbound(fired)
+
+    def _open(self, overlay) -> Outcome:
+        self.overlay = overlay
+        return Outcome()
+
+    def _pot(self, ball: str, board) -> Outcome:
+        """A ball potted; the last of its group needs its pocket, so ask for it."""
+        plain = {"cmd": "pot", "ball": ball}
+        if first_error(board, [plain]) is None:
+            return Outcome(commands=(plain,))
+        with_pocket = [{**plain, "pocket": p} for p in POCKETS]
+        if first_error(board, with_pocket) is not None:
+            return checked(board, plain, self.language)
+        return self._open(self._pocket_prompt(f"pocket_last_{ball}",
+                                              lambda p: {**plain, "pocket": p}))
+
+    def _ask(self, action: str, board) -> Outcome:
+        if action == "choose":
+            cmds = [{"cmd": "choose", "group": g} for g in GROUPS.values()]
+            prompt = ValuePrompt(say("choose_title", self.language),
+                                 say("choose_hint", self.language),
+                                 lambda n: {"cmd": "choose", "group": GROUPS[n]}, tuple(GROUPS),
+                                 (("pot_solid", 1), ("pot_stripe", 2)), self.language)
+        else:
+            name = "pot8" if action == "pot8" else "pocket8"
+            cmds = [{"cmd": name, "pocket": p} for p in POCKETS]
+            prompt = self._pocket_prompt("pocket8_title" if action == "pot8"
+                                         else "pocket_named_title",
+                                         lambda p: {"cmd": name, "pocket": p})
+        error = first_error(board, cmds)
+        if error is not None:
+            return note(refusal(error, self.language))
+        return self._open(prompt)
+
+    def _pocket_prompt(self, title: str, make) -> ValuePrompt:
+        return ValuePrompt(say(title, self.language), say("pocket_hint", self.language), make,
+                           tuple(POCKETS), language=self.language)
+
+    # -- menus -----------------------------------------------------------------
+    def _menu(self, items: list, board) -> Outcome:
+        """Rare actions, each confirmed; record commands the core refuses now are left out."""
+        allowed = tuple(i for i in items if i.command is None
+                        or first_error(board, [i.command]) is None)
+        if not allowed:
+            return checked(board, items[0].command, self.language)
+        return self._open(Menu(say("menu_title", self.language), allowed,
+                               language=self.language))
+
+    def _menu_items(self, board) -> list:
+        items = []
+        if self.game == "8ball":
+            items.append(MenuItem(say("pocket8", self.language), confirm=False,
+                                  opens=lambda: self._pocket_prompt(
+                                      "pocket_named_title",
+                                      lambda p: {"cmd": "pocket8", "pocket": p})))
+            items.append(self._item("stalemate"))
+            items += self._player_items("game", board)
+        items += self._player_items("forfeit", board)
+        items += [self._item("new_partie"), self._item("end_match"),
+                  MenuItem(say("keytest", self.language), ui="keytest", confirm=False)]
+        return items
+
+    def _player_items(self, action: str, board) -> list:
+        if action == "forfeit":
+            return [MenuItem(say("forfeit", self.language, name=board.header.get(side, side)),
+                             {"cmd": "forfeit", "by": side}) for side in ("a", "b")]
+        return [MenuItem(say("game_won", self.language, name=board.header.get(side, side)),
+                         {"cmd": "game", "winner": side}) for side in ("a", "b")]
+
+    def _item(self, action: str) -> MenuItem:
+        if action == "stalemate":
+            return MenuItem(say("stalemate", self.language), {"cmd": "stalemate"})
+        return MenuItem(say(action, self.language), ui=action)

@@ -1,0 +1,249 @@
+"""The referee's keys → record commands on the real rule cores (issue 5, RULES Parts 1 and 2)."""
+import pytest
+
+from input.keymap import DEFAULTS
+from input.testing import Desk
+from rules.board import Board
+
+CAROM = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
+EIGHT = {"game": "8ball", "a": "Novák", "b": "Dvořák", "games_to_win": 3, "sets_to_win": 2,
+         "first_break": "b"}
+
+
+def carom(**options):
+    return Desk(Board(CAROM), **options)
+
+
+def eight(**options):
+    return Desk(Board(EIGHT), **options)
+
+
+# -- carom ---------------------------------------------------------------------
+def test_carom_score_keys_give_the_four_stroke_values():
+    """RULES 1.2: the values 1, 2, 10, 20 on keys 1, 2, 7, 8."""
+    desk = carom().keys("1 2 7 8")
+    assert desk.commands == [{"cmd": "score", "value": v} for v in (1, 2, 10, 20)]
+    assert desk.board.summary()["counter"]["series"] == 33
+
+
+def test_carom_miss_and_foul_end_the_inning():
+    """RULES 1.3: a miss and a foul each end the inning."""
+    desk = carom().keys("1 0")
+    assert desk.board.summary()["counter"]["at_table"] == "b"
+    desk.keys("dot")
+    assert desk.commands[-1] == {"cmd": "foul"}
+    assert desk.board.summary()["counter"]["at_table"] == "a"
+
+
+def test_frozen_key_then_ten_is_refused_with_a_czech_message():
+    """RULES 1.2 (B.1.7): after frozen balls are announced 10/20 are refused; nothing changes."""
+    desk = carom().keys("* 7")
+    assert desk.commands == [{"cmd": "frozen"}]
+    assert desk.messages == ["Nahlášeno: jen 1 nebo 2"]
+    assert desk.board.summary()["players"]["a"]["points"] == 0
+
+
+def test_undo_redo_keys_and_nothing_to_undo_message():
+    desk = carom().keys("1 - + - -")
+    assert [c["cmd"] for c in desk.commands] == ["score", "undo", "redo", "undo"]
+    assert desk.messages == ["Není co vrátit"]
+    assert desk.board.summary()["players"]["a"]["points"] == 0
+
+
+def test_unbound_key_changes_nothing_and_says_why():
+    desk = carom().keys("5")
+    assert desk.commands == [] and desk.messages == ["Klávesa 5 nemá funkci"]
+
+
+def test_english_messages():
+    desk = carom(language="en").keys("-")
+    assert desk.messages == ["Nothing to undo"]
+
+
+def test_forfeit_needs_long_press_menu_and_confirm():
+    """RULES 1.4.8: a forfeit is entered by the referee — through a long press and a confirm."""
+    desk = carom()
+    desk.tap("enter")                     # a short press is just "confirm" for the service
+    assert desk.ui == ["confirm"] and desk.screen is None
+    desk.hold("enter")
+    assert desk.screen["screen"] == "menu"
+    assert desk.screen["items"][:2] == ["1 Vzdává Novák", "2 Vzdává Dvořák"]
+    desk.tap("2")
+    assert desk.screen == {"screen": "prompt", "title": "Vzdává Dvořák?", "value": "",
+                           "hint": "Enter = ano, jiná = ne"}
+    assert desk.commands == []
+    desk.tap("enter")
+    assert desk.commands == [{"cmd": "forfeit", "by": "b"}]
+    assert desk.board.summary()["forfeit"] == "b" and desk.screen is None
+
+
+def test_confirm_is_cancelled_by_any_other_key():
+    desk = carom().keys("hold:enter 1 0")
+    assert desk.commands == [] and desk.screen is None
+    assert desk.messages == ["Zrušeno"]
+
+
+def test_menu_navigation_with_redo_and_undo_keys():
+    desk = carom().keys("hold:enter + +")
+    assert desk.screen["selected"] == 2
+    desk.keys("enter")
+    assert desk.screen["title"] == "Nová partie?"
+    desk.keys("enter")
+    assert desk.ui[-1] == "new_partie" and desk.commands == []
+
+
+def test_menu_leaves_out_a_forfeit_the_core_refuses():
+    """RULES 1.4.8: no forfeit once the partie is over (the core refuses it)."""
+    desk = carom().keys("hold:enter 1 enter hold:enter")
+    assert not any("Vzdává" in item for item in desk.screen["items"])
+    desk.keys("-")
+    assert desk.screen is None
+
+
+def test_destructive_key_bound_to_a_tap_only_fires_on_hold():
+    keymap = DEFAULTS["carom"].with_overrides({"9": "none"}, {"9": "end_match"})
+    desk = carom(keymap=keymap).keys("9")
+    assert desk.messages == ["Podržte klávesu déle"] and desk.screen is None
+    desk.keys("hold:9 enter")
+    assert desk.ui == ["end_match"]
+
+
+def test_key_with_tap_and_hold_fires_tap_on_release_and_hold_once():
+    desk = eight()
+    desk.event("0", True)
+    assert desk.commands == []            # "0" also holds (nocushion): wait for the release
+    desk.event("0", False)
+    assert desk.commands == [{"cmd": "shot"}]
+    desk.event("0", True)
+    desk.wait(5.0)                        # held far longer than a long press: one hold only
+    desk.event("0", False)
+    assert desk.commands == [{"cmd": "shot"}]
+    assert desk.messages == ["Jen při rozstřelu"]   # nocushion: only on a break
+
+
+def test_without_a_board_keys_are_navigation_for_the_service():
+    desk = Desk(None, "carom")
+    desk.keys("3 enter backspace - + hold:enter")
+    assert desk.ui == ["digit", "confirm", "cancel", "up", "down", "menu"]
+    assert desk.outcomes[0].value == "3"
+
+
+def test_keytest_shows_every_key_and_ends_with_a_held_enter():
+    desk = carom()
+    desk.referee.start_keytest()
+    desk.keys("numlock 5 enter")
+    assert desk.screen == {"screen": "keytest", "key": "enter", "device": "kp"}
+    assert desk.commands == []
+    desk.hold("enter")
+    assert desk.screen is None and desk.ui == ["keytest_end"]
+
+
+def test_keytest_from_the_menu():
+    desk = carom().keys("hold:enter 5")
+    assert desk.screen == {"screen": "keytest", "key": None, "device": None}
+
+
+# -- 8-ball --------------------------------------------------------------------
+def break_and_take_solids(desk):
+    """RULES 2.3/2.4: a legal break pots a solid, fixing the breaker's (b's) group."""
+    desk.keys("7 0")
+    assert desk.board.summary()["current"]["groups"] == {"a": "stripes", "b": "solids"}
+
+
+def test_pot_keys_and_end_of_shot():
+    """RULES 2.5: a player continues while potting their own group."""
+    desk = eight()
+    break_and_take_solids(desk)
+    desk.keys("7 0")
+    assert desk.commands[-2:] == [{"cmd": "pot", "ball": "solid"}, {"cmd": "shot"}]
+    assert desk.board.summary()["current"]["shooter"] == "b"
+
+
+def test_scratch_and_foul_keys():
+    """RULES 2.6: a scratch is a foul; ball in hand for the opponent."""
+    desk = eight()
+    break_and_take_solids(desk)
+    desk.keys("* 0")
+    cur = desk.board.summary()["current"]
+    assert cur["shooter"] == "a" and cur["ball_in_hand"]
+    desk.keys("dot 0")
+    assert desk.commands[-2] == {"cmd": "foul"}
+
+
+def test_pot8_asks_for_the_pocket():
+    """RULES 2.3 (8B:2d): the 8 on the break — the pocket is asked for, then recorded."""
+    desk = eight().keys("8")
+    assert desk.screen == {"screen": "prompt", "title": "Kapsa 8?", "value": "",
+                           "hint": "1–6, Zpět = zrušit"}
+    desk.keys("9")
+    assert desk.messages == ["Kapsa jen 1–6"] and desk.screen is not None
+    desk.keys("*")
+    assert desk.messages[-1] == "Nejdřív odpovězte, Zpět = zrušit"
+    desk.keys("4")
+    assert desk.commands == [{"cmd": "pot8", "pocket": 4}] and desk.screen is None
+
+
+def test_prompt_cancelled_by_undo_without_a_command():
+    desk = eight().keys("8 -")
+    assert desk.commands == [] and desk.screen is None and desk.messages == ["Zrušeno"]
+
+
+def test_last_ball_of_a_group_asks_for_its_pocket():
+    """RULES 2.2: the pocket of the group's last ball fixes the 8's pocket, so it is asked for."""
+    desk = eight()
+    break_and_take_solids(desk)
+    for _ in range(5):
+        desk.keys("7 0")
+    assert desk.board.summary()["current"]["left"]["solids"] == 1
+    desk.keys("7")
+    assert desk.screen["title"] == "Kapsa poslední plné?"
+    desk.keys("2 0")
+    assert desk.commands[-2] == {"cmd": "pot", "ball": "solid", "pocket": 2}
+    assert desk.board.summary()["current"]["eight_pocket"]["b"] == 5   # opposite of 2
+
+
+def test_choose_group_prompt_when_both_groups_drop():
+    """RULES 2.4 (8B:2c): both groups on the break — the breaker chooses."""
+    desk = eight().keys("7 9 0")
+    assert desk.board.summary()["current"]["must_choose"]
+    desk.keys("7")
+    assert desk.messages[-1] == "Nejdřív zvolte skupinu"
+    desk.keys("/")
+    assert desk.screen["title"] == "Skupina?"
+    desk.keys("2")
+    assert desk.commands[-1] == {"cmd": "choose", "group": "stripes"}
+    assert desk.board.summary()["current"]["groups"]["b"] == "stripes"
+
+
+def test_choose_prompt_also_takes_the_pot_keys():
+    desk = eight().keys("7 9 0 / 7")
+    assert desk.commands[-1] == {"cmd": "choose", "group": "solids"}
+
+
+def test_choose_when_there_is_nothing_to_choose():
+    desk = eight().keys("/")
+    assert desk.screen is None and desk.messages == ["Není co volit"]
+
+
+def test_stalemate_and_quick_game_result_from_the_menu():
+    """RULES 2.8: PAT is entered by the referee (long press, confirm)."""
+    desk = eight()
+    break_and_take_solids(desk)
+    desk.keys("hold:enter")
+    items = desk.screen["items"]
+    assert "2 PAT – opakovat hru" in items and "3 Hru vyhrál Novák" in items
+    desk.keys("3 enter")
+    assert desk.commands[-1] == {"cmd": "game", "winner": "a"}
+    assert desk.board.summary()["games"]["a"] == 1
+
+
+def test_digit_outside_a_prompt_in_8ball():
+    desk = eight().keys("3")
+    assert desk.commands == [] and desk.messages == ["Nejdřív koule, pak kapsa"]
+
+
+@pytest.mark.parametrize("game", ["carom", "8ball"])
+def test_every_default_binding_is_a_known_action(game):
+    from input.keymap import actions_for
+    keymap = DEFAULTS[game]
+    assert set(keymap.tap.values()) | set(keymap.hold.values()) <= set(actions_for(game))
