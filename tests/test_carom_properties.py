@@ -1,0 +1,113 @@
+"""Invariants of the carom core over random referee command sequences (hypothesis)."""
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.board import Board
+from rules.errors import RuleError
+from rules.record import encode_line, replay_lines
+
+headers = st.fixed_dictionaries({
+    "game": st.just("carom"), "a": st.just("Novák"), "b": st.just("Dvořák"),
+    "points_limit": st.integers(1, 60), "innings_limit": st.integers(1, 5),
+    "cap_points_at_limit": st.booleans(),
+})
+
+strokes = st.one_of(
+    st.builds(lambda v: {"cmd": "score", "value": v}, st.sampled_from([1, 2, 10, 20])),
+    st.just({"cmd": "miss"}), st.just({"cmd": "foul"}),
+)
+rarer = st.one_of(
+    st.just({"cmd": "frozen"}), st.just({"cmd": "undo"}), st.just({"cmd": "redo"}),
+    st.builds(lambda v: {"cmd": "score", "value": v}, st.sampled_from([0, 7, "10", None])),
+    st.builds(lambda p: {"cmd": "forfeit", "by": p}, st.sampled_from(["a", "b", "c"])),
+    st.builds(lambda c, p, n, x: {"cmd": c, "player": p, "inning": n, "points": x},
+              st.sampled_from(["correct", "insert"]), st.sampled_from(["a", "b"]),
+              st.integers(0, 6), st.integers(-1, 70)),
+    st.just({"cmd": "jump"}),
+)
+commands = st.lists(st.one_of(strokes, strokes, strokes, rarer), max_size=80)
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+def push_all(header, cmds):
+    """Push every command; a refusal must be a RuleError (anything else fails the test)."""
+    board = Board(header)
+    yield board, None
+    for cmd in cmds:
+        before = board.state
+        try:
+            board.push(cmd)
+        except RuleError:
+            assert board.state is before
+            continue
+        yield board, cmd
+
+
+def check_invariants(board):
+    state, s = board.state, board.summary()
+    limit = state.settings.points_limit
+    for p in "ab":
+        player = s["players"][p]
+        assert player["points"] >= 0 and all(x >= 0 for x in player["series"])
+        if state.settings.cap_points_at_limit:
+            assert player["points"] <= limit
+        running = s["counter"]["series"] if s["counter"]["at_table"] == p else 0
+        assert player["points"] == sum(player["series"]) + running
+        assert player["innings"] <= state.settings.innings_limit
+    a, b = s["players"]["a"]["innings"], s["players"]["b"]["innings"]
+    assert 0 <= a - b <= 1
+    if s["finished"] and s["forfeit"] is None:
+        assert a == b                                     # B.4.1
+    assert s["finished"] == (s["result"] is not None) == (s["to_play"] is None)
+    json.dumps(s)
+
+
+@SETTINGS
+@given(headers, commands)
+def test_random_commands_never_break_the_invariants(header, cmds):
+    """Never an unhandled exception; RULES 1.4 / B.4.1 / 1.4.6 invariants after every command."""
+    for board, _ in push_all(header, cmds):
+        check_invariants(board)
+
+
+@SETTINGS
+@given(headers, commands)
+def test_undo_restores_exactly_the_state_before(header, cmds):
+    """Undo after any accepted command gives back the same state and summary; redo re-applies."""
+    previous = None
+    for board, cmd in push_all(header, cmds):
+        if cmd is not None and cmd["cmd"] not in ("undo", "redo"):
+            after_state, after_summary = board.state, board.summary()
+            board.pop()
+            assert board.state == previous[0] and board.summary() == previous[1]
+            board.push({"cmd": "redo"})
+            assert board.state == after_state and board.summary() == after_summary
+        previous = (board.state, board.summary())
+
+
+@SETTINGS
+@given(headers, commands)
+def test_replaying_a_record_twice_gives_the_same_state(header, cmds):
+    """The state is the fold of the record: same lines, same state."""
+    lines = [encode_line(header)] + [encode_line(c, checksum=True) for c in cmds]
+    first, second = replay_lines(lines), replay_lines(lines)
+    assert first.board.state == second.board.state
+    assert first.summary() == second.summary()
+
+
+@SETTINGS
+@given(headers, st.lists(strokes, max_size=60))
+def test_every_played_partie_passes_the_correction_check(header, cmds):
+    """Corrections accept every course real play produces: re-entering an inning's own value
+    between innings changes nothing."""
+    for board, cmd in push_all(header, cmds):
+        if board.state.running:
+            continue
+        for p in "ab":
+            for n, points in enumerate(board.state.series(p), start=1):
+                same = board.game.step(board.state,
+                                       {"cmd": "correct", "player": p, "inning": n, "points": points})
+                assert same == board.state
