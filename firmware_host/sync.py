@@ -91,6 +91,10 @@ class Syncer:
     def status(self) -> dict:
         with self._lock:
             error = self._last_error
+        if error is None:
+            held = len(self.outbox.held())
+            if held:
+                error = f"{held} refused by the receiver (see pocitadlo outbox)"
         return {"unsent": self.outbox.unsent(), "last_delivery": self.outbox.last_delivery(),
                 "last_error": error}
 
