@@ -1,17 +1,43 @@
 """A 4x4 membrane matrix keypad on 8 GPIO pins, scanned with gpiozero (which has no such class).
 
-Rows are outputs, idle high; columns are inputs with pull-ups. A scan drives one row low at a
-time and reads which columns follow it low; between rows it sleeps ``scan_interval`` (no busy
-loop). Membrane keypads have no diodes, so three keys held at three corners of a rectangle make
-the fourth corner read as pressed too ("ghosting"). Such a reading is ambiguous: the keys of the
-rectangle keep the state they had before it, so a ghost is never reported and the result does not
-depend on timing. Several keys changing in one scan are reported in row-major order.
+Columns are inputs with pull-ups (``DigitalInputDevice``). Rows are ``RowLine``s: high impedance
+while idle, driven low one at a time while scanning — so two keys pressed in one column never
+short a high row against a low one. Between rows the scan sleeps ``scan_interval``; while no key
+is down all rows are driven low and the thread sleeps until a column falls (no busy loop).
+
+Membrane keypads have no diodes, so three keys held at three corners of a rectangle make the
+fourth corner read as pressed too ("ghosting"). Such a reading is ambiguous: the keys of the
+rectangle keep the state they had before it, so a ghost is never reported and the result does
+not depend on timing. Several keys changing in one scan are reported in row-major order.
 """
 import threading
 import time
 from itertools import combinations
 
+from gpiozero import DigitalInputDevice, GPIODevice
+
 from input.events import DeviceStatus, KeyEvent
+
+IDLE_CHECK = 1.0       # seconds: rescan now and then even without an edge (a missed interrupt)
+
+
+class RowLine(GPIODevice):
+    """A row wire: ``select()`` drives it low, ``release()`` leaves it floating (input)."""
+
+    def __init__(self, pin=None, *, pin_factory=None):
+        super().__init__(pin, pin_factory=pin_factory)
+        self.release()
+
+    def select(self) -> None:
+        self.pin.function = "output"
+        self.pin.state = False
+
+    def release(self) -> None:
+        self.pin.function = "input"
+
+    @property
+    def selected(self) -> bool:
+        return self.pin.function == "output"
 
 
 def ghost_free(pressed: frozenset, before: frozenset) -> frozenset:
@@ -26,33 +52,34 @@ def ghost_free(pressed: frozenset, before: frozenset) -> frozenset:
 class MatrixKeypad:
     def __init__(self, rows, cols, keys, *, scan_interval: float = 0.005, clock=time.monotonic,
                  pin_factory=None, name: str = "matrix"):
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
-
         if len(keys) != len(rows) * len(cols):
             raise ValueError("one key name per row and column is needed")
         self.name, self.clock, self.scan_interval = name, clock, scan_interval
         self.keys = [list(keys[r * len(cols):(r + 1) * len(cols)]) for r in range(len(rows))]
         self._rows, self._cols = [], []
+        self._stop, self._wake = threading.Event(), threading.Event()
         try:
             for pin in rows:
-                self._rows.append(DigitalOutputDevice(pin, active_high=False, initial_value=False,
-                                                      pin_factory=pin_factory))
+                self._rows.append(RowLine(pin, pin_factory=pin_factory))
             for pin in cols:
-                self._cols.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+                col = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
+                col.when_activated = self._wake.set
+                self._cols.append(col)
         except Exception:
             self._close_pins()
             raise
         self.pressed = frozenset()
-        self._stop = threading.Event()
         self._thread = None
 
     def scan(self) -> frozenset:
         """One pass over the rows: the (row, col) of every contact that reads closed."""
+        for row in self._rows:
+            row.release()
         found = set()
         for r, row in enumerate(self._rows):
-            row.on()
+            row.select()
             found |= {(r, c) for c, col in enumerate(self._cols) if col.is_active}
-            row.off()
+            row.release()
             if r + 1 < len(self._rows):
                 self._stop.wait(self.scan_interval)
         return frozenset(found)
@@ -61,11 +88,20 @@ class MatrixKeypad:
         """Scan once and return the key changes since the last scan (releases first)."""
         now = ghost_free(self.scan(), self.pressed)
         t = self.clock()
-        released = sorted(self.pressed - now)
-        pressed = sorted(now - self.pressed)
+        released, pressed = sorted(self.pressed - now), sorted(now - self.pressed)
         self.pressed = now
         return [KeyEvent(self.keys[r][c], False, t, self.name) for r, c in released] + \
                [KeyEvent(self.keys[r][c], True, t, self.name) for r, c in pressed]
+
+    def idle(self, timeout: float = IDLE_CHECK) -> bool:
+        """Drive every row low and sleep until a column falls; True if one did."""
+        self._wake.clear()
+        for row in self._rows:
+            row.select()
+        woke = any(col.is_active for col in self._cols) or self._wake.wait(timeout)
+        for row in self._rows:
+            row.release()
+        return woke
 
     def start(self, callback) -> None:
         callback(DeviceStatus(self.name, True, "GPIO matrix"))
@@ -75,12 +111,17 @@ class MatrixKeypad:
 
     def _run(self, callback) -> None:
         while not self._stop.is_set():
+            if not self.pressed:
+                self.idle()
+                if self._stop.is_set():
+                    break
             for event in self.update():
                 callback(event)
             self._stop.wait(self.scan_interval)
 
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._close_pins()

@@ -34,8 +34,11 @@ class Desk:
         self.outcomes = []
 
     def event(self, key: str, pressed: bool):
-        self._take(self.referee.press(
-            KeyEvent(key, pressed, self.clock(), self.device, self.debounced), self.board))
+        self.feed(KeyEvent(key, pressed, self.clock(), self.device, self.debounced))
+
+    def feed(self, event):
+        """A KeyEvent or DeviceStatus from a device, as the service hands it on."""
+        self._take(self.referee.press(event, self.board))
         self.settle()
 
     def settle(self):

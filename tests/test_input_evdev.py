@@ -1,0 +1,170 @@
+"""USB / wireless numeric keypads through evdev, fed with synthetic evdev InputEvents."""
+import errno
+import os
+import queue
+import threading
+
+from evdev import InputEvent, ecodes
+
+from input.events import DeviceStatus, KeyEvent
+from input.evdev_keypad import EvdevKeypad, EvdevTranslator
+
+
+def key(code, value, t):
+    sec = int(t)
+    return InputEvent(sec, round((t - sec) * 1e6), ecodes.EV_KEY, code, value)
+
+
+def tap(code, t, duration=0.1):
+    return [key(code, 1, t), key(code, 0, t + duration)]
+
+
+def feed(translator, events, flush_at=None):
+    out = []
+    for event in events:
+        out += translator.feed(event)
+    if flush_at is not None:
+        out += translator.flush(flush_at)
+    return [(k, p) for k, p, _ in out]
+
+
+def test_numlock_on_and_off_give_the_same_key():
+    tr = EvdevTranslator()
+    assert feed(tr, tap(ecodes.KEY_KP1, 10.0) + tap(ecodes.KEY_END, 11.0)) == \
+        [("1", True), ("1", False)] * 2
+    assert feed(tr, tap(ecodes.KEY_PAGEUP, 12.0) + tap(ecodes.KEY_DELETE, 13.0)
+                + tap(ecodes.KEY_KPENTER, 14.0)) == \
+        [("9", True), ("9", False), ("dot", True), ("dot", False), ("enter", True),
+         ("enter", False)]
+
+
+def test_numlock_events_wrapped_around_a_key_are_dropped():
+    tr = EvdevTranslator()
+    wrapped = [key(ecodes.KEY_NUMLOCK, 1, 1.000), key(ecodes.KEY_NUMLOCK, 0, 1.001),
+               key(ecodes.KEY_KP5, 1, 1.002), key(ecodes.KEY_KP5, 0, 1.090),
+               key(ecodes.KEY_NUMLOCK, 1, 1.091), key(ecodes.KEY_NUMLOCK, 0, 1.092)]
+    inner = [key(ecodes.KEY_NUMLOCK, 1, 2.0), key(ecodes.KEY_KP2, 1, 2.001),
+             key(ecodes.KEY_KP2, 0, 2.1), key(ecodes.KEY_NUMLOCK, 0, 2.101)]
+    assert feed(tr, wrapped + inner) == [("5", True), ("5", False), ("2", True), ("2", False)]
+
+
+def test_numlock_pressed_by_a_person_is_a_key():
+    assert feed(EvdevTranslator(), tap(ecodes.KEY_NUMLOCK, 3.0)) == \
+        [("numlock", True), ("numlock", False)]
+
+
+def test_triple_zero_key_is_one_key_not_three_zeros():
+    tr = EvdevTranslator(burst=0.03)
+    burst = []
+    for i in range(3):
+        burst += tap(ecodes.KEY_KP0, 5.0 + i * 0.004, 0.002)
+    assert feed(tr, burst, flush_at=6.0) == [("000", True), ("000", False)]
+
+
+def test_zero_held_by_a_person_is_a_zero_press_then_release():
+    tr = EvdevTranslator(burst=0.03)
+    assert feed(tr, [key(ecodes.KEY_KP0, 1, 7.0)]) == []
+    assert tr.deadline() == 7.03
+    assert feed(tr, [], flush_at=7.03) == [("0", True)]
+    assert feed(tr, [key(ecodes.KEY_KP0, 0, 7.15)]) == [("0", False)]
+
+
+def test_quick_single_zero_from_a_wireless_keypad_is_one_zero():
+    tr = EvdevTranslator(burst=0.03)
+    assert feed(tr, tap(ecodes.KEY_KP0, 8.0, 0.001)) == []
+    assert feed(tr, [], flush_at=8.1) == [("0", True), ("0", False)]
+
+
+def test_zero_then_another_key_keeps_the_order():
+    tr = EvdevTranslator(burst=0.03)
+    events = tap(ecodes.KEY_KP0, 9.0, 0.001) + tap(ecodes.KEY_KP1, 9.005, 0.001)
+    assert feed(tr, events) == [("0", True), ("0", False), ("1", True), ("1", False)]
+
+
+def test_slow_zero_without_a_flush_in_between():
+    assert feed(EvdevTranslator(), tap(ecodes.KEY_KP0, 9.0, 0.2)) == [("0", True), ("0", False)]
+
+
+def test_autorepeat_and_unknown_codes_are_ignored():
+    tr = EvdevTranslator()
+    events = [key(ecodes.KEY_KP7, 1, 1.0), key(ecodes.KEY_KP7, 2, 1.5), key(ecodes.KEY_KP7, 2, 1.6),
+              key(ecodes.KEY_F13, 1, 1.7), InputEvent(1, 0, ecodes.EV_SYN, 0, 0),
+              key(ecodes.KEY_KP7, 0, 2.0)]
+    assert feed(tr, events) == [("7", True), ("7", False)]
+
+
+class FakeDevice:
+    """Stands in for evdev.InputDevice: a pipe makes it readable; ``unplug`` makes reads fail."""
+
+    def __init__(self, events):
+        self.name = "Wireless Keypad"
+        self._r, self._w = os.pipe()
+        self._events = list(events)
+        self.unplugged = False
+        self.grabbed = False
+        os.write(self._w, b"x")
+
+    def fileno(self):
+        return self._r
+
+    def grab(self):
+        self.grabbed = True
+
+    def read(self):
+        os.read(self._r, 1)
+        if not self._events:
+            raise OSError(errno.ENODEV, "No such device")
+        events, self._events = self._events, []
+        os.write(self._w, b"x")            # readable again: the next read reports the unplug
+        return iter(events)
+
+    def close(self):
+        os.close(self._r)
+        os.close(self._w)
+
+
+def test_keypad_reconnects_after_unplug_and_reports_status():
+    plugged = threading.Event()
+    opened = []
+
+    def opener(path):
+        if not plugged.is_set():
+            raise OSError(errno.ENOENT, "No such file or directory")
+        device = FakeDevice(tap(ecodes.KEY_KP1, 1.0) if not opened else tap(ecodes.KEY_KP2, 2.0))
+        opened.append(device)
+        if len(opened) == 2:
+            plugged.clear()
+        return device
+
+    got = queue.Queue()
+    path = "/dev/input/by-id/usb-Keypad-event-kbd"
+    keypad = EvdevKeypad(path, opener=opener, retry=0.01, clock=lambda: 42.0)
+    keypad.start(got.put)
+    try:
+        assert got.get(timeout=5) == DeviceStatus(path, False, "cannot open: No such file or directory")
+        plugged.set()
+        seen = [got.get(timeout=5) for _ in range(8)]
+    finally:
+        keypad.close()
+    assert seen == [
+        DeviceStatus(path, True, "Wireless Keypad"),
+        KeyEvent("1", True, 42.0, path, True), KeyEvent("1", False, 42.0, path, True),
+        DeviceStatus(path, False, "unplugged"),
+        DeviceStatus(path, True, "Wireless Keypad"),
+        KeyEvent("2", True, 42.0, path, True), KeyEvent("2", False, 42.0, path, True),
+        DeviceStatus(path, False, "unplugged"),
+    ]
+    assert all(d.grabbed for d in opened)
+
+
+def test_auto_path_takes_the_first_keypad_found():
+    got = queue.Queue()
+    paths = []
+    keypad = EvdevKeypad(None, finder=lambda: ["/dev/input/by-id/b-event-kbd"],
+                         opener=lambda p: paths.append(p) or FakeDevice([]), retry=0.01)
+    keypad.start(got.put)
+    try:
+        assert got.get(timeout=5).connected
+    finally:
+        keypad.close()
+    assert paths[0] == "/dev/input/by-id/b-event-kbd"
