@@ -161,7 +161,7 @@ def _counter(state: CaromState) -> dict:
         "points_left": {p: max(0, limit - state.points(p)) for p in PLAYERS},
         "last_two": player is not None and state.innings_left <= 2,
         "equalising": state.equalising,
-        "frozen": state.frozen,
+        "frozen": state.frozen and player is not None,
     }
 
 

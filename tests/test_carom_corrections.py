@@ -102,6 +102,14 @@ def test_correcting_the_last_inning_to_the_limit_re_evaluates_the_end():
     assert s["finished"] and s["result"] == "b" and players(b)["b"]["team_points"] == 2
 
 
+def test_a_correction_that_ends_the_partie_ends_the_frozen_announcement_too():
+    """RULES 1.2: nothing is announced once the partie is over."""
+    b = board("10 m 2 2 1 m z", points_limit=30)
+    assert b.summary()["counter"]["frozen"] is True
+    fix(b, "correct", "b", 1, 30)
+    assert b.finished and b.summary()["counter"]["frozen"] is False
+
+
 def test_correcting_points_after_the_innings_limit_changes_the_result():
     """RULES 1.4.5: the result follows the corrected points."""
     b = board("10 m 2 2 1 m", innings_limit=1)

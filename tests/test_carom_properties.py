@@ -81,7 +81,7 @@ def test_undo_restores_exactly_the_state_before(header, cmds):
     for board, cmd in push_all(header, cmds):
         if cmd is not None and cmd["cmd"] not in ("undo", "redo"):
             after_state, after_summary = board.state, board.summary()
-            board.pop()
+            board.push({"cmd": "undo"})
             assert board.state == previous[0] and board.summary() == previous[1]
             board.push({"cmd": "redo"})
             assert board.state == after_state and board.summary() == after_summary
