@@ -7,6 +7,8 @@ form has 3 decimals, truncated (RULES 1.5).
 import json
 from fractions import Fraction
 
+from server.verify import match_summary
+
 SIDES = ("home", "away")
 
 
@@ -56,7 +58,7 @@ def match_record(store, match_id: str) -> dict | None:
         return None
     partie_rows = [r for r in rows if r["kind"] == "partie"]
     closing = next((_content(r) for r in rows if r["kind"] == "match"), None)
-    info = dict(closing["summary"]["match"]) if closing else {}
+    info, listed, declared = match_summary(closing["summary"]) if closing else ({}, [], None)
     if partie_rows:
         header = _header(_content(partie_rows[0])["record"])
         for key, value in (header.get("match") or {}).items():
@@ -67,14 +69,13 @@ def match_record(store, match_id: str) -> dict | None:
     partie = sorted((_partie_entry(r) for r in partie_rows),
                     key=lambda p: (p["number"] is None, p["number"] or 0, p["id"]))
     points = {side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES}
-    listed = closing["summary"]["partie"] if closing else []
     received = {p["id"] for p in partie}
     return {
         "match": match_id, "game": partie[0]["game"] if partie else (closing or {}).get("summary", {}).get("game"),
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
         "seed": info.get("seed"), "closed": closing is not None,
         "points": points,
-        "declared_points": closing["summary"]["points"] if closing else None,
+        "declared_points": declared,
         "missing_partie": [pid for pid in listed if pid not in received],
         "partie": partie,
         "averages": {side: _average(sum(p[side]["points"] for p in partie),

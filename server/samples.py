@@ -54,5 +54,7 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
         other = "b" if side == "a" else "a"
         points["home"] += summary["players"][side]["team_points"]
         points["away"] += summary["players"][other]["team_points"]
-    summary = {"game": "carom", "match": info, "partie": [p[0] for p in played], "points": points}
+    # the shape firmware_host.night writes when it closes a match
+    summary = {**info, "game": "carom", "table": "1", "points": points,
+               "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)

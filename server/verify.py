@@ -89,14 +89,31 @@ def _check_partie(p: Parsed) -> Parsed:
 _ABSENT = object()
 
 
-def _check_match(p: Parsed) -> Parsed:
-    match = p.summary.get("match")
-    if not isinstance(match, dict) or not isinstance(match.get("id"), str) or not match["id"]:
-        raise Refused(422, "a match item's summary needs \"match\": {\"id\": ...}")
-    partie = p.summary.get("partie")
-    if not isinstance(partie, list) or not all(isinstance(x, str) for x in partie):
-        raise Refused(422, "a match item's summary needs \"partie\": a list of partie ids")
-    points = p.summary.get("points")
+MATCH_INFO = ("id", "home", "away", "venue", "date", "seed", "table")
+
+
+def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
+    """(match info, partie ids, team points) of a match item's summary.
+
+    The service writes the match fields at the top level (``{"id", "home", "away", "venue", "date",
+    "seed", "points": {"home", "away"}, "partie": [{"id": ...}, ...]}``); ``"match": {...}`` holding
+    the fields and ``"partie"`` as plain ids are read too. Raises Refused (422) when it does not fit.
+    """
+    nested = summary.get("match")
+    source = nested if isinstance(nested, dict) else summary
+    info = {key: source.get(key) for key in MATCH_INFO if source.get(key) is not None}
+    if not isinstance(info.get("id"), str) or not info["id"]:
+        raise Refused(422, "a match item's summary needs the match \"id\"")
+    partie = summary.get("partie")
+    ids = [p.get("id") if isinstance(p, dict) else p for p in partie] if isinstance(partie, list) else None
+    if ids is None or not all(isinstance(x, str) for x in ids):
+        raise Refused(422, "a match item's summary needs \"partie\": the partie (ids or objects with \"id\")")
+    points = summary.get("points")
     if not isinstance(points, dict) or not all(isinstance(points.get(side), int) for side in ("home", "away")):
         raise Refused(422, "a match item's summary needs \"points\": {\"home\": n, \"away\": n}")
-    return Parsed(p.id, p.kind, p.record, p.summary, None, p.summary.get("game"), match["id"])
+    return info, ids, {"home": points["home"], "away": points["away"]}
+
+
+def _check_match(p: Parsed) -> Parsed:
+    info, _, _ = match_summary(p.summary)
+    return Parsed(p.id, p.kind, p.record, p.summary, None, p.summary.get("game"), info["id"])
