@@ -59,7 +59,7 @@ def pocket_arg(cmd: dict, required: bool) -> int | None:
         if required:
             raise Refused("say which pocket (1-6) the ball dropped into", code="pocket_required")
         return None
-    if isinstance(pocket, bool) or pocket not in POCKETS:
+    if type(pocket) is not int or pocket not in POCKETS:
         raise Refused(f"pocket must be 1 to 6, not {pocket!r}", code="bad_pocket")
     return pocket
 
@@ -222,7 +222,7 @@ def _visit_goes_on(rack: Rack, shot: Shot) -> Rack:
     if own is None and len(dropped) == 2:
         return replace(rack, must_choose=True)
     if own is None and dropped:
-        own = dropped.pop()
+        (own,) = dropped
         rack = assign_group(rack, shooter, own)
     if own in dropped:
         return rack

@@ -115,7 +115,7 @@ def _opposite(value) -> tuple:
     table = {}
     for key, target in value.items():
         pocket = _pocket_key(key)
-        if pocket is None or isinstance(target, bool) or target not in POCKETS or target == pocket:
+        if pocket is None or type(target) is not int or target not in POCKETS or target == pocket:
             raise HeaderError(f"{fault}; bad entry {key!r}: {target!r}", code="bad_opposite")
         table[pocket] = target
     if sorted(table) != list(POCKETS) or any(table[table[p]] != p for p in POCKETS):
@@ -126,7 +126,7 @@ def _opposite(value) -> tuple:
 def _pocket_key(key):
     if isinstance(key, str) and key.isdigit():
         key = int(key)
-    return key if key in POCKETS and not isinstance(key, bool) else None
+    return key if type(key) is int and key in POCKETS else None
 
 
 # -- state ------------------------------------------------------------------------
