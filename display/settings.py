@@ -5,6 +5,7 @@ Option names follow luma's own (``width``, ``height``, ``cascaded``, ``block_ori
 
     [display]
     driver = "max7219"          # max7219 | sevensegment | ws2812 | dummy | capture | gifanim | terminal
+    emulate = "max7219"         # what dummy/capture/gifanim/terminal imitate: max7219 | sevensegment | ws2812
     width = 64                  # pixels; MAX7219 modules are 8x8, so multiples of 8
     height = 16                 # two rows of modules
     block_orientation = -90     # 0, 90, -90, 180 (the common 4-in-1 modules need -90 or 90)
@@ -22,6 +23,7 @@ LANGUAGES = ("cs", "en")
 ORIENTATIONS = (0, 90, -90, 180)
 SEGMENT_DIGITS = (8, 16)
 WS2812_PINS = (10, 12, 18, 21)   # the pins rpi_ws281x can drive (PWM, PCM, SPI)
+EMULATED = ("max7219", "sevensegment", "ws2812")   # what capture/gifanim/terminal/dummy imitate
 TRANSFORMS = ("led_matrix", "identity", "none", "scale2x", "smoothscale")
 
 DEFAULT_COLOURS = {"a": "#ffb000", "b": "#00c8ff", "text": "#ffffff", "led": "#ff2a10"}
@@ -47,19 +49,29 @@ class DisplaySettings:
     blink_seconds: float = 0.5            # half period: on for this long, off for this long
     page_seconds: float = 3.0             # small sizes cycle pages of information
     message_seconds: float = 3.0          # how long a transient message stays over the screen
+    emulate: str = "max7219"              # capture, gifanim, terminal and dummy look like this
     emulator_scale: int = 6
     emulator_transform: str = "led_matrix"
     file_template: str = "frame_{0:06}.png"   # capture: one PNG per frame; gifanim: the GIF's name
 
     @property
+    def kind(self) -> str:
+        """The kind of counter drawn: the driver itself, or the one an emulator imitates."""
+        return self.driver if self.driver in EMULATED else self.emulate
+
+    @property
+    def mono(self) -> bool:
+        return self.kind != "ws2812"
+
+    @property
     def size(self) -> tuple[int, int]:
-        if self.driver == "sevensegment":
+        if self.is_segment:
             return (self.digits, 8)
         return (self.width, self.height)
 
     @property
     def is_segment(self) -> bool:
-        return self.driver == "sevensegment"
+        return self.kind == "sevensegment"
 
 
 def _colour(section: Section, option: str, default: str) -> str:
@@ -106,6 +118,7 @@ def read(section: Section) -> DisplaySettings:
         blink_seconds=section.float("blink_seconds", 0.5, minimum=0.1, maximum=5.0),
         page_seconds=section.float("page_seconds", 3.0, minimum=0.5, maximum=60.0),
         message_seconds=section.float("message_seconds", 3.0, minimum=0.5, maximum=60.0),
+        emulate=section.choice("emulate", EMULATED, "max7219"),
         emulator_scale=section.int("emulator_scale", 6, minimum=1, maximum=32),
         emulator_transform=section.choice("emulator_transform", TRANSFORMS, "led_matrix"),
         file_template=section.str("file_template", "frame_{0:06}.png", nonempty=True),

@@ -9,6 +9,8 @@ from rules.errors import RuleError
 # Order is the order ``pocitadlo --help`` lists them.
 COMMANDS = (
     "replay",
+    "render",
+    "keycard",
 )
 
 

@@ -1,0 +1,120 @@
+"""The wall counter: draws screen models and pushes a frame only when the picture changes.
+
+The service calls ``show(model, now)`` after every state change and ``tick(now)`` when the
+deadline it returned comes; time is injected (``now`` in seconds, any monotonic clock), so the
+loop sleeps until the next deadline instead of polling, and tests need no real clock.
+Blinking, pages on small counters and transient messages all run off that one deadline.
+"""
+import logging
+
+from display.devices import DisplayFault
+from display.layouts import layout_for
+from display.scene import Scene
+from display.text import texts
+
+log = logging.getLogger(__name__)
+
+_SCREENS = {"8ball": "eightball"}
+_MODEL_FAULTS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+class Counter:
+    def __init__(self, device, settings):
+        self.settings = settings
+        self.layout = layout_for(settings)
+        self.words = texts(settings.language)
+        self.colours = ({role: settings.colours["led"] for role in ("a", "b", "text")}
+                        if settings.mono else dict(settings.colours))
+        self.frames = 0                 # frames handed to the device (unchanged ones never are)
+        self.next_deadline = None
+        self.device = device
+        self._model = None
+        self._message = None
+        self._message_until = None
+        self._last = None               # bytes of the frame on the device
+
+    def attach(self, device) -> None:
+        """Use a (re)opened device; the current picture is sent to it at the next show/tick."""
+        self.device = device
+        self._last = None
+
+    def show(self, model: dict, now: float):
+        """Display ``model``; return the time the picture next needs a ``tick`` (or None)."""
+        message = model.get("message") if isinstance(model, dict) else None
+        if message != self._message:
+            self._message = message
+            self._message_until = now + self.settings.message_seconds if message else None
+        self._model = model
+        return self._refresh(now)
+
+    def tick(self, now: float):
+        """Redraw for the time ``now`` (blink phase, page, message timeout); return the next deadline."""
+        if self._model is None:
+            return None
+        return self._refresh(now)
+
+    def render(self, model: dict, now: float, *, message=True) -> Scene:
+        """The picture of ``model`` at time ``now`` (nothing is sent to the device)."""
+        half, page_s = self.settings.blink_seconds, self.settings.page_seconds
+        scene = Scene(self.device.size, self.device.mode, colours=self.colours, words=self.words,
+                      blink_on=int(now // half) % 2 == 0, page_counter=int(now // page_s))
+        try:
+            self._draw(scene, model, message)
+        except _MODEL_FAULTS:
+            log.exception("cannot draw screen model %r", model)
+            scene = Scene(self.device.size, self.device.mode, colours=self.colours, words=self.words)
+            self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False)
+        return scene
+
+    def _draw(self, scene: Scene, model: dict, message: bool) -> None:
+        screen = str(model.get("screen"))
+        if self.settings.is_segment:
+            text = self.layout.line(scene, model)
+            if message and model.get("message"):
+                text = self.layout.fit(str(model["message"].get("text", ""))[:self.settings.digits])
+            _segments(scene, text)
+            return
+        handler = getattr(self.layout, _SCREENS.get(screen, screen), None)
+        if handler is None or screen.startswith("_") or screen == "message":
+            handler = self.layout.unknown
+        handler(scene, model)
+        if message and model.get("message"):
+            self.layout.message(scene, model["message"])
+
+    def _refresh(self, now: float):
+        showing_message = self._message_until is not None and now < self._message_until
+        scene = self.render(self._model, now, message=showing_message)
+        data = scene.image.tobytes()
+        if data != self._last:
+            try:
+                self.device.display(scene.image)
+            except Exception as exc:    # SPI gone, cable pulled, driver error
+                self._last = None
+                raise DisplayFault(f"display write failed: {exc or type(exc).__name__}") from exc
+            self._last = data
+            self.frames += 1
+        self.next_deadline = self._deadline(scene, now, showing_message)
+        return self.next_deadline
+
+    def _deadline(self, scene: Scene, now: float, showing_message: bool):
+        half, page_s = self.settings.blink_seconds, self.settings.page_seconds
+        deadlines = []
+        if scene.blinks:
+            deadlines.append((int(now // half) + 1) * half)
+        if scene.pages > 1:
+            deadlines.append((int(now // page_s) + 1) * page_s)
+        if showing_message:
+            deadlines.append(self._message_until)
+        return min(deadlines) if deadlines else None
+
+
+def _segments(scene: Scene, text: str) -> None:
+    """Encode text for a 7-segment board the way luma's sevensegment does (column = digit,
+    bit 7 the decimal point, which luma's emulator does not draw)."""
+    from luma.led_matrix.segment_mapper import dot_muncher
+
+    data = bytearray(dot_muncher(text, notfound="_"))[:scene.width].ljust(scene.width, b"\0")
+    for x, byte in enumerate(reversed(data)):
+        for y in range(8):
+            if byte >> y & 1:
+                scene.draw.point((x, y), fill=scene.fill["text"])

@@ -1,0 +1,136 @@
+"""Open the configured luma device. Driver imports are lazy, so the service starts fast and a
+machine without SPI (or pygame) only needs what its config names.
+
+Every hardware failure comes out as one ``DisplayFault`` with a clear message; the service keeps
+scoring, shows nothing until the display is back, and retries.
+"""
+import sys
+
+
+class DisplayFault(Exception):
+    """The counter cannot be reached (missing SPI, unplugged cable, driver failure)."""
+
+
+def open_device(settings, *, stream=None, serial_interface=None, ws281x=None):
+    """A luma device for ``settings`` (a DisplaySettings).
+
+    ``serial_interface`` replaces the SPI port for MAX7219 boards and ``ws281x`` the rpi_ws281x
+    module for WS2812 panels (tests and the benchmark); ``stream`` is the terminal's output.
+    """
+    opener = _OPENERS[settings.driver]
+    try:
+        return opener(settings, stream=stream, serial_interface=serial_interface, ws281x=ws281x)
+    except DisplayFault:
+        raise
+    except ImportError as exc:
+        raise DisplayFault(f"display driver {settings.driver!r} is not installed ({exc.name or exc})") from None
+    except Exception as exc:   # luma raises its own errors, OSError, RuntimeError, AssertionError …
+        raise DisplayFault(f"cannot open the {settings.driver} display: {_describe(exc)}") from exc
+
+
+def _describe(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _spi(settings, serial_interface):
+    if serial_interface is not None:
+        return serial_interface
+    from luma.core.interface.serial import noop, spi
+
+    return spi(port=settings.spi_port, device=settings.spi_device, gpio=noop(),
+               bus_speed_hz=settings.spi_bus_speed)
+
+
+def _max7219(settings, *, serial_interface=None, **_):
+    from luma.led_matrix.device import max7219
+
+    if settings.is_segment:
+        # One MAX7219 drives 8 digits; its "image" is 8 columns (digits) x 8 rows (segments).
+        return max7219(_spi(settings, serial_interface), cascaded=settings.digits // 8,
+                       contrast=settings.contrast)
+    return max7219(_spi(settings, serial_interface), width=settings.width, height=settings.height,
+                   rotate=settings.rotate, block_orientation=settings.block_orientation,
+                   blocks_arranged_in_reverse_order=settings.blocks_arranged_in_reverse_order,
+                   contrast=settings.contrast)
+
+
+class _PinOverride:
+    """rpi_ws281x as luma's ws2812 driver uses it, but on the configured GPIO pin
+    (the driver hard-codes pin 18)."""
+
+    def __init__(self, module, pin: int):
+        self._module, self._pin = module, pin
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+    def ws2811_channel_t_gpionum_set(self, channel, pin):
+        return self._module.ws2811_channel_t_gpionum_set(channel, self._pin if pin else pin)
+
+
+def serpentine(width: int, height: int) -> list[int]:
+    """Pixel -> LED index for panels wired in a zig-zag (every other row runs backwards)."""
+    return [y * width + (x if y % 2 == 0 else width - 1 - x) for y in range(height) for x in range(width)]
+
+
+def _ws2812(settings, *, ws281x=None, **_):
+    from luma.led_matrix.device import ws2812
+
+    if ws281x is None:
+        import _rpi_ws281x as ws281x
+    mapping = serpentine(settings.width, settings.height) if settings.ws2812_serpentine else None
+    device = ws2812(dma_interface=_PinOverride(ws281x, settings.ws2812_pin), width=settings.width,
+                    height=settings.height, rotate=settings.rotate, mapping=mapping)
+    device.contrast(settings.contrast)    # the strip starts cleared, so this is before any light
+    return device
+
+
+def _mode(settings) -> str:
+    """Luma's dummy keeps 1-bit frames for MAX7219 boards (as the real driver wants), RGB otherwise."""
+    return "1" if settings.mono else "RGB"
+
+
+def _dummy(settings, **_):
+    from luma.core.device import dummy
+
+    width, height = settings.size
+    return dummy(width=width, height=height, rotate=settings.rotate, mode=_mode(settings))
+
+
+def _emulator_args(settings) -> dict:
+    width, height = settings.size
+    transform, scale = settings.emulator_transform, settings.emulator_scale
+    if settings.is_segment:
+        transform, scale = "seven_segment", 2
+    elif transform == "scale2x":
+        scale = 2
+    elif scale == 1:
+        transform = "none"
+    return {"width": width, "height": height, "rotate": settings.rotate, "mode": "RGB",
+            "transform": transform, "scale": scale}
+
+
+def _capture(settings, **_):
+    from luma.emulator.device import capture
+
+    return capture(file_template=settings.file_template, **_emulator_args(settings))
+
+
+def _gifanim(settings, **_):
+    from luma.emulator.device import gifanim
+
+    return gifanim(filename=settings.file_template, duration=settings.blink_seconds,
+                   **_emulator_args(settings))
+
+
+def _terminal(settings, *, stream=None, **_):
+    from display.terminal import TerminalDevice
+
+    width, height = settings.size
+    return TerminalDevice(width=width, height=height, rotate=settings.rotate, stream=stream or sys.stdout)
+
+
+_OPENERS = {
+    "max7219": _max7219, "sevensegment": _max7219, "ws2812": _ws2812, "dummy": _dummy,
+    "capture": _capture, "gifanim": _gifanim, "terminal": _terminal,
+}

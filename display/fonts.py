@@ -1,0 +1,268 @@
+"""Bitmap fonts for the LED counter: small text, text with Czech diacritics, and big digits.
+
+* ``SMALL`` — 3x5 capitals from luma's TINY_FONT for 8-pixel-high counters; Czech letters are
+  folded to ASCII there (a háček needs rows those sizes do not have).
+* ``TEXT`` — the 5x7 HD44780 shapes of luma's LCD_FONT in an 8-row cell, plus the Czech letters
+  CP437 lacks (á č ď é ě í ň ó ř š ť ú ů ý ž and capitals), drawn here: lower-case letters get the
+  accent in the two rows above their x-height, capitals are drawn 5 rows tall under the accent.
+* ``digits(width, height)`` — scoreboard digits of any size, built from segments with rounded
+  corners; 1 and 7, and 6, 9 and 3, stay distinct (6 and 9 carry their tails).
+
+Every font has ``height``, ``width(text)`` and ``draw(draw, (x, y), text, fill)``; glyphs are
+cached 1-bit masks, so drawing a line is a handful of ``ImageDraw.bitmap`` calls.
+"""
+import unicodedata
+from functools import lru_cache
+
+from PIL import Image
+
+_ACCENTS = {  # two rows above a five-pixel-wide letter
+    "acute": ("...x.", "..x.."),
+    "caron": (".x.x.", "..x.."),
+    "ring": (".xxx.", ".x.x."),
+}
+_CAPS5 = {  # capitals squeezed to 5 rows, to sit under an accent in an 8-row cell
+    "A": (".xxx.", "x...x", "xxxxx", "x...x", "x...x"),
+    "C": (".xxxx", "x....", "x....", "x....", ".xxxx"),
+    "D": ("xxxx.", "x...x", "x...x", "x...x", "xxxx."),
+    "E": ("xxxxx", "x....", "xxxx.", "x....", "xxxxx"),
+    "I": (".xxx.", "..x..", "..x..", "..x..", ".xxx."),
+    "N": ("x...x", "xx..x", "x.x.x", "x..xx", "x...x"),
+    "O": (".xxx.", "x...x", "x...x", "x...x", ".xxx."),
+    "R": ("xxxx.", "x...x", "xxxx.", "x..x.", "x...x"),
+    "S": (".xxxx", "x....", ".xxx.", "....x", "xxxx."),
+    "T": ("xxxxx", "..x..", "..x..", "..x..", "..x.."),
+    "U": ("x...x", "x...x", "x...x", "x...x", ".xxx."),
+    "Y": ("x...x", ".x.x.", "..x..", "..x..", "..x.."),
+    "Z": ("xxxxx", "...x.", "..x..", ".x...", "xxxxx"),
+}
+_HANDMADE = {  # lower-case letters whose accent does not fit the generic recipe
+    "í": ("...x.", "..x..", ".xx..", "..x..", "..x..", "..x..", ".xxx.", "....."),
+    "ů": ("..x..", ".x.x.", "..x..", "x...x", "x...x", "x..xx", ".xx.x", "....."),
+    "ď": ("....x.x", "....x.x", ".xx.x..", "x..xx..", "x...x..", "x...x..", ".xxxx..", "......."),
+    "ť": (".....x", ".x...x", "xxx...", ".x....", ".x....", ".x..x.", "..xx..", "......"),
+}
+_DECOMPOSE = {"\u0301": "acute", "\u030c": "caron", "\u030a": "ring"}
+
+
+def _columns_to_rows(columns, height: int) -> tuple[str, ...]:
+    return tuple("".join("x" if col >> y & 1 else "." for col in columns) for y in range(height))
+
+
+def _trim(columns) -> list[int]:
+    columns = list(columns)
+    while columns and not columns[-1]:
+        columns.pop()
+    while columns and not columns[0]:
+        columns.pop(0)
+    return columns
+
+
+def _mask(rows: tuple[str, ...]) -> Image.Image:
+    width = max((len(r) for r in rows), default=0)
+    image = Image.new("1", (max(width, 1), len(rows)))
+    image.putdata([1 if ch == "x" else 0 for row in rows for ch in row.ljust(width, ".")])
+    return image
+
+
+def fold(text: str) -> str:
+    """Czech (and other Latin) letters without their accents: Dvořák -> Dvorak."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
+class BitmapFont:
+    """A proportional font from row pictures; ``spacing`` blank columns between glyphs."""
+
+    def __init__(self, glyphs: dict[str, tuple[str, ...]], height: int, *, spacing=1,
+                 space=3, upper=False, fallback="?"):
+        self.height, self.spacing, self.upper = height, spacing, upper
+        self._glyphs = glyphs
+        self._space = space
+        self._fallback = fallback
+        self._masks: dict[str, Image.Image] = {}
+
+    def _resolve(self, ch: str) -> str | None:
+        if self.upper:
+            ch = ch.upper()
+        if ch in self._glyphs or ch == " ":
+            return ch
+        base = fold(ch)
+        if self.upper:
+            base = base.upper()
+        if base in self._glyphs:
+            return base
+        return self._fallback if self._fallback in self._glyphs else None
+
+    def _glyph_width(self, ch: str | None) -> int:
+        if ch is None:
+            return 0
+        if ch == " ":
+            return self._space
+        return max(len(r) for r in self._glyphs[ch])
+
+    def width(self, text: str) -> int:
+        widths = [self._glyph_width(self._resolve(ch)) for ch in text]
+        widths = [w for w in widths if w]
+        return sum(widths) + self.spacing * max(len(widths) - 1, 0)
+
+    def has(self, ch: str) -> bool:
+        """True when the font draws ``ch`` itself rather than a folded or fallback glyph."""
+        return (ch.upper() if self.upper else ch) in self._glyphs
+
+    def mask(self, ch: str) -> Image.Image:
+        if ch not in self._masks:
+            self._masks[ch] = _mask(self._glyphs[ch])
+        return self._masks[ch]
+
+    def draw(self, draw, xy, text: str, fill) -> int:
+        """Draw ``text`` with its top-left corner at ``xy``; return the x just after it."""
+        x, y = xy
+        first = True
+        for ch in text:
+            resolved = self._resolve(ch)
+            width = self._glyph_width(resolved)
+            if not width:
+                continue
+            if not first:
+                x += self.spacing
+            first = False
+            if resolved != " ":
+                draw.bitmap((x, y), self.mask(resolved), fill=fill)
+            x += width
+        return x
+
+    def fit(self, text: str, width: int) -> str:
+        """``text`` shortened to fit ``width`` pixels (dropping letters from the end)."""
+        while text and self.width(text) > width:
+            text = text[:-1].rstrip()
+        return text
+
+
+def _from_luma(font, chars: str, *, top: int, height: int) -> dict[str, tuple[str, ...]]:
+    glyphs = {}
+    for ch in chars:
+        columns = _trim(font[ord(ch)])
+        if columns:
+            rows = _columns_to_rows(columns, 8)
+            glyphs[ch] = rows[top:top + height]
+    return glyphs
+
+
+def _accented(base: tuple[str, ...], accent: str) -> tuple[str, ...]:
+    """Put a two-row accent (centred) over a glyph whose top two rows are blank."""
+    width = max(len(r) for r in base)
+    if width >= 5:
+        pad = (width - 5) // 2
+        marks = tuple(("." * pad + row).ljust(width, ".") for row in _ACCENTS[accent])
+    else:
+        cut = (5 - width) // 2
+        marks = tuple(row[cut:cut + width] for row in _ACCENTS[accent])
+    return marks + tuple(base[2:])
+
+
+def _czech_glyphs(latin: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    glyphs = dict(_HANDMADE)
+    for ch in "áčéěňóřšúýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ":
+        if ch in glyphs:
+            continue
+        letter, mark = unicodedata.normalize("NFD", ch)
+        accent = _DECOMPOSE[mark]
+        if letter.isupper():
+            base = ("", "") + _CAPS5[letter] + ("",)
+            base = tuple(r.ljust(5, ".") for r in base)
+        else:
+            base = latin[letter]
+        glyphs[ch] = _accented(base, accent)
+    return glyphs
+
+
+def _build_text() -> BitmapFont:
+    from luma.core.legacy.font import LCD_FONT
+
+    printable = "".join(chr(c) for c in range(33, 127))
+    glyphs = _from_luma(LCD_FONT, printable, top=0, height=8)
+    glyphs.update(_czech_glyphs(glyphs))
+    glyphs["►"] = ("x....", "xx...", "xxx..", "xxxx.", "xxx..", "xx...", "x....", ".....")
+    glyphs["◄"] = ("...x", "..xx", ".xxx", "xxxx", ".xxx", "..xx", "...x", "....")
+    glyphs["°"] = (".x.", "x.x", ".x.", "...", "...", "...", "...", "...")
+    return BitmapFont(glyphs, 8, space=3)
+
+
+def _build_small() -> BitmapFont:
+    from luma.core.legacy.font import TINY_FONT
+
+    chars = "".join(chr(c) for c in range(33, 127) if not chr(c).islower())
+    glyphs = _from_luma(TINY_FONT, chars, top=1, height=5)
+    glyphs["►"] = ("x..", "xx.", "xxx", "xx.", "x..")
+    glyphs["◄"] = ("..x", ".xx", "xxx", ".xx", "..x")
+    glyphs["-"] = ("...", "...", "xxx", "...", "...")
+    return BitmapFont(glyphs, 5, space=2, upper=True)
+
+
+@lru_cache(maxsize=None)
+def text_font() -> BitmapFont:
+    return _build_text()
+
+
+@lru_cache(maxsize=None)
+def small_font() -> BitmapFont:
+    return _build_small()
+
+
+# Segments of a digit: a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle.
+_SEGMENTS = {
+    "0": "abcdef", "1": "bc", "2": "abged", "3": "abgcd", "4": "fgbc", "5": "afgcd",
+    "6": "afgedc", "7": "abc", "8": "abcdefg", "9": "abcdfg", "-": "g", " ": "",
+}
+
+
+def _segment_rows(ch: str, width: int, height: int, stroke: int) -> tuple[str, ...]:
+    grid = [[False] * width for _ in range(height)]
+    mid = height // 2
+    top_mid = mid - stroke // 2                     # first row of the middle bar
+    boxes = {
+        "a": (0, 0, width, stroke),
+        "d": (0, height - stroke, width, height),
+        "g": (0, top_mid, width, top_mid + stroke),
+        "f": (0, 0, stroke, top_mid + stroke),
+        "b": (width - stroke, 0, width, top_mid + stroke),
+        "e": (0, top_mid, stroke, height),
+        "c": (width - stroke, top_mid, width, height),
+    }
+    if ch == "1":
+        _one(grid, width, height, stroke)
+        return tuple("".join("x" if cell else "." for cell in row) for row in grid)
+    for seg in _SEGMENTS[ch]:
+        x0, y0, x1, y1 = boxes[seg]
+        for y in range(y0, y1):
+            for x in range(x0, x1):
+                grid[y][x] = True
+    if stroke >= 2:   # round the outer corners where a bar meets a post
+        lit = _SEGMENTS[ch]
+        for bar, y in (("a", 0), ("d", height - 1)):
+            if bar in lit:
+                grid[y][0] = grid[y][width - 1] = False
+    return tuple("".join("x" if cell else "." for cell in row) for row in grid)
+
+
+def _one(grid, width: int, height: int, stroke: int) -> None:
+    """A centred stem with a flag: never mistaken for a 7 (which has a full top bar)."""
+    x0 = (width - stroke + 1) // 2
+    for y in range(height):
+        for x in range(x0, x0 + stroke):
+            grid[y][x] = True
+    for i in range(1, x0 + 1):
+        for y in range(i, min(height, i + stroke)):
+            grid[y][x0 - i] = True
+
+
+def stroke_for(width: int, height: int) -> int:
+    return max(1, min(width // 3, height // 7))
+
+
+@lru_cache(maxsize=None)
+def digits(width: int, height: int) -> BitmapFont:
+    """Scoreboard digits ``width`` x ``height`` pixels (and ``-``)."""
+    stroke = stroke_for(width, height)
+    glyphs = {ch: _segment_rows(ch, width, height, stroke) for ch in _SEGMENTS if ch != " "}
+    return BitmapFont(glyphs, height, space=width, fallback="-")

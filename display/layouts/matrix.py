@@ -1,0 +1,340 @@
+"""Dot-matrix layouts (MAX7219 cascades, WS2812 panels, emulators): one set of screens whose
+geometry follows the counter's size.
+
+* 8 px high (32x8 …): scores in 3x7 digits, one 3x5 line, secondary facts on pages.
+* 16–31 px high (64x16, 96x16 …): scores in digits the full height; facts in the middle column.
+* 32 px and more (128x32 …): scores above a row of names; facts in the middle column.
+"""
+from dataclasses import dataclass
+
+from display import fonts
+from display.scene import Scene
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: int
+    height: int
+
+    @property
+    def tiny(self) -> bool:
+        return self.height < 16
+
+    @property
+    def names(self) -> bool:
+        return self.height >= 32
+
+    @property
+    def digit_height(self) -> int:
+        if self.tiny:
+            return 7                  # row 7 underlines the player at the table
+        return self.height - 8 if self.names else self.height
+
+    @property
+    def digit_width(self) -> int:
+        if self.tiny:
+            return 3
+        wanted = round(self.digit_height * 0.4)
+        room = (self.width // 2 - 8) // 3      # three digits a side, a middle column between
+        return max(3, min(wanted, room))
+
+    def zone(self, digits: int = 3) -> int:
+        return digits * self.digit_width + (digits - 1)
+
+
+def _arrow(side: str | None) -> str:
+    return {"a": "◄", "b": "►"}.get(side, "")
+
+
+class MatrixLayout:
+    def __init__(self, width: int, height: int):
+        self.geometry = Geometry(width, height)
+        self.big = fonts.digits(self.geometry.digit_width, self.geometry.digit_height)
+
+    # --- shared pieces ----------------------------------------------------------------------
+    def _scores(self, scene: Scene, a, b, digits=3) -> tuple[int, int]:
+        """Both players' big numbers; returns the middle column (x0, x1) left between them."""
+        g = self.geometry
+        zone = g.zone(digits)
+        scene.number(a, (0, 0, zone, g.digit_height), self.big, role="a")
+        scene.number(b, (g.width - zone, 0, g.width, g.digit_height), self.big, role="b")
+        return zone + 1, g.width - zone - 1
+
+    def _underline(self, scene: Scene, side, digits=3) -> None:
+        g = self.geometry
+        if side in ("a", "b") and g.tiny:
+            zone = g.zone(digits)
+            x0 = 0 if side == "a" else g.width - zone
+            scene.bar((x0, g.height - 1, x0 + zone, g.height), role=side)
+
+    def _names(self, scene: Scene, name_a: str, name_b: str, mark=None) -> None:
+        g = self.geometry
+        if not g.names:
+            return
+        y0, half = g.height - 8, g.width // 2
+        scene.write(_short(name_a, scene, half - 1, mark == "a"), (0, y0, half - 1, g.height), role="a")
+        scene.write(_short(name_b, scene, half - 1, mark == "b", right=True), (half + 1, y0, g.width, g.height),
+                    align="right", role="b")
+
+    def _middle(self, scene: Scene, x0: int, x1: int, lines: list) -> None:
+        """Lines of facts in the middle column; on 8-px counters one line at a time, on pages."""
+        lines = [line for line in lines if line]
+        if not lines:
+            return
+        g = self.geometry
+        if g.tiny:
+            lines, font = [lines[scene.page(len(lines))]], scene.small
+        else:
+            texts = [line[0] if isinstance(line, tuple) else line for line in lines]
+            fits = all(scene.text.width(t) <= x1 - x0 for t in texts)
+            font = scene.text if fits and len(lines) * scene.text.height <= g.digit_height else scene.small
+        top = g.digit_height
+        count = len(lines)
+        while count > 1 and count * font.height > top:
+            count -= 1
+        lines = lines[:count]
+        gap = 0 if count == 1 else min(2, (top - count * font.height) // (count - 1))
+        y = (top - count * font.height - (count - 1) * gap) // 2
+        for line in lines:
+            text, role = line if isinstance(line, tuple) else (line, "text")
+            scene.write(text, (x0, y, x1, y + font.height), align="center", role=role, font=font)
+            y += font.height + gap
+
+    def _text_lines(self, scene: Scene, lines: list) -> None:
+        """Full-width lines (text, or (left, right) pairs); more than fit go onto pages."""
+        lines = [line for line in lines if line]
+        g = self.geometry
+        line_h = 8
+        per_page = max(1, g.height // line_h)
+        pages = [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+        for row, line in enumerate(pages[scene.page(len(pages))]):
+            box = (0, row * line_h, g.width, row * line_h + line_h)
+            if isinstance(line, tuple):
+                left, right = line
+                rw = scene.write(right, box, align="right") if right else 0
+                scene.write(left, (0, box[1], g.width - rw - 2, box[3]))
+            else:
+                scene.write(line, box, align="center")
+
+    # --- screens ----------------------------------------------------------------------------
+    def carom(self, scene: Scene, model: dict) -> None:
+        summary = model["summary"]
+        pa, pb = summary["players"]["a"], summary["players"]["b"]
+        counter = summary.get("counter") or {}
+        w = scene.words
+        if summary.get("finished"):
+            self._carom_result(scene, summary, pa, pb)
+            return
+        at = counter.get("at_table")
+        x0, x1 = self._scores(scene, pa["points"], pb["points"])
+        self._underline(scene, at)
+        self._names(scene, pa.get("name", ""), pb.get("name", ""), at)
+        inning = counter.get("inning", 0)
+        limit = summary.get("innings_limit")
+        inning_text = str(inning) if self.geometry.tiny or not limit else f"{inning}/{limit}"
+        if counter.get("last_two") and not scene.blink():
+            inning_text = " "
+        series = counter.get("series", 0)
+        series_text = (f"{_arrow(at)}{series}" if at == "a" else f"{series}{_arrow(at)}") if at else ""
+        left = (counter.get("points_left") or {}).get(at)
+        extra = ""
+        if counter.get("equalising"):
+            extra = w["equalising"]
+        elif left is not None and left <= 20:
+            extra = f"{w['left']} {left}"
+        if self.geometry.tiny:
+            lines = [inning_text]
+            if series:
+                lines.append(series_text)
+            if extra:
+                lines.append(extra)
+        else:
+            lines = [inning_text, (series_text, at or "text"), extra]
+        self._middle(scene, x0, x1, lines)
+
+    def _carom_result(self, scene: Scene, summary: dict, pa: dict, pb: dict) -> None:
+        """Page 0: the final score and who won; then the result, averages and highest series."""
+        w = scene.words
+        result, forfeit = summary.get("result"), summary.get("forfeit")
+        names = {"a": pa.get("name", ""), "b": pb.get("name", "")}
+        if forfeit:
+            headline, pointer = f"{w['forfeit']} {_surname(names[forfeit])}", _arrow(forfeit)
+        elif result == "draw":
+            headline, pointer = w["draw"], "="
+        else:
+            headline, pointer = f"{w['wins']} {_surname(names.get(result, ''))}", _arrow(result)
+        avg_a, avg_b = pa.get("average", "0.000"), pb.get("average", "0.000")
+        if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
+            avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
+        rows = [headline, (avg_a, w["average"], avg_b),
+                (str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0)))]
+        per_page = max(1, self.geometry.height // 8)
+        pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
+        page = scene.page(1 + len(pages))
+        if page == 0:
+            x0, x1 = self._scores(scene, pa["points"], pb["points"])
+            self._names(scene, pa.get("name", ""), pb.get("name", ""))
+            self._middle(scene, x0, x1, [w["end"], pointer] if not self.geometry.tiny else [pointer])
+            return
+        for i, row in enumerate(pages[page - 1]):
+            box = (0, i * 8, self.geometry.width, i * 8 + 8)
+            if isinstance(row, tuple):
+                self._facts(scene, box, *row)
+            else:
+                scene.write(row, box, align="center")
+
+    def _facts(self, scene: Scene, box, va: str, label: str, vb: str) -> None:
+        """Player A's value on the left, a label in the middle, B's value on the right."""
+        font = scene.small if self.geometry.tiny else scene.font_for(f"{va} {label} {vb}", box[2] - box[0])
+        scene.write(va, box, role="a", font=font)
+        scene.write(vb, box, align="right", role="b", font=font)
+        if font.width(f"{va} {label} {vb}") <= box[2] - box[0]:
+            scene.write(label, box, align="center", font=font)
+
+    def eightball(self, scene: Scene, model: dict) -> None:
+        summary = model["summary"]
+        w = scene.words
+        games, sets = summary.get("games") or {}, summary.get("sets") or {}
+        current = summary.get("current") or {}
+        names = summary.get("names") or {}
+        shooter = current.get("shooter")
+        digits = max(1, len(str(max(games.get("a", 0), games.get("b", 0)))))
+        x0, x1 = self._scores(scene, games.get("a", 0), games.get("b", 0), digits)
+        self._underline(scene, shooter, digits)
+        self._names(scene, names.get("a", ""), names.get("b", ""), shooter)
+
+        def group(side):
+            g = (current.get("groups") or {}).get(side)
+            if not g:
+                return ""
+            return f"{w[g][:2]}{(current.get('left') or {}).get(g, '')}"
+
+        groups = " ".join(p for p in (("◄" if shooter == "a" else "") + group("a"),
+                                      group("b") + ("►" if shooter == "b" else "")) if p)
+        flags = []
+        if summary.get("finished"):
+            winner = summary.get("winner")
+            flags.append(f"◄{w['end']}" if winner == "a" else f"{w['end']}►" if winner == "b" else w["end"])
+            groups = ""
+        else:
+            if current.get("break_shot"):
+                flags.append(w["break"])
+            if current.get("ball_in_hand"):
+                flags.append(w["in_hand"])
+            if current.get("open_table") and not current.get("break_shot"):
+                flags.append(w["open"])
+            pocket = (current.get("eight_pocket") or {}).get(shooter)
+            if pocket:
+                flags.append(f"{w['pocket']}{pocket}")
+        set_text = f"{sets.get('a', 0)}:{sets.get('b', 0)}" if summary.get("sets_to_win", 1) > 1 else ""
+        self._middle(scene, x0, x1, [set_text, groups, " ".join(flags)])
+
+    def ready(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        unsent = model.get("unsent") or 0
+        sent = f"{w['unsent']} {unsent}" if unsent else (
+            f"{w['sent']} {model['last_sent']}" if model.get("last_sent") else "")
+        place = " ".join(str(p) for p in (model.get("venue"), model.get("table")) if p)
+        if self.geometry.tiny:
+            self._text_lines(scene, [(model.get("time") or "", f"!{unsent}" if unsent else ""), place])
+        else:
+            self._text_lines(scene, [place or w["ready"], (model.get("time") or "", sent)])
+
+    def menu(self, scene: Scene, model: dict) -> None:
+        items = list(model.get("items") or [])
+        selected = model.get("selected") or 0
+        rows = max(1, self.geometry.height // 8)
+        if not items:
+            self._text_lines(scene, [model.get("title", "")])
+            return
+        selected = min(max(selected, 0), len(items) - 1)
+        shown = max(1, rows - 1)
+        first = min(max(0, selected - shown + 1), max(0, len(items) - shown))
+        lines = [] if rows == 1 else [model.get("title", "")]
+        for i in range(first, min(len(items), first + shown)):
+            lines.append(("►" if i == selected else " ") + str(items[i]))
+        if rows == 1:
+            lines = ["►" + str(items[selected])]
+        for row, line in enumerate(lines):
+            scene.write(line, (0, row * 8, self.geometry.width, row * 8 + 8),
+                        align="center" if row == 0 and rows > 1 else "left")
+
+    def prompt(self, scene: Scene, model: dict) -> None:
+        value = f"{model.get('value') or ''}_"
+        title = model.get("title", "")
+        if self.geometry.tiny:
+            self._text_lines(scene, [(title, value)])
+        else:
+            self._text_lines(scene, [(title, value), model.get("hint", "")])
+
+    def lotdraw(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        lines = [(w["lot"], str(model.get("seed", "")))]
+        for pair in model.get("pairs") or []:
+            lines.append(f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}")
+        self._text_lines(scene, lines)
+
+    def match(self, scene: Scene, model: dict) -> None:
+        points = model.get("points") or {}
+        if self.geometry.tiny:
+            x0, x1 = self._scores(scene, points.get("home", 0), points.get("away", 0), 1)
+            self._middle(scene, x0, x1, [":"])
+            return
+        lines = [(model.get("home", ""), str(points.get("home", 0))),
+                 (model.get("away", ""), str(points.get("away", 0)))]
+        lines += [str(p) for p in model.get("partie") or []]
+        self._text_lines(scene, lines)
+
+    def error(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        title = f"{w['error']} {model.get('code', '')}".strip()
+        self._text_lines(scene, [title] + _wrap(str(model.get("text", "")), scene, self.geometry.width))
+
+    def keytest(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        key = model.get("key")
+        self._text_lines(scene, [model.get("device") or w["key"], str(key) if key else w["press_key"] + "…"])
+
+    def unknown(self, scene: Scene, model: dict) -> None:
+        self._text_lines(scene, [f"? {model.get('screen')}"])
+
+    def message(self, scene: Scene, message: dict) -> None:
+        """A transient line over the bottom of the screen (all of it on 8-px counters)."""
+        g = self.geometry
+        top = 0 if g.tiny else g.height - 8
+        error = message.get("level") in ("warn", "error")
+        scene.draw.rectangle((0, top, g.width - 1, g.height - 1), fill=scene.fill["text"] if error else 0)
+        text = str(message.get("text", ""))
+        font = scene.font_for(text, g.width)
+        text = font.fit(text, g.width)
+        x = max(0, (g.width - font.width(text)) // 2)
+        y = top + (g.height - top - font.height) // 2
+        font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
+
+
+def _surname(name: str) -> str:
+    return name.split()[-1] if name.split() else name
+
+
+def _short(name: str, scene: Scene, width: int, marked: bool, right=False) -> str:
+    """A name that fits: the whole name, else the surname, else the surname cut short."""
+    text = name
+    if scene.text.width(text) > width - 6 and " " in name:
+        text = name.split()[-1]
+    if marked:
+        text = f"{text}◄" if not right else f"►{text}"
+        text = text if scene.text.width(text) <= width else (
+            scene.text.fit(text[:-1], width - 6) + "◄" if not right else "►" + scene.text.fit(text[1:], width - 6))
+    return text
+
+
+def _wrap(text: str, scene: Scene, width: int) -> list[str]:
+    lines, current = [], ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if scene.font_for(candidate, width).width(candidate) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    return lines + ([current] if current else [])

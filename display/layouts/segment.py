@@ -1,0 +1,83 @@
+"""7-segment digit boards (MAX7219 with 8 or 16 digits): each screen becomes one line of text.
+
+8 digits:  ``AAA II BBB`` — points A | inning | points B (the inning blanks while blinking in the
+last 2 innings; a decimal point follows the score of the player at the table).
+16 digits: ``AAA SSSIISSS BBB`` — the running series stands on the side of the player at the table.
+"""
+from display.scene import Scene
+
+
+def _mark(text: str, marked: bool) -> str:
+    return f"{text}." if marked else text
+
+
+class SegmentLayout:
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def line(self, scene: Scene, model: dict) -> str:
+        """The text for the board (``.`` lights the previous digit's decimal point)."""
+        handler = getattr(self, "_" + str(model.get("screen")), None)
+        text = handler(scene, model) if handler else "--------"
+        return text
+
+    def fit(self, text: str) -> str:
+        plain = text.replace(".", "")
+        while len(plain) > self.digits:
+            text = text[1:] if text[0] != "." else text[2:]
+            plain = text.replace(".", "")
+        return " " * (self.digits - len(plain)) + text
+
+    def _carom(self, scene: Scene, model: dict) -> str:
+        summary = model["summary"]
+        pa, pb = summary["players"]["a"], summary["players"]["b"]
+        counter = summary.get("counter") or {}
+        at = counter.get("at_table")
+        inning = f"{counter.get('inning', 0) % 100:>2}"
+        if counter.get("last_two") and not scene.blink():
+            inning = "  "
+        if summary.get("finished"):
+            inning = {"draw": "==", "a": "--", "b": "--"}.get(summary.get("result"), "--")
+        a = _mark(f"{pa['points'] % 1000:>3}", at == "a")
+        b = _mark(f"{pb['points'] % 1000:>3}", at == "b")
+        if self.digits < 16:
+            return self.fit(a + inning + b)
+        series = f"{counter.get('series', 0) % 1000:>3}"
+        sa, sb = (series if at == "a" else "   "), (series if at == "b" else "   ")
+        return self.fit(f"{a} {sa}{inning}{sb} {b}")
+
+    def _8ball(self, scene: Scene, model: dict) -> str:
+        summary = model["summary"]
+        games, sets = summary.get("games") or {}, summary.get("sets") or {}
+        shooter = (summary.get("current") or {}).get("shooter")
+        ga = _mark(f"{games.get('a', 0) % 100:>2}", shooter == "a")
+        gb = _mark(f"{games.get('b', 0) % 100:>2}", shooter == "b")
+        middle = f"{sets.get('a', 0) % 10}{sets.get('b', 0) % 10}"
+        if self.digits < 16:
+            return self.fit(f"{ga} {middle} {gb}")
+        left = (summary.get("current") or {}).get("left") or {}
+        return self.fit(f"{ga}  {left.get('solids', 0):>2} {middle} {left.get('stripes', 0):>2}  {gb}")
+
+    def _ready(self, scene: Scene, model: dict) -> str:
+        time = str(model.get("time") or "").replace(":", "-")
+        unsent = model.get("unsent") or 0
+        return self.fit(f"{time} {unsent if unsent else ''}")
+
+    def _menu(self, scene: Scene, model: dict) -> str:
+        return self.fit(f"P {int(model.get('selected') or 0) + 1}")
+
+    def _prompt(self, scene: Scene, model: dict) -> str:
+        return self.fit(f"{model.get('value') or ''}_")
+
+    def _lotdraw(self, scene: Scene, model: dict) -> str:
+        return self.fit(str(model.get("seed", ""))[-self.digits:])
+
+    def _match(self, scene: Scene, model: dict) -> str:
+        points = model.get("points") or {}
+        return self.fit(f"{points.get('home', 0)}-{points.get('away', 0)}")
+
+    def _error(self, scene: Scene, model: dict) -> str:
+        return self.fit(f"Err {str(model.get('code', ''))[:self.digits - 4]}")
+
+    def _keytest(self, scene: Scene, model: dict) -> str:
+        return self.fit(str(model.get("key") or "-")[-self.digits:])

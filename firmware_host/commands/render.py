@@ -1,0 +1,83 @@
+"""``pocitadlo render RECORD --size 64x16 --png out.png``: draw the counter after a record."""
+HELP = "draw the wall counter after a partie record, as PNG (or an animated GIF of blinking states)"
+
+KINDS = ("max7219", "sevensegment", "ws2812")
+
+
+def _size(text: str) -> tuple[int, int]:
+    import argparse
+
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 64x16, got {text!r}") from None
+    if not (8 <= width <= 512 and 8 <= height <= 256):
+        raise argparse.ArgumentTypeError(f"size {text} is out of range (8x8 to 512x256)")
+    return width, height
+
+
+def configure(parser) -> None:
+    parser.add_argument("record", help="the record file (.jsonl); - reads standard input")
+    parser.add_argument("--size", type=_size, default=(64, 16), help="matrix size WIDTHxHEIGHT (default 64x16)")
+    parser.add_argument("--driver", choices=KINDS, default="max7219", help="the kind of counter drawn")
+    parser.add_argument("--digits", type=int, choices=(8, 16), default=8, help="digits of a 7-segment board")
+    parser.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the counter")
+    parser.add_argument("--png", help="write the picture to this PNG file")
+    parser.add_argument("--gif", help="write an animated GIF (blinking and pages) to this file")
+    parser.add_argument("--scale", type=int, default=6, help="pixels per LED in the picture (default 6)")
+
+
+def run(args) -> int:
+    import os
+    import sys
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # luma.emulator imports pygame
+
+    from firmware_host.cli import UserError
+    from rules.record import replay_file, replay_lines
+
+    if not args.png and not args.gif:
+        raise UserError("say where to write the picture: --png FILE and/or --gif FILE")
+    replay = replay_lines(sys.stdin) if args.record == "-" else replay_file(args.record)
+    summary = replay.board.summary()
+    model = {"screen": "8ball" if summary.get("game") == "8ball" else "carom", "summary": summary}
+    if args.png:
+        _png(args, model)
+    if args.gif:
+        _gif(args, model)
+    return 0
+
+
+def _settings(args, driver: str, target: str):
+    from display.settings import DisplaySettings
+
+    width, height = args.size
+    transform = "led_matrix" if args.scale > 1 else "none"
+    return DisplaySettings(driver=driver, emulate=args.driver, width=width, height=height,
+                           digits=args.digits, language=args.lang, emulator_scale=max(1, args.scale),
+                           emulator_transform=transform, file_template=target.replace("{", "{{").replace("}", "}}"))
+
+
+def _png(args, model) -> None:
+    from display.counter import Counter
+    from display.devices import open_device
+
+    settings = _settings(args, "capture", args.png)
+    Counter(open_device(settings), settings).show(model, 0.0)
+
+
+def _gif(args, model) -> None:
+    """One frame per blink half-period over a whole cycle of pages (at least one blink)."""
+    from display.counter import Counter
+    from display.devices import open_device
+
+    settings = _settings(args, "gifanim", args.gif)
+    device = open_device(settings)
+    counter = Counter(device, settings)
+    probe = counter.render(model, 0.0)
+    cycle = max(2 * settings.blink_seconds, probe.pages * settings.page_seconds)
+    steps = round(cycle / settings.blink_seconds)
+    for step in range(steps):
+        device.display(counter.render(model, step * settings.blink_seconds).image)
+    device.write_animation()
+    device._images.clear()      # luma writes again at exit; there is nothing more to write

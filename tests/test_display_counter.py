@@ -1,0 +1,170 @@
+"""The Counter: frames only on change, blink and page deadlines, messages, faults (RULES 1.7)."""
+import pytest
+
+from display.counter import Counter
+from display.devices import DisplayFault, open_device
+from display.samples import sample
+from display.settings import DisplaySettings
+
+
+class Recorder:
+    """A luma-like device that keeps every frame it is handed."""
+
+    def __init__(self, width=64, height=16, mode="1", fail=False):
+        self.size, self.mode, self.fail = (width, height), mode, fail
+        self.frames = []
+
+    def display(self, image):
+        if self.fail:
+            raise OSError("SPI write failed")
+        self.frames.append(image.tobytes())
+
+
+def counter(settings=None, device=None):
+    settings = settings or DisplaySettings(driver="dummy")
+    return Counter(device or Recorder(*settings.size), settings)
+
+
+def test_an_unchanged_picture_is_never_resent():
+    c = counter()
+    model = sample("carom-series")
+    c.show(model, 0.0)
+    c.show(dict(model), 0.1)
+    c.show(model, 7.0)
+    assert c.frames == 1 and len(c.device.frames) == 1
+
+
+def test_a_changed_state_sends_one_frame():
+    c = counter()
+    c.show(sample("carom-start"), 0.0)
+    c.show(sample("carom-series"), 0.2)
+    assert c.frames == 2
+
+
+def test_a_still_picture_needs_no_deadline():
+    c = counter()
+    assert c.show(sample("carom-series"), 0.0) is None
+    assert c.tick(100.0) is None and c.frames == 1
+
+
+def test_last_two_innings_blink_on_the_blink_deadline():
+    """RULES 1.7: the last 2 innings are shown — the inning number blinks."""
+    c = counter()
+    deadline = c.show(sample("carom-last-two"), 0.0)
+    assert deadline == 0.5
+    lit = c.device.frames[-1]
+    assert c.tick(0.25) == 0.5 and c.frames == 1          # early tick: nothing to send
+    assert c.tick(0.5) == 1.0 and c.frames == 2
+    assert c.device.frames[-1] != lit
+    assert c.tick(1.0) == 1.5 and c.device.frames[-1] == lit
+
+
+def test_blink_period_follows_config():
+    c = counter(DisplaySettings(driver="dummy", blink_seconds=0.8))
+    assert c.show(sample("carom-last-two"), 0.1) == pytest.approx(0.8)
+
+
+def test_small_counter_pages_through_facts():
+    settings = DisplaySettings(driver="dummy", width=32, height=8, page_seconds=2.0)
+    c = counter(settings)
+    assert c.show(sample("carom-series"), 0.0) == 2.0
+    first = c.device.frames[-1]
+    c.tick(2.0)
+    assert c.device.frames[-1] != first
+
+
+def test_message_shows_then_times_out():
+    c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
+    plain = sample("ready")
+    c.show(plain, 0.0)
+    without = c.device.frames[-1]
+    deadline = c.show(dict(plain, message={"text": "10 nelze", "level": "warn"}), 1.0)
+    assert deadline == 4.0 and c.device.frames[-1] != without
+    assert c.tick(4.0) is None
+    assert c.device.frames[-1] == without
+
+
+def test_the_same_message_does_not_restart_its_timer():
+    c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
+    model = dict(sample("ready"), message={"text": "10 nelze", "level": "warn"})
+    c.show(model, 0.0)
+    assert c.show(dict(model), 2.0) == 3.0
+    assert c.show(dict(model), 3.5) is None
+
+
+def test_a_new_message_restarts_the_timer():
+    c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
+    c.show(dict(sample("ready"), message={"text": "a", "level": "info"}), 0.0)
+    assert c.show(dict(sample("ready"), message={"text": "b", "level": "info"}), 2.0) == 5.0
+
+
+def test_write_failure_is_one_display_fault_and_retried_after_reattach():
+    c = counter(device=Recorder(fail=True))
+    with pytest.raises(DisplayFault, match="SPI write failed"):
+        c.show(sample("carom-series"), 0.0)
+    assert c.frames == 0
+    c.attach(Recorder())
+    c.tick(1.0)
+    assert c.frames == 1
+
+
+def test_reattached_device_gets_the_picture_even_if_unchanged():
+    c = counter()
+    c.show(sample("carom-series"), 0.0)
+    fresh = Recorder()
+    c.attach(fresh)
+    c.tick(0.1)
+    assert len(fresh.frames) == 1
+
+
+def test_a_malformed_model_shows_an_error_screen_not_a_traceback():
+    c = counter()
+    c.show({"screen": "carom", "summary": {"players": {}}}, 0.0)
+    good = counter()
+    good.show({"screen": "error", "code": "display", "text": "?"}, 0.0)
+    assert c.device.frames[-1] == good.device.frames[-1]
+
+
+def test_unknown_screen_is_drawn_not_raised():
+    c = counter()
+    c.show({"screen": "_draw"}, 0.0)
+    assert c.frames == 1
+
+
+def test_dummy_device_receives_the_frame():
+    settings = DisplaySettings(driver="dummy", width=32, height=8)
+    device = open_device(settings)
+    Counter(device, settings).show(sample("carom-series"), 0.0)
+    assert device.image.size == (32, 8) and device.image.getbbox() is not None
+
+
+def test_ws2812_frames_use_player_colours():
+    settings = DisplaySettings(driver="dummy", emulate="ws2812")
+    device = open_device(settings)
+    Counter(device, settings).show(sample("carom-series"), 0.0)
+    colours = {colour for _, colour in device.image.getcolors()}
+    assert {(255, 176, 0), (0, 200, 255)} <= colours     # colour_a, colour_b defaults
+
+
+def test_segment_board_shows_points_inning_points():
+    """8 digits: points A | inning | points B; the decimal point marks the player at the table."""
+    settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=8)
+    c = Counter(open_device(settings), settings)
+    scene = c.render(sample("carom-series"), 0.0)
+    assert c.layout.line(scene, sample("carom-series")) == " 11 1 13."
+
+
+def test_segment_board_blanks_the_inning_in_the_last_two():
+    settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=8)
+    c = Counter(open_device(settings), settings)
+    model = sample("carom-last-two")
+    on = c.layout.line(c.render(model, 0.0), model)
+    off = c.layout.line(c.render(model, 0.5), model)
+    assert on[3:5] == " 2" and off[3:5] == "  "
+
+
+def test_sixteen_digit_board_shows_the_series_on_the_players_side():
+    settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=16)
+    c = Counter(open_device(settings), settings)
+    model = sample("carom-series")
+    assert c.layout.line(c.render(model, 0.0), model) == " 11     1 13  13."

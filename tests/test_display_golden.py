@@ -1,0 +1,59 @@
+"""Golden images: every key state on every layout, drawn on luma's dummy device.
+
+The states come from real records replayed through the rule cores (display/samples.py).
+After an intended change of the pictures, regenerate them and look at the diff:
+
+    POCITADLO_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_display_golden.py
+"""
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from display.counter import Counter
+from display.devices import open_device
+from display.samples import NAMES, sample
+from display.settings import DisplaySettings
+
+GOLDEN = Path(__file__).parent / "golden"
+REGENERATE = os.environ.get("POCITADLO_REGEN_GOLDEN") == "1"
+
+LAYOUTS = {
+    "32x8": dict(width=32, height=8),
+    "64x16": dict(width=64, height=16),
+    "96x16": dict(width=96, height=16),
+    "128x32": dict(width=128, height=32),
+    "7seg8": dict(emulate="sevensegment", digits=8),
+    "7seg16": dict(emulate="sevensegment", digits=16),
+}
+
+
+def frame(layout: str, name: str, now: float = 0.0) -> Image.Image:
+    settings = DisplaySettings(driver="dummy", **LAYOUTS[layout])
+    device = open_device(settings)
+    Counter(device, settings).show(sample(name), now)
+    return device.image
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name", NAMES)
+def test_frame_matches_golden_image(layout, name, tmp_path):
+    """RULES 1.7 (carom) and 2.x (8-ball) states as the counter shows them."""
+    image = frame(layout, name)
+    path = GOLDEN / layout / f"{name}.png"
+    if REGENERATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+    assert path.exists(), f"no golden image {path}: run with POCITADLO_REGEN_GOLDEN=1"
+    with Image.open(path) as golden:
+        expected = golden.convert(image.mode)
+    if expected.tobytes() != image.tobytes():
+        image.save(tmp_path / "actual.png")
+        pytest.fail(f"{layout} {name} differs from {path}; the new picture is {tmp_path / 'actual.png'}")
+
+
+def test_goldens_are_not_all_alike():
+    """A golden test that compares blank frames would pass for anything."""
+    pictures = {frame("64x16", name).tobytes() for name in NAMES}
+    assert len(pictures) == len(NAMES)
