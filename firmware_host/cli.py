@@ -11,6 +11,8 @@ COMMANDS = (
     "replay",
     "render",
     "keycard",
+    "outbox",
+    "serve",
 )
 
 

@@ -1,0 +1,161 @@
+"""A printable key reference card drawn from the active key map (PIL).
+
+The numeric keypad is drawn in its usual layout; a 4x4 matrix keypad and GPIO buttons are drawn
+too when [keypad] uses them; keys bound elsewhere are listed. Each key shows its tap action and,
+in red, what holding it does.
+"""
+import glob
+
+from PIL import Image, ImageDraw, ImageFont
+
+from input.keymap import KeyMap
+from input.messages import label
+from input.settings import KeypadSettings
+
+# (key, column, row, width, height) in key units: the common 17-key numeric keypad.
+NUMPAD = [
+    ("numlock", 0, 0, 1, 1), ("/", 1, 0, 1, 1), ("*", 2, 0, 1, 1), ("-", 3, 0, 1, 1),
+    ("7", 0, 1, 1, 1), ("8", 1, 1, 1, 1), ("9", 2, 1, 1, 1), ("+", 3, 1, 1, 2),
+    ("4", 0, 2, 1, 1), ("5", 1, 2, 1, 1), ("6", 2, 2, 1, 1),
+    ("1", 0, 3, 1, 1), ("2", 1, 3, 1, 1), ("3", 2, 3, 1, 1), ("enter", 3, 3, 1, 2),
+    ("0", 0, 4, 2, 1), ("dot", 2, 4, 1, 1),
+]
+KEY_LABELS = {"numlock": "Num", "dot": ",", "enter": "Enter", "backspace": "Back", "esc": "Esc",
+              "tab": "Tab", "space": "Space"}
+TITLES = {
+    "cs": {"carom": "Karambol – klávesy rozhodčího", "8ball": "8-ball – klávesy rozhodčího",
+           "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",
+           "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
+           "foot": "Podržet = stisk delší než {s:g} s. Vzdání, nová partie, konec zápasu: "
+                   "podržet Enter → menu → číslo → Enter."},
+    "en": {"carom": "Carom – referee keys", "8ball": "8-ball – referee keys", "hold": "hold",
+           "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
+           "other": "Other keys",
+           "foot": "Hold = press longer than {s:g} s. Forfeit, new partie, end of match: "
+                   "hold Enter → menu → number → Enter."},
+}
+MATRIX_ONLY = {"A", "B", "C", "D", "#"}
+UNIT_W, UNIT_H, GAP, MARGIN = 250, 150, 12, 40
+INK, TAP, HOLD, FRAME, PAPER = (0, 0, 0), (0, 60, 140), (190, 0, 0), (90, 90, 90), (255, 255, 255)
+FONT_NAMES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LiberationSans-Regular.ttf",
+              "FreeSans.ttf")
+
+
+def find_font() -> str | None:
+    """A TrueType font with Czech diacritics if one is installed, else None."""
+    for name in FONT_NAMES:
+        found = sorted(glob.glob(f"/usr/share/fonts/**/{name}", recursive=True))
+        if found:
+            return found[0]
+    return None
+
+
+def _font(path, size):
+    if path:
+        return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size)
+
+
+class Card:
+    def __init__(self, keymap: KeyMap, settings: KeypadSettings, language: str = "cs",
+                 font_path: str | None = None):
+        self.keymap, self.settings = keymap, settings
+        self.texts = TITLES.get(language, TITLES["cs"])
+        self.language = language
+        path = font_path if font_path is not None else find_font()
+        self.big, self.small, self.title = _font(path, 40), _font(path, 24), _font(path, 44)
+        self.shown: set[str] = set()
+
+    def render(self) -> Image.Image:
+        blocks = [(self.texts["numpad"], NUMPAD)]
+        if "matrix" in self.settings.devices:
+            blocks.append((self.texts["matrix"], self._matrix_layout()))
+        if "buttons" in self.settings.devices:
+            blocks.append((self.texts["buttons"], self._buttons_layout()))
+        width = MARGIN * 2 + 4 * (UNIT_W + GAP)
+        heights = [self._block_height(layout) for _, layout in blocks]
+        others = self._others(blocks)
+        height = MARGIN * 2 + 70 + sum(heights) + 60 * len(blocks) + 40 * (len(others) + 1) + 90
+        image = Image.new("RGB", (width, height), PAPER)
+        draw = ImageDraw.Draw(image)
+        draw.text((MARGIN, MARGIN), self.texts[self.keymap.game], font=self.title, fill=INK)
+        y = MARGIN + 80
+        for (heading, layout), block_height in zip(blocks, heights):
+            draw.text((MARGIN, y), heading, font=self.small, fill=FRAME)
+            self._keys(draw, layout, y + 40)
+            y += block_height + 60
+        if others:
+            draw.text((MARGIN, y), self.texts["other"], font=self.small, fill=FRAME)
+            for key in others:
+                y += 40
+                draw.text((MARGIN, y), f"{KEY_LABELS.get(key, key)}: {self._describe(key)}",
+                          font=self.small, fill=INK)
+            y += 50
+        self._wrapped(draw, self.texts["foot"].format(s=self.settings.long_press),
+                      (MARGIN, y), width - 2 * MARGIN, INK)
+        return image
+
+    def _matrix_layout(self):
+        m = self.settings.matrix
+        cols = len(m.cols)
+        return [(key, i % cols, i // cols, 1, 1) for i, key in enumerate(m.keys)]
+
+    def _buttons_layout(self):
+        return [(f"{key}@{pin}", i % 4, i // 4, 1, 1)
+                for i, (key, pin) in enumerate(self.settings.buttons.pins)]
+
+    @staticmethod
+    def _block_height(layout) -> int:
+        rows = max(r + h for _, _, r, _, h in layout) if layout else 0
+        return rows * (UNIT_H + GAP)
+
+    def _others(self, blocks) -> list[str]:
+        drawn = {name.split("@")[0] for _, layout in blocks for name, *_ in layout}
+        bound = list(self.keymap.tap) + [k for k in self.keymap.hold if k not in self.keymap.tap]
+        if "matrix" not in self.settings.devices:
+            drawn |= MATRIX_ONLY
+        return [k for k in bound if k not in drawn]
+
+    def _describe(self, key: str) -> str:
+        parts = [label(self.keymap.tap[key], self.language)] if key in self.keymap.tap else []
+        if key in self.keymap.hold:
+            parts.append(f"{self.texts['hold']}: {label(self.keymap.hold[key], self.language)}")
+        return "; ".join(parts) or "–"
+
+    def _keys(self, draw, layout, top: int) -> None:
+        for name, col, row, w, h in layout:
+            key, _, pin = name.partition("@")
+            x0, y0 = MARGIN + col * (UNIT_W + GAP), top + row * (UNIT_H + GAP)
+            x1, y1 = x0 + w * UNIT_W + (w - 1) * GAP, y0 + h * UNIT_H + (h - 1) * GAP
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=14, outline=FRAME, width=3)
+            text = KEY_LABELS.get(key, key) + (f"  ({pin})" if pin else "")
+            draw.text((x0 + 14, y0 + 6), text, font=self.big, fill=INK)
+            y = y0 + 58
+            if key in self.keymap.tap:
+                y = self._wrapped(draw, label(self.keymap.tap[key], self.language),
+                                  (x0 + 14, y), x1 - x0 - 24, TAP)
+            if key in self.keymap.hold:
+                self._wrapped(draw, f"{self.texts['hold']}: "
+                              f"{label(self.keymap.hold[key], self.language)}",
+                              (x0 + 14, y), x1 - x0 - 24, HOLD)
+
+    def _wrapped(self, draw, text: str, at, width: int, fill) -> int:
+        """Draw ``text`` word-wrapped to ``width``; return the y below it."""
+        x, y = at
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and draw.textlength(trial, font=self.small) > width:
+                draw.text((x, y), line, font=self.small, fill=fill)
+                y, line = y + 30, word
+            else:
+                line = trial
+        if line:
+            draw.text((x, y), line, font=self.small, fill=fill)
+            y += 30
+        return y
+
+
+def render(keymap: KeyMap, settings: KeypadSettings, language: str = "cs",
+           font_path: str | None = None) -> Image.Image:
+    return Card(keymap, settings, language, font_path).render()

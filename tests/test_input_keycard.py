@@ -1,0 +1,58 @@
+"""``pocitadlo keycard --png``: the key reference card from the active key map."""
+from PIL import Image, ImageChops
+
+from firmware_host.cli import main
+from input.keycard import find_font, render
+from input.keymap import DEFAULTS
+from input.settings import KeypadSettings
+
+CONFIG = """
+[device]
+venue = "U Koule"
+table = "1"
+game = "8ball"
+[keypad]
+devices = ["evdev", "matrix"]
+[keypad.8ball]
+"5" = "scratch"
+"""
+
+
+def test_cli_writes_a_png_from_the_built_in_map(tmp_path, capsys):
+    out = tmp_path / "card.png"
+    assert main(["keycard", "--png", str(out)]) == 0
+    with Image.open(out) as image:
+        assert image.format == "PNG" and image.width > 1000
+    assert "carom key card" in capsys.readouterr().out
+
+
+def test_cli_uses_the_config_game_and_devices(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    plain, configured = tmp_path / "plain.png", tmp_path / "configured.png"
+    assert main(["keycard", "--png", str(plain), "--game", "8ball"]) == 0
+    assert main(["keycard", "--png", str(configured), "--config", str(config)]) == 0
+    assert "8ball key card" in capsys.readouterr().out
+    with Image.open(plain) as a, Image.open(configured) as b:
+        assert b.height > a.height                     # the matrix keypad is drawn too
+
+
+def test_a_changed_binding_changes_the_card():
+    settings = KeypadSettings()
+    default = render(DEFAULTS["carom"], settings)
+    changed = render(DEFAULTS["carom"].with_overrides({"5": "score1"}, {}), settings)
+    assert default.size == changed.size
+    assert ImageChops.difference(default, changed).getbbox() is not None
+
+
+def test_bad_config_is_one_line_and_status_2(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG.replace('"scratch"', '"score1"'), encoding="utf-8")
+    assert main(["keycard", "--png", str(tmp_path / "x.png"), "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and '[keypad.8ball] 5: unknown action "score1"' in err
+
+
+def test_default_font_when_no_truetype_font_is_given():
+    assert render(DEFAULTS["8ball"], KeypadSettings(), "en", font_path="").width > 1000
+    assert find_font() is None or find_font().endswith(".ttf")
