@@ -1,0 +1,70 @@
+"""``pocitadlo outbox``: list the backlog, retry it now, or export it to a file (USB stick)."""
+HELP = "list the finished partie not yet delivered, retry now, or export them to a file"
+
+DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
+
+
+def configure(parser) -> None:
+    parser.add_argument("action", nargs="?", choices=("list", "retry", "export"), default="list",
+                        help="list (default), retry (send now; refused ones too), export FILE")
+    parser.add_argument("file", nargs="?", help="export: the file to write (JSON Lines, signed)")
+    parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"the device's config file ({DEFAULT_CONFIG})")
+    parser.add_argument("--dir", help="the outbox directory (default: [sync] outbox)")
+
+
+def _settings(args):
+    from config.load import read_toml
+    from config.options import Section
+    from firmware_host.sync_settings import read
+
+    return read(Section(read_toml(args.config).get("sync", {}), "sync", args.config))
+
+
+def run(args) -> int:
+    from firmware_host.cli import UserError
+    from firmware_host.outbox import Outbox
+
+    settings = _settings(args)
+    outbox = Outbox(args.dir or settings.outbox)
+    if args.action == "export":
+        return _export(args, settings, outbox, UserError)
+    if args.action == "retry":
+        return _retry(settings, outbox, UserError)
+    pending, held = outbox.pending(), outbox.held()
+    for item in pending:
+        print(f"{item.id}\t{item.kind}\tunsent\t{len(item.body)} B")
+    for item in held:
+        print(f"{item.id}\t{item.kind}\trefused: {item.why}")
+    print(f"{len(pending) + len(held)} unsent; last delivery: {outbox.last_delivery() or 'never'}")
+    return 0
+
+
+def _export(args, settings, outbox, UserError) -> int:
+    from firmware_host.signing import Signer
+
+    if not args.file:
+        raise UserError("export needs a file to write, e.g. pocitadlo outbox export /media/usb/backlog.jsonl")
+    if settings.secret is None or not settings.device_id:
+        raise UserError("[sync] device_id and secret are needed to sign the exported backlog")
+    count = outbox.export(args.file, Signer(settings.device_id, settings.secret))
+    print(f"exported {count} item(s) to {args.file}; on the receiver: pocitadlo serve --import {args.file}")
+    return 0
+
+
+def _retry(settings, outbox, UserError) -> int:
+    from firmware_host.sync import Syncer, transport_for
+
+    transport = transport_for(settings)
+    if transport is None:
+        raise UserError("[sync] transport is \"none\": nothing to send to (use export for a USB stick)")
+    outbox.retry_held()
+    syncer = Syncer(outbox, transport)
+    try:
+        while syncer.step() == 0.0:
+            pass
+    finally:
+        transport.close()
+    status = syncer.status()
+    print(f"{status['unsent']} unsent; last delivery: {status['last_delivery'] or 'never'}"
+          + (f"; last error: {status['last_error']}" if status["last_error"] else ""))
+    return 0 if status["unsent"] == 0 else 1

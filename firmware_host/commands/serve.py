@@ -1,0 +1,125 @@
+"""``pocitadlo serve``: the league's receiver (HTTP(S) and/or serial), its devices, imports and exports."""
+HELP = "run the league's receiver; register devices, import a backlog file, export match records and the table"
+
+
+def configure(parser) -> None:
+    parser.add_argument("--db", default="league.sqlite", help="the SQLite store (league.sqlite)")
+    parser.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT for HTTP(S) (127.0.0.1:8080); "
+                                                                  "'off' for none")
+    parser.add_argument("--cert", help="TLS certificate (PEM): serve HTTPS")
+    parser.add_argument("--key", help="TLS private key (PEM), if not in --cert")
+    parser.add_argument("--serial", metavar="PORT", help="also listen on a serial port (or pyserial URL)")
+    parser.add_argument("--baudrate", type=int, default=115200)
+    once = parser.add_mutually_exclusive_group()
+    once.add_argument("--add-device", metavar="ID", help="register a device (prints a new secret unless "
+                                                         "--secret-file gives one) and exit")
+    once.add_argument("--devices", action="store_true", help="list the registered devices and exit")
+    once.add_argument("--import", dest="import_file", metavar="FILE",
+                      help="store a backlog file exported with `pocitadlo outbox export` and exit")
+    once.add_argument("--match", metavar="ID", help="print a match record (zápis) and exit")
+    once.add_argument("--table", action="store_true", help="print the carom league table and exit")
+    once.add_argument("--records", action="store_true", help="list the stored records and exit")
+    parser.add_argument("--secret-file", help="--add-device: the device's secret (as in its [sync] secret_file)")
+    parser.add_argument("--html", action="store_true", help="--match/--table: printable HTML instead of JSON")
+
+
+def run(args) -> int:
+    import json
+    import logging
+
+    from firmware_host.cli import UserError
+    from server import exports, pages
+    from server.receiver import Receiver
+    from server.store import Store
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    import sqlite3
+
+    try:
+        store = Store(args.db)
+    except sqlite3.Error as exc:
+        raise UserError(f"{args.db}: not a usable SQLite store ({exc})") from None
+    receiver = Receiver(store)
+    try:
+        if args.add_device:
+            return _add_device(args, store, UserError)
+        if args.devices:
+            for device in store.devices():
+                print(f"{device['id']}\t{device['added']}\t{device['note']}")
+            return 0
+        if args.import_file:
+            from server.importer import import_backlog
+
+            counts = import_backlog(receiver, args.import_file)
+            for refusal in counts["refused"]:
+                print(f"line {refusal['line']}: refused ({refusal['status']}): {refusal['reason']}")
+            print(f"stored {counts['stored']}, already had {counts['duplicate']}, refused {len(counts['refused'])}")
+            return 0 if not counts["refused"] else 1
+        if args.match or args.table:
+            data = exports.match_record(store, args.match) if args.match else exports.league_table(store)
+            if data is None:
+                raise UserError(f"no match {args.match!r} in {args.db}")
+            render = (pages.match if args.match else pages.table) if args.html else None
+            print(render(data) if render else json.dumps(data, ensure_ascii=False, indent=1))
+            return 0
+        if args.records:
+            for row in store.items():
+                print(f"{row['id']}\t{row['kind']}\t{row['game']}\t{row['match_id'] or '-'}\t{row['device']}\t{row['received']}")
+            return 0
+        return _serve(args, receiver, UserError)
+    finally:
+        store.close()
+
+
+def _add_device(args, store, UserError) -> int:
+    import secrets
+    from pathlib import Path
+
+    from firmware_host.sync_settings import MIN_SECRET
+
+    if args.secret_file:
+        secret = Path(args.secret_file).read_text(encoding="utf-8").strip()
+        if len(secret) < MIN_SECRET:
+            raise UserError(f"{args.secret_file}: the secret must be at least {MIN_SECRET} characters long")
+        store.add_device(args.add_device, secret.encode("utf-8"))
+        print(f"registered {args.add_device}")
+    else:
+        secret = secrets.token_urlsafe(32)
+        store.add_device(args.add_device, secret.encode("utf-8"))
+        print(f"registered {args.add_device}; its [sync] secret (shown once, put it in the device's secret_file):")
+        print(secret)
+    return 0
+
+
+def _serve(args, receiver, UserError) -> int:
+    import threading
+
+    stop = threading.Event()
+    serial_thread = None
+    if args.serial:
+        from server.serial_listener import SerialListener
+
+        serial_thread, stop = SerialListener(receiver, args.serial, baudrate=args.baudrate).start()
+    if args.listen == "off":
+        if serial_thread is None:
+            raise UserError("--listen off needs --serial PORT")
+        try:
+            serial_thread.join()
+        finally:
+            stop.set()
+        return 0
+    from server.web import ReceiverServer
+
+    host, _, port = args.listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise UserError(f"--listen must be HOST:PORT, got {args.listen!r}")
+    server = ReceiverServer((host, int(port)), receiver, certfile=args.cert, keyfile=args.key)
+    scheme = "https" if args.cert else "http"
+    print(f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
+          + (f" and serial {args.serial}" if args.serial else "") + f"; store {args.db}", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        stop.set()
+        server.server_close()
+    return 0

@@ -1,0 +1,30 @@
+"""Importing a backlog file carried from a venue on a USB stick (``pocitadlo outbox export``).
+
+Each line is a signed item (device, timestamp, nonce, signature, body). The signature is checked
+against the registered device as for a post; the timestamp window and nonce are not (the file is
+days old by design), and the stored-id rules still make a second import harmless.
+"""
+import json
+
+from firmware_host.signing import Signed
+
+
+def import_backlog(receiver, path) -> dict:
+    """Feed every line to the receiver; return counts and the refusals (line number, status, reason)."""
+    counts = {"stored": 0, "duplicate": 0, "refused": []}
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                signed = Signed.from_json(json.loads(line))
+            except ValueError as exc:
+                status, answer = receiver.refuse_unsigned(f"line {number}: {exc}", via="import", remote=str(path))
+                counts["refused"].append({"line": number, "status": status, "reason": answer["reason"]})
+                continue
+            status, answer = receiver.handle(signed, via="import", remote=str(path), fresh_only=False)
+            if status == 200:
+                counts[answer["status"]] += 1
+            else:
+                counts["refused"].append({"line": number, "status": status, "reason": answer["reason"]})
+    return counts

@@ -1,0 +1,114 @@
+"""`pocitadlo outbox` and `pocitadlo serve`: the USB-stick path, retry now, device registration."""
+import json
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.outbox import Outbox, item_body
+from server import samples
+from server.receiver import Receiver
+from server.store import Store
+from server.web import RECORDS, ReceiverServer
+
+SECRET = "cli-secret-0123456789"
+
+
+def write_config(tmp_path, **sync):
+    lines = ["[sync]"] + [f"{k} = {json.dumps(v)}" for k, v in sync.items()]
+    path = tmp_path / "config.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def queued(tmp_path):
+    outbox = Outbox(tmp_path / "outbox")
+    played, (mid, mtext, msummary) = samples.match("KD-5", "Lvi", "Orli", seed=2, points_limit=40, innings_limit=5)
+    for pid, text, summary in played:
+        outbox.add(pid, "partie", text, summary)
+    outbox.add(mid, "match", mtext, msummary)
+    return outbox
+
+
+def register(db, secret_file):
+    assert main(["serve", "--db", str(db), "--add-device", "u-lva-1", "--secret-file", str(secret_file)]) == 0
+
+
+def test_backlog_on_a_usb_stick_is_imported_once(tmp_path, queued, capsys):
+    (tmp_path / "secret").write_text(SECRET, encoding="utf-8")
+    config = write_config(tmp_path, device_id="u-lva-1", secret_file="secret", outbox="outbox")
+    assert main(["outbox", "--config", config]) == 0
+    assert "5 unsent; last delivery: never" in capsys.readouterr().out
+    stick = tmp_path / "backlog.jsonl"
+    assert main(["outbox", "--config", config, "export", str(stick)]) == 0
+    db = tmp_path / "league.sqlite"
+    register(db, tmp_path / "secret")
+    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 0
+    assert "stored 5, already had 0, refused 0" in capsys.readouterr().out
+    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 0      # carried in twice
+    assert "stored 0, already had 5, refused 0" in capsys.readouterr().out
+    store = Store(db)
+    try:
+        for item in queued.pending():
+            assert store.stored_body(item.id) == item.body
+    finally:
+        store.close()
+    assert main(["serve", "--db", str(db), "--match", "KD-5", "--html"]) == 0
+    assert "Zápis o utkání: Lvi – Orli" in capsys.readouterr().out
+
+
+def test_an_altered_backlog_line_is_refused(tmp_path, queued, capsys):
+    (tmp_path / "secret").write_text(SECRET, encoding="utf-8")
+    config = write_config(tmp_path, device_id="u-lva-1", secret_file="secret", outbox="outbox")
+    stick = tmp_path / "backlog.jsonl"
+    main(["outbox", "--config", config, "export", str(stick)])
+    lines = stick.read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace("Lvi", "Lvy")
+    stick.write_text("\n".join(lines + ["not json"]) + "\n", encoding="utf-8")
+    db = tmp_path / "league.sqlite"
+    register(db, tmp_path / "secret")
+    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 1
+    out = capsys.readouterr().out
+    assert "line 1: refused (401): bad signature" in out and "line 6: refused (400)" in out
+    assert "stored 4" in out
+
+
+def test_retry_now_delivers_to_a_running_receiver(tmp_path, queued, capsys):
+    store = Store(tmp_path / "league.sqlite")
+    store.add_device("u-lva-1", SECRET.encode())
+    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
+    server.start(poll_interval=0.02)
+    try:
+        config = write_config(tmp_path, transport="http", url=f"http://127.0.0.1:{server.port}{RECORDS}",
+                              allow_plain_http=True, device_id="u-lva-1", secret=SECRET, outbox="outbox")
+        assert main(["outbox", "--config", config, "retry"]) == 0
+        assert capsys.readouterr().out.startswith("0 unsent; last delivery: 20")
+        assert store.count() == 5
+    finally:
+        server.shutdown()
+        server.server_close()
+        store.close()
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    config = write_config(tmp_path, outbox="outbox")
+    assert main(["outbox", "--config", config, "retry"]) == 2
+    assert capsys.readouterr().err.strip() == ('pocitadlo outbox: [sync] transport is "none": nothing to send to '
+                                               '(use export for a USB stick)')
+    assert main(["outbox", "--config", str(tmp_path / "missing.toml")]) == 2
+    assert "file not found" in capsys.readouterr().err
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    assert main(["serve", "--db", str(bad), "--records"]) == 2
+    assert "not a usable SQLite store" in capsys.readouterr().err
+
+
+def test_add_device_prints_a_new_secret_once(tmp_path, capsys):
+    db = tmp_path / "league.sqlite"
+    assert main(["serve", "--db", str(db), "--add-device", "u-tygra-2"]) == 0
+    secret = capsys.readouterr().out.splitlines()[-1]
+    store = Store(db)
+    try:
+        assert store.secret_of("u-tygra-2") == secret.encode() and len(secret) >= 32
+    finally:
+        store.close()
