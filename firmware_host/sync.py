@@ -87,6 +87,21 @@ class Syncer:
         self._wake = threading.Event()
         self._last_error: str | None = None
 
+    @classmethod
+    def from_settings(cls, settings, outbox=None) -> "Syncer":
+        """The service's syncer for its [sync] settings (transport "none": it only counts the backlog)."""
+        from firmware_host.outbox import Outbox
+
+        return cls(outbox or Outbox(settings.outbox), transport_for(settings),
+                   backoff_initial=settings.backoff_initial, backoff_max=settings.backoff_max)
+
+    def start(self) -> tuple[threading.Thread, threading.Event]:
+        """Deliver in a daemon thread; set the returned event to stop it."""
+        stop = threading.Event()
+        thread = threading.Thread(target=self.run, args=(stop,), name="sync", daemon=True)
+        thread.start()
+        return thread, stop
+
     # -- for the ready screen and `pocitadlo outbox` ----------------------
     def status(self) -> dict:
         with self._lock:
@@ -109,6 +124,8 @@ class Syncer:
     # -- delivering --------------------------------------------------------
     def step(self) -> float:
         """Send what is due; return seconds until the next attempt is due (0 = more to send now)."""
+        if self.transport is None:
+            return float("inf")
         now = self._clock()
         if now < self._next_try:
             return self._next_try - now
@@ -170,7 +187,8 @@ class Syncer:
             if wait > 0:
                 self._wake.wait(min(wait, idle))
                 self._wake.clear()
-        self.transport.close()
+        if self.transport is not None:
+            self.transport.close()
 
 
 def transport_for(settings):

@@ -153,3 +153,40 @@ def test_backoff_doubles_up_to_the_cap_with_bounded_jitter(initial, cap, draws):
         delay = backoff.next_delay()
         assert base / 2 <= delay <= base + 1e-9
         assert delay == pytest.approx(base * (0.5 + r / 2))
+
+
+def test_the_service_thread_delivers_a_new_item_when_woken(tmp_path):
+    """Syncer.start: the service adds a partie, wakes the syncer, the status shows it delivered."""
+    import threading
+
+    box = Outbox(tmp_path)
+    sent = threading.Event()
+
+    class Transport(ScriptedTransport):
+        def send(self, body):
+            answer = super().send(body)
+            sent.set()
+            return answer
+
+    syncer = Syncer(box, Transport())
+    thread, stop = syncer.start()
+    try:
+        box.add("p-1", "partie", RECORD, SUMMARY)
+        syncer.wake()
+        assert sent.wait(5)
+    finally:
+        stop.set()
+        syncer.wake()
+        thread.join(5)
+    assert not thread.is_alive()
+    assert syncer.status()["unsent"] == 0 and syncer.status()["last_delivery"] is not None
+
+
+def test_transport_none_only_counts_the_backlog(tmp_path):
+    from config.options import Section
+    from firmware_host.sync_settings import read
+
+    syncer = Syncer.from_settings(read(Section({"outbox": str(tmp_path)}, "sync")))
+    syncer.outbox.add("p-1", "partie", RECORD, SUMMARY)
+    assert syncer.step() == float("inf")
+    assert syncer.status() == {"unsent": 1, "last_delivery": None, "last_error": None}
