@@ -30,6 +30,11 @@ class Outcome:
     value: str | None = None
 
     @property
+    def prompt(self) -> dict | None:
+        """The same as ``screen`` (the overlay model to draw instead of the game)."""
+        return self.screen
+
+    @property
     def empty(self) -> bool:
         return not (self.commands or self.message or self.ui)
 

@@ -2,7 +2,7 @@
 
     referee = Referee("carom", settings.keymap("carom"), time.monotonic)
     outcome = referee.press(event, board)        # every KeyEvent / DeviceStatus, in order
-    outcome = referee.poll(board)                # at referee.deadline() (long press, debounce)
+    outcome = referee.poll(now)                  # at referee.deadline() (long press, debounce)
 
 ``board`` is the rules.board.Board of the partie being played, or None while the service shows
 its own screens (then keys come back as UI actions: digit, confirm, cancel, up, down, menu).
@@ -32,6 +32,7 @@ STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "up", "redo": "down",
               "up": "up", "down": "down", "menu": "menu"}
 POCKETS = range(1, 7)
+_LAST = object()
 GROUPS = {1: "solids", 2: "stripes"}
 
 
@@ -45,6 +46,7 @@ class Referee:
         self.debouncer = Debouncer(bounce, long_press)
         self.overlay = None
         self._pending = []          # gestures waiting until the service has pushed a command
+        self._board = None          # the board of the last press: a hold belongs to that partie
 
     # -- the service's API ---------------------------------------------------
     @property
@@ -55,12 +57,14 @@ class Referee:
     def press(self, event, board) -> Outcome:
         if isinstance(event, DeviceStatus):
             return self._status(event)
+        self._board = board
         self._pending += self.debouncer.feed(event)
         return self._drain(board)
 
-    def poll(self, board, now: float | None = None) -> Outcome:
+    def poll(self, now: float | None = None, board=_LAST) -> Outcome:
+        """Due long presses and settling contacts; ``board`` defaults to the one last pressed on."""
         self._pending += self.debouncer.poll(self.clock() if now is None else now)
-        return self._drain(board)
+        return self._drain(self._board if board is _LAST else board)
 
     def deadline(self) -> float | None:
         """When ``poll`` is due (clock time), or None: nothing is waiting."""

@@ -47,7 +47,7 @@ class Desk:
             due = self.referee.deadline()
             if due is None or due > self.clock():
                 return
-            self._take(self.referee.poll(self.board, self.clock()))
+            self._take(self.referee.poll(self.clock(), self.board))
 
     def wait(self, seconds: float):
         """Let time pass, polling deadlines on the way as the service's loop would."""
@@ -57,7 +57,7 @@ class Desk:
             if due is None or due > end:
                 break
             self.clock.t = max(self.clock.t, due)
-            self._take(self.referee.poll(self.board, self.clock()))
+            self._take(self.referee.poll(self.clock(), self.board))
         self.clock.t = end
 
     def tap(self, key: str, duration: float = 0.1):

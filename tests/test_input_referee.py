@@ -247,3 +247,28 @@ def test_every_default_binding_is_a_known_action(game):
     from input.keymap import actions_for
     keymap = DEFAULTS[game]
     assert set(keymap.tap.values()) | set(keymap.hold.values()) <= set(actions_for(game))
+
+
+def test_poll_with_only_the_time_uses_the_board_of_the_last_press():
+    """The service's timer calls poll(now): a long press still belongs to the partie pressed on."""
+    from input.events import KeyEvent
+    from input.referee import Referee
+    board = Board(CAROM)
+    referee = Referee("carom", clock=lambda: 0.0)
+    referee.press(KeyEvent("enter", True, 10.0, "kp", True), board)
+    assert referee.deadline() == 10.8
+    outcome = referee.poll(10.8)
+    assert outcome.screen["screen"] == "menu" and outcome.prompt == outcome.screen
+    assert "1 Vzdává Novák" in outcome.screen["items"]
+
+
+def test_unplugged_keypad_forgets_its_held_keys():
+    from input.events import DeviceStatus
+    desk = carom()
+    desk.event("1", True)
+    desk.feed(DeviceStatus("kp", False, "unplugged"))
+    assert desk.ui == ["keypad_lost"] and desk.messages == ["Klávesnice odpojena"]
+    assert desk.referee.debouncer.pressed() == []
+    desk.feed(DeviceStatus("kp", True, ""))
+    desk.keys("1")                        # the same key works at once after the replug
+    assert desk.commands == [{"cmd": "score", "value": 1}] * 2

@@ -72,3 +72,17 @@ def test_unused_device_pins_are_not_checked_against_each_other():
     # the buttons' defaults are not claimed while buttons are not a configured device
     assert keypad({"devices": ["matrix"], "matrix": {"rows": [17, 27, 22, 23]}}).devices == \
         ("matrix",)
+
+
+def test_wiring_table_in_install_doc_matches_the_defaults():
+    """docs/install.md "Keypad wiring" is what a default config expects."""
+    import re
+    from pathlib import Path
+
+    from input.settings import DEFAULT_BUTTONS, DEFAULT_COLS, DEFAULT_ROWS
+    text = Path(__file__).resolve().parent.parent.joinpath("docs", "install.md").read_text()
+    section = text.split("## Keypad wiring", 1)[1].split("\n## ", 1)[0]
+    rows = [int(b) for b in re.findall(r"\| row \d \([^)]*\) \| (\d+) \|", section)]
+    cols = [int(b) for b in re.findall(r"\| column \d \([^)]*\) \| (\d+) \|", section)]
+    buttons = {k: int(b) for k, b in re.findall(r"\| `([^`]+)` \| [^|]+ \| (\d+) \|", section)}
+    assert (tuple(rows), tuple(cols), buttons) == (DEFAULT_ROWS, DEFAULT_COLS, DEFAULT_BUTTONS)
