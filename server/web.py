@@ -26,6 +26,7 @@ RECORDS = "/api/v1/records"
 
 class Handler(BaseHTTPRequestHandler):
     server_version = "pocitadlo-receiver/1"
+    timeout = 30          # seconds: a client that stalls mid-request is dropped
     protocol_version = "HTTP/1.1"
 
     @property

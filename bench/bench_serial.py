@@ -1,0 +1,119 @@
+"""Serial sync throughput at a paced line rate over a pty pair, against the raw line rate.
+
+A pty does not limit its speed, so a relay between two pty pairs passes bytes at the chosen baud
+rate (8N1: 10 bits a byte) in each direction. The device sends real carom partie records (signed,
+framed, stop-and-wait ACK) to the receiver's serial listener. Printed: records/s, body bytes/s,
+the share of the raw line rate that carries record bodies, and the same unpaced (CPU bound).
+
+    .venv/bin/python bench/bench_serial.py [--baud 115200] [--records 20]
+"""
+import argparse
+import os
+import platform
+import select
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from firmware_host import framing  # noqa: E402
+from firmware_host.outbox import Outbox  # noqa: E402
+from firmware_host.signing import Signer  # noqa: E402
+from firmware_host.sync import Syncer  # noqa: E402
+from firmware_host.transport_serial import SerialTransport  # noqa: E402
+from server import samples  # noqa: E402
+from server.receiver import Receiver  # noqa: E402
+from server.serial_listener import SerialListener  # noqa: E402
+from server.store import Store  # noqa: E402
+
+SECRET = b"bench-secret-0123456789"
+
+
+class PacedRelay(threading.Thread):
+    """Two pty pairs joined by a relay that passes at most baud/10 bytes a second each way."""
+
+    def __init__(self, baud: int | None):
+        super().__init__(daemon=True)
+        self.m1, self.s1 = os.openpty()
+        self.m2, self.s2 = os.openpty()
+        self.device_port, self.listener_port = os.ttyname(self.s1), os.ttyname(self.s2)
+        self.byte_time = 10 / baud if baud else 0.0
+        self.free_at = {self.m1: 0.0, self.m2: 0.0}   # when each direction's line is free again
+        self.stop = threading.Event()
+
+    def run(self):
+        peer = {self.m1: self.m2, self.m2: self.m1}
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.m1, self.m2], [], [], 0.05)
+            for fd in ready:
+                chunk = os.read(fd, 256)
+                if self.byte_time:
+                    start = max(time.perf_counter(), self.free_at[fd])
+                    self.free_at[fd] = start + len(chunk) * self.byte_time
+                    delay = self.free_at[fd] - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+                os.write(peer[fd], chunk)
+
+    def close(self):
+        self.stop.set()
+        self.join(2)
+        for fd in (self.m1, self.m2, self.s1, self.s2):
+            os.close(fd)
+
+
+def run(baud: int | None, records: list, workdir: Path) -> dict:
+    store = Store(workdir / f"bench-{baud}.sqlite")
+    store.add_device("bench", SECRET)
+    relay = PacedRelay(baud)
+    relay.start()
+    listener = SerialListener(Receiver(store), relay.listener_port)
+    thread, stop = listener.start()
+    outbox = Outbox(workdir / f"outbox-{baud}")
+    for item_id, text, summary in records:
+        outbox.add(item_id, "partie", text, summary)
+    body_bytes = sum(len(i.body) for i in outbox.pending())
+    transport = SerialTransport(relay.device_port, Signer("bench", SECRET), baudrate=baud or 115200,
+                                ack_timeout=1.0, tries=5)
+    syncer = Syncer(outbox, transport)
+    started = time.perf_counter()
+    while syncer.step() == 0.0:
+        pass
+    elapsed = time.perf_counter() - started
+    transport.close()
+    stop.set()
+    thread.join(2)
+    relay.close()
+    assert store.count() == len(records), "not every record arrived"
+    store.close()
+    return {"elapsed": elapsed, "body_bytes": body_bytes}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baud", type=int, default=115200)
+    parser.add_argument("--records", type=int, default=20)
+    args = parser.parse_args()
+    records = [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
+    sizes = [len(text) for _, text, _ in records]
+    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpu, "
+          f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
+    print(f"records: {len(records)} league partie (200 points / 15 innings), record text "
+          f"{min(sizes)}-{max(sizes)} B, mean {sum(sizes) // len(sizes)} B; frame overhead {framing.OVERHEAD} B")
+    raw = args.baud / 10
+    with tempfile.TemporaryDirectory() as tmp:
+        for baud in (args.baud, None):
+            r = run(baud, records, Path(tmp))
+            rate = r["body_bytes"] / r["elapsed"]
+            label = f"{baud} baud (paced)" if baud else "unpaced pty"
+            line = (f"{label}: {len(records) / r['elapsed']:.2f} records/s, {rate:,.0f} body B/s")
+            if baud:
+                line += f" = {100 * rate / raw:.1f}% of the raw line rate {raw:,.0f} B/s"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
