@@ -24,7 +24,9 @@ def configure(parser) -> None:
     parser.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the counter")
     parser.add_argument("--png", help="write the picture to this PNG file")
     parser.add_argument("--gif", help="write an animated GIF (blinking and pages) to this file")
-    parser.add_argument("--scale", type=int, default=6, help="pixels per LED in the picture (default 6)")
+    parser.add_argument("--pixels", action="store_true",
+                        help="plain square pixels (--scale each) instead of luma's picture of round LEDs")
+    parser.add_argument("--scale", type=int, default=4, help="with --pixels: pixels per LED (default 4)")
 
 
 def run(args) -> int:
@@ -52,7 +54,7 @@ def _settings(args, driver: str, target: str):
     from display.settings import DisplaySettings
 
     width, height = args.size
-    transform = "led_matrix" if args.scale > 1 else "none"
+    transform = ("identity" if args.scale > 1 else "none") if args.pixels else "led_matrix"
     return DisplaySettings(driver=driver, emulate=args.driver, width=width, height=height,
                            digits=args.digits, language=args.lang, emulator_scale=max(1, args.scale),
                            emulator_transform=transform, file_template=target.replace("{", "{{").replace("}", "}}"))
