@@ -221,3 +221,20 @@ def test_https_with_a_self_signed_certificate(tmp_path, store):
         srv.shutdown()
         srv.server_close()
     assert store.count() == 1
+
+
+def test_an_8ball_record_is_verified_stored_and_listed(server, store):
+    """RULES 2.9: the 8-ball record replays to its summary like a carom one; the server lists it."""
+    from pathlib import Path
+
+    from rules.record import replay_lines
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "8ball-quick.jsonl").read_text(encoding="utf-8")
+    summary = json.loads(json.dumps(replay_lines(text.splitlines()).summary(), ensure_ascii=False))
+    assert signed_post(server, item_body("ex-8ball-quick", "partie", text, summary))[0] == 200
+    summary["winner"] = "a"
+    other = text.replace('"id":"ex-8ball-quick"', '"id":"ex-8ball-quick-2"')
+    status, answer = signed_post(server, item_body("ex-8ball-quick-2", "partie", other, summary))
+    assert status == 422 and '"winner" differs' in answer["reason"]
+    status, data = get(server, RECORDS)
+    assert [(r["id"], r["game"]) for r in json.loads(data)] == [("ex-8ball-quick", "8ball")]
