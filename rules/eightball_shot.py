@@ -81,9 +81,10 @@ def add_input(state: State, cmd: dict) -> State:
 
 
 def _pot_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
-    group = BALL_GROUP.get(cmd.get("ball"))
+    ball = cmd.get("ball")
+    group = BALL_GROUP.get(ball) if isinstance(ball, str) else None
     if group is None:
-        raise BadArgument(f"ball must be \"solid\" or \"stripe\", not {cmd.get('ball')!r}")
+        raise BadArgument(f"ball must be \"solid\" or \"stripe\", not {ball!r}")
     _check_not_after_nocushion(shot)
     remaining = rack.left_of(group) - shot.potted(group)
     if remaining <= 0:
@@ -106,6 +107,8 @@ def _scratch_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
 
 def _foul_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
     code = cmd.get("code")
+    if code is not None and not isinstance(code, str):
+        raise BadArgument(f"foul code must be an 8B:3 letter, not {code!r}")
     if code in REDIRECTED_CODES:
         raise BadArgument(REDIRECTED_CODES[code])
     if code is not None and code not in FOUL_CODES:

@@ -1,4 +1,6 @@
 """Invariants of the 8-ball core over random command sequences through the Board (RULES Part 2)."""
+import json
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rules.board import Board
@@ -22,6 +24,13 @@ commands = st.one_of(
     st.builds(lambda w: {"cmd": "game", "winner": w}, st.sampled_from(["a", "b"])),
     st.just({"cmd": "undo"}),
     st.just({"cmd": "redo"}),
+    # any JSON value in any argument of any command
+    st.builds(lambda name, key, value: {"cmd": name, key: value},
+              st.sampled_from(["pot", "pot8", "foul", "choose", "pocket8", "game", "forfeit", "jump"]),
+              st.sampled_from(["ball", "pocket", "code", "group", "winner", "by"]),
+              st.one_of(st.none(), st.booleans(), st.integers(-2, 8), st.floats(0, 7), st.text(max_size=3),
+                        st.lists(st.integers(), max_size=2),
+                        st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))),
 )
 # Most of a sequence is whole shots (a choice if due, pots with pockets, maybe a foul or the 8, then
 # "shot") so that racks get played far enough to reach the 8; odd commands come in between.
@@ -34,7 +43,12 @@ extras = st.lists(st.sampled_from([{"cmd": "scratch"}, {"cmd": "foul"}, {"cmd": 
 whole_shot = st.tuples(choice, st.lists(pot_with_pocket, max_size=4), extras).map(
     lambda t: [*t[0], *t[1], *t[2], {"cmd": "shot"}])
 chunk = st.one_of(whole_shot, whole_shot, whole_shot, commands.map(lambda c: [c]))
-flatten = lambda chunks: [c for part in chunks for c in part]  # noqa: E731
+
+
+def flatten(chunks: list[list[dict]]) -> list[dict]:
+    return [c for part in chunks for c in part]
+
+
 forfeits = st.lists(st.sampled_from([{"cmd": "forfeit", "by": "a"}, {"cmd": "undo"}, {"cmd": "shot"}]),
                     max_size=3)
 # A forfeit ends the match, so it comes only at the end of a sequence.
@@ -43,7 +57,7 @@ random_play = st.tuples(st.lists(chunk, min_size=10, max_size=60).map(flatten), 
 
 
 @st.composite
-def referee_play(draw, header_extra=None):
+def referee_play(draw):
     """A sequence a referee could enter: it follows the table (choose when due, pots of balls still
     there, the 8 mostly once the group is cleared), with an odd command now and then."""
     board = Board(HEADER)
@@ -131,13 +145,14 @@ def test_replaying_twice_gives_the_same_state(extra, cmds):
 @SETTINGS
 @given(header, sequences)
 def test_summary_is_consistent(extra, cmds):
-    """RULES 2.9: games and sets never exceed the races; a finished match has a winner."""
+    """RULES 2.9: games and sets never exceed the races; a finished match has a winner; JSON-ready."""
     board = None
     for board, *_ in run(extra, cmds):
         pass
     if board is None:
         return
     s = board.summary()
+    assert json.loads(json.dumps(s)) == s
     assert max(s["games"].values()) <= s["games_to_win"]
     assert max(s["sets"].values()) <= s["sets_to_win"]
     assert s["finished"] == (s["winner"] is not None)

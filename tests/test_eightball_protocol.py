@@ -2,6 +2,7 @@
 import dataclasses
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.eightball import (
@@ -63,6 +64,13 @@ def test_2_2_opposite_accepts_integer_keys():
     ({"cmd": "game"}, "bad_argument"),
     ({"cmd": "choose", "group": "solids"}, "nothing_to_choose"),
     ({"cmd": "pocket8", "pocket": 3}, "no_pocket_choice"),
+    ({"cmd": "pot", "ball": ["solid"]}, "bad_argument"),
+    ({"cmd": "pot", "ball": "solid", "pocket": [1]}, "bad_pocket"),
+    ({"cmd": "foul", "code": {"b": 1}}, "bad_argument"),
+    ({"cmd": "foul", "code": ["b"]}, "bad_argument"),
+    ({"cmd": "game", "winner": ["a"]}, "bad_argument"),
+    ({"cmd": "forfeit", "by": {}}, "bad_argument"),
+    ({"cmd": "pot8", "pocket": None}, "pocket_required"),
 ])
 def test_core_refusals_have_stable_codes_and_change_nothing(command, code):
     state = initial(parse_header(HEADER))
@@ -160,3 +168,22 @@ def test_2_9_team_score_reads_home_from_the_header():
         team_score([play().summary()])
     with pytest.raises(ValueError):
         team_score([won_by_b], ["a", "b"])
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 120), st.floats(allow_nan=False), st.text(max_size=4)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=2), inner, max_size=6)),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["a", "b", "games_to_win", "sets_to_win", "first_break", "home",
+                                        "opposite"]), json_values))
+def test_header_is_read_or_refused_with_a_header_error(change):
+    """Whatever the header holds, parse_header returns settings or raises HeaderError."""
+    try:
+        settings_ = parse_header({**HEADER, **change})
+    except HeaderError as exc:
+        assert exc.code.startswith("bad_")
+    else:
+        assert sorted(settings_.opposite) == [1, 2, 3, 4, 5, 6]

@@ -83,6 +83,12 @@ def test_2_2_8b6f_choice_only_by_the_entitled_shooter_before_the_shot():
     refused(board, {"cmd": "pocket8"}, "pocket_required")
 
 
+def test_2_2_8b6f_named_pocket_may_be_changed_before_the_shot():
+    """RULES 2.2 / 8B:6f: the last pocket named before the shot counts."""
+    board = play(a_stripes_cleared_by_b(2) + " n8@1 n8@3")
+    assert current(board)["eight_pocket"]["a"] == 3
+
+
 def test_2_2_8b6f_no_choice_after_a_foul_shot():
     """RULES 2.2 / 8B:6f covers a legal combination; on a foul shot the opposite rule stays."""
     board = play("s . . t t t t t t . . s t2 x .")
@@ -168,6 +174,14 @@ def test_2_3_scratch_on_the_break_ball_in_hand_and_no_group():
     cur = current(play("s s x ."))
     assert cur["shooter"] == "a" and cur["ball_in_hand"] is True and cur["open_table"] is True
     assert cur["left"]["solids"] == 5 and cur["fouls"] == {"a": 0, "b": 1} and cur["open_shot"] is False
+
+
+def test_2_3_empty_break_with_a_scratch_gives_ball_in_hand_and_the_open_shot():
+    """RULES 2.3, 2.4 / 8B:6d, 2.6: cushions reached, nothing potted, cue ball down: both apply."""
+    cur = current(play("x ."))
+    assert (cur["shooter"], cur["ball_in_hand"], cur["open_shot"]) == ("a", True, True)
+    cur = current(play("x . ."))
+    assert (cur["shooter"], cur["ball_in_hand"], cur["open_shot"]) == ("b", False, False)
 
 
 def test_2_3_breaks_alternate_within_a_set_and_sets_open_alternately():
