@@ -157,6 +157,8 @@ class EvdevKeypad:
         self._thread.start()
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
         os.write(self._wake_w, b"x")
         if self._thread is not None:
@@ -215,8 +217,11 @@ class EvdevKeypad:
                 ready = sel.select(timeout)
                 for key, _ in ready:
                     if key.data == "device":
-                        for event in device.read():
-                            self._emit(translator.feed(event))
+                        try:
+                            for event in device.read():
+                                self._emit(translator.feed(event))
+                        except BlockingIOError:     # woken without an event: not an unplug
+                            pass
                 self._emit(translator.flush(time.time()))
 
     def _emit(self, keys) -> None:

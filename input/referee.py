@@ -93,7 +93,7 @@ class Referee:
 
     def _drain(self, board) -> Outcome:
         outcome = Outcome()
-        while self._pending and not outcome.commands:
+        while self._pending and not (outcome.commands or outcome.ui):
             outcome = outcome.then(self._gesture(self._pending.pop(0), board))
         return Outcome(outcome.commands, outcome.message, self.screen, outcome.ui, outcome.value)
 
@@ -129,7 +129,8 @@ class Referee:
     def _keytest(self, gesture: Gesture) -> Outcome:
         if gesture.kind == "press":
             self.overlay = KeyTest(gesture.key, gesture.device)
-        elif gesture.kind == "hold" and self.keymap.hold.get(gesture.key) == "menu":
+        elif gesture.kind == "hold" and (self.keymap.hold.get(gesture.key) == "menu"
+                                         or "menu" not in self.keymap.hold.values()):
             self.overlay = None
             return Outcome(ui="keytest_end")
         return Outcome()

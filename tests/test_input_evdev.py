@@ -168,3 +168,28 @@ def test_auto_path_takes_the_first_keypad_found():
     finally:
         keypad.close()
     assert paths[0] == "/dev/input/by-id/b-event-kbd"
+
+
+def test_a_spurious_wakeup_is_not_an_unplug():
+    class Spurious(FakeDevice):
+        first = True
+
+        def read(self):
+            if self.first:
+                self.first = False
+                os.read(self._r, 1)
+                os.write(self._w, b"x")
+                raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+            return super().read()
+
+    got = queue.Queue()
+    keypad = EvdevKeypad("/dev/input/by-id/k", opener=lambda p: Spurious(tap(ecodes.KEY_KP3, 1.0)),
+                         retry=60.0)
+    keypad.start(got.put)
+    try:
+        seen = [got.get(timeout=5) for _ in range(4)]
+    finally:
+        keypad.close()
+        keypad.close()                    # closing twice is harmless
+    assert [getattr(e, "key", None) for e in seen] == [None, "3", "3", None]
+    assert seen[0].connected and not seen[3].connected

@@ -272,3 +272,11 @@ def test_unplugged_keypad_forgets_its_held_keys():
     desk.feed(DeviceStatus("kp", True, ""))
     desk.keys("1")                        # the same key works at once after the replug
     assert desk.commands == [{"cmd": "score", "value": 1}] * 2
+
+
+def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
+    keymap = DEFAULTS["carom"].with_overrides({}, {"enter": "none", "D": "none"})
+    desk = carom(keymap=keymap)
+    desk.referee.start_keytest()
+    desk.keys("hold:5")
+    assert desk.screen is None and desk.ui == ["keytest_end"]
