@@ -229,6 +229,11 @@ def rerack(state: State) -> State:
     return replace(state, rack=new_rack(state.rack.breaker))
 
 
+def final_rack(rack: Rack) -> Rack:
+    """The rack as it stays on show once the match is over: nothing pending, nothing due."""
+    return replace(rack, pending=(), ball_in_hand=False, open_shot=False, must_choose=False)
+
+
 def game_result(state: State, rack: Rack, winner: str, reason: str) -> GameResult:
     loser_group = rack.group_of(other(winner))
     return GameResult(
@@ -248,7 +253,7 @@ def end_game(state: State, rack: Rack, winner: str, reason: str) -> State:
                        rack=new_rack(breaker_for(settings, state.set_no, games)))
     sets = credit(state.sets, winner)
     if sets[PLAYERS.index(winner)] >= settings.sets_to_win:
-        return replace(state, log=log, games=games, sets=sets, rack=rack, winner=winner)
+        return replace(state, log=log, games=games, sets=sets, rack=final_rack(rack), winner=winner)
     set_no = state.set_no + 1
     return replace(state, log=log, games=(0, 0), sets=sets, set_no=set_no,
                    rack=new_rack(breaker_for(settings, set_no, (0, 0))))
@@ -257,6 +262,6 @@ def end_game(state: State, rack: Rack, winner: str, reason: str) -> State:
 def forfeit(state: State, by: str) -> State:
     """The whole match is lost by ``by``; the unfinished game is logged with reason "forfeit"."""
     winner = other(by)
-    rack = replace(state.rack, pending=())
+    rack = final_rack(state.rack)
     log = state.log + (game_result(state, rack, winner, "forfeit"),)
     return replace(state, log=log, rack=rack, winner=winner, forfeit=by)

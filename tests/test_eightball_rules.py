@@ -449,6 +449,11 @@ def test_2_9_forfeit_ends_the_match():
     assert (s["finished"], s["winner"], s["forfeit"]) == (True, "b", "a")
     assert s["games_log"][-1]["reason"] == "forfeit" and s["games_log"][-1]["winner"] == "b"
     assert s["games"] == {"a": 1, "b": 0} and s["current"]["pending"] == []
+    board = play("s . f .")
+    assert current(board)["ball_in_hand"] is True
+    board.push({"cmd": "forfeit", "by": "b"})
+    cur = current(board)
+    assert (cur["shooter"], cur["ball_in_hand"]) == (None, False)
     refused(play(), {"cmd": "forfeit", "by": "x"}, "bad_argument")
 
 
