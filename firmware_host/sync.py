@@ -85,6 +85,7 @@ class Syncer:
         self._next_try = 0.0
         self._lock = threading.Lock()
         self._wake = threading.Event()
+        self._stopping = threading.Event()
         self._last_error: str | None = None
 
     @classmethod
@@ -95,12 +96,15 @@ class Syncer:
         return cls(outbox or Outbox(settings.outbox), transport_for(settings),
                    backoff_initial=settings.backoff_initial, backoff_max=settings.backoff_max)
 
-    def start(self) -> tuple[threading.Thread, threading.Event]:
-        """Deliver in a daemon thread; set the returned event to stop it."""
-        stop = threading.Event()
-        thread = threading.Thread(target=self.run, args=(stop,), name="sync", daemon=True)
+    def start(self) -> threading.Thread:
+        """Deliver in a daemon thread until ``stop()``."""
+        thread = threading.Thread(target=self.run, args=(self._stopping,), name="sync", daemon=True)
         thread.start()
-        return thread, stop
+        return thread
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
 
     # -- for the ready screen and `pocitadlo outbox` ----------------------
     def status(self) -> dict:

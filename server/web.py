@@ -6,6 +6,7 @@
     GET  /matches.json               the matches
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
     GET  /table.json|.html           the carom league table (RULES 1.8)
+    GET  /refusals.json              every refused message: when, via, device, id, status, reason
     GET  /                           an index page
 """
 import json
@@ -88,6 +89,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(200, body, "application/json; charset=utf-8")
             if path == "/matches.json":
                 return self._json(200, exports.matches(store))
+            if path == "/refusals.json":
+                return self._json(200, store.refusals())
             if path == "/table.json":
                 return self._json(200, exports.league_table(store))
             if path == "/table.html":

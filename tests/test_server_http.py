@@ -144,6 +144,9 @@ def test_malformed_json_is_refused_with_400(server, store):
     status, answer = signed_post(server, b'{"id": "p-1", "kind": ')
     assert status == 400 and "malformed JSON" in answer["reason"]
     assert store.count() == 0
+    status, data = get(server, "/refusals.json")
+    [logged] = json.loads(data)
+    assert (logged["status"], logged["device"], logged["via"]) == (400, "u-lva-1", "http")
 
 
 def test_a_record_that_does_not_replay_to_its_own_summary_is_refused(server, store):

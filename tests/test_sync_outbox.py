@@ -169,14 +169,13 @@ def test_the_service_thread_delivers_a_new_item_when_woken(tmp_path):
             return answer
 
     syncer = Syncer(box, Transport())
-    thread, stop = syncer.start()
+    thread = syncer.start()
     try:
         box.add("p-1", "partie", RECORD, SUMMARY)
         syncer.wake()
         assert sent.wait(5)
     finally:
-        stop.set()
-        syncer.wake()
+        syncer.stop()
         thread.join(5)
     assert not thread.is_alive()
     assert syncer.status()["unsent"] == 0 and syncer.status()["last_delivery"] is not None
