@@ -12,7 +12,7 @@ before it handles the next event. A refused key gives a message and no command.
 import time
 
 from input.debounce import Debouncer, Gesture
-from input.events import DeviceStatus, KeyEvent
+from input.events import DeviceStatus
 from input.keymap import DEFAULTS, KeyMap
 from input.messages import refusal, say
 from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, Outcome, ValuePrompt,
@@ -32,8 +32,8 @@ STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "up", "redo": "down",
               "up": "up", "down": "down", "menu": "menu"}
 POCKETS = range(1, 7)
-_LAST = object()
 GROUPS = {1: "solids", 2: "stripes"}
+_LAST = object()           # poll(): "the board of the last press"
 
 
 class Referee:
@@ -161,7 +161,7 @@ class Referee:
         if action in ("forfeit", "game"):
             return self._menu(self._player_items(action, board), board)
         if action in ("new_partie", "end_match", "stalemate"):
-            return self._open(Confirm(self._item(action), self.language))
+            return self._menu([self._item(action)], board, Confirm)
         if action in ("pot_solid", "pot_stripe"):
             return self._pot(action[4:], board)
         if action in ("pot8", "pocket8", "choose"):
@@ -208,22 +208,27 @@ class Referee:
                            tuple(POCKETS), language=self.language)
 
     # -- menus -----------------------------------------------------------------
-    def _menu(self, items: list, board) -> Outcome:
-        """Rare actions, each confirmed; record commands the core refuses now are left out."""
+    def _menu(self, items: list, board, single=None) -> Outcome:
+        """Rare actions, each confirmed; record commands the core refuses now are left out.
+
+        ``single``: the overlay for a lone item (Confirm) instead of a one-line menu."""
         allowed = tuple(i for i in items if i.command is None
                         or first_error(board, [i.command]) is None)
         if not allowed:
             return checked(board, items[0].command, self.language)
+        if single is not None and len(allowed) == 1:
+            return self._open(single(allowed[0], self.language))
         return self._open(Menu(say("menu_title", self.language), allowed,
                                language=self.language))
 
     def _menu_items(self, board) -> list:
         items = []
         if self.game == "8ball":
-            items.append(MenuItem(say("pocket8", self.language), confirm=False,
-                                  opens=lambda: self._pocket_prompt(
-                                      "pocket_named_title",
-                                      lambda p: {"cmd": "pocket8", "pocket": p})))
+            if first_error(board, [{"cmd": "pocket8", "pocket": p} for p in POCKETS]) is None:
+                items.append(MenuItem(say("pocket8", self.language), confirm=False,
+                                      opens=lambda: self._pocket_prompt(
+                                          "pocket_named_title",
+                                          lambda p: {"cmd": "pocket8", "pocket": p})))
             items.append(self._item("stalemate"))
             items += self._player_items("game", board)
         items += self._player_items("forfeit", board)

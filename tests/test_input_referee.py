@@ -231,8 +231,9 @@ def test_stalemate_and_quick_game_result_from_the_menu():
     break_and_take_solids(desk)
     desk.keys("hold:enter")
     items = desk.screen["items"]
-    assert "2 PAT – opakovat hru" in items and "3 Hru vyhrál Novák" in items
-    desk.keys("3 enter")
+    assert items[:2] == ["1 PAT – opakovat hru", "2 Hru vyhrál Novák"]
+    assert not any("kapsu 8" in i for i in items)      # 8B:6f does not apply now
+    desk.keys("2 enter")
     assert desk.commands[-1] == {"cmd": "game", "winner": "a"}
     assert desk.board.summary()["games"]["a"] == 1
 
@@ -280,3 +281,33 @@ def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
     desk.referee.start_keytest()
     desk.keys("hold:5")
     assert desk.screen is None and desk.ui == ["keytest_end"]
+
+
+def test_direct_stalemate_key_refused_before_the_break_without_a_confirm():
+    """RULES 2.8: no PAT while the rack is full; the refusal comes at once."""
+    keymap = DEFAULTS["8ball"].with_overrides({}, {"/": "stalemate"})
+    desk = eight(keymap=keymap).keys("hold:/")
+    assert desk.screen is None and desk.messages == ["Hra ještě nezačala"]
+    break_and_take_solids(desk)
+    desk.keys("hold:/")
+    assert desk.screen["title"] == "PAT – opakovat hru?"
+    desk.keys("enter")
+    assert desk.commands[-1] == {"cmd": "stalemate"}
+
+
+def test_naming_the_8_pocket_after_the_opponent_pots_ones_last_ball_in_the_middle():
+    """RULES 2.2 (8B:6f): the opponent potted a's last stripe into a middle pocket, so a may
+    name any pocket for the 8 — from the menu, with the pocket prompt."""
+    desk = eight().keys("7 0 0")            # b breaks, takes solids, misses: a (stripes) shoots
+    for _ in range(6):
+        desk.keys("9 0")
+    desk.keys("0")                          # a misses with one stripe left
+    desk.keys("9")                          # b pots a's last stripe...
+    assert desk.screen["title"] == "Kapsa poslední půlené?"
+    desk.keys("2 0")                        # ...into the left middle pocket
+    assert desk.board.summary()["current"]["eight_pocket"]["a"] == 5
+    desk.keys("hold:enter")
+    assert desk.screen["items"][0] == "1 Ohlásit kapsu 8"
+    desk.keys("1 6")
+    assert desk.commands[-1] == {"cmd": "pocket8", "pocket": 6}
+    assert desk.board.summary()["current"]["eight_pocket"]["a"] == 6
