@@ -31,6 +31,9 @@ REFUSALS = {
         "unknown_command": "Neznámý povel",
         "bad_argument": "Chybný povel",
         "bad_command": "Chybný povel",
+        "inconsistent": "Oprava nesedí s náběhy",
+        "over_limit": "Oprava přes limit bodů",
+        "limit_kept": "Dosažený limit nelze vzít",
     },
     "en": {
         "nothing_to_undo": "Nothing to undo",
@@ -55,6 +58,9 @@ REFUSALS = {
         "unknown_command": "Unknown command",
         "bad_argument": "Bad command",
         "bad_command": "Bad command",
+        "inconsistent": "Correction breaks innings",
+        "over_limit": "Correction over the limit",
+        "limit_kept": "A reached limit stays",
     },
 }
 REFUSED = {"cs": "Teď nelze", "en": "Not now"}
