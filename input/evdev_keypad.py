@@ -4,7 +4,8 @@
 * NumLock on or off gives the same key (KEY_KP1 and KEY_END are both "1");
 * NumLock presses a keypad wraps around its keys (a few milliseconds each) are dropped; a NumLock
   key a person actually presses is "numlock";
-* a "000" key, sent as three KEY_KP0 taps in a burst, is one "000" key, not three zeros;
+* a "000" key, sent as three KEY_KP0 taps in a burst, is one "000" key, not three zeros
+  (and a "00" key is "00");
 * auto-repeat is ignored.
 ``EvdevKeypad`` opens a device by its stable path (/dev/input/by-id/...), grabs it (so the keys
 do not also type into the console) and reopens it after the receiver is unplugged, retrying every
@@ -89,7 +90,9 @@ class EvdevTranslator:
         due = self.deadline()
         if due is None or (now < due and not force):
             return []
-        out = [item for _ in range(self._zeros) for item in (("0", True, now), ("0", False, now))]
+        burst = "00" if self._zeros == 2 else "0"      # no one taps 0 twice in 30 ms
+        out = [item for _ in range(self._zeros // len(burst))
+               for item in ((burst, True, now), (burst, False, now))]
         self._zeros = 0
         if self._zero_down is not None:       # held past the burst: a person pressing 0
             out.append(("0", True, now))

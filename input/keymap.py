@@ -12,7 +12,7 @@ DIGITS = tuple("0123456789")
 
 # Normalized key names every device uses. Matrix keypads add "A".."D" and "#".
 KEY_NAMES = frozenset(DIGITS + (
-    "A", "B", "C", "D", "#", "*", "+", "-", "/", "=", "000",
+    "A", "B", "C", "D", "#", "*", "+", "-", "/", "=", "00", "000",
     "enter", "backspace", "dot", "numlock", "esc", "tab", "space",
     "up", "down", "left", "right",
 ))

@@ -61,6 +61,12 @@ def test_triple_zero_key_is_one_key_not_three_zeros():
     assert feed(tr, burst, flush_at=6.0) == [("000", True), ("000", False)]
 
 
+def test_double_zero_key_is_one_key():
+    tr = EvdevTranslator(burst=0.03)
+    burst = tap(ecodes.KEY_KP0, 5.0, 0.002) + tap(ecodes.KEY_KP0, 5.004, 0.002)
+    assert feed(tr, burst, flush_at=6.0) == [("00", True), ("00", False)]
+
+
 def test_zero_held_by_a_person_is_a_zero_press_then_release():
     tr = EvdevTranslator(burst=0.03)
     assert feed(tr, [key(ecodes.KEY_KP0, 1, 7.0)]) == []
