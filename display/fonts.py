@@ -257,7 +257,7 @@ def _one(grid, width: int, height: int, stroke: int) -> None:
 
 
 def stroke_for(width: int, height: int) -> int:
-    return max(1, min(width // 3, height // 7))
+    return max(1, min(round(width / 3), height // 7))
 
 
 @lru_cache(maxsize=None)

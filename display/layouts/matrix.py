@@ -34,7 +34,7 @@ class Geometry:
     def digit_width(self) -> int:
         if self.tiny:
             return 3
-        wanted = round(self.digit_height * 0.4)
+        wanted = round(self.digit_height / 3)   # 5 px at 16 high: room for "12/15" between the scores
         room = (self.width // 2 - 8) // 3      # three digits a side, a middle column between
         return max(3, min(wanted, room))
 
@@ -84,7 +84,8 @@ class MatrixLayout:
         g = self.geometry
         if g.tiny:
             lines, font = [lines[scene.page(len(lines))]], scene.small
-        else:
+        lines = [line() if callable(line) else line for line in lines]
+        if not g.tiny:
             texts = [line[0] if isinstance(line, tuple) else line for line in lines]
             fits = all(scene.text.width(t) <= x1 - x0 for t in texts)
             font = scene.text if fits and len(lines) * scene.text.height <= g.digit_height else scene.small
@@ -97,7 +98,8 @@ class MatrixLayout:
         y = (top - count * font.height - (count - 1) * gap) // 2
         for line in lines:
             text, role = line if isinstance(line, tuple) else (line, "text")
-            scene.write(text, (x0, y, x1, y + font.height), align="center", role=role, font=font)
+            if role != "hidden":
+                scene.write(text, (x0, y, x1, y + font.height), align="center", role=role, font=font)
             y += font.height + gap
 
     def _text_lines(self, scene: Scene, lines: list) -> None:
@@ -132,8 +134,10 @@ class MatrixLayout:
         inning = counter.get("inning", 0)
         limit = summary.get("innings_limit")
         inning_text = str(inning) if self.geometry.tiny or not limit else f"{inning}/{limit}"
-        if counter.get("last_two") and not scene.blink():
-            inning_text = " "
+
+        def inning_line():      # RULES 1.7: the last 2 innings blink (hidden text keeps the layout still)
+            return (inning_text, "hidden") if counter.get("last_two") and not scene.blink() else inning_text
+
         series = counter.get("series", 0)
         series_text = (f"{_arrow(at)}{series}" if at == "a" else f"{series}{_arrow(at)}") if at else ""
         left = (counter.get("points_left") or {}).get(at)
@@ -141,15 +145,14 @@ class MatrixLayout:
         if counter.get("equalising"):
             extra = w["equalising"]
         elif left is not None and left <= 20:
-            extra = f"{w['left']} {left}"
+            extra = f"{w['left']} {left}"      # RULES 1.7: the last 20 points
         if self.geometry.tiny:
-            lines = [inning_text]
-            if series:
-                lines.append(series_text)
-            if extra:
-                lines.append(extra)
-        else:
-            lines = [inning_text, (series_text, at or "text"), extra]
+            lines = [inning_line] + ([series_text] if series else []) + ([extra] if extra else [])
+        elif self.geometry.names:
+            lines = [inning_line, (series_text, at or "text"), extra]
+        else:                   # two lines: the inning shares its line with the points left
+            first = [inning_line, extra][scene.page(2)] if extra else inning_line
+            lines = [first, (series_text, at or "text")]
         self._middle(scene, x0, x1, lines)
 
     def _carom_result(self, scene: Scene, summary: dict, pa: dict, pb: dict) -> None:
@@ -226,8 +229,17 @@ class MatrixLayout:
             pocket = (current.get("eight_pocket") or {}).get(shooter)
             if pocket:
                 flags.append(f"{w['pocket']}{pocket}")
-        set_text = f"{sets.get('a', 0)}:{sets.get('b', 0)}" if summary.get("sets_to_win", 1) > 1 else ""
-        self._middle(scene, x0, x1, [set_text, groups, " ".join(flags)])
+        several_sets = summary.get("sets_to_win", 1) > 1
+        if self.geometry.tiny:
+            set_text = f"{sets.get('a', 0)}:{sets.get('b', 0)}" if several_sets else ""
+            self._middle(scene, x0, x1, [set_text, groups, " ".join(flags)])
+            return
+        if several_sets:        # sets won, small beside each player's games (as on tennis boards)
+            top = (x0, 0, x1, scene.small.height)
+            scene.write(str(sets.get("a", 0)), top, role="a", font=scene.small, valign="top")
+            scene.write(str(sets.get("b", 0)), top, align="right", role="b", font=scene.small, valign="top")
+            x0, x1 = x0 + 5, x1 - 5
+        self._middle(scene, x0, x1, [groups, " ".join(flags)])
 
     def ready(self, scene: Scene, model: dict) -> None:
         w = scene.words

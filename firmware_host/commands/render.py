@@ -54,7 +54,9 @@ def _settings(args, driver: str, target: str):
     from display.settings import DisplaySettings
 
     width, height = args.size
-    transform = ("identity" if args.scale > 1 else "none") if args.pixels else "led_matrix"
+    # luma's LED picture draws every lit LED red, which suits MAX7219 modules but not RGB panels.
+    pixels = args.pixels or args.driver == "ws2812"
+    transform = ("identity" if args.scale > 1 else "none") if pixels else "led_matrix"
     return DisplaySettings(driver=driver, emulate=args.driver, width=width, height=height,
                            digits=args.digits, language=args.lang, emulator_scale=max(1, args.scale),
                            emulator_transform=transform, file_template=target.replace("{", "{{").replace("}", "}}"))
