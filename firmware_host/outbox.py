@@ -64,6 +64,8 @@ class Outbox:
         self.directory = Path(directory)
         for sub in (PENDING, DELIVERED, HELD, "tmp"):
             (self.directory / sub).mkdir(parents=True, exist_ok=True)
+        for stale in (self.directory / "tmp").glob("*.tmp"):   # left by a power cut mid-add
+            stale.unlink(missing_ok=True)
 
     # -- adding ----------------------------------------------------------
     def add(self, item_id: str, kind: str, record_text: str, summary: dict) -> bool:
@@ -101,13 +103,25 @@ class Outbox:
     # -- reading ---------------------------------------------------------
     def pending(self) -> list[Item]:
         """Waiting items, oldest first."""
-        return [Item.from_body(p.read_bytes()) for p in self._files(PENDING)]
+        return self._items(PENDING)
 
     def held(self) -> list[Item]:
-        return [Item.from_body(p.read_bytes(), HELD, self._why(p)) for p in self._files(HELD)]
+        return self._items(HELD)
 
     def delivered_ids(self) -> list[str]:
-        return [Item.from_body(p.read_bytes()).id for p in self._files(DELIVERED)]
+        return [item.id for item in self._items(DELIVERED)]
+
+    def _items(self, sub: str) -> list[Item]:
+        items = []
+        for path in self._files(sub):
+            try:
+                items.append(Item.from_body(path.read_bytes(), sub, self._why(path) if sub == HELD else None))
+            except FileNotFoundError:      # moved meanwhile (a delivery in another thread or process)
+                continue
+            except (ValueError, KeyError, TypeError) as exc:
+                # files are fsync'd before they are renamed in, so this is disk damage: keep the file
+                log.error("outbox: %s is unreadable (%s); left in place, not sent", path, exc)
+        return items
 
     def unsent(self) -> int:
         return len(self._files(PENDING)) + len(self._files(HELD))

@@ -37,6 +37,8 @@ class Receiver:
         return 200, self._answer(200, status, parsed.id, reason)
 
     def _authenticate(self, signed, fresh_only: bool) -> None:
+        if not _clean(signed.device) or not _clean(signed.nonce) or len(signed.nonce) > 64:
+            raise Refused(401, "malformed device id or nonce")
         secret = self.store.secret_of(signed.device)
         if secret is None:
             raise Refused(401, f"unknown device {signed.device!r}")
@@ -63,9 +65,10 @@ class Receiver:
             raise Refused(409, f"conflict: {exc}") from None
 
     def _refuse(self, exc: Refused, signed, via, remote, item_id) -> tuple[int, dict]:
-        log.warning("refused %s from %s via %s (%s): %s %s", item_id or "?", signed.device, via,
+        device = signed.device if _clean(signed.device) else ascii(signed.device)
+        log.warning("refused %s from %s via %s (%s): %s %s", item_id or "?", device, via,
                     remote or "-", exc.status, exc.reason)
-        self.store.log_refusal(via=via, remote=remote, device=signed.device, item_id=item_id,
+        self.store.log_refusal(via=via, remote=remote, device=device, item_id=item_id,
                                status=exc.status, reason=exc.reason)
         return exc.status, self._answer(exc.status, "refused", item_id, exc.reason)
 
@@ -77,3 +80,12 @@ class Receiver:
         log.warning("refused a message via %s (%s): %s %s", via, remote or "-", status, reason)
         self.store.log_refusal(via=via, remote=remote, device=None, item_id=None, status=status, reason=reason)
         return status, self._answer(status, "refused", None, reason)
+
+
+def _clean(text: str) -> bool:
+    """Printable text that can be stored (no lone surrogates from a crafted JSON escape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return bool(text) and len(text) <= 200 and text.isprintable()

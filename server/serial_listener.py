@@ -48,6 +48,14 @@ class SerialListener:
         self._last = (fingerprint, ack)
         return ack
 
+    def _answer_safely(self, frame: framing.Frame) -> bytes | None:
+        try:
+            return self.answer(frame)
+        except Exception:     # a bug or a full disk must not end the listener: the device retries
+            log.exception("serial listener: could not handle a frame")
+            answer = {"code": 500, "status": "error", "reason": "internal error"}
+            return framing.encode(framing.ACK, frame.seq, json.dumps(answer).encode("utf-8"))
+
     def serve(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
@@ -55,7 +63,7 @@ class SerialListener:
                 if not frames and self.link.decoder.partial and self._clock() - self.link.last_rx > self.quiet_gap:
                     frames = self.link.decoder.drop_partial()    # the cable was pulled mid-frame
                 for frame in frames:
-                    reply = self.answer(frame)
+                    reply = self._answer_safely(frame)
                     if reply is not None:
                         self.link.write(reply)
             except TransportError as exc:

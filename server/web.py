@@ -71,7 +71,11 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError as exc:
             status, answer = self.receiver.refuse_unsigned(str(exc), status=401, via="http", remote=remote)
             return self._json(status, answer)
-        status, answer = self.receiver.handle(signed, via="http", remote=remote)
+        try:
+            status, answer = self.receiver.handle(signed, via="http", remote=remote)
+        except Exception:     # a bug or a full disk: answer 500 so the device retries later
+            log.exception("POST from %s failed", remote)
+            status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
         self._json(status, answer)
 
     def do_GET(self):

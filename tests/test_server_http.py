@@ -241,3 +241,28 @@ def test_an_8ball_record_is_verified_stored_and_listed(server, store):
     assert status == 422 and '"winner" differs' in answer["reason"]
     status, data = get(server, RECORDS)
     assert [(r["id"], r["game"]) for r in json.loads(data)] == [("ex-8ball-quick", "8ball")]
+
+
+def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, store, monkeypatch):
+    """A full disk at the league's server: 500, nothing stored, the item stays in the outbox."""
+    import sqlite3
+
+    srv = ReceiverServer(("127.0.0.1", 0), Receiver(store))
+    srv.start(poll_interval=0.02)
+    try:
+        def full_disk(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(store, "put", full_disk)
+        outbox = Outbox(tmp_path / "outbox")
+        text, summary = samples.partie("p-7", "A", "B", seed=7, points_limit=30, innings_limit=5)
+        outbox.add("p-7", "partie", text, summary)
+        syncer = Syncer(outbox, HttpTransport(url(srv), Signer("u-lva-1", SECRET), timeout=5))
+        assert syncer.step() > 0
+        assert "500 internal error" in syncer.status()["last_error"] and outbox.unsent() == 1
+        monkeypatch.undo()
+        syncer.retry_now()
+        assert syncer.step() == 0.0 and store.count() == 1
+    finally:
+        srv.shutdown()
+        srv.server_close()
