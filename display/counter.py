@@ -27,15 +27,20 @@ class Counter:
                         if settings.mono else dict(settings.colours))
         self.frames = 0                 # frames handed to the device (unchanged ones never are)
         self.next_deadline = None
-        self.device = device
+        self.device = None
+        self.size, self.mode = _logical_size(settings), "1" if settings.mono else "RGB"
         self._model = None
         self._message = None
         self._message_until = None
         self._last = None               # bytes of the frame on the device
+        self.attach(device)
 
     def attach(self, device) -> None:
-        """Use a (re)opened device; the current picture is sent to it at the next show/tick."""
+        """Use a (re)opened device — or None while there is none: pictures are still drawn, so
+        scoring goes on; the current picture is sent to the next device at the next show/tick."""
         self.device = device
+        if device is not None:
+            self.size, self.mode = device.size, device.mode
         self._last = None
 
     def show(self, model: dict, now: float):
@@ -56,13 +61,13 @@ class Counter:
     def render(self, model: dict, now: float, *, message=True) -> Scene:
         """The picture of ``model`` at time ``now`` (nothing is sent to the device)."""
         half, page_s = self.settings.blink_seconds, self.settings.page_seconds
-        scene = Scene(self.device.size, self.device.mode, colours=self.colours, words=self.words,
+        scene = Scene(self.size, self.mode, colours=self.colours, words=self.words,
                       blink_on=int(now // half) % 2 == 0, page_counter=int(now // page_s))
         try:
             self._draw(scene, model, message)
         except _MODEL_FAULTS:
             log.exception("cannot draw screen model %r", model)
-            scene = Scene(self.device.size, self.device.mode, colours=self.colours, words=self.words)
+            scene = Scene(self.size, self.mode, colours=self.colours, words=self.words)
             self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False)
         return scene
 
@@ -85,7 +90,7 @@ class Counter:
         showing_message = self._message_until is not None and now < self._message_until
         scene = self.render(self._model, now, message=showing_message)
         data = scene.image.tobytes()
-        if data != self._last:
+        if self.device is not None and data != self._last:
             try:
                 self.device.display(scene.image)
             except Exception as exc:    # SPI gone, cable pulled, driver error
@@ -106,6 +111,11 @@ class Counter:
         if showing_message:
             deadlines.append(self._message_until)
         return min(deadlines) if deadlines else None
+
+
+def _logical_size(settings) -> tuple[int, int]:
+    width, height = settings.size
+    return (height, width) if settings.rotate % 2 and not settings.is_segment else (width, height)
 
 
 def _segments(scene: Scene, text: str) -> None:

@@ -168,3 +168,32 @@ def test_sixteen_digit_board_shows_the_series_on_the_players_side():
     c = Counter(open_device(settings), settings)
     model = sample("carom-series")
     assert c.layout.line(c.render(model, 0.0), model) == " 11     1 13  13."
+
+
+def test_without_a_device_scoring_goes_on_and_the_next_device_gets_the_picture():
+    """A dead display at boot: the counter still follows the state; a reopened one shows it."""
+    settings = DisplaySettings(driver="dummy")
+    c = Counter(None, settings)
+    c.show(sample("carom-start"), 0.0)
+    c.show(sample("carom-series"), 1.0)
+    assert c.frames == 0
+    device = Recorder()
+    c.attach(device)
+    c.tick(2.0)
+    assert c.frames == 1 and device.frames[0] == counter_frame("carom-series")
+
+
+def counter_frame(name):
+    c = counter()
+    c.show(sample(name), 0.0)
+    return c.device.frames[-1]
+
+
+def test_terminal_driver_draws_the_counter_on_a_stream():
+    import io
+    out = io.StringIO()
+    settings = DisplaySettings(driver="terminal", width=32, height=8)
+    c = Counter(open_device(settings, stream=out), settings)
+    c.show(sample("carom-series"), 0.0)
+    frame = out.getvalue()
+    assert frame.count("\n") == 4 and "38;2;255;42;16" in frame     # 8 LED rows, lit in LED red

@@ -68,13 +68,15 @@ class MatrixLayout:
             scene.bar((x0, g.height - 1, x0 + zone, g.height), role=side)
 
     def _names(self, scene: Scene, name_a: str, name_b: str, mark=None) -> None:
+        """Large counters: the names under the scores; an arrow by the player at the table."""
         g = self.geometry
         if not g.names:
             return
-        y0, half = g.height - 8, g.width // 2
-        scene.write(_short(name_a, scene, half - 1, mark == "a"), (0, y0, half - 1, g.height), role="a")
-        scene.write(_short(name_b, scene, half - 1, mark == "b", right=True), (half + 1, y0, g.width, g.height),
-                    align="right", role="b")
+        y0, room = g.height - 8, g.width // 2 - 1 - 5
+        a, b = _short(name_a, scene, room), _short(name_b, scene, room)
+        a, b = (f"{a}◄" if mark == "a" else a), (f"►{b}" if mark == "b" else b)
+        scene.write(a, (0, y0, g.width // 2 - 1, g.height), role="a")
+        scene.write(b, (g.width // 2 + 1, y0, g.width, g.height), align="right", role="b")
 
     def _middle(self, scene: Scene, x0: int, x1: int, lines: list) -> None:
         """Lines of facts in the middle column; on 8-px counters one line at a time, on pages."""
@@ -328,16 +330,10 @@ def _surname(name: str) -> str:
     return name.split()[-1] if name.split() else name
 
 
-def _short(name: str, scene: Scene, width: int, marked: bool, right=False) -> str:
-    """A name that fits: the whole name, else the surname, else the surname cut short."""
-    text = name
-    if scene.text.width(text) > width - 6 and " " in name:
-        text = name.split()[-1]
-    if marked:
-        text = f"{text}◄" if not right else f"►{text}"
-        text = text if scene.text.width(text) <= width else (
-            scene.text.fit(text[:-1], width - 6) + "◄" if not right else "►" + scene.text.fit(text[1:], width - 6))
-    return text
+def _short(name: str, scene: Scene, width: int) -> str:
+    """The whole name if it fits, else the surname, cut to fit."""
+    text = name if scene.text.width(name) <= width else _surname(name)
+    return scene.text.fit(text, width)
 
 
 def _wrap(text: str, scene: Scene, width: int) -> list[str]:
