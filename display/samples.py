@@ -30,6 +30,7 @@ RECORDS = {
     "carom-forfeit": (_CAROM, [_score(2), _MISS, _score(1), {"cmd": "forfeit", "by": "b"}]),
     "8ball-open": (_EIGHT, []),
     "8ball-in-hand": (_EIGHT, [{"cmd": "scratch"}, _SHOT]),
+    "8ball-choose": (_EIGHT, [{"cmd": "pot", "ball": "solid"}, {"cmd": "pot", "ball": "stripe"}, _SHOT]),
     "8ball-pocket": (_EIGHT, [{"cmd": "pot", "ball": "solid"}] * 6
                      + [{"cmd": "pot", "ball": "solid", "pocket": 1}, _SHOT]),
     "8ball-won": (_EIGHT, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},

@@ -32,6 +32,7 @@ TEXTS = {
         "lot": "LOS",
         "match": "ZÁPAS",
         "break": "ROZB",          # rozstřel: the break shot is next
+        "choose": "VOLBA",        # the shooter must choose a group (RULES 2.4)
     },
     "en": {
         "left": "L",
@@ -63,6 +64,7 @@ TEXTS = {
         "lot": "DRAW",
         "match": "MATCH",
         "break": "BREAK",
+        "choose": "CHOOSE",
     },
 }
 

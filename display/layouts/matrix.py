@@ -226,6 +226,8 @@ class MatrixLayout:
                 flags.append(w["break"])
             if current.get("ball_in_hand"):
                 flags.append(w["in_hand"])
+            if current.get("must_choose"):
+                flags.append(w["choose"])
             if current.get("open_table") and not current.get("break_shot"):
                 flags.append(w["open"])
             pocket = (current.get("eight_pocket") or {}).get(shooter)
