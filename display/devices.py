@@ -23,7 +23,8 @@ def open_device(settings, *, stream=None, serial_interface=None, ws281x=None):
     except DisplayFault:
         raise
     except ImportError as exc:
-        raise DisplayFault(f"display driver {settings.driver!r} is not installed ({exc.name or exc})") from None
+        raise DisplayFault(f"the {settings.driver} display needs the Python module {exc.name or exc},"
+                           " which is not installed") from None
     except Exception as exc:   # luma raises its own errors, OSError, RuntimeError, AssertionError …
         raise DisplayFault(f"cannot open the {settings.driver} display: {_describe(exc)}") from exc
 

@@ -18,8 +18,7 @@ class SegmentLayout:
     def line(self, scene: Scene, model: dict) -> str:
         """The text for the board (``.`` lights the previous digit's decimal point)."""
         handler = getattr(self, "_" + str(model.get("screen")), None)
-        text = handler(scene, model) if handler else "--------"
-        return text
+        return handler(scene, model) if handler else "-" * self.digits
 
     def fit(self, text: str) -> str:
         plain = text.replace(".", "")
