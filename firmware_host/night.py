@@ -1,0 +1,468 @@
+"""The match night as a small state machine that journals every decision.
+
+ready → match setup → (carom: lot draw) → partie after partie → match result → records closed.
+
+Decisions are events in ``journal/night.jsonl`` (the match set up, the lot drawn, a partie closed,
+the match closed); each partie is its own record file ``journal/<partie id>.jsonl`` whose header
+carries the lag winner as ``a``. Every line is fsync'd before ``screen()`` can show it, so after a
+power cut ``Night(...)`` folds the files back into the same state. Menu cursors are not decisions:
+after a restart a menu starts at its first item.
+
+Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", or a digit 1-9) and
+``command(cmd)`` for the record commands of the partie being played. ``screen()`` is the screen
+model to show (docs/screens.md).
+"""
+import datetime as dt
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from firmware_host.journal import Journal, sync_directory
+from firmware_host.league import EMPTY, League, slug
+from rules.board import Board
+from rules.errors import IllegalCommand
+from rules.record import encode_line, strip_meta
+
+log = logging.getLogger("pocitadlo.night")
+
+CAROM_PARTIE = 4          # RULES 1.6
+CAROM_MIN_PLAYERS = 4     # RULES 1.6
+
+
+TEXTS = {
+    "cs": {
+        "setup": "Utkání", "other_match": "Jiné utkání", "single_carom": "Jedna partie",
+        "single_8ball": "Jeden zápas", "home_team": "Domácí tým", "away_team": "Hostující tým",
+        "present": "Přítomni: {team}", "done": "Hotovo", "too_few": "Málo hráčů (min. {n})",
+        "lag": "Partie {n}: kdo začíná?", "starts": "Partie {n}: kdo začíná?",
+        "home_player": "Zápas {n}: domácí", "away_player": "Hosté", "player": "Hráč {n}",
+        "home": "Domácí", "away": "Hosté", "yes": "Ano", "no": "Ne",
+        "close_partie": "Uzavřít partii?", "close_match": "Uzavřít utkání?",
+        "no_partie": "Žádná rozehraná partie",
+    },
+    "en": {
+        "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
+        "single_8ball": "Single match", "home_team": "Home team", "away_team": "Away team",
+        "present": "Present: {team}", "done": "Done", "too_few": "Too few players (min. {n})",
+        "lag": "Partie {n}: who starts?", "starts": "Partie {n}: who starts?",
+        "home_player": "Match {n}: home", "away_player": "Away", "player": "Player {n}",
+        "home": "Home", "away": "Away", "yes": "Yes", "no": "No",
+        "close_partie": "Close the partie?", "close_match": "Close the match?",
+        "no_partie": "No partie in play",
+    },
+}
+
+
+@dataclass
+class Menu:
+    title: str
+    items: list[str]
+    choose: Callable[[int], None]           # called with the confirmed index
+    cancel: Callable[[], None] | None = None
+    selected: int = 0
+
+    def model(self) -> dict:
+        return {"screen": "menu", "title": self.title, "items": list(self.items), "selected": self.selected}
+
+
+@dataclass
+class Match:
+    """What the ``match`` event decided."""
+    id: str
+    game: str
+    date: str
+    home: str | None = None          # team names; None for a single partie outside a league
+    away: str | None = None
+    present: dict = field(default_factory=dict)
+    partie_count: int = 1
+    seed: int | None = None
+    pairs: list[dict] | None = None  # the lot draw (carom)
+    closed: list[dict] = field(default_factory=list)   # summaries of closed partie, in order
+
+    @property
+    def league(self) -> bool:
+        return self.home is not None
+
+
+class Night:
+    def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
+                 clock=time.time, urandom=os.urandom):
+        self.config = config
+        self.device = config.device
+        self.league = league
+        self.outbox = outbox
+        self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
+        self.clock = clock
+        self.urandom = urandom
+        self.t = TEXTS[self.device.language]
+        self.dir = os.path.join(self.device.data_dir, "journal")
+        os.makedirs(self.dir, exist_ok=True)
+        fsync = config.journal.fsync
+        self.fsync = fsync
+        self.journal = Journal.open(os.path.join(self.dir, "night.jsonl"), fsync=fsync)
+        self.match: Match | None = None
+        self.board: Board | None = None
+        self.partie_journal: Journal | None = None
+        self.menu: Menu | None = None
+        self.show_lot = False
+        for line in self.journal.lines:
+            self._apply(strip_meta(line))
+        self._resume()
+
+    # -- the durable events ------------------------------------------------
+    def _record(self, event: dict) -> None:
+        self.journal.append(event)
+        self._apply(event)
+
+    def _apply(self, event: dict) -> None:
+        kind = event.get("ev")
+        if kind == "match":
+            self.match = Match(event["id"], event["game"], event["date"], event.get("home"),
+                               event.get("away"), event.get("present", {}), event["partie_count"])
+        elif kind == "lot":
+            self.match.seed, self.match.pairs = event["seed"], event["pairs"]
+        elif kind == "closed":
+            self.match.closed.append(event["summary"])
+        elif kind == "end":
+            self.match = None
+        else:
+            log.warning("night journal: unknown event %r ignored", kind)
+
+    def _resume(self) -> None:
+        """Reopen the partie in play, if any, from its record file."""
+        if self.match is None:
+            return
+        number = len(self.match.closed) + 1
+        if number > self.match.partie_count:
+            return
+        path = self._partie_path(number)
+        journal = Journal.open(path, fsync=self.fsync)
+        if not journal.lines:
+            self.show_lot = self.match.pairs is not None and number == 1
+            return
+        board = Board(strip_meta(journal.lines[0]))
+        for line in journal.lines[1:]:
+            try:
+                board.push(strip_meta(line))
+            except IllegalCommand as exc:
+                log.error("%s: a journalled command is refused on replay: %s", path, exc)
+        self.board, self.partie_journal = board, journal
+
+    # -- reading ---------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.menu is not None:
+            return "menu"
+        if self.match is None:
+            return "ready"
+        if self.show_lot:
+            return "lotdraw"
+        if self.board is not None:
+            return "partie"
+        if len(self.match.closed) >= self.match.partie_count:
+            return "result"
+        return "next"
+
+    def screen(self) -> dict:
+        phase = self.phase
+        if phase == "menu":
+            return self.menu.model()
+        if phase == "ready":
+            return self.ready_model()
+        if phase == "lotdraw":
+            return {"screen": "lotdraw", "seed": self.match.seed, "pairs": self.match.pairs}
+        if phase == "partie":
+            return {"screen": self.board.header["game"], "summary": self.board.summary()}
+        if phase == "result":
+            return self.match_model()
+        self._open_next_menu()
+        return self.menu.model()
+
+    def ready_model(self) -> dict:
+        status = self.status()
+        now = time.localtime(self.clock())
+        return {"screen": "ready", "venue": self.device.venue, "table": self.device.table,
+                "time": time.strftime("%H:%M", now), "unsent": int(status.get("unsent") or 0),
+                "last_sent": _hhmm(status.get("last_delivery"))}
+
+    def match_model(self) -> dict:
+        match = self.match
+        points = {"home": 0, "away": 0}
+        lines = []
+        for number, summary in enumerate(match.closed, start=1):
+            home, away = summary["team_points"]["home"], summary["team_points"]["away"]
+            points["home"] += home
+            points["away"] += away
+            lines.append(f"{number}. {summary['home']} {summary['score']} {summary['away']}  {home}:{away}")
+        return {"screen": "match", "home": match.home or self.t["home"], "away": match.away or self.t["away"],
+                "points": points, "partie": lines}
+
+    @property
+    def partie_bytes(self) -> int:
+        """Bytes journalled for the partie in play (SD wear)."""
+        return self.partie_journal.size if self.partie_journal else 0
+
+    # -- input -------------------------------------------------------------
+    def command(self, cmd: dict) -> None:
+        """Apply a record command to the partie in play: checked, journalled (fsync), applied."""
+        if self.board is None or self.menu is not None:
+            raise IllegalCommand(self.t["no_partie"], code="no_partie")
+        self.board.check(cmd)
+        self.partie_journal.append(dict(cmd, at=self._now_iso()))
+        self.board.push(cmd)
+
+    def ui(self, action) -> None:
+        """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int 1-9)."""
+        if self.phase == "next":
+            self._open_next_menu()
+        if self.menu is not None:
+            self._menu_action(action)
+        elif self.phase == "ready":
+            if action in ("confirm", "menu"):
+                self._setup_menu()
+        elif self.phase == "lotdraw":
+            if action == "confirm":
+                self.show_lot = False
+        elif self.phase == "partie":
+            if action in ("confirm", "menu") and self.board.finished:
+                self._confirm(self.t["close_partie"], self._close_partie)
+        elif self.phase == "result":
+            if action == "confirm":
+                self._confirm(self.t["close_match"], self._close_match)
+
+    def _menu_action(self, action) -> None:
+        menu = self.menu
+        if isinstance(action, int) and not isinstance(action, bool):
+            if 1 <= action <= len(menu.items):
+                menu.selected = action - 1
+        elif action == "up":
+            menu.selected = (menu.selected - 1) % len(menu.items)
+        elif action == "down":
+            menu.selected = (menu.selected + 1) % len(menu.items)
+        elif action == "confirm":
+            self.menu = None
+            menu.choose(menu.selected)
+        elif action == "cancel":
+            self.menu = None
+            if menu.cancel:
+                menu.cancel()
+
+    def _confirm(self, title: str, then: Callable[[], None]) -> None:
+        self.menu = Menu(title, [self.t["yes"], self.t["no"]], lambda i: then() if i == 0 else None)
+
+    # -- setup ---------------------------------------------------------------
+    def _setup_menu(self) -> None:
+        today = dt.date.fromtimestamp(self.clock())
+        game = self.device.game
+        fixtures = self.league.fixtures_for(self.device.venue, today) if self.league else []
+        items, actions = [], []
+        for fixture in fixtures:
+            items.append(f"{fixture.home} – {fixture.away}")
+            actions.append(lambda f=fixture: self._present_menu(f.home, f.away, {}, f.id))
+        if len(self.league.teams) >= 2:
+            items.append(self.t["other_match"])
+            actions.append(self._home_menu)
+        items.append(self.t["single_" + game])
+        actions.append(self._start_single)
+        self.menu = Menu(self.t["setup"], items, lambda i: actions[i]())
+
+    def _home_menu(self) -> None:
+        names = [t.name for t in self.league.teams]
+        self.menu = Menu(self.t["home_team"], names, lambda i: self._away_menu(names[i]), self._setup_menu)
+
+    def _away_menu(self, home: str) -> None:
+        names = [t.name for t in self.league.teams if t.name != home]
+        self.menu = Menu(self.t["away_team"], names,
+                         lambda i: self._present_menu(home, names[i], {}, None), self._home_menu)
+
+    def _present_menu(self, home: str, away: str, present: dict, fixture_id: str | None) -> None:
+        """Mark the players present, home team first; all are marked to start with."""
+        side = "home" if "home" not in present else "away"
+        team = self.league.team(home if side == "home" else away)
+        marked = present.get(f"_{side}", list(team.players))
+        items = [("✓ " if p in marked else "  ") + p for p in team.players] + [self.t["done"]]
+
+        def choose(i: int) -> None:
+            if i < len(team.players):
+                player = team.players[i]
+                now = [p for p in marked if p != player] if player in marked else marked + [player]
+                self._present_menu(home, away, dict(present, **{f"_{side}": [p for p in team.players if p in now]}),
+                                   fixture_id)
+                self.menu.selected = i
+                return
+            if len(marked) < self._min_players():
+                self._present_menu(home, away, present, fixture_id)
+                self.menu.selected = i
+                self.menu.title = self.t["too_few"].format(n=self._min_players())
+                return
+            done = dict(present, **{side: marked})
+            done.pop(f"_{side}", None)
+            if side == "home":
+                self._present_menu(home, away, done, fixture_id)
+            else:
+                self._start_match(home, away, done, fixture_id)
+
+        self.menu = Menu(self.t["present"].format(team=team.name), items, choose, self._setup_menu)
+
+    def _min_players(self) -> int:
+        return CAROM_MIN_PLAYERS if self.device.game == "carom" else 1
+
+    def _start_match(self, home: str, away: str, present: dict, fixture_id: str | None) -> None:
+        game = self.device.game
+        count = CAROM_PARTIE if game == "carom" else self.config.eightball.individual_matches
+        event = {"ev": "match", "id": self._new_id(fixture_id), "game": game, "date": self._today(),
+                 "home": home, "away": away, "present": present, "partie_count": count}
+        if fixture_id:
+            event["fixture"] = fixture_id
+        self._record(event)
+        if game == "carom":
+            self._draw_lot()
+
+    def _start_single(self) -> None:
+        self._record({"ev": "match", "id": self._new_id(None), "game": self.device.game,
+                      "date": self._today(), "partie_count": 1})
+
+    def _draw_lot(self) -> None:
+        from rules.match import draw_lot
+
+        seed = int.from_bytes(self.urandom(4), "big")
+        pairs = draw_lot(self.match.present["home"], self.match.present["away"], seed)
+        self._record({"ev": "lot", "seed": seed, "pairs": [_pair(n, p) for n, p in enumerate(pairs, start=1)]})
+        self.show_lot = True
+
+    # -- partie ---------------------------------------------------------------
+    def _open_next_menu(self) -> None:
+        """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball)."""
+        match = self.match
+        number = len(match.closed) + 1
+        if not match.league:
+            players = [self.t["player"].format(n=1), self.t["player"].format(n=2)]
+            self.menu = Menu(self.t["starts"].format(n=number), players,
+                             lambda i: self._start_partie(players[i], players[1 - i], None))
+        elif match.game == "carom":
+            pair = match.pairs[number - 1]
+            names = [pair["home"], pair["away"]]
+            self.menu = Menu(self.t["lag"].format(n=number), names,
+                             lambda i: self._start_partie(names[i], names[1 - i], "a" if i == 0 else "b"))
+        else:
+            home_players = match.present["home"]
+            self.menu = Menu(self.t["home_player"].format(n=number), list(home_players),
+                             lambda i: self._pick_away(home_players[i]))
+
+    def _pick_away(self, home_player: str) -> None:
+        away_players = self.match.present["away"]
+        self.menu = Menu(self.t["away_player"], list(away_players),
+                         lambda i: self._start_partie(home_player, away_players[i], "a"),
+                         self._open_next_menu)
+
+    def _start_partie(self, a: str, b: str, home: str | None) -> None:
+        match = self.match
+        number = len(match.closed) + 1
+        header = {"game": match.game, "a": a, "b": b}
+        header.update(self.config.rules_header(match.game))
+        if match.game == "8ball":
+            header["first_break"] = "b"       # 8B:2b: the home player racks, the away player breaks
+        header.update({"id": self._partie_id(number), "device": self.device.name,
+                       "venue": self.device.venue, "table": self.device.table, "date": match.date})
+        if match.league:
+            header["match"] = {"id": match.id, "home": match.home, "away": match.away}
+            if match.seed is not None:
+                header["match"]["seed"] = match.seed
+            header["partie"] = number
+            header["home"] = home
+        board = Board(header)                  # validates the header before it is journalled
+        journal = Journal.open(self._partie_path(number), fsync=self.fsync)
+        journal.append(dict(header, at=self._now_iso()))
+        self.board, self.partie_journal = board, journal
+
+    def _close_partie(self) -> None:
+        """Hand the finished partie to the outbox, then journal that it is closed."""
+        number = len(self.match.closed) + 1
+        summary = self.board.summary()
+        with open(self._partie_path(number), encoding="utf-8") as fh:
+            record_text = fh.read()
+        if self.outbox is not None:
+            self.outbox.add(self._partie_id(number), "partie", record_text, summary)
+        line = self._partie_line(summary)
+        self.partie_journal.close()
+        self.board, self.partie_journal = None, None
+        self._record({"ev": "closed", "partie": number, "summary": line})
+        if not self.match.league:
+            self._record({"ev": "end"})
+            self._archive()
+
+    def _partie_line(self, summary: dict) -> dict:
+        """What the match result needs of a partie: names, score, team points by side."""
+        header = self.board.header
+        home_side = header.get("home") or "a"
+        away_side = "b" if home_side == "a" else "a"
+        if header["game"] == "carom":
+            players = summary["players"]
+            points = {s: players[s].get("team_points") or 0 for s in ("a", "b")}
+            score = f"{players[home_side]['points']}:{players[away_side]['points']}"
+        else:
+            winner = summary.get("winner")
+            points = {s: 1 if winner == s else 0 for s in ("a", "b")}
+            sets = summary.get("sets", {"a": 0, "b": 0})
+            score = f"{sets[home_side]}:{sets[away_side]}"
+        return {"id": header["id"], "home": header[home_side], "away": header[away_side], "score": score,
+                "team_points": {"home": points[home_side], "away": points[away_side]}}
+
+    def _close_match(self) -> None:
+        match = self.match
+        model = self.match_model()
+        summary = {"id": match.id, "game": match.game, "date": match.date, "venue": self.device.venue,
+                   "table": self.device.table, "home": match.home, "away": match.away,
+                   "seed": match.seed, "points": model["points"], "partie": match.closed}
+        if self.outbox is not None:
+            self.outbox.add(match.id, "match", encode_line(summary), summary)
+        self._record({"ev": "end"})
+        self._archive()
+
+    def _archive(self) -> None:
+        """Move the night's files aside so the next match starts with an empty journal."""
+        self.journal.close()
+        target = os.path.join(self.device.data_dir, "archive", self._archive_name())
+        os.makedirs(target, exist_ok=True)
+        for name in sorted(os.listdir(self.dir)):
+            os.replace(os.path.join(self.dir, name), os.path.join(target, name))
+        if self.fsync:
+            sync_directory(target)
+            sync_directory(self.dir)
+        self.journal = Journal.open(os.path.join(self.dir, "night.jsonl"), fsync=self.fsync)
+
+    def _archive_name(self) -> str:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        return f"{stamp}-{os.getpid()}-{self.journal.size}"
+
+    # -- ids and times ---------------------------------------------------------
+    def _new_id(self, fixture_id: str | None) -> str:
+        base = slug(fixture_id) if fixture_id else f"{self._today()}-{slug(self.device.venue)}-{slug(self.device.table)}"
+        return f"{base}-{self.urandom(3).hex()}"
+
+    def _partie_id(self, number: int) -> str:
+        return f"{self.match.id}-p{number}"
+
+    def _partie_path(self, number: int) -> str:
+        return os.path.join(self.dir, self._partie_id(number) + ".jsonl")
+
+    def _today(self) -> str:
+        return dt.date.fromtimestamp(self.clock()).isoformat()
+
+    def _now_iso(self) -> str:
+        return dt.datetime.fromtimestamp(self.clock()).astimezone().isoformat(timespec="seconds")
+
+
+def _pair(number: int, pair) -> dict:
+    return {"partie": number, "home": pair.home, "away": pair.away}
+
+
+def _hhmm(iso: str | None) -> str | None:
+    if not iso:
+        return None
+    try:
+        return dt.datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
+    except ValueError:
+        return None
