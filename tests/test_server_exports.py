@@ -143,3 +143,13 @@ def test_truncated_not_rounded():
     from fractions import Fraction
     assert exports.truncated(Fraction(2, 3)) == "0.666"
     assert exports.truncated(Fraction(200, 7)) == "28.571"
+
+
+def test_pages_escape_names_from_the_devices(league):
+    """Names come from records: a team called <script> is printed, not run."""
+    league.match("<M>", "<script>alert(1)</script>", "Orli & spol.", [([1], [0])])
+    html = pages.match(league.match_record("<M>"))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Orli &amp; spol." in html
+    index = pages.index(exports.matches(league.store))
+    assert 'href="/matches/%3CM%3E.html"' in index and "&lt;M&gt;" in index
