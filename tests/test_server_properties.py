@@ -1,5 +1,4 @@
 """Receiver invariants under arbitrary input: nothing stored is ever touched, answers stay clear."""
-import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings

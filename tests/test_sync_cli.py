@@ -4,7 +4,7 @@ import json
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.outbox import Outbox, item_body
+from firmware_host.outbox import Outbox
 from server import samples
 from server.receiver import Receiver
 from server.store import Store
