@@ -8,6 +8,8 @@ from rules.errors import RuleError
 
 # Order is the order ``pocitadlo --help`` lists them.
 COMMANDS = (
+    "run",
+    "emulate",
     "replay",
     "render",
     "keycard",

@@ -304,7 +304,8 @@ class Night:
             else:
                 self._start_match(home, away, done, fixture_id)
 
-        self.menu = Menu(self.t["present"].format(team=team.name), items, choose, self._setup_menu)
+        self.menu = Menu(self.t["present"].format(team=team.name), items, choose, self._setup_menu,
+                         selected=len(items) - 1)        # Enter accepts everybody present
 
     def _min_players(self) -> int:
         return CAROM_MIN_PLAYERS if self.device.game == "carom" else 1

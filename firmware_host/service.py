@@ -39,70 +39,79 @@ class Stop:
 
 
 class DisplayLink:
-    """The counter, kept going through faults: a failing display is reopened with backoff.
+    """The counter, kept going through display faults.
 
-    ``open_counter()`` builds a Counter (``show(model, now)``, ``tick(now) -> deadline``); any
-    exception from it is a display fault: it is logged, scoring goes on, and the last model is
-    shown again once the display is back.
+    ``counter`` draws screen models (display.counter.Counter, or None to run headless);
+    ``open_device()`` (re)opens its luma device. A fault — the device cannot be opened, a write
+    fails — is logged, the counter keeps following the state without a device (scoring goes
+    on), and the device is reopened with a doubling backoff; the current picture is sent to it.
     """
 
-    def __init__(self, open_counter: Callable[[], Any] | None, *, first_retry=1.0, max_retry=60.0):
-        self.open_counter = open_counter
-        self.counter = None
+    def __init__(self, counter=None, open_device: Callable[[], Any] | None = None, *,
+                 first_retry: float = 1.0, max_retry: float = 60.0):
+        self.counter = counter
+        self.open_device = open_device
         self.model: dict | None = None
         self.fault: str | None = None
         self.retry_at: float | None = None
-        self._delay = first_retry
+        self._due: float | None = None           # the counter's next blink/page/message change
         self._first, self._max = first_retry, max_retry
+        self._delay = first_retry
+
+    def start(self, now: float) -> None:
+        if self.counter is not None and self.open_device is not None:
+            self._attach(now)
+
+    @property
+    def deadline(self) -> float | None:
+        return min((d for d in (self._due, self.retry_at) if d is not None), default=None)
 
     def show(self, model: dict, now: float) -> None:
         self.model = model
-        if self.counter is None and not self._reopen(now):
+        if self.counter is not None:
+            self._guard(self.counter.show, model, now)
+
+    def tick(self, now: float) -> None:
+        if self.retry_at is not None and now >= self.retry_at:
+            self._attach(now)
+        if self._due is not None and now >= self._due:
+            self._guard(self.counter.tick, now)
+
+    def _guard(self, call, *args) -> None:
+        now = args[-1]
+        try:
+            self._due = call(*args)
+        except Exception as exc:       # noqa: BLE001 — DisplayFault or any driver error
+            self._failed(exc, now)
+
+    def _attach(self, now: float) -> None:
+        self.retry_at = None
+        try:
+            device = self.open_device()
+        except Exception as exc:       # noqa: BLE001
+            self._failed(exc, now)
             return
-        try:
-            self.counter.show(model, now)
-        except Exception as exc:       # noqa: BLE001 — any driver error is a display fault
-            self._failed(exc, now)
-
-    def tick(self, now: float) -> float | None:
-        if self.counter is None:
-            if self.retry_at is not None and now >= self.retry_at and self.model is not None:
-                self.show(self.model, now)
-            return self.retry_at
-        try:
-            return self.counter.tick(now)
-        except Exception as exc:       # noqa: BLE001
-            self._failed(exc, now)
-            return self.retry_at
-
-    def _reopen(self, now: float) -> bool:
-        if self.open_counter is None or (self.retry_at is not None and now < self.retry_at):
-            return False
-        try:
-            self.counter = self.open_counter()
-        except Exception as exc:       # noqa: BLE001
-            self._failed(exc, now)
-            return False
+        self.counter.attach(device)
         if self.fault:
-            log.warning("display is back after: %s", self.fault)
-        self.fault, self.retry_at, self._delay = None, None, self._first
-        return True
+            log.warning("display is back (it failed with: %s)", self.fault)
+        self.fault, self._delay = None, self._first
+        if self.model is not None:
+            self._guard(self.counter.tick, now)
 
     def _failed(self, exc: Exception, now: float) -> None:
-        self.fault = f"{type(exc).__name__}: {exc}"
-        log.error("display fault (scoring goes on; retry in %.0f s): %s", self._delay, self.fault)
-        self._close()
-        self.retry_at = now + self._delay
-        self._delay = min(self._delay * 2, self._max)
-
-    def _close(self) -> None:
-        counter, self.counter = self.counter, None
-        close = getattr(counter, "close", None) or getattr(getattr(counter, "device", None), "cleanup", None)
-        if close:
+        self.fault = str(exc) or type(exc).__name__
+        log.error("display fault, scoring goes on, retry in %.0f s: %s", self._delay, self.fault)
+        old = self.counter.device
+        self.counter.attach(None)
+        cleanup = getattr(old, "cleanup", None)
+        if cleanup is not None:
             try:
-                close()
-            except Exception:          # noqa: BLE001
+                cleanup()
+            except Exception:          # noqa: BLE001 — the device is already gone
                 pass
+        if self.open_device is not None:
+            self.retry_at = now + self._delay
+            self._delay = min(self._delay * 2, self._max)
 
 
 class Service:
@@ -116,7 +125,6 @@ class Service:
         self.on_durable = on_durable
         self.queue: queue.Queue = queue.Queue()
         self.running = False
-        self.overlay: dict | None = None       # a prompt the referee is answering
         self.faults: dict[str, str] = {}       # input device -> why it is missing
         self._message: dict | None = None
         self._next_ping = None
@@ -128,6 +136,7 @@ class Service:
     # -- the loop ------------------------------------------------------------
     def run(self) -> None:
         self.running = True
+        self.display.start(self.clock())
         self.show()
         if self.notifier:
             self.notifier.ready("scoring")
@@ -142,25 +151,30 @@ class Service:
 
     def _timeout(self) -> float:
         now = self.clock()
-        deadlines = [self.display.tick(now), self._next_ping, self._referee_deadline(),
+        deadlines = [self.display.deadline, self._next_ping, self._referee_deadline(),
                      self._minute_deadline(now)]
         due = min((d for d in deadlines if d is not None), default=now + IDLE_WAKE)
         return max(0.0, min(due - now, IDLE_WAKE))
 
     def _referee_deadline(self):
-        deadline = getattr(self.referee, "deadline", None)
-        return deadline() if callable(deadline) else None
+        return self.referee.deadline() if self.referee is not None else None
 
     def _minute_deadline(self, now: float):
         if self.display.model is None or self.display.model.get("screen") != "ready":
             return None
         return now + (60.0 - time.time() % 60.0) + 0.05
 
+    def _board(self):
+        """The board keys act on: the partie in play, None while a service screen is shown."""
+        return self.night.board if self.night.phase == "partie" else None
+
     def tick(self) -> None:
         now = self.clock()
-        poll = getattr(self.referee, "poll", None)
-        if callable(poll):
-            self._outcome(poll(now))
+        if self.referee is not None:
+            deadline = self.referee.deadline()
+            if deadline is not None and now >= deadline:
+                self._outcome(self.referee.poll(now, self._board()))
+                self.show()
         if self.display.model is not None and self.display.model.get("screen") == "ready":
             self.show()                              # the clock on the ready screen
         self.display.tick(now)
@@ -178,10 +192,10 @@ class Service:
             self._command(event.cmd)
         elif isinstance(event, Ui):
             self._ui(event.action)
+        elif self.referee is not None:
+            self._outcome(self.referee.press(event, self._board()))
         elif hasattr(event, "connected"):
-            self._device_status(event)
-        elif hasattr(event, "key") and self.referee is not None:
-            self._outcome(self.referee.press(event, self.night.board))
+            self._device_status(event.device, event.connected, event.detail)
         self.show()
 
     def _command(self, cmd: dict) -> bool:
@@ -201,27 +215,27 @@ class Service:
             self.message(str(exc), "warn")
 
     def _outcome(self, outcome) -> None:
-        """What the referee made of a key: commands, a menu action, a prompt or a refusal."""
+        """What the referee made of a key: commands, a menu action, a refusal message."""
         if outcome is None:
             return
-        for cmd in getattr(outcome, "commands", None) or ():
+        for cmd in outcome.commands:
             if not self._command(cmd):
                 break
-        action = getattr(outcome, "ui", None) or getattr(outcome, "action", None)
-        if action is not None:
-            self._ui(action)
-        self.overlay = getattr(outcome, "prompt", None)     # a prompt stays until the next outcome
-        text = getattr(outcome, "message", None)
-        if text:
-            self.message(text if isinstance(text, str) else text.get("text", ""),
-                         "warn" if isinstance(text, str) else text.get("level", "warn"))
+        if outcome.ui in ("keypad_lost", "keypad_back"):
+            self._device_status(outcome.value, outcome.ui == "keypad_back")
+        elif outcome.ui == "digit":
+            self._ui(int(outcome.value))
+        elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):
+            self._ui(outcome.ui)
+        if outcome.message:
+            self._message = dict(outcome.message)
 
-    def _device_status(self, status) -> None:
-        if status.connected:
-            self.faults.pop(status.device, None)
+    def _device_status(self, device: str, connected: bool, detail: str = "") -> None:
+        if connected:
+            self.faults.pop(device, None)
         else:
-            self.faults[status.device] = status.detail or "disconnected"
-            log.error("keypad %s: %s", status.device, self.faults[status.device])
+            self.faults[device] = detail or "disconnected"
+            log.error("keypad %s: %s", device, self.faults[device])
 
     def message(self, text: str, level: str = "info") -> None:
         self._message = {"text": text, "level": level}
@@ -232,7 +246,7 @@ class Service:
             device, why = next(iter(self.faults.items()))
             model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
         else:
-            model = self.overlay or self.night.screen()
+            model = (self.referee.screen if self.referee is not None else None) or self.night.screen()
         if self._message:
             model = dict(model, message=self._message)
         return model

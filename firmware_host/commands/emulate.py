@@ -1,0 +1,152 @@
+"""``pocitadlo emulate``: the whole scoreboard in a terminal — no hardware needed.
+
+The same service as ``pocitadlo run``: the counter is drawn as LED dots in the terminal and the
+keyboard is the referee's keypad (q or Ctrl-C quits; the terminal is always restored).
+``--keys FILE --frames DIR`` plays a scripted key sequence headless, on a script clock, and
+writes every frame as a PNG (demos, tests).
+"""
+import os
+import sys
+from pathlib import Path
+
+HELP = "the scoreboard in this terminal: LED counter drawn with text, keyboard as keypad"
+BUNDLED = Path(__file__).resolve().parents[2] / "config" / "examples" / "emulator.toml"
+QUIT = "q"
+SCRIPT_KEY_GAP = 0.25     # script seconds between two scripted keys
+
+
+def configure(parser) -> None:
+    parser.add_argument("--config", default=None, help=f"config file (default: the bundled {BUNDLED.name})")
+    parser.add_argument("--data", default=None, help="data dir for journal and outbox "
+                        "(default: ~/.local/share/pocitadlo)")
+    parser.add_argument("--keys", default=None, help="play this key script (terminal key letters) headless")
+    parser.add_argument("--frames", default=None, help="with --keys: write each frame as a PNG here")
+
+
+def default_data_dir() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "pocitadlo")
+
+
+def emulator_config(args):
+    """The config with the emulator's data dir, outbox and devices."""
+    from dataclasses import replace
+
+    from config.load import load
+    from firmware_host.cli import UserError
+
+    path = args.config or BUNDLED
+    if not os.path.exists(path):
+        raise UserError(f"config file {path} not found")
+    config = load(path)
+    data = os.path.abspath(args.data or default_data_dir())
+    parts = dict(config.parts)
+    parts["sync"] = replace(parts["sync"], outbox=os.path.join(data, "outbox"))
+    parts["keypad"] = replace(parts["keypad"], devices=("terminal",))
+    if args.frames:
+        parts["display"] = replace(parts["display"], driver="capture",
+                                   file_template=os.path.join(os.path.abspath(args.frames), "frame_{0:06}.png"))
+    elif args.keys is None:
+        parts["display"] = replace(parts["display"], driver="terminal")
+    else:
+        parts["display"] = replace(parts["display"], driver="dummy")
+    return replace(config, device=replace(config.device, data_dir=data), parts=parts)
+
+
+def run(args) -> int:
+    import logging
+
+    from firmware_host.cli import UserError
+
+    if args.frames and not args.keys:
+        raise UserError("--frames needs --keys (a key script to play)")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    config = emulator_config(args)
+    os.makedirs(config.device.data_dir, exist_ok=True)
+    # interactive: the log goes to a file, so it does not scribble over the counter
+    log_file = None if args.keys else os.path.join(config.device.data_dir, "emulate.log")
+    logging.basicConfig(level=logging.WARNING, filename=log_file,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.frames:
+        os.makedirs(args.frames, exist_ok=True)
+    if args.keys:
+        return play(config, Path(args.keys).read_text(encoding="utf-8"))
+    return interactive(config)
+
+
+def interactive(config) -> int:
+    from firmware_host.commands.run import serve
+    from firmware_host.service import Stop
+
+    keys = QuitStream(sys.stdin)
+    sys.stdout.write("\x1b[2J\x1b[H")      # clear once; the terminal device redraws in place
+    try:
+        return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sys.stdout.write("\x1b[0m\n")
+        sys.stdout.flush()
+
+
+class QuitStream:
+    """stdin as the terminal keypad sees it, ending at "q" (so the keypad's on_end stops the service)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def read(self, n: int = 1) -> str:
+        char = self.stream.read(n)
+        return "" if char == QUIT else char
+
+
+class ScriptClock:
+    """Time that moves only when the script says so: frames and long presses are reproducible."""
+
+    def __init__(self, t: float = 1000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def play(config, script: str) -> int:
+    """Feed the key script through the referee and the service on a script clock; print a summary."""
+    import json
+
+    from firmware_host.commands.run import assemble
+    from input.events import KeyEvent
+    from input.terminal import keys_in
+
+    from dataclasses import replace
+
+    clock = ScriptClock()
+    parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
+    service, _, _ = assemble(replace(config, parts=parts), clock=clock)
+    hold = config.parts["keypad"].long_press + 0.2
+    service.display.start(clock())
+    service.show()
+    for key, held in keys_in(script):
+        service.handle(KeyEvent(key, True, clock(), "script", debounced=True))
+        _advance(service, clock, hold if held else 0.05)
+        service.handle(KeyEvent(key, False, clock(), "script", debounced=True))
+        _advance(service, clock, SCRIPT_KEY_GAP)
+    counter = service.display.counter
+    print(json.dumps({"screen": service.screen(), "frames": counter.frames,
+                      "journal_bytes": service.night.partie_bytes}, ensure_ascii=False))
+    return 0
+
+
+def _advance(service, clock: ScriptClock, seconds: float) -> None:
+    """Move the script clock, running every deadline that falls due on the way."""
+    end = clock.t + seconds
+    for _ in range(10_000):
+        due = [d for d in (service.display.deadline, service.referee.deadline()) if d is not None]
+        step = min([d for d in due if d <= end], default=None)
+        clock.t = max(clock.t, step) if step is not None else end
+        service.tick()
+        if step is None:
+            return

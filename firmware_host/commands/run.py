@@ -1,0 +1,170 @@
+"""``pocitadlo run --config FILE``: the scoreboard service (what systemd starts on the Pi).
+
+A config error is logged, shown on the counter and the service then waits for the file to
+change (its mtime is polled every few seconds) instead of exiting into a restart loop.
+"""
+import logging
+import os
+import time
+
+HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
+DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
+CONFIG_POLL = 3.0            # seconds between looks at a broken config file
+
+log = logging.getLogger("pocitadlo")
+
+
+def configure(parser) -> None:
+    parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"the config file (default {DEFAULT_CONFIG})")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+
+
+def run(args) -> int:
+    setup_logging(args.log_level)
+    from firmware_host.notify import Notifier
+
+    notifier = Notifier.from_env()
+    config = load_or_wait(args.config, notifier)
+    return serve(config, notifier=notifier)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level), format="%(levelname)s %(name)s: %(message)s")
+
+
+def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None):
+    """The loaded config; while the file is broken, show why and wait for a fixed file."""
+    from config.load import load
+    from config.options import ConfigError
+
+    show_error = show_error or ErrorCounter(path).show
+    announced = False
+    while True:
+        stamp = _mtime(path)
+        try:
+            return load(path)
+        except ConfigError as exc:
+            log.error("config error, waiting for a fixed file: %s", exc)
+            show_error({"screen": "error", "code": "config", "text": str(exc)})
+            if not announced:
+                notifier.ready(f"config error: {exc}")     # READY, so systemd does not kill us
+                announced = True
+            notifier.status(f"config error: {exc}")
+            while _mtime(path) == stamp:
+                notifier.watchdog()
+                sleep(poll)
+
+
+def _mtime(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+class ErrorCounter:
+    """The counter for a config error: the [display] section if it reads, defaults otherwise."""
+
+    def __init__(self, path):
+        self.path = path
+        self.counter = None
+
+    def show(self, model: dict) -> None:
+        try:
+            if self.counter is None:
+                self.counter = _error_counter(self.path)
+            self.counter.show(model, time.monotonic())
+        except Exception as exc:       # noqa: BLE001 — no display either: the log has it
+            log.error("cannot show the config error on the counter: %s", exc)
+
+
+def _error_counter(path):
+    from config.load import read_toml
+    from config.options import ConfigError, Section
+    from display.counter import Counter
+    from display.devices import open_device
+    from display.settings import DisplaySettings, read
+
+    try:
+        settings = read(Section(read_toml(path).get("display", {}), "display", path))
+    except ConfigError:
+        settings = DisplaySettings()
+    return Counter(open_device(settings), settings)
+
+
+def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,
+             clock=time.monotonic, display_settings=None, sync_settings=None, on_durable=None):
+    """Build the service and its parts from a loaded config; return (service, devices, syncer)."""
+    from display.counter import Counter
+    from display.devices import open_device
+    from firmware_host.league import EMPTY, load_league
+    from firmware_host.night import Night
+    from firmware_host.notify import Notifier
+    from firmware_host.service import DisplayLink, Service
+    from firmware_host.sync import Syncer
+    from input.referee import Referee
+
+    game = config.device.game
+    keypad = config.parts["keypad"]
+    display = display_settings or config.parts["display"]
+    syncer = Syncer.from_settings(sync_settings or config.parts["sync"])
+    league = load_league(config.device.league) if config.device.league else EMPTY
+    night = Night(config, league, outbox=syncer.outbox, status=syncer.status)
+    counter = Counter(None, display)
+    link = DisplayLink(counter, lambda: open_device(display, stream=display_stream))
+    referee = Referee(game, keypad.keymap(game), clock, language=config.device.language,
+                      bounce=keypad.debounce, long_press=keypad.long_press)
+    service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock,
+                      on_durable=on_durable)
+    devices = open_keypads(keypad, service, clock=clock, pin_factory=pin_factory, stream=keypad_stream)
+    return service, devices, syncer
+
+
+def open_keypads(settings, service, **kw) -> list:
+    """Start every configured keypad; one that cannot be opened is an error screen, not a crash."""
+    from dataclasses import replace
+
+    from input.devices import open_devices
+    from input.events import DeviceStatus
+
+    started = []
+    for kind in settings.devices:
+        try:
+            devices = open_devices(replace(settings, devices=(kind,)), **kw)
+        except Exception as exc:       # noqa: BLE001 — gpiozero/evdev errors of many kinds
+            log.error("keypad %s cannot be opened: %s", kind, exc)
+            service.post(DeviceStatus(kind, False, str(exc)))
+            continue
+        for device in devices:
+            device.start(service.post)
+            started.append(device)
+    return started
+
+
+def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
+    """Run the service until stopped (SIGTERM/SIGINT); close devices and sync on the way out.
+
+    ``stop_on_end``: a Stop event posted when a keypad's input ends (the emulator's "q").
+    """
+    import signal
+
+    from firmware_host.service import Stop
+
+    service, devices, syncer = assemble(config, **kw)
+    for device in devices:
+        if stop_on_end is not None and hasattr(device, "on_end"):
+            device.on_end = lambda: service.post(stop_on_end)
+    if notifier is not None:
+        service.notifier = notifier
+    syncer.start()
+    previous = signal.signal(signal.SIGTERM, lambda *_: service.post(Stop("SIGTERM")))
+    try:
+        service.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for device in devices:
+            device.close()
+        syncer.stop()
+        if service.notifier:
+            service.notifier.stopping()
+    return 0
