@@ -1,0 +1,235 @@
+"""The match night (firmware_host/night.py): setup, lot draw, partie after partie, records closed."""
+import datetime as dt
+import json
+
+import pytest
+
+from config.load import load
+from firmware_host.league import load_league
+from firmware_host.night import Night
+from firmware_host.outbox import Outbox
+from rules.board import Board
+from rules.errors import IllegalCommand
+from rules.match import draw_lot
+from rules.record import replay_file
+
+TONIGHT = dt.datetime(2026, 11, 29, 19, 30).timestamp()
+LEAGUE = """
+[[teams]]
+name = "Sokol Dvůr"
+venue = "Hospoda U Lva"
+players = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]
+[[teams]]
+name = "Jiskra Hořice"
+venue = "Na Růžku"
+players = ["Kučera", "Veselý", "Horák", "Němec"]
+[[fixtures]]
+date = 2026-11-29
+home = "Sokol Dvůr"
+away = "Jiskra Hořice"
+"""
+
+
+class Urandom:
+    """os.urandom's place: a known byte sequence, so the seed and ids are known."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, size: int) -> bytes:
+        self.n += 1
+        return bytes([self.n] * size)
+
+
+@pytest.fixture
+def setup(tmp_path):
+    (tmp_path / "league.toml").write_text(LEAGUE, encoding="utf-8")
+    (tmp_path / "config.toml").write_text(
+        '[device]\nvenue = "Hospoda U Lva"\ntable = "2"\nname = "lev-2"\nleague = "league.toml"\n'
+        'data_dir = "data"\n[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n'
+        '[rules.8ball]\ngames_to_win = 1\nindividual_matches = 2\n', encoding="utf-8")
+    return tmp_path
+
+
+def night_of(path, game="carom", **kw):
+    config = load(path / "config.toml")
+    if game != "carom":
+        from dataclasses import replace
+        config = replace(config, device=replace(config.device, game=game))
+    outbox = Outbox(path / "outbox")
+    night = Night(config, load_league(config.device.league), outbox=outbox, status=lambda: {
+        "unsent": outbox.unsent(), "last_delivery": None}, clock=lambda: TONIGHT, urandom=Urandom(), **kw)
+    return night, outbox
+
+
+def play(night, *commands):
+    for cmd in commands:
+        night.command(cmd)
+
+
+def test_ready_screen_names_venue_table_time_and_unsent(setup):
+    night, _ = night_of(setup)
+    assert night.screen() == {"screen": "ready", "venue": "Hospoda U Lva", "table": "2", "time": "19:30",
+                              "unsent": 0, "last_sent": None}
+
+
+def test_tonights_fixture_for_this_venue_is_offered_first(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm")
+    assert night.screen()["items"] == ["Sokol Dvůr – Jiskra Hořice", "Jiné utkání", "Jedna partie"]
+
+
+def start_league_match(night):
+    night.ui("confirm")            # ready -> setup
+    night.ui("confirm")            # tonight's fixture
+    night.ui("confirm")            # home: everybody present (cursor starts on "Hotovo")
+    night.ui("confirm")            # away: everybody present
+
+
+def test_lot_draw_is_seeded_shown_and_recorded(setup):
+    """RULES 1.6: the seed is shown and recorded so both captains can verify the draw."""
+    night, _ = night_of(setup)
+    start_league_match(night)
+    screen = night.screen()
+    seed = int.from_bytes(bytes([2] * 4), "big")         # urandom call 1 made the match id
+    expected = [p.as_dict() for p in draw_lot(["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"],
+                                               ["Kučera", "Veselý", "Horák", "Němec"], seed)]
+    assert screen == {"screen": "lotdraw", "seed": seed, "pairs": expected}
+    night.ui("confirm")
+    assert night.screen()["title"] == "Partie 1: kdo začíná?"
+    assert night.screen()["items"] == [expected[0]["home"], expected[0]["away"]]
+
+
+def test_absent_player_is_not_drawn_and_too_few_players_are_refused(setup):
+    """RULES 1.6: each team needs at least 4 players present."""
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui("confirm")
+    night.ui(1), night.ui("confirm")                      # Novák is not here tonight
+    night.ui(6), night.ui("confirm")                      # home done
+    night.ui(1), night.ui("confirm")                      # Kučera is not here: 3 left
+    night.ui(5), night.ui("confirm")
+    assert night.screen()["title"] == "Málo hráčů (min. 4)"
+    assert night.match is None
+
+
+def finish_partie(night):
+    """Player a makes 20 in the first inning: the limit (RULES 1.4.1); b misses the equaliser."""
+    play(night, {"cmd": "score", "value": 10}, {"cmd": "score", "value": 10}, {"cmd": "miss"})
+    assert night.board.finished
+
+
+def test_whole_carom_match_night_closes_every_record(setup):
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    pairs = night.screen()["pairs"]
+    night.ui("confirm")
+    for number in range(1, 5):
+        night.ui(2 if number % 2 else 1)                  # the lag: away starts in odd partie
+        night.ui("confirm")
+        header = night.board.header
+        starter = pairs[number - 1]["away" if number % 2 else "home"]
+        assert header["a"] == starter and header["partie"] == number
+        assert header["home"] == ("b" if number % 2 else "a")
+        assert header["match"]["seed"] == night.match.seed
+        assert header["points_limit"] == 20 and header["innings_limit"] == 2 and header["cap_points_at_limit"]
+        assert (header["venue"], header["table"], header["date"], header["device"]) == \
+            ("Hospoda U Lva", "2", "2026-11-29", "lev-2")
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")          # close the partie? yes
+    result = night.screen()
+    assert result["screen"] == "match"
+    assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
+    assert len(result["partie"]) == 4
+    night.ui("confirm"), night.ui("confirm")              # close the match? yes
+    assert night.screen()["screen"] == "ready"
+    items = {item.id: item for item in outbox.pending()}
+    match_id = next(i for i, item in items.items() if item.kind == "match")
+    assert sorted(items) == sorted([match_id] + [f"{match_id}-p{n}" for n in range(1, 5)])
+    partie = items[f"{match_id}-p1"].content
+    assert partie["summary"]["result"] == "a"
+    board = Board(json.loads(partie["record"].splitlines()[0]))
+    assert board.header["id"] == f"{match_id}-p1"
+    assert items[match_id].content["summary"]["points"] == {"home": 4, "away": 4}
+    assert night.screen()["unsent"] == 5
+
+
+def test_finished_partie_can_still_be_undone_before_it_is_closed(setup):
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")   # single partie
+    finish_partie(night)
+    night.ui("confirm"), night.ui("cancel")               # close? ... not yet
+    night.command({"cmd": "undo"})
+    assert not night.board.finished and outbox.unsent() == 0
+
+
+def test_commands_outside_a_partie_are_refused(setup):
+    night, _ = night_of(setup)
+    with pytest.raises(IllegalCommand):
+        night.command({"cmd": "score", "value": 1})
+
+
+def test_restart_mid_series_resumes_the_same_screen(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "score", "value": 1})
+    before = night.screen()
+    again, _ = night_of(setup)
+    assert again.screen() == before and before["summary"]["counter"]["series"] == 3
+
+
+def test_restart_after_the_lot_shows_the_draw_again(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    assert night_of(setup)[0].screen() == night.screen()
+
+
+def test_restart_between_closing_and_journalling_adds_the_partie_once(setup):
+    """The outbox is idempotent by id: closing again after a crash does not double it."""
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    finish_partie(night)
+    partie_id = night.board.header["id"]
+    outbox.add(partie_id, "partie", "x", {})               # the crash came right after outbox.add
+    again, _ = night_of(setup)
+    again.ui("confirm"), again.ui("confirm")
+    assert [item.id for item in outbox.pending()] == [partie_id]
+    assert again.screen()["screen"] == "ready"
+
+
+def test_single_8ball_match_outside_the_league(setup):
+    """RULES 2.3: the record says who breaks first; a single match has no teams."""
+    night, outbox = night_of(setup, game="8ball")
+    night.ui("confirm")
+    assert night.screen()["items"][-1] == "Jeden zápas"
+    night.ui(3), night.ui("confirm"), night.ui("confirm")
+    assert night.screen()["screen"] == "8ball"
+    assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
+    night.command({"cmd": "game", "winner": "a"})
+    assert night.board.finished
+    night.ui("confirm"), night.ui("confirm")
+    assert [i.kind for i in outbox.pending()] == ["partie"]
+
+
+def test_8ball_team_game_picks_each_individual_match(setup):
+    night, outbox = night_of(setup, game="8ball")
+    start_league_match(night)
+    assert night.screen()["title"] == "Zápas 1: domácí"
+    night.ui(2), night.ui("confirm"), night.ui(3), night.ui("confirm")
+    header = night.board.header
+    assert (header["a"], header["b"], header["home"], header["first_break"]) == ("Dvořák", "Horák", "a", "b")
+    night.command({"cmd": "game", "winner": "b"})
+    night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui("confirm")
+    night.command({"cmd": "game", "winner": "a"})
+    night.ui("confirm"), night.ui("confirm")
+    assert night.screen()["points"] == {"home": 1, "away": 1}
+
+
+def test_partie_journal_is_the_record_replay_reads(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    path = night.partie_journal.path
+    assert replay_file(path).summary()["players"]["a"]["series"] == [2]
+    assert night.partie_bytes == len(open(path, "rb").read())
