@@ -22,18 +22,34 @@ def _average(points: int, innings: int) -> dict:
     return {"points": points, "innings": innings, "average": truncated(exact), "exact": str(exact)}
 
 
-def _content(row) -> dict:
+def content_of(row) -> dict:
     return json.loads(row["body"])
 
 
-def _header(record_text: str) -> dict:
+def header_of(record_text: str) -> dict:
     return json.loads(next(line for line in record_text.splitlines() if line.strip()))
+
+
+def match_info(rows) -> tuple[dict, list[str], dict | None, bool]:
+    """(venue/date/teams/seed, partie ids the match item names, team points it declares, closed?)
+    of one match's stored rows: the closing match item first, then the first partie's header."""
+    closing = next((content_of(r) for r in rows if r["kind"] == "match"), None)
+    info, listed, declared = match_summary(closing["summary"]) if closing else ({}, [], None)
+    first = next((r for r in rows if r["kind"] == "partie"), None)
+    if first is not None:
+        header = header_of(content_of(first)["record"])
+        for key, value in (header.get("match") or {}).items():
+            info.setdefault(key, value)
+        for key in ("venue", "date"):
+            if header.get(key) is not None:
+                info.setdefault(key, header[key])
+    return info, listed, declared, closing is not None
 
 
 def _partie_entry(row) -> dict:
     """One partie as the match record lists it, players by side (home/away)."""
-    content = _content(row)
-    header, summary = _header(content["record"]), content["summary"]
+    content = content_of(row)
+    header, summary = header_of(content["record"]), content["summary"]
     home = header.get("home", "a")
     away = "b" if home == "a" else "a"
     players = summary.get("players", {})
@@ -52,28 +68,25 @@ def _partie_entry(row) -> dict:
 
 
 def match_record(store, match_id: str) -> dict | None:
-    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning."""
+    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning.
+    An 8-ball match gets its own record (server.eightball, RULES 2.9)."""
     rows = store.items(match_id=match_id)
     if not rows:
         return None
+    if any(r["game"] == "8ball" for r in rows):
+        from server import eightball
+
+        return eightball.match_record(store, match_id)
     partie_rows = [r for r in rows if r["kind"] == "partie"]
-    closing = next((_content(r) for r in rows if r["kind"] == "match"), None)
-    info, listed, declared = match_summary(closing["summary"]) if closing else ({}, [], None)
-    if partie_rows:
-        header = _header(_content(partie_rows[0])["record"])
-        for key, value in (header.get("match") or {}).items():
-            info.setdefault(key, value)
-        for key in ("venue", "date"):
-            if header.get(key) is not None:
-                info.setdefault(key, header[key])
+    info, listed, declared, closed = match_info(rows)
     partie = sorted((_partie_entry(r) for r in partie_rows),
                     key=lambda p: (p["number"] is None, p["number"] or 0, p["id"]))
     points = {side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES}
     received = {p["id"] for p in partie}
     return {
-        "match": match_id, "game": partie[0]["game"] if partie else (closing or {}).get("summary", {}).get("game"),
+        "match": match_id, "game": "carom",
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
-        "seed": info.get("seed"), "closed": closing is not None,
+        "seed": info.get("seed"), "closed": closed,
         "points": points,
         "declared_points": declared,
         "missing_partie": [pid for pid in listed if pid not in received],
@@ -120,7 +133,12 @@ class _Team:
 
 
 def league_table(store, game: str = "carom") -> dict:
-    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head."""
+    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head.
+    ``game="8ball"``: the 8-ball table (server.eightball)."""
+    if game == "8ball":
+        from server import eightball
+
+        return eightball.league_table(store)
     teams: dict[str, _Team] = {}
     for match in matches(store):
         if match["game"] != game or not match["home"] or not match["away"]:

@@ -30,23 +30,34 @@ def _or_dash(value) -> str:
     return "–" if value is None else str(value)
 
 
-def match(record: dict) -> str:
-    """Zápis o utkání (RULES 1.6)."""
+def _facts(record: dict, *extra) -> str:
     points = record["points"]
-    facts = _table(["", ""], [
+    return _table(["", ""], [
         ["Místo", _or_dash(record["venue"])], ["Datum", _or_dash(record["date"])],
         ["Domácí", _or_dash(record["home"])], ["Hosté", _or_dash(record["away"])],
-        ["Výsledek", f"{points['home']} : {points['away']}"], ["Los (seed)", _or_dash(record["seed"])],
+        ["Výsledek", f"{points['home']} : {points['away']}"], *extra,
     ])
+
+
+def _notes(record: dict, unit: str) -> list[str]:
+    """What the organiser must notice: not closed, missing partie, the device's own result differs."""
+    points = record["points"]
     notes = []
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
     if record["missing_partie"]:
-        notes.append("Chybí partie: " + ", ".join(record["missing_partie"]))
+        notes.append(f"Chybí {unit}: " + ", ".join(record["missing_partie"]))
     declared = record["declared_points"]
     if declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")
-    parts = [facts] + [f"<p class=\"note\">{escape(n)}</p>" for n in notes]
+    return [f"<p class=\"note\">{escape(n)}</p>" for n in notes]
+
+
+def match(record: dict) -> str:
+    """Zápis o utkání (RULES 1.6; 8-ball: RULES 2.9)."""
+    if record["game"] == "8ball":
+        return eightball_match(record)
+    parts = [_facts(record, ["Los (seed)", _or_dash(record["seed"])])] + _notes(record, "partie")
     for p in record["partie"]:
         innings = max(len(p["home"]["series"]), len(p["away"]["series"]), 1)
         head = ["Hráč"] + [str(i) for i in range(1, innings + 1)] + ["Body", "Náběhy", "NS", "Průměr", "Body družstva"]
@@ -75,13 +86,54 @@ def table(data: dict) -> str:
     return _page("Tabulka ligy", _table(head, rows) + note)
 
 
+REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "eight_scratch": "soupeř: 8 a faul bílé",
+           "eight_foul": "soupeř: faul na 8", "eight_with_opponent_ball": "soupeř: 8 s cizí koulí",
+           "eight_wrong_pocket": "soupeř: 8 do jiné kapsy", "reported": "zapsáno", "forfeit": "skrečováno"}
+
+
+def eightball_match(record: dict) -> str:
+    """Zápis o utkání, 8-ball (RULES 2.9): every individual match with its sets and games."""
+    names = {side: record[side] or side for side in ("home", "away")}
+    parts = [_facts(record)] + _notes(record, "zápasy")
+    for m in record["individual"]:
+        winner = m["winner"] and m[m["winner"]]["name"]
+        title = (f"Zápas {_or_dash(m['number'])}: {m['home']['name']} – {m['away']['name']}, "
+                 f"sety {m['home']['sets']} : {m['away']['sets']}, vítěz {_or_dash(winner)}"
+                 + (" (skrečováno)" if m["forfeit"] else ""))
+        sets = _table(["Set", "Hry domácí", "Hry hosté", "Vítěz"],
+                      [[s["set"], s["games"]["home"], s["games"]["away"], _or_dash(s["winner"] and names[s["winner"]])]
+                       for s in m["sets"]])
+        games = _table(["Set", "Hra", "Rozráží", "Vítěz", "Jak", "Fauly", "Zbývalo poraženému"],
+                       [[g["set"], g["game"], m[g["breaker"]]["name"], m[g["winner"]]["name"],
+                         REASONS.get(g["reason"], g["reason"]), f"{g['fouls']['home']} : {g['fouls']['away']}",
+                         _or_dash(g["loser_left"])] for g in m["games"]])
+        parts.append(f"<h2>{escape(title)}</h2>" + sets + games)
+    totals = record["totals"]
+    parts.append("<h2>Celkem</h2>" + _table(
+        ["Družstvo", "Vyhrané zápasy", "Sety", "Hry", "Body"],
+        [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
+         for side in ("home", "away")]))
+    return _page(f"Zápis o utkání: {_or_dash(record['home'])} – {_or_dash(record['away'])}", "\n".join(parts))
+
+
+def eightball_table(data: dict) -> str:
+    """Tabulka ligy, 8-ball (RULES 2.9; the order is our Decision, docs/server.md)."""
+    head = ["#", "Družstvo", "Utkání", "Zápasy", "Body", "Sety", "Rozdíl setů", "Hry", "Rozdíl her"]
+    rows = [[r["place"], r["team"], r["matches"], f"{r['individual_won']}:{r['individual_lost']}", r["points"],
+             f"{r['sets_won']}:{r['sets_lost']}", f"{r['sets_difference']:+d}", f"{r['games_won']}:{r['games_lost']}",
+             f"{r['games_difference']:+d}"] for r in data["rows"]]
+    note = "<p>Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her.</p>"
+    return _page("Tabulka ligy – 8-ball", _table(head, rows) + note)
+
+
 def index(matches: list[dict]) -> str:
     rows = "".join(
         f"<tr><td><a href=\"/matches/{escape(quote(m['match'], safe=''))}.html\">{escape(m['match'])}</a></td>"
         f"<td>{escape(_or_dash(m['date']))}</td><td class=\"name\">{escape(_or_dash(m['home']))}</td>"
         f"<td class=\"name\">{escape(_or_dash(m['away']))}</td>"
         f"<td>{m['points']['home']} : {m['points']['away']}</td></tr>" for m in matches)
-    body = ("<p><a href=\"/table.html\">Tabulka ligy</a> · <a href=\"/table.json\">JSON</a></p>"
+    body = ("<p><a href=\"/table.html\">Tabulka ligy</a> · <a href=\"/table.json\">JSON</a> · "
+            "<a href=\"/table-8ball.html\">Tabulka 8-ball</a> · <a href=\"/table-8ball.json\">JSON</a></p>"
             "<table><tr><th>Utkání</th><th>Datum</th><th>Domácí</th><th>Hosté</th><th>Výsledek</th></tr>"
             f"{rows}</table>")
     return _page("Výsledky", body)

@@ -58,3 +58,47 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
     summary = {**info, "game": "carom", "table": "1", "points": points,
                "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)
+
+
+def eightball(item_id: str, a: str, b: str, games: str, *, match: dict | None = None, number: int | None = None,
+              home: str = "a", games_to_win: int = 3, sets_to_win: int = 2, date: str = "2026-11-27",
+              forfeit: str | None = None) -> tuple[str, dict]:
+    """A finished 8-ball individual match (RULES 2.9) from ``games``, the winner of each game in
+    order ("abba..."), quick-scored; ``forfeit`` ("a"/"b") ends it by a forfeit after those games."""
+    header = {"game": "8ball", "id": item_id, "a": a, "b": b, "games_to_win": games_to_win,
+              "sets_to_win": sets_to_win, "date": date}
+    if match is not None:
+        header.update({"match": match, "partie": number, "home": home})
+    board = Board(dict(header))
+    lines = [encode_line(header)]
+    commands = [{"cmd": "game", "winner": w} for w in games] + ([{"cmd": "forfeit", "by": forfeit}] if forfeit else [])
+    for cmd in commands:
+        board.push(cmd)
+        lines.append(encode_line(cmd, checksum=True))
+    if not board.finished:
+        raise ValueError(f"{games!r} does not finish an 8-ball match")
+    text = "".join(lines)
+    return text, json.loads(json.dumps(replay_lines(text.splitlines()).summary(), ensure_ascii=False))
+
+
+def eightball_match(match_id: str, home: str, away: str, results: list[str], *, venue: str = "Hospoda U Koule",
+                    date: str = "2026-11-27", **race):
+    """An 8-ball team match: one individual match per entry of ``results`` (games won, in order, by
+    "h" home or "w" away, e.g. "hhwhh"). Returns ``(individual, match_item)`` like ``match``."""
+    from rules.eightball import team_score
+
+    info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date}
+    played = []
+    for number, result in enumerate(results, start=1):
+        side = "a" if number % 2 else "b"          # alternate which of a/b plays for the home team
+        other = "b" if side == "a" else "a"
+        games = result.replace("h", side.upper()).replace("w", other.upper()).lower()
+        names = {side: f"{home} hráč {number}", other: f"{away} hráč {number}"}
+        pid = f"{match_id}-m{number}"
+        text, summary = eightball(pid, names["a"], names["b"], games, match=info, number=number, home=side,
+                                  date=date, **race)
+        played.append((pid, text, summary))
+    score = team_score([s for _, _, s in played])
+    summary = {**info, "game": "8ball", "table": "1", "points": {"home": score["home"], "away": score["away"]},
+               "partie": [{"id": pid} for pid, _, _ in played]}
+    return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)

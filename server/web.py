@@ -6,6 +6,7 @@
     GET  /matches.json               the matches
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
     GET  /table.json|.html           the carom league table (RULES 1.8)
+    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md)
     GET  /refusals.json              every refused message: when, via, device, id, status, reason
     GET  /                           an index page
 """
@@ -99,6 +100,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self._json(200, exports.league_table(store))
             if path == "/table.html":
                 return self._html(pages.table(exports.league_table(store)))
+            if path == "/table-8ball.json":
+                return self._json(200, exports.league_table(store, "8ball"))
+            if path == "/table-8ball.html":
+                return self._html(pages.eightball_table(exports.league_table(store, "8ball")))
             if path.startswith("/matches/") and path.endswith((".json", ".html")):
                 match_id = path[len("/matches/"):-5]
                 record = exports.match_record(store, match_id)

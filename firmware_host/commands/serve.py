@@ -17,10 +17,11 @@ def configure(parser) -> None:
     once.add_argument("--import", dest="import_file", metavar="FILE",
                       help="store a backlog file exported with `pocitadlo outbox export` and exit")
     once.add_argument("--match", metavar="ID", help="print a match record (zápis) and exit")
-    once.add_argument("--table", action="store_true", help="print the carom league table and exit")
+    once.add_argument("--table", action="store_true", help="print the league table (--game) and exit")
     once.add_argument("--records", action="store_true", help="list the stored records and exit")
     parser.add_argument("--secret-file", help="--add-device: the device's secret (as in its [sync] secret_file)")
     parser.add_argument("--html", action="store_true", help="--match/--table: printable HTML instead of JSON")
+    parser.add_argument("--game", choices=("carom", "8ball"), default="carom", help="--table: which league (carom)")
 
 
 def run(args) -> int:
@@ -56,10 +57,11 @@ def run(args) -> int:
             print(f"stored {counts['stored']}, already had {counts['duplicate']}, refused {len(counts['refused'])}")
             return 0 if not counts["refused"] else 1
         if args.match or args.table:
-            data = exports.match_record(store, args.match) if args.match else exports.league_table(store)
+            data = exports.match_record(store, args.match) if args.match else exports.league_table(store, args.game)
             if data is None:
                 raise UserError(f"no match {args.match!r} in {args.db}")
-            render = (pages.match if args.match else pages.table) if args.html else None
+            table_page = pages.eightball_table if args.game == "8ball" else pages.table
+            render = (pages.match if args.match else table_page) if args.html else None
             print(render(data) if render else json.dumps(data, ensure_ascii=False, indent=1))
             return 0
         if args.records:

@@ -1,0 +1,152 @@
+"""What the sync, serial and server tests share: a receiver on 127.0.0.1, pty cables, queued partie.
+
+Import it from a test module (``from sync_helpers import ...``; pytest puts tests/ on sys.path).
+"""
+import os
+import select
+import threading
+from contextlib import contextmanager
+
+from firmware_host.outbox import Outbox
+from firmware_host.sync import Syncer
+from server import samples
+from server.receiver import Receiver
+from server.serial_listener import SerialListener
+from server.store import Store
+from server.web import RECORDS, ReceiverServer
+
+DEVICE = "u-lva-1"
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand (the Syncer's backoff waits take no time)."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+@contextmanager
+def league_store(path, secret: bytes, device: str = DEVICE):
+    """A receiver's store with one registered device."""
+    store = Store(path)
+    store.add_device(device, secret)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@contextmanager
+def running_server(store, port: int = 0, **receiver_options):
+    """The receiver as a real HTTP server on 127.0.0.1 (``port`` 0: any free port)."""
+    server = ReceiverServer(("127.0.0.1", port), Receiver(store, **receiver_options))
+    server.start(poll_interval=0.02)
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def records_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}{RECORDS}"
+
+
+@contextmanager
+def serial_listener(receiver, port: str, **options):
+    """A SerialListener serving ``port`` in a thread for the duration of the block."""
+    options.setdefault("reopen_delay", 0.05)
+    listener = SerialListener(receiver, port, **options)
+    thread, stop = listener.start()
+    try:
+        yield listener
+    finally:
+        stop.set()
+        thread.join(2)
+
+
+class Relay(threading.Thread):
+    """A serial cable of two pty pairs: device (pty 1 slave) <-> relay (both masters) <-> listener
+    (pty 2 slave). ``fault(chunk, direction)`` may drop, change or duplicate each chunk."""
+
+    def __init__(self, fault=None):
+        super().__init__(daemon=True)
+        self.m1, s1 = os.openpty()
+        self.m2, s2 = os.openpty()
+        self.device_port, self.listener_port = os.ttyname(s1), os.ttyname(s2)
+        self._slaves = (s1, s2)     # kept open so a master never sees a hang-up between openings
+        self.fault = fault or (lambda chunk, direction: chunk)
+        self.stop = threading.Event()
+
+    def run(self):
+        peer = {self.m1: (self.m2, "to-listener"), self.m2: (self.m1, "to-device")}
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.m1, self.m2], [], [], 0.02)
+            for fd in ready:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    continue
+                out, direction = peer[fd]
+                chunk = self.fault(chunk, direction)
+                if chunk:
+                    os.write(out, chunk)
+
+    def close(self):
+        self.stop.set()
+        self.join(2)
+        for fd in (self.m1, self.m2, *self._slaves):
+            os.close(fd)
+
+
+@contextmanager
+def relay(fault=None):
+    cable = Relay(fault)
+    cable.start()
+    try:
+        yield cable
+    finally:
+        cable.close()
+
+
+def partie_items(n: int, seed: int = 1) -> list[tuple[str, str, dict]]:
+    """``n`` short finished carom partie p-0..p-{n-1}: (id, record text, summary)."""
+    return [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=seed + i, points_limit=30, innings_limit=5))
+            for i in range(n)]
+
+
+def queue(directory, n: int, seed: int = 1) -> Outbox:
+    """An outbox at ``directory`` holding ``partie_items(n)``."""
+    outbox = Outbox(directory)
+    for item_id, text, summary in partie_items(n, seed):
+        outbox.add(item_id, "partie", text, summary)
+    return outbox
+
+
+def drain(syncer, clock: FakeClock, outbox, max_steps: int = 400) -> None:
+    """Step the syncer until the outbox is empty, moving the fake clock over every backoff wait."""
+    for _ in range(max_steps):
+        if not outbox.pending():
+            return
+        wait = syncer.step()
+        clock.t += 0.0 if wait == float("inf") else wait
+
+
+def deliver_all(outbox, transport, max_steps: int = 400) -> Syncer:
+    """Deliver the whole outbox through ``transport`` (fake clock, short backoff), then close it."""
+    clock = FakeClock()
+    syncer = Syncer(outbox, transport, clock=clock, backoff_initial=1.0, backoff_max=8.0)
+    drain(syncer, clock, outbox, max_steps)
+    transport.close()
+    return syncer
+
+
+def assert_exactly_once(outbox, store, n: int) -> None:
+    """Every item p-0..p-{n-1} left the outbox and is stored once, byte for byte as it was sent."""
+    assert outbox.pending() == [] and outbox.held() == []
+    assert sorted(r["id"] for r in store.items()) == sorted(f"p-{i}" for i in range(n))
+    for i in range(n):
+        assert store.stored_body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
