@@ -198,14 +198,15 @@ def eight_reason(state: State, before: Rack, shot: Shot) -> str:
 
 def _drop(rack: Rack, shot: Shot) -> Rack:
     """Take the potted object balls off; remember where each group's last ball went and who potted
-    it on a clean shot (RULES 2.2, 8B:6f)."""
+    it (RULES 2.2, 8B:6f: the shooter pots the opponent's last ball into a middle pocket — with or
+    without a foul on that shot, RULES 2.2 sets no such condition)."""
     left, last_pocket, last_by = list(rack.left), list(rack.last_pocket), list(rack.last_by)
     for group, pocket in shot.pots:
         i = GROUPS.index(group)
         left[i] -= 1
         if left[i] == 0:
             last_pocket[i] = pocket
-            last_by[i] = None if shot.foul else rack.shooter
+            last_by[i] = rack.shooter
     return replace(rack, left=tuple(left), last_pocket=tuple(last_pocket), last_by=tuple(last_by))
 
 

@@ -143,7 +143,7 @@ class Rack:
     must_choose: bool = False            # both groups dropped on the group-fixing shot (2.4)
     open_shot: bool = False              # 8B:6d: the next shot may hit any ball first
     last_pocket: tuple = (None, None)    # per group: the pocket its last ball dropped into
-    last_by: tuple = (None, None)        # per group: who potted its last ball on a clean shot
+    last_by: tuple = (None, None)        # per group: who potted its last ball
     named: tuple = (None, None)          # per group: the 8 pocket named under 8B:6f
     fouls: tuple = (0, 0)                # fouls per player in this game
     pending: tuple = ()                  # the inputs of the open shot
@@ -162,7 +162,7 @@ class Rack:
         return self.left[GROUPS.index(group)]
 
     def may_name_pocket(self, group: str) -> bool:
-        """8B:6f: the opponent potted this group's last ball into a middle pocket on a clean shot."""
+        """8B:6f: the opponent potted this group's last ball into a middle pocket (RULES 2.2)."""
         i = GROUPS.index(group)
         owner = self.owner_of(group)
         return (owner is not None and self.last_pocket[i] in MIDDLE_POCKETS

@@ -89,11 +89,28 @@ def test_2_2_8b6f_named_pocket_may_be_changed_before_the_shot():
     assert current(board)["eight_pocket"]["a"] == 3
 
 
-def test_2_2_8b6f_no_choice_after_a_foul_shot():
-    """RULES 2.2 / 8B:6f covers a legal combination; on a foul shot the opposite rule stays."""
+def test_2_2_8b6f_choice_also_after_a_foul_shot():
+    """RULES 2.2 / 8B:6f: the opponent potted a's last ball into a middle pocket — RULES 2.2 sets no
+    "clean shot" condition, so a foul on that shot (here a scratch) gives a ball in hand *and* the
+    free choice of the 8 pocket (audit fix: the core used to withhold the choice)."""
     board = play("s . . t t t t t t . . s t2 x .")
-    assert current(board)["pocket_choice"]["a"] is False
-    assert current(board)["eight_pocket"]["a"] == 5
+    cur = current(board)
+    assert (cur["shooter"], cur["ball_in_hand"]) == ("a", True)
+    assert cur["pocket_choice"] == {"a": True, "b": False}
+    assert cur["eight_pocket"]["a"] == 5          # not named: the opposite pocket (Decision)
+    board.push({"cmd": "pocket8", "pocket": 1})
+    board.push({"cmd": "pot8", "pocket": 1})
+    board.push({"cmd": "shot"})
+    assert last_game(board)["reason"] == "eight" and last_game(board)["winner"] == "a"
+
+
+def test_2_2_8b6f_own_last_ball_on_a_foul_shot_gives_no_choice():
+    """RULES 2.2 / 8B:6f: only the *opponent* potting one's last ball opens the choice; one's own
+    last ball into a middle pocket, even on a foul, fixes the other middle pocket."""
+    board = play(B_SOLIDS_A_TO_PLAY + " t t t t t t t2 x .")
+    cur = current(board)
+    assert cur["shooter"] == "b" and cur["pocket_choice"] == {"a": False, "b": False}
+    assert cur["eight_pocket"]["a"] == 5
 
 
 # -- 2.3 break ------------------------------------------------------------------------
