@@ -5,18 +5,25 @@ seconds, 32 hex digits of randomness and the exact body bytes. The receiver reco
 with the device's registered secret, refuses a timestamp outside its window and a nonce it has
 seen, so a forged, altered or replayed post is rejected. A retry is signed afresh (new nonce);
 the record id, not the nonce, is what makes a retry harmless.
+
+A gateway (a venue laptop that received the record over serial) passes a record on with its own
+fresh signature and carries the device's original one beside it as ``origin`` (HTTP headers
+``X-Pocitadlo-Origin-*``, an ``"origin"`` object on the serial line and in a backlog file). The
+receiver checks both: the gateway's for freshness, the device's for authorship (docs/sync.md).
 """
 import hashlib
 import hmac
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 HEADER_DEVICE = "X-Pocitadlo-Device"
 HEADER_TIMESTAMP = "X-Pocitadlo-Timestamp"
 HEADER_NONCE = "X-Pocitadlo-Nonce"
 HEADER_SIGNATURE = "X-Pocitadlo-Signature"
+ORIGIN_PREFIX = "X-Pocitadlo-Origin-"
+FIELDS = ("device", "timestamp", "nonce", "signature")
 
 
 def mac(secret: bytes, device: str, timestamp: int, nonce: str, body: bytes) -> str:
@@ -33,10 +40,38 @@ class Signed:
     nonce: str
     signature: str
     body: bytes
+    origin: "Signed | None" = None     # the device's own signature of the same body, relayed by a gateway
+
+    def fields(self) -> dict:
+        """device, timestamp, nonce, signature (and origin, as fields too) — without the body."""
+        out = {"device": self.device, "timestamp": self.timestamp, "nonce": self.nonce, "signature": self.signature}
+        if self.origin is not None:
+            out["origin"] = self.origin.fields()
+        return out
+
+    @classmethod
+    def from_fields(cls, fields, body: bytes, *, nested: bool = True) -> "Signed":
+        """The inverse of ``fields`` (ValueError when a field is missing or of the wrong type)."""
+        try:
+            origin = fields.get("origin")
+            if origin is not None:
+                if not nested:
+                    raise ValueError("an origin cannot carry another origin")
+                origin = cls.from_fields(origin, body, nested=False)
+            timestamp = fields["timestamp"]
+            if isinstance(timestamp, bool) or not isinstance(timestamp, (int, str)):
+                raise ValueError("timestamp")
+            return cls(str(fields["device"]), int(timestamp), str(fields["nonce"]), str(fields["signature"]),
+                       body, origin)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            raise ValueError("malformed signature fields (device, timestamp, nonce, signature)") from None
 
     def headers(self) -> dict[str, str]:
-        return {HEADER_DEVICE: self.device, HEADER_TIMESTAMP: str(self.timestamp),
-                HEADER_NONCE: self.nonce, HEADER_SIGNATURE: self.signature}
+        out = {HEADER_DEVICE: self.device, HEADER_TIMESTAMP: str(self.timestamp),
+               HEADER_NONCE: self.nonce, HEADER_SIGNATURE: self.signature}
+        if self.origin is not None:
+            out.update({ORIGIN_PREFIX + name.capitalize(): str(self.origin.fields()[name]) for name in FIELDS})
+        return out
 
     @classmethod
     def from_headers(cls, headers, body: bytes) -> "Signed":
@@ -51,34 +86,39 @@ class Signed:
             timestamp = int(values[HEADER_TIMESTAMP])
         except ValueError:
             raise ValueError(f"{HEADER_TIMESTAMP} is not whole seconds") from None
-        return cls(values[HEADER_DEVICE], timestamp, values[HEADER_NONCE], values[HEADER_SIGNATURE], body)
+        origin = None
+        relayed = {name: headers.get(ORIGIN_PREFIX + name.capitalize()) for name in FIELDS}
+        if any(relayed.values()):
+            missing = [ORIGIN_PREFIX + name.capitalize() for name, value in relayed.items() if not value]
+            if missing:
+                raise ValueError(f"missing header {missing[0]}")
+            try:
+                origin = cls.from_fields(relayed, body, nested=False)
+            except ValueError:
+                raise ValueError(f"{ORIGIN_PREFIX}Timestamp is not whole seconds") from None
+        return cls(values[HEADER_DEVICE], timestamp, values[HEADER_NONCE], values[HEADER_SIGNATURE], body, origin)
 
     def pack(self) -> bytes:
         """One byte string: a JSON line with the signature fields, then the body (serial payload)."""
-        head = {"device": self.device, "timestamp": self.timestamp, "nonce": self.nonce,
-                "signature": self.signature}
-        return json.dumps(head, separators=(",", ":")).encode("utf-8") + b"\n" + self.body
+        return json.dumps(self.fields(), separators=(",", ":")).encode("utf-8") + b"\n" + self.body
 
     @classmethod
     def unpack(cls, data: bytes) -> "Signed":
         head, sep, body = data.partition(b"\n")
         try:
             fields = json.loads(head) if sep else None
-            return cls(str(fields["device"]), int(fields["timestamp"]), str(fields["nonce"]),
-                       str(fields["signature"]), body)
-        except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+            return cls.from_fields(fields, body)
+        except (ValueError, UnicodeDecodeError):
             raise ValueError("the signature line is missing or malformed") from None
 
     def to_json(self) -> dict:
         """A line of an exported backlog file (the body as text)."""
-        return {"device": self.device, "timestamp": self.timestamp, "nonce": self.nonce,
-                "signature": self.signature, "body": self.body.decode("utf-8")}
+        return {**self.fields(), "body": self.body.decode("utf-8")}
 
     @classmethod
     def from_json(cls, obj) -> "Signed":
         try:
-            return cls(str(obj["device"]), int(obj["timestamp"]), str(obj["nonce"]),
-                       str(obj["signature"]), obj["body"].encode("utf-8"))
+            return cls.from_fields(obj, obj["body"].encode("utf-8"))
         except (TypeError, KeyError, ValueError, AttributeError):
             raise ValueError("not a signed backlog line (device, timestamp, nonce, signature, body)") from None
 
@@ -110,3 +150,21 @@ class Signer:
     def learn_time(self, server_time: float) -> None:
         """Adopt the receiver's clock: a Pi without network or RTC may boot with the wrong time."""
         self.offset = float(server_time) - self._clock()
+
+
+class RelaySigner(Signer):
+    """A gateway's signer: signs afresh as the gateway and carries the device's original signature.
+
+    ``origin_of(body)`` returns the ``Signed`` the device made for these exact bytes (a gateway's
+    store keeps it for every item it accepted); the league's receiver verifies both.
+    """
+
+    def __init__(self, device: str, secret: bytes, origin_of, **kwargs):
+        super().__init__(device, secret, **kwargs)
+        self._origin_of = origin_of
+
+    def sign(self, body: bytes) -> Signed:
+        origin = self._origin_of(body)
+        if origin.body != body:
+            raise ValueError("the origin signature is for other bytes")
+        return replace(super().sign(body), origin=replace(origin, origin=None))

@@ -3,6 +3,9 @@
 ``Receiver.handle(signed, via=..., remote=...)`` returns ``(status, answer)``: 200 "stored" or
 "duplicate" (already have it), 400 malformed, 401 unknown device / bad signature / stale
 timestamp / replayed nonce, 409 same id with other bytes, 422 does not replay to its summary.
+A registered gateway's post carries the device's original signature (``signed.origin``): the
+gateway's signature must be fresh, the device's must match the body; the item is stored as the
+device's, with its original signature, so the gateway cannot forge nor alter a record.
 Every refusal is logged (Python logging and the store's refusals table); nothing stored changes.
 """
 import logging
@@ -18,39 +21,57 @@ MAX_BODY = 1 << 20
 
 
 class Receiver:
-    def __init__(self, store, *, clock=time.time, window: int = WINDOW):
+    def __init__(self, store, *, clock=time.time, window: int = WINDOW, on_stored=None):
         self.store, self._clock, self.window = store, clock, window
+        self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
         """Verify and store one signed item. ``fresh_only=False`` (a backlog file carried on a USB
         stick) skips the timestamp window and nonce; the signature is still required."""
         item_id = None
         try:
-            self._authenticate(signed, fresh_only)
+            author = self._authenticate(signed, fresh_only)
             parsed = parse_body(signed.body)
             item_id = parsed.id
-            status = self._store(parsed, signed, via)
+            if author is not signed:
+                via = f"{via}:{signed.device}"      # relayed by this gateway
+            status = self._store(parsed, author, via)
         except Refused as exc:
             return self._refuse(exc, signed, via, remote, item_id)
-        log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, signed.device, via)
+        log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, author.device, via)
+        if status == "stored" and self.on_stored is not None:
+            self.on_stored()
         reason = "already have it" if status == "duplicate" else "stored"
         return 200, self._answer(200, status, parsed.id, reason)
 
-    def _authenticate(self, signed, fresh_only: bool) -> None:
+    def _authenticate(self, signed, fresh_only: bool):
+        """Check the signature(s); return the device's own: ``signed``, or for a gateway its origin."""
+        role = self.store.role_of(signed.device) if _clean(signed.device) else None
+        if signed.origin is not None and role != "gateway":
+            raise Refused(401, f"{signed.device!r} is not a registered gateway: it cannot relay records")
+        if signed.origin is None and role == "gateway":
+            raise Refused(401, f"{signed.device!r} is a gateway: it relays records signed by a device, "
+                               "it cannot sign its own")
+        self._check_signature(signed, role or "device", "")
+        if fresh_only:
+            now = int(self._clock())
+            if abs(now - signed.timestamp) > self.window:
+                raise Refused(401, f"stale timestamp ({signed.timestamp - now:+d} s from the receiver's clock)")
+            if not self.store.claim_nonce(signed.device, signed.nonce, signed.timestamp, now - 2 * self.window):
+                raise Refused(401, "replayed message (nonce already used)")
+        if signed.origin is None:
+            return signed
+        self._check_signature(signed.origin, "device", "origin ")    # no window: it was fresh at the gateway
+        return signed.origin
+
+    def _check_signature(self, signed, role: str, what: str) -> None:
         if not _clean(signed.device) or not _clean(signed.nonce) or len(signed.nonce) > 64:
-            raise Refused(401, "malformed device id or nonce")
-        secret = self.store.secret_of(signed.device)
+            raise Refused(401, f"malformed {what}device id or nonce")
+        secret = self.store.secret_of(signed.device, role)
         if secret is None:
-            raise Refused(401, f"unknown device {signed.device!r}")
+            raise Refused(401, f"unknown {what}device {signed.device!r}")
         if not signed.valid_for(secret):
-            raise Refused(401, "bad signature")
-        if not fresh_only:
-            return
-        now = int(self._clock())
-        if abs(now - signed.timestamp) > self.window:
-            raise Refused(401, f"stale timestamp ({signed.timestamp - now:+d} s from the receiver's clock)")
-        if not self.store.claim_nonce(signed.device, signed.nonce, signed.timestamp, now - 2 * self.window):
-            raise Refused(401, "replayed message (nonce already used)")
+            raise Refused(401, f"bad {what}signature")
 
     def _store(self, parsed, signed, via: str) -> str:
         stored = self.store.stored_body(parsed.id)
@@ -60,7 +81,7 @@ class Receiver:
             parsed = check(parsed)
         try:
             return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                  game=parsed.game, match_id=parsed.match_id)
+                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields())
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
 

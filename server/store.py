@@ -3,6 +3,7 @@
 An accepted item is never changed or deleted: ``put`` inserts a new id, answers "duplicate"
 for the same id with the same bytes, and raises Conflict for the same id with other bytes.
 """
+import json
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -20,7 +21,12 @@ CREATE TABLE IF NOT EXISTS nonces (
 CREATE TABLE IF NOT EXISTS refusals (
     at TEXT NOT NULL, via TEXT NOT NULL, remote TEXT, device TEXT, item_id TEXT,
     status INTEGER NOT NULL, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS forwarded (
+    id TEXT PRIMARY KEY, state TEXT NOT NULL, at TEXT NOT NULL, why TEXT);
 """
+# columns added after the first release: (table, column, declaration)
+ADDED_COLUMNS = (("devices", "role", "TEXT NOT NULL DEFAULT 'device'"), ("items", "origin", "TEXT"))
+ROLES = ("device", "gateway")
 
 
 class Conflict(Exception):
@@ -40,6 +46,9 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            for table, column, declaration in ADDED_COLUMNS:
+                if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     @contextmanager
     def _transaction(self):
@@ -62,21 +71,30 @@ class Store:
             return self._db.execute("PRAGMA journal_mode").fetchone()[0]
 
     # -- devices ---------------------------------------------------------
-    def add_device(self, device: str, secret: bytes, note: str = "") -> None:
+    def add_device(self, device: str, secret: bytes, note: str = "", role: str = "device") -> None:
+        """Register a counter ("device") or a venue gateway that only relays ("gateway")."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
         with self._lock:
-            self._db.execute("INSERT INTO devices(id, secret, note, added) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note",
-                             (device, secret, note, _now()))
+            self._db.execute("INSERT INTO devices(id, secret, note, added, role) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
+                             "role=excluded.role", (device, secret, note, _now(), role))
 
-    def secret_of(self, device: str) -> bytes | None:
+    def secret_of(self, device: str, role: str = "device") -> bytes | None:
+        """The secret of a registered device of this role (None: unknown, or registered as the other)."""
         with self._lock:
-            row = self._db.execute("SELECT secret FROM devices WHERE id = ?", (device,)).fetchone()
+            row = self._db.execute("SELECT secret FROM devices WHERE id = ? AND role = ?", (device, role)).fetchone()
         return bytes(row[0]) if row else None
+
+    def role_of(self, device: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT role FROM devices WHERE id = ?", (device,)).fetchone()
+        return row[0] if row else None
 
     def devices(self) -> list[dict]:
         with self._lock:
-            rows = self._db.execute("SELECT id, note, added FROM devices ORDER BY id").fetchall()
-        return [{"id": r[0], "note": r[1], "added": r[2]} for r in rows]
+            rows = self._db.execute("SELECT id, note, added, role FROM devices ORDER BY id").fetchall()
+        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3]} for r in rows]
 
     # -- replay protection ------------------------------------------------
     def claim_nonce(self, device: str, nonce: str, ts: int, forget_before: int) -> bool:
@@ -94,14 +112,16 @@ class Store:
         return bytes(row[0]) if row else None
 
     def put(self, item_id: str, kind: str, body: bytes, *, device: str, via: str,
-            game: str | None = None, match_id: str | None = None) -> str:
-        """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ."""
+            game: str | None = None, match_id: str | None = None, origin: dict | None = None) -> str:
+        """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ.
+        ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
+        origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
             row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
             if row is None:
-                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, _now(), body))
+                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (item_id, kind, game, match_id, device, via, _now(), body, origin_text))
         if row is None:
             return "stored"
         if bytes(row[0]) == body:
@@ -118,6 +138,33 @@ class Store:
             rows = self._db.execute(query + " ORDER BY rowid", args).fetchall()
         keys = ("id", "kind", "game", "match_id", "device", "via", "received", "body")
         return [dict(zip(keys, row[:-1] + (bytes(row[-1]),))) for row in rows]
+
+    def origin_of(self, item_id: str) -> dict | None:
+        """The device's signature fields kept with an item (None for items stored without them)."""
+        with self._lock:
+            row = self._db.execute("SELECT origin FROM items WHERE id = ?", (item_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    # -- passing items on (a gateway) ---------------------------------------
+    def unforwarded(self) -> list[dict]:
+        """Items not yet delivered nor held by the forwarder, in the order they arrived."""
+        with self._lock:
+            rows = self._db.execute("SELECT i.id, i.kind, i.body, i.origin FROM items i LEFT JOIN forwarded f "
+                                    "ON f.id = i.id WHERE f.id IS NULL ORDER BY i.rowid").fetchall()
+        return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "origin": r[3]} for r in rows]
+
+    def forwarded(self, state: str) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute("SELECT f.id, i.kind, i.body, f.at, f.why FROM forwarded f JOIN items i "
+                                    "ON i.id = f.id WHERE f.state = ? ORDER BY f.rowid", (state,)).fetchall()
+        return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "at": r[3], "why": r[4]} for r in rows]
+
+    def set_forwarded(self, item_id: str, state: str | None, at: str, why: str | None = None) -> None:
+        """Mark an item "delivered" or "held" by the forwarder; state None puts it back in the queue."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM forwarded WHERE id = ?", (item_id,))
+            if state is not None:
+                db.execute("INSERT INTO forwarded(id, state, at, why) VALUES (?, ?, ?, ?)", (item_id, state, at, why))
 
     def count(self) -> int:
         with self._lock:

@@ -4,7 +4,10 @@ Import it from a test module (``from sync_helpers import ...``; pytest puts test
 """
 import os
 import select
+import socket
+import struct
 import threading
+import time
 from contextlib import contextmanager
 
 from firmware_host.outbox import Outbox
@@ -66,6 +69,92 @@ def serial_listener(receiver, port: str, **options):
     finally:
         stop.set()
         thread.join(2)
+
+
+class Proxy(threading.Thread):
+    """Forwards TCP to ``target``; each new connection takes the next behaviour from ``script``:
+    "ok", "500", "reset", "stall", "slow", "lost-answer" (forward, then reset instead of answering)."""
+
+    def __init__(self, target_port: int, script):
+        super().__init__(daemon=True)
+        self.target_port, self.script = target_port, list(script)
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.stop = threading.Event()
+        self.seen = []
+
+    def run(self):
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.sock], [], [], 0.02)
+            if ready:
+                conn, _ = self.sock.accept()
+                how = self.script.pop(0) if self.script else "ok"
+                self.seen.append(how)
+                threading.Thread(target=self._serve, args=(conn, how), daemon=True).start()
+
+    @staticmethod
+    def _read_request(conn) -> bytes:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += conn.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += conn.recv(65536)
+        return data[:len(head) + 4] + body
+
+    @staticmethod
+    def _reset(conn):
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+
+    def _serve(self, conn, how):
+        try:
+            request = self._read_request(conn)
+            if how == "500":
+                conn.sendall(b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!")
+                conn.close()
+            elif how == "reset":
+                self._reset(conn)
+            elif how == "stall":
+                self.stop.wait(1.0)
+                conn.close()
+            else:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+                upstream.sendall(request)
+                answer = b""
+                while True:
+                    chunk = upstream.recv(65536)
+                    answer += chunk
+                    if not chunk or (b"\r\n\r\n" in answer and len(answer.partition(b"\r\n\r\n")[2]) >= int(
+                            answer.split(b"Content-Length: ")[1].split(b"\r\n")[0])):
+                        break
+                upstream.close()
+                if how == "lost-answer":
+                    self._reset(conn)
+                    return
+                if how == "slow":
+                    time.sleep(0.2)
+                conn.sendall(answer)
+                conn.close()
+        except OSError:
+            conn.close()
+
+    def close(self):
+        self.stop.set()
+        self.join(2)
+        self.sock.close()
+
+
+@contextmanager
+def proxy(target_port: int, script):
+    """A faulty network between a sender and the receiver at ``target_port`` (see Proxy)."""
+    between = Proxy(target_port, script)
+    between.start()
+    try:
+        yield between
+    finally:
+        between.close()
 
 
 class Relay(threading.Thread):
@@ -142,6 +231,16 @@ def deliver_all(outbox, transport, max_steps: int = 400) -> Syncer:
     drain(syncer, clock, outbox, max_steps)
     transport.close()
     return syncer
+
+
+def wait_for(condition, timeout: float = 30.0, poll: float = 0.02) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` passes (a bound on a hang, not a speed test)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(poll)
+    return True
 
 
 def assert_exactly_once(outbox, store, n: int) -> None:

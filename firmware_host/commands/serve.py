@@ -13,13 +13,21 @@ def configure(parser) -> None:
     once = parser.add_mutually_exclusive_group()
     once.add_argument("--add-device", metavar="ID", help="register a device (prints a new secret unless "
                                                          "--secret-file gives one) and exit")
+    once.add_argument("--add-gateway", metavar="ID", help="register a venue gateway that may relay records "
+                                                          "signed by registered devices (like --add-device)")
     once.add_argument("--devices", action="store_true", help="list the registered devices and exit")
     once.add_argument("--import", dest="import_file", metavar="FILE",
                       help="store a backlog file exported with `pocitadlo outbox export` and exit")
     once.add_argument("--match", metavar="ID", help="print a match record (zápis) and exit")
     once.add_argument("--table", action="store_true", help="print the league table (--game) and exit")
     once.add_argument("--records", action="store_true", help="list the stored records and exit")
-    parser.add_argument("--secret-file", help="--add-device: the device's secret (as in its [sync] secret_file)")
+    parser.add_argument("--secret-file", help="--add-device/--add-gateway: the secret (as in its [sync] secret_file)")
+    gateway = parser.add_argument_group("gateway: pass every stored record on to the league's receiver")
+    gateway.add_argument("--forward", metavar="URL", help="the league's receiver, https://…/api/v1/records")
+    gateway.add_argument("--gateway-id", help="this gateway's id as registered there (--add-gateway)")
+    gateway.add_argument("--gateway-secret-file", help="this gateway's secret")
+    gateway.add_argument("--ca-file", help="PEM file of the CA to trust for the league's receiver")
+    gateway.add_argument("--allow-plain-http", action="store_true", help="allow an http:// --forward URL (LAN)")
     parser.add_argument("--html", action="store_true", help="--match/--table: printable HTML instead of JSON")
     parser.add_argument("--game", choices=("carom", "8ball"), default="carom", help="--table: which league (carom)")
 
@@ -42,11 +50,11 @@ def run(args) -> int:
         raise UserError(f"{args.db}: not a usable SQLite store ({exc})") from None
     receiver = Receiver(store)
     try:
-        if args.add_device:
+        if args.add_device or args.add_gateway:
             return _add_device(args, store, UserError)
         if args.devices:
             for device in store.devices():
-                print(f"{device['id']}\t{device['added']}\t{device['note']}")
+                print(f"{device['id']}\t{device['role']}\t{device['added']}\t{device['note']}")
             return 0
         if args.import_file:
             from server.importer import import_backlog
@@ -75,53 +83,88 @@ def run(args) -> int:
 
 def _add_device(args, store, UserError) -> int:
     import secrets
+
+    name, role = (args.add_device, "device") if args.add_device else (args.add_gateway, "gateway")
+    if args.secret_file:
+        secret = _read_secret(args.secret_file, UserError)
+        store.add_device(name, secret, role=role)
+        print(f"registered {role} {name}")
+    else:
+        secret = secrets.token_urlsafe(32)
+        store.add_device(name, secret.encode("utf-8"), role=role)
+        where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
+        print(f"registered {role} {name}; its secret (shown once, put it in {where}):")
+        print(secret)
+    return 0
+
+
+def _read_secret(path, UserError) -> bytes:
     from pathlib import Path
 
     from firmware_host.sync_settings import MIN_SECRET
 
-    if args.secret_file:
-        secret = Path(args.secret_file).read_text(encoding="utf-8").strip()
-        if len(secret) < MIN_SECRET:
-            raise UserError(f"{args.secret_file}: the secret must be at least {MIN_SECRET} characters long")
-        store.add_device(args.add_device, secret.encode("utf-8"))
-        print(f"registered {args.add_device}")
-    else:
-        secret = secrets.token_urlsafe(32)
-        store.add_device(args.add_device, secret.encode("utf-8"))
-        print(f"registered {args.add_device}; its [sync] secret (shown once, put it in the device's secret_file):")
-        print(secret)
-    return 0
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the secret ({getattr(exc, 'strerror', None) or exc})") from None
+    if len(secret) < MIN_SECRET:
+        raise UserError(f"{path}: the secret must be at least {MIN_SECRET} characters long")
+    return secret.encode("utf-8")
+
+
+def _forwarder(args, receiver, UserError):
+    """The gateway's Syncer for --forward (None without it); a new record wakes it."""
+    if not args.forward:
+        return None
+    from server.forward import forwarder
+
+    if not args.forward.startswith(("https://", "http://")):
+        raise UserError(f"--forward must be an https:// URL, got {args.forward!r}")
+    if args.forward.startswith("http://") and not args.allow_plain_http:
+        raise UserError("--forward http:// sends results unencrypted; use https:// or add --allow-plain-http")
+    if not args.gateway_id or not args.gateway_secret_file:
+        raise UserError("--forward needs --gateway-id and --gateway-secret-file (registered with --add-gateway)")
+    syncer = forwarder(receiver.store, args.forward, args.gateway_id, _read_secret(args.gateway_secret_file, UserError),
+                       ca_file=args.ca_file)
+    receiver.on_stored = syncer.wake
+    return syncer
 
 
 def _serve(args, receiver, UserError) -> int:
     import threading
 
+    if args.listen == "off" and not (args.serial or args.forward):
+        raise UserError("--listen off needs --serial PORT or --forward URL")
+    if args.listen != "off":
+        host, _, port = args.listen.rpartition(":")
+        if not host or not port.isdigit():
+            raise UserError(f"--listen must be HOST:PORT, got {args.listen!r}")
+    syncer = _forwarder(args, receiver, UserError)
     stop = threading.Event()
     serial_thread = None
     if args.serial:
         from server.serial_listener import SerialListener
 
         serial_thread, stop = SerialListener(receiver, args.serial, baudrate=args.baudrate).start()
-    if args.listen == "off":
-        if serial_thread is None:
-            raise UserError("--listen off needs --serial PORT")
-        try:
-            serial_thread.join()
-        finally:
-            stop.set()
-        return 0
-    from server.web import ReceiverServer
-
-    host, _, port = args.listen.rpartition(":")
-    if not host or not port.isdigit():
-        raise UserError(f"--listen must be HOST:PORT, got {args.listen!r}")
-    server = ReceiverServer((host, int(port)), receiver, certfile=args.cert, keyfile=args.key)
-    scheme = "https" if args.cert else "http"
-    print(f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
-          + (f" and serial {args.serial}" if args.serial else "") + f"; store {args.db}", flush=True)
+    forward_thread = syncer.start() if syncer else None
+    where = ([f"serial {args.serial}"] if args.serial else []) + ([f"forwarding to {args.forward}"] if syncer else [])
     try:
-        server.serve_forever()
+        if args.listen == "off":
+            print(f"{', '.join(where)}; store {args.db}", flush=True)
+            (serial_thread or forward_thread).join()
+            return 0
+        from server.web import ReceiverServer
+
+        server = ReceiverServer((host, int(port)), receiver, certfile=args.cert, keyfile=args.key)
+        scheme = "https" if args.cert else "http"
+        print(f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
+              + "".join(f", {w}" for w in where) + f"; store {args.db}", flush=True)
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
     finally:
         stop.set()
-        server.server_close()
+        if syncer:
+            syncer.stop()
     return 0
