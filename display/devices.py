@@ -114,14 +114,41 @@ def _emulator_args(settings) -> dict:
 def _capture(settings, **_):
     from luma.emulator.device import capture
 
-    return capture(file_template=settings.file_template, **_emulator_args(settings))
+    return _decimal_points(settings, capture(file_template=settings.file_template, **_emulator_args(settings)))
 
 
 def _gifanim(settings, **_):
     from luma.emulator.device import gifanim
 
-    return gifanim(filename=settings.file_template, duration=settings.blink_seconds,
-                   **_emulator_args(settings))
+    return _decimal_points(settings, gifanim(filename=settings.file_template, duration=settings.blink_seconds,
+                                             **_emulator_args(settings)))
+
+
+_CELL = (30, 50)        # luma.emulator's 7-segment picture: one digit per 30x50 cell
+_POINT = (27, 46, 2)    # where the decimal point goes in a cell (x, y, radius)
+_POINT_COLOUR = (255, 0, 0)
+
+
+def _decimal_points(settings, device):
+    """luma's emulator draws a 7-segment board from bits 0-6 of each digit and drops bit 7, the
+    decimal point; pocitadlo uses that point (the player at the table), so pictures draw it too."""
+    if not settings.is_segment:
+        return device
+    pygame, luma_transform = device._pygame, device._transform
+
+    def transform(surface):
+        picture = luma_transform(surface)
+        width, height = surface.get_size()
+        pixels = pygame.PixelArray(surface)
+        lit = [x for x in range(width) if height > 7 and pixels[x, 7] & 0xFFFFFF]
+        del pixels          # a PixelArray locks its surface
+        x0, y0, radius = _POINT
+        for x in lit:       # the board's digit 0 is the image's rightmost column
+            pygame.draw.circle(picture, _POINT_COLOUR, ((width - x - 1) * _CELL[0] + x0, y0), radius)
+        return picture
+
+    device._transform = transform
+    return device
 
 
 def _terminal(settings, *, stream=None, **_):

@@ -4,7 +4,8 @@
   folded to ASCII there (a háček needs rows those sizes do not have).
 * ``TEXT`` — the 5x7 HD44780 shapes of luma's LCD_FONT in an 8-row cell, plus the Czech letters
   CP437 lacks (á č ď é ě í ň ó ř š ť ú ů ý ž and capitals), drawn here: lower-case letters get the
-  accent in the two rows above their x-height, capitals are drawn 5 rows tall under the accent.
+  accent in the two rows above their x-height; capitals are drawn 6 rows tall (on the baseline)
+  under a one-row accent, so no capital looks like its small letter.
 * ``digits(width, height)`` — scoreboard digits of any size, built from segments with rounded
   corners; 1 and 7, and 6, 9 and 3, stay distinct (6 and 9 carry their tails).
 
@@ -16,31 +17,38 @@ from functools import lru_cache
 
 from PIL import Image
 
-_ACCENTS = {  # two rows above a five-pixel-wide letter
+_ACCENTS = {  # lower case: two rows above a five-pixel-wide letter's x-height
     "acute": ("...x.", "..x.."),
     "caron": (".x.x.", "..x.."),
     "ring": (".xxx.", ".x.x."),
 }
-_CAPS5 = {  # capitals squeezed to 5 rows, to sit under an accent in an 8-row cell
-    "A": (".xxx.", "x...x", "xxxxx", "x...x", "x...x"),
-    "C": (".xxxx", "x....", "x....", "x....", ".xxxx"),
-    "D": ("xxxx.", "x...x", "x...x", "x...x", "xxxx."),
-    "E": ("xxxxx", "x....", "xxxx.", "x....", "xxxxx"),
-    "I": (".xxx.", "..x..", "..x..", "..x..", ".xxx."),
-    "N": ("x...x", "xx..x", "x.x.x", "x..xx", "x...x"),
-    "O": (".xxx.", "x...x", "x...x", "x...x", ".xxx."),
-    "R": ("xxxx.", "x...x", "xxxx.", "x..x.", "x...x"),
-    "S": (".xxxx", "x....", ".xxx.", "....x", "xxxx."),
-    "T": ("xxxxx", "..x..", "..x..", "..x..", "..x.."),
-    "U": ("x...x", "x...x", "x...x", "x...x", ".xxx."),
-    "Y": ("x...x", ".x.x.", "..x..", "..x..", "..x.."),
-    "Z": ("xxxxx", "...x.", "..x..", ".x...", "xxxxx"),
+_CAP_ACCENTS = {  # capitals: one row above a six-row letter, so Ó never looks like ó
+    "acute": ("...x.",),
+    "caron": (".x.x.",),
+    "ring": ("..x..",),
 }
-_HANDMADE = {  # lower-case letters whose accent does not fit the generic recipe
-    "í": ("...x.", "..x..", ".xx..", "..x..", "..x..", "..x..", ".xxx.", "....."),
-    "ů": ("..x..", ".x.x.", "..x..", "x...x", "x...x", "x..xx", ".xx.x", "....."),
-    "ď": ("....x.x", "....x.x", ".xx.x..", "x..xx..", "x...x..", "x...x..", ".xxxx..", "......."),
-    "ť": (".....x", ".x...x", "xxx...", ".x....", ".x....", ".x..x.", "..xx..", "......"),
+# Glyphs below are rows joined by "/" ("x" lit), one letter a line.
+_CAPS6 = {  # capitals six rows tall (the font's are seven), under a one-row accent
+    "A": ".xxx./x...x/x...x/xxxxx/x...x/x...x",
+    "C": ".xxx./x...x/x..../x..../x...x/.xxx.",
+    "D": "xxx../x..x./x...x/x...x/x..x./xxx..",
+    "E": "xxxxx/x..../xxxx./x..../x..../xxxxx",
+    "I": "xxx/.x./.x./.x./.x./xxx",
+    "N": "x...x/xx..x/x.x.x/x..xx/x...x/x...x",
+    "O": ".xxx./x...x/x...x/x...x/x...x/.xxx.",
+    "R": "xxxx./x...x/x...x/xxxx./x..x./x...x",
+    "S": ".xxxx/x..../.xxx./....x/....x/xxxx.",
+    "T": "xxxxx/..x../..x../..x../..x../..x..",
+    "U": "x...x/x...x/x...x/x...x/x...x/.xxx.",
+    "Y": "x...x/x...x/.x.x./..x../..x../..x..",
+    "Z": "xxxxx/....x/...x./..x../.x.../xxxxx",
+}
+_HANDMADE = {  # letters whose accent does not fit the generic recipe
+    "í": "...x./..x../.xx../..x../..x../..x../.xxx./.....",
+    "ů": "..x../.x.x./..x../x...x/x...x/x..xx/.xx.x/.....",
+    "ď": "....x.x/....x.x/.xx.x../x..xx../x...x../x...x../.xxxx../.......",
+    "ť": ".....x/.x...x/xxx.../.x..../.x..../.x..x./..xx../......",
+    "Ů": ".xxx./.x.x./x...x/x...x/x...x/x...x/.xxx./.....",   # a one-row ring would close the U into an O
 }
 _DECOMPOSE = {"\u0301": "acute", "\u030c": "caron", "\u030a": "ring"}
 
@@ -148,31 +156,34 @@ def _from_luma(font, chars: str, *, top: int, height: int) -> dict[str, tuple[st
     return glyphs
 
 
-def _accented(base: tuple[str, ...], accent: str) -> tuple[str, ...]:
-    """Put a two-row accent (centred) over a glyph whose top two rows are blank."""
+def _accented(base: tuple[str, ...], accent: tuple[str, ...]) -> tuple[str, ...]:
+    """Put an accent (rows drawn over five columns, centred) over a glyph whose top rows are blank."""
     width = max(len(r) for r in base)
     if width >= 5:
         pad = (width - 5) // 2
-        marks = tuple(("." * pad + row).ljust(width, ".") for row in _ACCENTS[accent])
+        marks = tuple(("." * pad + row).ljust(width, ".") for row in accent)
     else:
         cut = (5 - width) // 2
-        marks = tuple(row[cut:cut + width] for row in _ACCENTS[accent])
-    return marks + tuple(base[2:])
+        marks = tuple(row[cut:cut + width] for row in accent)
+    return marks + tuple(base[len(accent):])
+
+
+def _rows(picture: str) -> tuple[str, ...]:
+    return tuple(picture.split("/"))
 
 
 def _czech_glyphs(latin: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    glyphs = dict(_HANDMADE)
+    glyphs = {ch: _rows(picture) for ch, picture in _HANDMADE.items()}
     for ch in "áčéěňóřšúýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ":
         if ch in glyphs:
             continue
         letter, mark = unicodedata.normalize("NFD", ch)
-        accent = _DECOMPOSE[mark]
-        if letter.isupper():
-            base = ("", "") + _CAPS5[letter] + ("",)
-            base = tuple(r.ljust(5, ".") for r in base)
+        if letter.isupper():     # accent row, six rows of capital, the blank row under the baseline
+            body = _rows(_CAPS6[letter])
+            base = tuple(r.ljust(len(body[0]), ".") for r in ("",) + body + ("",))
+            glyphs[ch] = _accented(base, _CAP_ACCENTS[_DECOMPOSE[mark]])
         else:
-            base = latin[letter]
-        glyphs[ch] = _accented(base, accent)
+            glyphs[ch] = _accented(latin[letter], _ACCENTS[_DECOMPOSE[mark]])
     return glyphs
 
 
@@ -184,7 +195,9 @@ def _build_text() -> BitmapFont:
     glyphs.update(_czech_glyphs(glyphs))
     glyphs["►"] = ("x....", "xx...", "xxx..", "xxxx.", "xxx..", "xx...", "x....", ".....")
     glyphs["◄"] = ("...x", "..xx", ".xxx", "xxxx", ".xxx", "..xx", "...x", "....")
-    glyphs["°"] = (".x.", "x.x", ".x.", "...", "...", "...", "...", "...")
+    glyphs["°"] = _rows(".x./x.x/.x./.../.../.../.../...")
+    glyphs["↵"] = _rows("....x/....x/..x.x/.xx.x/xxxxx/.xx../..x../.....")
+    glyphs["✓"] = _rows("...../....x/....x/...x./x..x./.xx../..x../.....")
     return BitmapFont(glyphs, 8, space=3)
 
 
@@ -195,7 +208,9 @@ def _build_small() -> BitmapFont:
     glyphs = _from_luma(TINY_FONT, chars, top=1, height=5)
     glyphs["►"] = ("x..", "xx.", "xxx", "xx.", "x..")
     glyphs["◄"] = ("..x", ".xx", "xxx", ".xx", "..x")
-    glyphs["-"] = ("...", "...", "xxx", "...", "...")
+    glyphs["-"] = _rows(".../.../xxx/.../...")
+    glyphs["↵"] = _rows("..x/..x/x.x/xxx/x..")
+    glyphs["✓"] = _rows("..x/..x/x.x/x.x/.x.")
     return BitmapFont(glyphs, 5, space=2, upper=True)
 
 

@@ -28,11 +28,18 @@ RECORDS = {
     "carom-win": (dict(_CAROM, points_limit=200), [_score(20), _MISS, _score(1), _MISS, _score(10), _MISS,
                                                   _score(2), _MISS, _MISS, _score(10), _MISS]),
     "carom-forfeit": (_CAROM, [_score(2), _MISS, _score(1), {"cmd": "forfeit", "by": "b"}]),
+    "carom-frozen": (dict(_CAROM, points_limit=200, innings_limit=15),   # league limits, 3-digit scores
+                     [_score(10), _MISS] + [_score(20)] * 5 + [_score(10), _score(1), _MISS]
+                     + [_score(20)] * 8 + [_score(10), _score(2), _score(2), _score(1), {"cmd": "frozen"}]),
     "8ball-open": (_EIGHT, []),
     "8ball-in-hand": (_EIGHT, [{"cmd": "scratch"}, _SHOT]),
     "8ball-choose": (_EIGHT, [{"cmd": "pot", "ball": "solid"}, {"cmd": "pot", "ball": "stripe"}, _SHOT]),
     "8ball-pocket": (_EIGHT, [{"cmd": "pot", "ball": "solid"}] * 6
                      + [{"cmd": "pot", "ball": "solid", "pocket": 1}, _SHOT]),
+    "8ball-pocket-choice": (_EIGHT, [{"cmd": "pot", "ball": "solid"}, _SHOT, _SHOT]      # 8B:6f
+                            + [{"cmd": "pot", "ball": "stripe"}] * 6 + [_SHOT, _SHOT, {"cmd": "pot", "ball": "solid"},
+                                                                       {"cmd": "pot", "ball": "stripe", "pocket": 2},
+                                                                       _SHOT, _SHOT]),
     "8ball-won": (_EIGHT, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
                            {"cmd": "game", "winner": "a"}]),
 }

@@ -1,11 +1,15 @@
 """The few words the display itself adds to a screen (everything else comes in the model,
-already in the configured language). Short forms first: the smallest counters fit 8 letters."""
+already in the configured language). Short forms first: the smallest counters fit 8 letters.
+
+``clock_text`` turns the sync part's ISO UTC times into the ``"HH:MM"`` local time screens show."""
+from datetime import datetime, timezone, tzinfo
 
 TEXTS = {
     "cs": {
         "left": "Z",              # points left to the limit: "Z 18"
         "equalising": "DOH",      # dohrávka, B's equalising inning
         "equalising_long": "dohrávka",
+        "frozen": "LPÍ",          # koule lpí: frozen balls announced, 10 and 20 refused (RULES 1.2)
         "end": "KONEC",
         "draw": "REMÍZA",
         "wins": "VYHRÁL",
@@ -20,6 +24,7 @@ TEXTS = {
         "open_long": "otevřený stůl",
         "pocket": "K",            # kapsa: the required 8 pocket, "K4"
         "pocket_long": "kapsa 8",
+        "pocket_choice": "?",     # 8B:6f: the shooter may name the 8's pocket: "K5?" / "K?"
         "solids": "PLNÉ",
         "stripes": "PŮLK",
         "set": "SET",
@@ -38,6 +43,7 @@ TEXTS = {
         "left": "L",
         "equalising": "EQ",
         "equalising_long": "equalising",
+        "frozen": "FROZEN",
         "end": "END",
         "draw": "DRAW",
         "wins": "WINS",
@@ -52,6 +58,7 @@ TEXTS = {
         "open_long": "open table",
         "pocket": "P",
         "pocket_long": "8 pocket",
+        "pocket_choice": "?",
         "solids": "SOLID",
         "stripes": "STRIPE",
         "set": "SET",
@@ -71,3 +78,18 @@ TEXTS = {
 
 def texts(language: str) -> dict[str, str]:
     return TEXTS.get(language, TEXTS["cs"])
+
+
+def clock_text(iso_utc: str | None, tz: tzinfo | None = None) -> str | None:
+    """``"2026-11-29T18:05:00Z"`` -> ``"19:05"``: an ISO time (UTC when it names no offset) as
+    ``HH:MM`` in ``tz`` (default: the machine's local time zone). None for None or a text that
+    is not an ISO time, so a bad value leaves the screen without a time instead of failing."""
+    if not isinstance(iso_utc, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(iso_utc.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(tz).strftime("%H:%M")

@@ -75,7 +75,7 @@ def test_small_counter_pages_through_facts():
 
 def test_message_shows_then_times_out():
     c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
-    plain = sample("ready")
+    plain = sample("carom-series")      # a still picture: no blink, no pages
     c.show(plain, 0.0)
     without = c.device.frames[-1]
     deadline = c.show(dict(plain, message={"text": "10 nelze", "level": "warn"}), 1.0)
@@ -86,7 +86,7 @@ def test_message_shows_then_times_out():
 
 def test_the_same_message_does_not_restart_its_timer():
     c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
-    model = dict(sample("ready"), message={"text": "10 nelze", "level": "warn"})
+    model = dict(sample("carom-series"), message={"text": "10 nelze", "level": "warn"})
     c.show(model, 0.0)
     assert c.show(dict(model), 2.0) == 3.0
     assert c.show(dict(model), 3.5) is None
@@ -94,8 +94,8 @@ def test_the_same_message_does_not_restart_its_timer():
 
 def test_a_new_message_restarts_the_timer():
     c = counter(DisplaySettings(driver="dummy", message_seconds=3.0))
-    c.show(dict(sample("ready"), message={"text": "a", "level": "info"}), 0.0)
-    assert c.show(dict(sample("ready"), message={"text": "b", "level": "info"}), 2.0) == 5.0
+    c.show(dict(sample("carom-series"), message={"text": "a", "level": "info"}), 0.0)
+    assert c.show(dict(sample("carom-series"), message={"text": "b", "level": "info"}), 2.0) == 5.0
 
 
 def test_write_failure_is_one_display_fault_and_retried_after_reattach():

@@ -1,11 +1,14 @@
 """Fonts and the terminal device: Czech letters, distinct digits, text output to any stream."""
 import io
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 from PIL import Image, ImageDraw
 
 from display import fonts
 from display.terminal import TerminalDevice
+from display.text import clock_text
 
 CZECH = "áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ"
 
@@ -26,13 +29,40 @@ def test_text_font_draws_czech_letters_with_their_accent(letter):
 
 
 def test_czech_letters_are_all_different():
-    """Different letters never share a picture (a squeezed capital may match its small letter)."""
+    """Every Czech letter has its own picture: no capital looks like its small letter (Ó/ó, Ž/ž)."""
     font = fonts.text_font()
-    letters = {}
-    for ch in CZECH:
-        letters.setdefault(picture(font, ch), set()).add(ch.lower())
-    assert all(len(same) == 1 for same in letters.values())
-    assert len(letters) >= len(CZECH) - 2
+    letters = {picture(font, ch): ch for ch in CZECH}
+    assert len(letters) == len(CZECH)
+
+
+def test_czech_letters_differ_from_every_other_glyph():
+    font = fonts.text_font()
+    others = {picture(font, chr(c)) for c in range(33, 127)}
+    assert not {picture(font, ch) for ch in CZECH} & others
+
+
+def rows_lit(font, ch):
+    image = Image.new("1", (font.width(ch), font.height))
+    font.draw(ImageDraw.Draw(image), (0, 0), ch, 1)
+    return [y for y in range(font.height) if any(image.getpixel((x, y)) for x in range(image.width))]
+
+
+@pytest.mark.parametrize("capital", [ch for ch in CZECH if ch.isupper()])
+def test_accented_capitals_sit_on_the_baseline_taller_than_small_letters(capital):
+    """The capital under its accent keeps the baseline of the line (row 6) and is 6 rows tall,
+    taller than a small letter's 5-row body, so capitals do not jump and Ó never reads as ó."""
+    font = fonts.text_font()
+    assert max(rows_lit(font, capital)) == max(rows_lit(font, fonts.fold(capital))) == 6
+    assert rows_lit(font, capital) == list(range(7))
+    small = fonts.fold(capital).lower()
+    if small not in "dti":      # d, t and the dotted i reach up anyway; their pictures differ (above)
+        assert len(rows_lit(font, small)) == 5
+
+
+@pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font()], ids=["text", "small"])
+def test_prompt_symbols_are_drawn_not_replaced_by_a_question_mark(font):
+    for symbol in "↵✓":
+        assert font.has(symbol) and picture(font, symbol) != picture(font, "?")
 
 
 def test_small_font_folds_to_ascii_capitals():
@@ -81,3 +111,24 @@ def test_terminal_device_colours_lit_and_unlit_leds():
     assert text.startswith("\x1b[H")
     assert "38;2;255;42;16;48;2;48;12;12m▀" in text
     assert text.count("▀") == 2
+
+
+@pytest.mark.parametrize("iso,tz,expected", [
+    ("2026-11-29T18:05:00Z", ZoneInfo("Europe/Prague"), "19:05"),         # CET, UTC+1
+    ("2026-07-01T18:05:59+00:00", ZoneInfo("Europe/Prague"), "20:05"),    # CEST, UTC+2; seconds dropped
+    ("2026-11-29T23:30:00Z", timezone(timedelta(hours=1)), "00:30"),       # past midnight locally
+    ("2026-11-29T18:05:00", timezone.utc, "18:05"),                       # no offset: taken as UTC
+])
+def test_clock_text_is_the_local_hh_mm_of_a_utc_time(iso, tz, expected):
+    """The ready screen's last_sent (docs/screens.md "HH:MM") from the sync part's ISO UTC time."""
+    assert clock_text(iso, tz) == expected
+
+
+@pytest.mark.parametrize("bad", [None, "", "yesterday", "2026-13-01T00:00:00Z", 1732900000])
+def test_clock_text_of_no_time_or_a_bad_one_is_none(bad):
+    assert clock_text(bad, timezone.utc) is None
+
+
+def test_clock_text_defaults_to_the_machine_time_zone():
+    moment = datetime(2026, 11, 29, 18, 5, tzinfo=timezone.utc)
+    assert clock_text("2026-11-29T18:05:00Z") == moment.astimezone().strftime("%H:%M")

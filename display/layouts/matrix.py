@@ -46,24 +46,35 @@ def _arrow(side: str | None) -> str:
     return {"a": "◄", "b": "►"}.get(side, "")
 
 
+def _arrowed(value, side: str | None) -> str:
+    """``value`` with an arrow on the side of ``side``'s score: ◄13 for A, 13► for B."""
+    return f"{_arrow(side)}{value}" if side == "a" else f"{value}{_arrow(side)}"
+
+
 class MatrixLayout:
     def __init__(self, width: int, height: int):
         self.geometry = Geometry(width, height)
         self.big = fonts.digits(self.geometry.digit_width, self.geometry.digit_height)
 
     # --- shared pieces ----------------------------------------------------------------------
+    def _middle_box(self, digits=3) -> tuple[int, int]:
+        """The middle column (x0, x1) between two scores of ``digits`` digits."""
+        zone = self.geometry.zone(digits)
+        return zone + 1, self.geometry.width - zone - 1
+
     def _scores(self, scene: Scene, a, b, digits=3) -> tuple[int, int]:
         """Both players' big numbers; returns the middle column (x0, x1) left between them."""
         g = self.geometry
-        zone = g.zone(digits)
-        scene.number(a, (0, 0, zone, g.digit_height), self.big, role="a")
-        scene.number(b, (g.width - zone, 0, g.width, g.digit_height), self.big, role="b")
-        return zone + 1, g.width - zone - 1
+        za, zb = (g.zone(max(digits, len(str(v)))) for v in (a, b))   # -18 may reach into an empty middle
+        scene.number(a, (0, 0, za, g.digit_height), self.big, role="a")
+        scene.number(b, (g.width - zb, 0, g.width, g.digit_height), self.big, role="b")
+        return self._middle_box(digits)
 
-    def _underline(self, scene: Scene, side, digits=3) -> None:
+    def _underline(self, scene: Scene, side, digits=3, *, through_middle=False) -> None:
+        """8-px counters: a bar under the player at the table (on under the middle, for the series)."""
         g = self.geometry
         if side in ("a", "b") and g.tiny:
-            zone = g.zone(digits)
+            zone = g.zone(digits) + (g.width - 2 * g.zone(digits) if through_middle else 0)
             x0 = 0 if side == "a" else g.width - zone
             scene.bar((x0, g.height - 1, x0 + zone, g.height), role=side)
 
@@ -84,7 +95,8 @@ class MatrixLayout:
         if not lines:
             return
         g = self.geometry
-        if g.tiny:
+        if g.tiny:      # a line too wide for the middle goes word by word onto pages
+            lines = [part for line in lines for part in _split(line, scene.small, x1 - x0)]
             lines, font = [lines[scene.page(len(lines))]], scene.small
         lines = [line() if callable(line) else line for line in lines]
         if not g.tiny:
@@ -113,7 +125,7 @@ class MatrixLayout:
         pages = [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
         for row, line in enumerate(pages[scene.page(len(pages))]):
             box = (0, row * line_h, g.width, row * line_h + line_h)
-            if isinstance(line, tuple):
+            if isinstance(line, tuple):     # (left, right): the right one is kept whole
                 left, right = line
                 rw = scene.write(right, box, align="right") if right else 0
                 scene.write(left, (0, box[1], g.width - rw - 2, box[3]))
@@ -130,9 +142,6 @@ class MatrixLayout:
             self._carom_result(scene, summary, pa, pb)
             return
         at = counter.get("at_table")
-        x0, x1 = self._scores(scene, pa["points"], pb["points"])
-        self._underline(scene, at)
-        self._names(scene, pa.get("name", ""), pb.get("name", ""), at)
         inning = counter.get("inning", 0)
         limit = summary.get("innings_limit")
         inning_text = str(inning) if self.geometry.tiny or not limit else f"{inning}/{limit}"
@@ -141,21 +150,49 @@ class MatrixLayout:
             return (inning_text, "hidden") if counter.get("last_two") and not scene.blink() else inning_text
 
         series = counter.get("series", 0)
-        series_text = (f"{_arrow(at)}{series}" if at == "a" else f"{series}{_arrow(at)}") if at else ""
+        series_text = _arrowed(series, at) if at else ""
         left = (counter.get("points_left") or {}).get(at)
-        extra = ""
-        if counter.get("equalising"):
-            extra = w["equalising"]
-        elif left is not None and left <= 20:
-            extra = f"{w['left']} {left}"      # RULES 1.7: the last 20 points
+        left = left if left is not None and left <= 20 else None     # RULES 1.7: the last 20 points
+        marks = ([w["frozen"]] if counter.get("frozen") else []) + (
+            [w["equalising"]] if counter.get("equalising") else [])
         if self.geometry.tiny:
-            lines = [inning_line] + ([series_text] if series else []) + ([extra] if extra else [])
-        elif self.geometry.names:
-            lines = [inning_line, (series_text, at or "text"), extra]
-        else:                   # two lines: the inning shares its line with the points left
-            first = [inning_line, extra][scene.page(2)] if extra else inning_line
-            lines = [first, (series_text, at or "text")]
+            self._carom_tiny(scene, summary, at, inning_line, series, left, marks)
+            return
+        x0, x1 = self._scores(scene, pa["points"], pb["points"])
+        self._names(scene, pa.get("name", ""), pb.get("name", ""), at)
+        extras = ([f"{w['left']} {left}"] if left is not None else []) + marks
+        if self.geometry.names:     # three lines; the points left and the marks take turns on the third
+            lines = [inning_line, (series_text, at or "text"), extras[scene.page(len(extras))] if extras else ""]
+        else:                   # two lines: the inning takes turns with the points left and the marks
+            firsts = [inning_line] + extras
+            lines = [firsts[scene.page(len(firsts))], (series_text, at or "text")]
         self._middle(scene, x0, x1, lines)
+
+    def _carom_tiny(self, scene: Scene, summary: dict, at, inning_line, series: int, left, marks) -> None:
+        """8-px counters: the scores stay; between them the inning, then the series (the bar under
+        the player at the table runs on under it), then the points left — as ``-18`` in place of
+        the score of the player at the table — and the marks, each a page."""
+        pa, pb = summary["players"]["a"]["points"], summary["players"]["b"]["points"]
+        digits = min(3, max(2, *(len(str(v)) for v in (summary.get("points_limit") or 0, pa, pb))))
+        pages = ["inning"] + (["series"] if series and at else []) + (["left"] if left is not None else [])
+        pages += marks
+        page = pages[scene.page(len(pages))]
+        if page == "left":
+            pa, pb = (f"-{left}", pb) if at == "a" else (pa, f"-{left}")
+        x0, x1 = self._middle_box(digits)
+        text = inning_line() if page == "inning" else str(series) if page == "series" else page
+        if page == "series" and scene.small.width(_arrowed(series, at)) <= x1 - x0:
+            text = _arrowed(series, at)
+        if page not in ("inning", "left") and scene.small.width(text) > x1 - x0:
+            # a series of 100 or a mark too wide for the middle has the whole counter for its page
+            scene.write(_arrowed(series, at) if page == "series" else text,
+                        (0, 0, self.geometry.width, self.geometry.height - 1), align="center", font=scene.small)
+            self._underline(scene, at, digits, through_middle=page == "series")
+            return
+        self._scores(scene, pa, pb, digits)
+        self._underline(scene, at, digits, through_middle=page == "series")
+        if page != "left":
+            self._middle(scene, x0, x1, [text if isinstance(text, tuple) else (text, "text")])
 
     def _carom_result(self, scene: Scene, summary: dict, pa: dict, pb: dict) -> None:
         """Page 0: the final score and who won; then the result, averages and highest series."""
@@ -171,7 +208,7 @@ class MatrixLayout:
         avg_a, avg_b = pa.get("average", "0.000"), pb.get("average", "0.000")
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
-        rows = [headline, (avg_a, w["average"], avg_b),
+        rows = _wrap(headline, scene, self.geometry.width) + [(avg_a, w["average"], avg_b),
                 (str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0)))]
         per_page = max(1, self.geometry.height // 8)
         pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
@@ -231,8 +268,9 @@ class MatrixLayout:
             if current.get("open_table") and not current.get("break_shot"):
                 flags.append(w["open"])
             pocket = (current.get("eight_pocket") or {}).get(shooter)
-            if pocket:
-                flags.append(f"{w['pocket']}{pocket}")
+            choice = (current.get("pocket_choice") or {}).get(shooter)     # 8B:6f: may name any pocket
+            if pocket or choice:
+                flags.append(f"{w['pocket']}{pocket or ''}{w['pocket_choice'] if choice else ''}")
         several_sets = summary.get("sets_to_win", 1) > 1
         if self.geometry.tiny:
             set_text = f"{sets.get('a', 0)}:{sets.get('b', 0)}" if several_sets else ""
@@ -246,15 +284,28 @@ class MatrixLayout:
         self._middle(scene, x0, x1, [groups, " ".join(flags)])
 
     def ready(self, scene: Scene, model: dict) -> None:
+        """The place, then the time with what waits to be sent; the time is never shortened."""
         w = scene.words
         unsent = model.get("unsent") or 0
-        sent = f"{w['unsent']} {unsent}" if unsent else (
-            f"{w['sent']} {model['last_sent']}" if model.get("last_sent") else "")
-        place = " ".join(str(p) for p in (model.get("venue"), model.get("table")) if p)
-        if self.geometry.tiny:
-            self._text_lines(scene, [(model.get("time") or "", f"!{unsent}" if unsent else ""), place])
+        last = model.get("last_sent")
+        time = str(model.get("time") or "")
+        if unsent:
+            status = [f"{w['unsent']} {unsent}", f"!{unsent}"]
         else:
-            self._text_lines(scene, [place or w["ready"], (model.get("time") or "", sent)])
+            status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
+        place = [str(p) for p in (model.get("venue"), model.get("table")) if p]
+        if self.geometry.tiny:
+            status = status[-1:]
+        room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
+        status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
+        line = (status, time)       # the right part of a line is kept whole
+        if self.geometry.tiny:
+            self._text_lines(scene, [line] + _wrap(" ".join(place), scene, self.geometry.width))
+            return
+        together = " ".join(place)
+        if place and scene.text.width(together) > self.geometry.width:
+            together = place[scene.page(len(place))]     # venue and table take turns, in the big font
+        self._text_lines(scene, [together or w["ready"], line])
 
     def menu(self, scene: Scene, model: dict) -> None:
         items = list(model.get("items") or [])
@@ -287,7 +338,10 @@ class MatrixLayout:
         w = scene.words
         lines = [(w["lot"], str(model.get("seed", "")))]
         for pair in model.get("pairs") or []:
-            lines.append(f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}")
+            line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
+            if scene.small.width(line) > self.geometry.width:
+                line = f"{pair.get('partie', '')} {pair.get('home', '')} -{pair.get('away', '')}"
+            lines += _wrap(line, scene, self.geometry.width, fits=scene.small.width)
         self._text_lines(scene, lines)
 
     def match(self, scene: Scene, model: dict) -> None:
@@ -298,18 +352,20 @@ class MatrixLayout:
             return
         lines = [(model.get("home", ""), str(points.get("home", 0))),
                  (model.get("away", ""), str(points.get("away", 0)))]
-        lines += [str(p) for p in model.get("partie") or []]
+        lines += [part for p in model.get("partie") or [] for part in _wrap(str(p), scene, self.geometry.width)]
         self._text_lines(scene, lines)
 
     def error(self, scene: Scene, model: dict) -> None:
         w = scene.words
         title = f"{w['error']} {model.get('code', '')}".strip()
-        self._text_lines(scene, [title] + _wrap(str(model.get("text", "")), scene, self.geometry.width))
+        width = self.geometry.width
+        self._text_lines(scene, _wrap(title, scene, width) + _wrap(str(model.get("text", "")), scene, width))
 
     def keytest(self, scene: Scene, model: dict) -> None:
         w = scene.words
         key = model.get("key")
-        self._text_lines(scene, [model.get("device") or w["key"], str(key) if key else w["press_key"] + "…"])
+        key = str(key) if key else w["press_key"] + "…"
+        self._text_lines(scene, [key] if self.geometry.tiny else [model.get("device") or w["key"], key])
 
     def unknown(self, scene: Scene, model: dict) -> None:
         self._text_lines(scene, [f"? {model.get('screen')}"])
@@ -328,6 +384,13 @@ class MatrixLayout:
         font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
 
 
+def _split(line, font, width: int) -> list:
+    """A plain text line as it is when it fits ``width``, else its words, one per page."""
+    if not isinstance(line, str) or font.width(line) <= width:
+        return [line]
+    return line.split() or [line]
+
+
 def _surname(name: str) -> str:
     return name.split()[-1] if name.split() else name
 
@@ -338,11 +401,14 @@ def _short(name: str, scene: Scene, width: int) -> str:
     return scene.text.fit(text, width)
 
 
-def _wrap(text: str, scene: Scene, width: int) -> list[str]:
+def _wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
+    """Words onto lines that fit ``width`` (measured by ``fits``, by default in the counter's text
+    font, so that the lines keep one size); a word too long for a line gets one to itself."""
+    fits = fits or scene.text.width
     lines, current = [], ""
     for word in text.split():
         candidate = f"{current} {word}".strip()
-        if scene.font_for(candidate, width).width(candidate) <= width or not current:
+        if fits(candidate) <= width or not current:
             current = candidate
         else:
             lines.append(current)

@@ -3,8 +3,15 @@
 8 digits:  ``AAA II BBB`` — points A | inning | points B (the inning blanks while blinking in the
 last 2 innings; a decimal point follows the score of the player at the table).
 16 digits: ``AAA SSSIISSS BBB`` — the running series stands on the side of the player at the table.
+Pages (both): at 20 points or fewer to go, the score of the player at the table takes turns with
+``-18`` (points left); ``LP`` (frozen balls announced) and ``do`` (B's equalising inning) take
+turns with the inning.
 """
 from display.scene import Scene
+
+
+_FROZEN = "LP"         # koule lpí: frozen balls announced (RULES 1.2)
+_EQUALISING = "do"     # dohrávka: B's equalising inning
 
 
 def _mark(text: str, marked: bool) -> str:
@@ -32,13 +39,18 @@ class SegmentLayout:
         pa, pb = summary["players"]["a"], summary["players"]["b"]
         counter = summary.get("counter") or {}
         at = counter.get("at_table")
-        inning = f"{counter.get('inning', 0) % 100:>2}"
-        if counter.get("last_two") and not scene.blink():
+        left = (counter.get("points_left") or {}).get(at)
+        pages = ["inning"] + (["left"] if left is not None and left <= 20 else [])     # RULES 1.7
+        pages += (["frozen"] if counter.get("frozen") else []) + (["equalising"] if counter.get("equalising") else [])
+        page = pages[scene.page(len(pages))]
+        inning = {"frozen": _FROZEN, "equalising": _EQUALISING}.get(page, f"{counter.get('inning', 0) % 100:>2}")
+        if page == "inning" and counter.get("last_two") and not scene.blink():
             inning = "  "
         if summary.get("finished"):
             inning = {"draw": "==", "a": "--", "b": "--"}.get(summary.get("result"), "--")
-        a = _mark(f"{pa['points'] % 1000:>3}", at == "a")
-        b = _mark(f"{pb['points'] % 1000:>3}", at == "b")
+        points = {side: f"-{left}" if page == "left" and side == at else f"{p['points'] % 1000:>3}"
+                  for side, p in (("a", pa), ("b", pb))}
+        a, b = _mark(f"{points['a']:>3}", at == "a"), _mark(f"{points['b']:>3}", at == "b")
         if self.digits < 16:
             return self.fit(a + inning + b)
         series = f"{counter.get('series', 0) % 1000:>3}"

@@ -1,0 +1,164 @@
+"""What the referee must announce is on the counter at every size (RULES 1.7, 1.2, 2.2 / 8B:6f),
+and no fact a spectator reads is cut short."""
+import copy
+
+import pytest
+from PIL import Image
+
+from display import fonts
+from display.counter import Counter
+from display.devices import open_device
+from display.samples import NAMES, RECORDS, sample
+from display.settings import DisplaySettings
+
+MATRICES = {"32x8": (32, 8), "64x16": (64, 16), "96x16": (96, 16), "128x32": (128, 32)}
+
+
+def frames(model, settings, seconds=30.0):
+    """Every distinct picture the counter shows for ``model`` over ``seconds`` (pages, blinks)."""
+    counter = Counter(None, settings)
+    step = min(settings.blink_seconds, settings.page_seconds)
+    return {counter.render(model, i * step).image.tobytes() for i in range(int(seconds / step))}
+
+
+def segment_lines(model, digits):
+    settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=digits)
+    counter = Counter(None, settings)
+    return [counter.layout.line(counter.render(model, t), model) for t in (0.0, 3.0, 6.0, 9.0)]
+
+
+def with_counter(name, **changes):
+    model = copy.deepcopy(sample(name))
+    model["summary"]["counter"].update(changes)
+    return model
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+@pytest.mark.parametrize("flag", ["frozen", "equalising"])
+def test_carom_marks_show_on_every_matrix(size, flag):
+    """RULES 1.2 (frozen balls announced: 10 and 20 refused) and 1.4 (B's equalising inning) are
+    visible: some page shows a picture the same state without the mark never shows."""
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    marked = frames(with_counter("carom-series", **{flag: True}), settings)
+    plain = frames(with_counter("carom-series", **{flag: False}), settings)
+    assert marked - plain
+
+
+@pytest.mark.parametrize("digits", [8, 16])
+def test_segment_board_shows_points_left_in_the_score_of_the_player_at_the_table(digits):
+    """RULES 1.7 / A.6.8g: at 20 points or fewer to go, the score of the player at the table takes
+    turns with -N, N the points left."""
+    lines = segment_lines(sample("carom-to-go"), digits)    # A at the table with 11 of 30
+    assert any(line.startswith("-19.") for line in lines)
+    assert any(line.startswith(" 11.") for line in lines)
+
+
+@pytest.mark.parametrize("digits", [8, 16])
+def test_segment_board_shows_no_points_left_above_twenty(digits):
+    lines = segment_lines(sample("carom-series"), digits)
+    assert not any("-" in line for line in lines)
+
+
+@pytest.mark.parametrize("digits", [8, 16])
+@pytest.mark.parametrize("flag,mark", [("frozen", "LP"), ("equalising", "do")])
+def test_segment_board_marks_take_turns_with_the_inning(digits, flag, mark):
+    """RULES 1.2: frozen balls announced (LP, koule lpí); RULES 1.4: B's equalising inning (do)."""
+    assert any(mark in line for line in segment_lines(with_counter("carom-series", **{flag: True}), digits))
+    assert not any(mark in line for line in segment_lines(with_counter("carom-series", **{flag: False}), digits))
+
+
+def test_equalising_sample_shows_do_on_the_board():
+    assert any("do" in line for line in segment_lines(sample("carom-equalising"), 8))
+
+
+def test_small_counter_puts_the_points_left_in_place_of_the_score():
+    """RULES 1.7 on 32x8: the page with the points left draws -19 (a minus, never a bare 19 or a
+    Z that reads as 2) where the score of the player at the table stands."""
+    settings = DisplaySettings(driver="dummy", width=32, height=8)
+    counter = Counter(None, settings)
+    minus = fonts.digits(3, 7).mask("-")
+    shown = []
+    for t in (0.0, 3.0, 6.0):
+        image = counter.render(sample("carom-to-go"), t).image
+        shown.append(image.crop((0, 0, 3, 7)).tobytes() == minus.convert(image.mode).tobytes())
+    assert shown.count(True) == 1
+
+
+def test_small_counter_series_bar_runs_from_the_player_at_the_table():
+    """RULES 1.7 / A.6.8d on 32x8: the running series page underlines the middle too, so a series
+    whose arrow does not fit still reads as the series of the player at the table."""
+    settings = DisplaySettings(driver="dummy", width=32, height=8)
+    counter = Counter(None, settings)
+    model = sample("carom-series")         # B at the table, series 13, limit 200: 3-digit scores
+    bottom = [counter.render(model, t).image.crop((0, 7, 32, 8)).tobytes() for t in (0.0, 3.0)]
+    assert bottom[0] != bottom[1]
+    series_page = counter.render(model, 3.0).image
+    assert all(series_page.getpixel((x, 7)) for x in range(12, 32))
+    assert not any(series_page.getpixel((x, 7)) for x in range(0, 11))
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_eightball_shows_the_open_pocket_choice(size):
+    """RULES 2.2 / 8B:6f: the shooter may name any pocket for the 8 — the counter says so (K5?)."""
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    model = sample("8ball-pocket-choice")
+    assert model["summary"]["current"]["pocket_choice"]["a"]
+    closed = copy.deepcopy(model)
+    closed["summary"]["current"]["pocket_choice"]["a"] = False
+    assert frames(model, settings) != frames(closed, settings)
+
+
+class Cuts:
+    """Records every text a font had to shorten."""
+
+    def __init__(self, monkeypatch):
+        self.cut = []
+        fit = fonts.BitmapFont.fit
+
+        def recording(font, text, width):
+            short = fit(font, text, width)
+            if short != text:
+                self.cut.append(text)
+            return short
+
+        monkeypatch.setattr(fonts.BitmapFont, "fit", recording)
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_no_game_fact_is_cut_short(size, monkeypatch):
+    """Spectators never read half a number or half a word: scores, innings, series, points left,
+    groups and flags fit (on 8-px counters by going onto pages) in every key state."""
+    cuts = Cuts(monkeypatch)
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    for name in RECORDS:
+        frames(sample(name), settings, seconds=20.0)
+    assert cuts.cut == []
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_ready_screen_keeps_the_time_whole(size, monkeypatch):
+    cuts = Cuts(monkeypatch)
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    frames(dict(sample("ready"), unsent=12345), settings, seconds=10.0)
+    assert "19:42" not in cuts.cut
+
+
+def test_every_sample_renders_distinctly_on_the_small_counter():
+    settings = DisplaySettings(driver="dummy", width=32, height=8)
+    pictures = {frozenset(frames(sample(name), settings, seconds=12.0)) for name in NAMES}
+    assert len(pictures) == len(NAMES)
+
+
+def test_emulator_picture_of_a_segment_board_draws_the_decimal_point(tmp_path):
+    """luma's emulator drops bit 7; pocitadlo's pictures show the point after the score of the
+    player at the table (A here: 11.)."""
+    def picture(name):
+        settings = DisplaySettings(driver="capture", emulate="sevensegment", digits=8,
+                                   file_template=str(tmp_path / f"{name}.png"))
+        Counter(open_device(settings), settings).show(sample(name), 0.0)
+        return Image.open(tmp_path / f"{name}.png").convert("RGB")
+
+    at_a, at_b = picture("carom-to-go"), picture("carom-series")   # A at the table; B at the table
+    point_a, point_b = (2 * 30 + 27, 46), (7 * 30 + 27, 46)
+    assert at_a.getpixel(point_a)[0] > 200 and at_a.getpixel(point_b)[0] < 100
+    assert at_b.getpixel(point_b)[0] > 200 and at_b.getpixel(point_a)[0] < 100
