@@ -1,6 +1,8 @@
 """What the sync, serial and server tests share: a receiver on 127.0.0.1, pty cables, queued partie.
 
 Import it from a test module (``from sync_helpers import ...``; pytest puts tests/ on sys.path).
+The fixtures ``store`` (a receiver's store with DEVICE registered with SECRET) and ``server`` (it,
+served over HTTP on 127.0.0.1) are used by importing them into the test module.
 """
 import os
 import select
@@ -9,6 +11,8 @@ import struct
 import threading
 import time
 from contextlib import contextmanager
+
+import pytest
 
 from firmware_host.outbox import Outbox
 from firmware_host.sync import Syncer
@@ -19,6 +23,7 @@ from server.store import Store
 from server.web import RECORDS, ReceiverServer
 
 DEVICE = "u-lva-1"
+SECRET = b"sync-test-secret-0123456789"
 
 
 class FakeClock:
@@ -32,7 +37,7 @@ class FakeClock:
 
 
 @contextmanager
-def league_store(path, secret: bytes, device: str = DEVICE):
+def league_store(path, secret: bytes = SECRET, device: str = DEVICE):
     """A receiver's store with one registered device."""
     store = Store(path)
     store.add_device(device, secret)
@@ -43,9 +48,9 @@ def league_store(path, secret: bytes, device: str = DEVICE):
 
 
 @contextmanager
-def running_server(store, port: int = 0, **receiver_options):
-    """The receiver as a real HTTP server on 127.0.0.1 (``port`` 0: any free port)."""
-    server = ReceiverServer(("127.0.0.1", port), Receiver(store, **receiver_options))
+def running_server(store, port: int = 0, *, certfile=None, keyfile=None, **receiver_options):
+    """The receiver as a real HTTP(S) server on 127.0.0.1 (``port`` 0: any free port)."""
+    server = ReceiverServer(("127.0.0.1", port), Receiver(store, **receiver_options), certfile=certfile, keyfile=keyfile)
     server.start(poll_interval=0.02)
     try:
         yield server
@@ -56,6 +61,18 @@ def running_server(store, port: int = 0, **receiver_options):
 
 def records_url(port: int) -> str:
     return f"http://127.0.0.1:{port}{RECORDS}"
+
+
+@pytest.fixture
+def store(tmp_path):
+    with league_store(tmp_path / "league.sqlite") as s:
+        yield s
+
+
+@pytest.fixture
+def server(store):
+    with running_server(store) as srv:
+        yield srv
 
 
 @contextmanager
@@ -231,6 +248,26 @@ def deliver_all(outbox, transport, max_steps: int = 400) -> Syncer:
     drain(syncer, clock, outbox, max_steps)
     transport.close()
     return syncer
+
+
+def damaged(data: bytes, draw, hows=("flip", "drop", "dup", "insert"), times=(1, 4)) -> bytes:
+    """``data`` with a few bytes flipped, dropped, duplicated or inserted, as hypothesis draws them
+    (``draw`` is ``st.data()``)."""
+    from hypothesis import strategies as st
+
+    out = bytearray(data)
+    for _ in range(draw.draw(st.integers(*times))):
+        at = draw.draw(st.integers(0, len(out) - 1))
+        how = draw.draw(st.sampled_from(hows))
+        if how == "flip":
+            out[at] ^= 1 << draw.draw(st.integers(0, 7))
+        elif how == "drop":
+            del out[at]
+        elif how == "dup":
+            out.insert(at, out[at])
+        else:
+            out.insert(at, draw.draw(st.integers(0, 255)))
+    return bytes(out)
 
 
 def wait_for(condition, timeout: float = 30.0, poll: float = 0.02) -> bool:

@@ -1,6 +1,7 @@
 """Serial frames (firmware_host/framing.py): round trip, resynchronisation, damage never passes."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sync_helpers import damaged
 
 from firmware_host import framing
 from firmware_host.framing import ACK, DAMAGED, DATA, NAK, Decoder, Frame, encode
@@ -62,18 +63,9 @@ def test_garbage_between_frames_is_skipped(parts, chunk):
 @given(payloads, seqs, st.data())
 def test_damage_never_yields_a_wrong_frame(payload, seq, data):
     """Flipped, dropped and duplicated bytes: the decoder gives the original frame or nothing."""
-    frame = bytearray(encode(DATA, seq, payload))
-    for _ in range(data.draw(st.integers(1, 3))):
-        at = data.draw(st.integers(0, len(frame) - 1))
-        how = data.draw(st.sampled_from(["flip", "drop", "dup"]))
-        if how == "flip":
-            frame[at] ^= 1 << data.draw(st.integers(0, 7))
-        elif how == "drop":
-            del frame[at]
-        else:
-            frame.insert(at, frame[at])
+    frame = damaged(encode(DATA, seq, payload), data, hows=("flip", "drop", "dup"), times=(1, 3))
     decoder = Decoder()
-    found = decoder.feed(bytes(frame)) + decoder.drop_partial()
+    found = decoder.feed(frame) + decoder.drop_partial()
     for f in found:
         assert f.kind == DAMAGED or f == Frame(DATA, seq, payload)
 

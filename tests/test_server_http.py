@@ -6,38 +6,18 @@ import ssl
 import subprocess
 
 import pytest
+from sync_helpers import SECRET, records_url, running_server, server, store  # noqa: F401  (fixtures)
 
 from firmware_host.outbox import Outbox, item_body
 from firmware_host.signing import Signer
 from firmware_host.sync import Syncer
 from firmware_host.transport_http import HttpTransport
 from server import samples
-from server.receiver import Receiver
-from server.store import Store
-from server.web import RECORDS, ReceiverServer
-
-SECRET = b"0123456789abcdef-venue-secret"
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "league.sqlite")
-    s.add_device("u-lva-1", SECRET)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def server(store):
-    srv = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    srv.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+from server.web import RECORDS
 
 
 def url(server):
-    return f"http://127.0.0.1:{server.port}{RECORDS}"
+    return records_url(server.port)
 
 
 def post(server, body: bytes, headers: dict) -> tuple[int, dict]:
@@ -210,9 +190,7 @@ def test_https_with_a_self_signed_certificate(tmp_path, store):
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
                     "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    srv = ReceiverServer(("127.0.0.1", 0), Receiver(store), certfile=str(cert), keyfile=str(key))
-    srv.start()
-    try:
+    with running_server(store, certfile=str(cert), keyfile=str(key)) as srv:
         transport = HttpTransport(f"https://127.0.0.1:{srv.port}{RECORDS}", Signer("u-lva-1", SECRET),
                                   timeout=5, ca_file=str(cert))
         assert transport.send(partie_body()).status == 200
@@ -220,9 +198,6 @@ def test_https_with_a_self_signed_certificate(tmp_path, store):
                                    timeout=5, ssl_context=ssl.create_default_context())
         with pytest.raises(Exception, match="CERTIFICATE_VERIFY_FAILED"):
             untrusting.send(partie_body())
-    finally:
-        srv.shutdown()
-        srv.server_close()
     assert store.count() == 1
 
 
@@ -247,9 +222,7 @@ def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, store, mon
     """A full disk at the league's server: 500, nothing stored, the item stays in the outbox."""
     import sqlite3
 
-    srv = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    srv.start(poll_interval=0.02)
-    try:
+    with running_server(store) as srv:
         def full_disk(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
@@ -263,6 +236,3 @@ def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, store, mon
         monkeypatch.undo()
         syncer.retry_now()
         assert syncer.step() == 0.0 and store.count() == 1
-    finally:
-        srv.shutdown()
-        srv.server_close()

@@ -1,8 +1,10 @@
 """Receiver invariants under arbitrary input: nothing stored is ever touched, answers stay clear."""
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sync_helpers import damaged
 
 from firmware_host.outbox import item_body
 from firmware_host.signing import Signed, Signer
@@ -11,6 +13,7 @@ from server.receiver import Receiver
 from server.store import Store
 
 SECRET = b"property-secret-0123456789"
+GATEWAY_SECRET = b"property-gateway-secret-0123"
 TEXT, SUMMARY = samples.partie("p-1", "Novák", "Dvořák", seed=1, points_limit=30, innings_limit=5)
 GOOD = item_body("p-1", "partie", TEXT, SUMMARY)
 TEXT2, SUMMARY2 = samples.partie("p-2", "Král", "Malý", seed=2, points_limit=30, innings_limit=5)
@@ -21,30 +24,17 @@ OTHER = item_body("p-2", "partie", TEXT2, SUMMARY2)
 def receiver(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("prop") / "league.sqlite")
     store.add_device("d", SECRET)
+    store.add_device("gw", GATEWAY_SECRET, role="gateway")
     r = Receiver(store)
     assert r.handle(Signer("d", SECRET).sign(GOOD), via="test")[0] == 200
     yield r
     store.close()
 
 
-def mutate(body: bytes, data) -> bytes:
-    out = bytearray(body)
-    for _ in range(data.draw(st.integers(1, 4))):
-        at = data.draw(st.integers(0, len(out) - 1))
-        how = data.draw(st.sampled_from(["flip", "drop", "insert"]))
-        if how == "flip":
-            out[at] ^= 1 << data.draw(st.integers(0, 7))
-        elif how == "drop":
-            del out[at]
-        else:
-            out.insert(at, data.draw(st.integers(0, 255)))
-    return bytes(out)
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_damaged_but_validly_signed_bodies_never_touch_what_is_stored(receiver, data):
-    body = mutate(data.draw(st.sampled_from([GOOD, OTHER])), data)
+    body = damaged(data.draw(st.sampled_from([GOOD, OTHER])), data, hows=("flip", "drop", "insert"))
     status, answer = receiver.handle(Signer("d", SECRET).sign(body), via="test")
     assert status in (200, 400, 409, 422), answer
     assert answer["reason"]
@@ -60,6 +50,18 @@ def test_damaged_but_validly_signed_bodies_never_touch_what_is_stored(receiver, 
 def test_forged_messages_are_refused(receiver, device, body, timestamp, nonce, signature):
     before = receiver.store.count()
     status, answer = receiver.handle(Signed(device, timestamp, nonce, signature, body), via="test")
+    assert status == 401 and answer["status"] == "refused"
+    assert receiver.store.count() == before
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["d", "gw"]) | st.text(max_size=20), st.sampled_from([GOOD, OTHER]), st.integers(0, 2**40),
+       st.text(max_size=40), st.text(max_size=70))
+def test_a_gateway_cannot_relay_what_the_device_did_not_sign(receiver, device, body, timestamp, nonce, signature):
+    """Whatever origin a registered gateway claims, only the device's own signature gets a record in."""
+    before = receiver.store.count()
+    origin = Signed(device, timestamp, nonce, signature, body)
+    status, answer = receiver.handle(replace(Signer("gw", GATEWAY_SECRET).sign(body), origin=origin), via="test")
     assert status == 401 and answer["status"] == "refused"
     assert receiver.store.count() == before
 

@@ -2,13 +2,12 @@
 import json
 
 import pytest
+from sync_helpers import league_store, records_url, running_server
 
 from firmware_host.cli import main
 from firmware_host.outbox import Outbox
 from server import samples
-from server.receiver import Receiver
 from server.store import Store
-from server.web import RECORDS, ReceiverServer
 
 SECRET = "cli-secret-0123456789"
 
@@ -74,20 +73,12 @@ def test_an_altered_backlog_line_is_refused(tmp_path, queued, capsys):
 
 
 def test_retry_now_delivers_to_a_running_receiver(tmp_path, queued, capsys):
-    store = Store(tmp_path / "league.sqlite")
-    store.add_device("u-lva-1", SECRET.encode())
-    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    server.start(poll_interval=0.02)
-    try:
-        config = write_config(tmp_path, transport="http", url=f"http://127.0.0.1:{server.port}{RECORDS}",
+    with league_store(tmp_path / "league.sqlite", SECRET.encode()) as store, running_server(store) as server:
+        config = write_config(tmp_path, transport="http", url=records_url(server.port),
                               allow_plain_http=True, device_id="u-lva-1", secret=SECRET, outbox="outbox")
         assert main(["outbox", "--config", config, "retry"]) == 0
         assert capsys.readouterr().out.startswith("0 unsent; last delivery: 20")
         assert store.count() == 5
-    finally:
-        server.shutdown()
-        server.server_close()
-        store.close()
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):

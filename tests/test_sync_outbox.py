@@ -5,6 +5,7 @@ import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sync_helpers import FakeClock
 
 from firmware_host.outbox import Outbox, file_name, item_body
 from firmware_host.signing import Signed, Signer
@@ -12,14 +13,6 @@ from firmware_host.sync import Answer, Backoff, Syncer, TransportError
 
 SUMMARY = {"game": "carom", "finished": True, "result": "a"}
 RECORD = '{"game":"carom","id":"p-1","a":"Novák","b":"Dvořák"}\n{"cmd":"miss"}\n'
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
 
 
 class ScriptedTransport:
