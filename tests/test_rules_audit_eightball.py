@@ -247,3 +247,18 @@ def test_2_9_forfeit_mid_shot_then_undo_restores_the_open_shot():
     board.push({"cmd": "undo"})
     assert current(board)["pending"] == [{"cmd": "pot", "ball": "stripe"}, {"cmd": "scratch"}]
     assert board.summary()["finished"] is False
+
+
+def test_2_7_8b6b_the_8_off_the_table_is_spotted_no_foul_no_loss():
+    """RULES 2.7 / 8B:6b: an object ball — the 8 included — that leaves the table is spotted: the
+    referee enters nothing for it, so a shot whose only event was the 8 jumping off is a plain miss:
+    no loss, no foul counted, no ball in hand, counts unchanged; a pot in that shot still counts."""
+    board = play(A_ONE_STRIPE_LEFT + " .")
+    before = current(board)
+    board.push({"cmd": "shot"})
+    cur = current(board)
+    assert log(board) == [] and board.summary()["finished"] is False
+    assert (cur["shooter"], cur["ball_in_hand"], cur["fouls"], cur["left"]) == (
+        "b", False, before["fouls"], before["left"])
+    board = play(A_ONE_STRIPE_LEFT + " . t1 .")          # own ball down while the 8 jumped off
+    assert current(board)["shooter"] == "a" and log(board) == []
