@@ -1,5 +1,6 @@
 """Records per second into the receiver: over HTTP on 127.0.0.1 (1 and 4 devices at once), and
-the receiver's own decision (signature, replay check, SQLite WAL insert with synchronous=FULL).
+the receiver's own decision (signature, replay check, SQLite WAL insert with synchronous=FULL),
+and a gateway passing its stored records on to the league (`pocitadlo serve --forward`).
 
     .venv/bin/python bench/bench_server.py [--records 200]
 """
@@ -73,6 +74,33 @@ def direct(store_path: Path, batch: list[bytes]) -> float:
     return elapsed
 
 
+def through_gateway(tmp: Path, batch: list[bytes]) -> float:
+    """A gateway's store full of records, forwarded by its Syncer to a league receiver over HTTP."""
+    from server.forward import forwarder
+
+    gateway, league = Store(tmp / "gateway.sqlite"), Store(tmp / "league.sqlite")
+    for store in (gateway, league):
+        store.add_device("bench", SECRET)
+    league.add_device("gw", SECRET, role="gateway")
+    signer = Signer("bench", SECRET)
+    receiver = Receiver(gateway)
+    for body in batch:
+        assert receiver.handle(signer.sign(body), via="bench")[0] == 200
+    server = ReceiverServer(("127.0.0.1", 0), Receiver(league))
+    server.start()
+    syncer = forwarder(gateway, f"http://127.0.0.1:{server.port}{RECORDS}", "gw", SECRET, timeout=30)
+    started = time.perf_counter()
+    while syncer.step() == 0.0:
+        pass
+    elapsed = time.perf_counter() - started
+    server.shutdown()
+    server.server_close()
+    assert league.count() == len(batch) and syncer.status()["unsent"] == 0
+    gateway.close()
+    league.close()
+    return elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=200)
@@ -91,6 +119,8 @@ def main() -> None:
         four = [bodies(f"d{d}", n // 4) for d in range(4)]
         t = over_http(tmp / "four.sqlite", four)
         print(f"HTTP, 4 devices at once: {sum(map(len, four)) / t:.0f} records/s")
+        t = through_gateway(tmp, one)
+        print(f"gateway forwarding its store to the league over HTTP: {n / t:.0f} records/s")
 
 
 if __name__ == "__main__":

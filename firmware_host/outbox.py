@@ -105,6 +105,10 @@ class Outbox:
         """Waiting items, oldest first."""
         return self._items(PENDING)
 
+    def next_pending(self) -> Item | None:
+        """The oldest waiting item (what the Syncer sends next), reading only its file."""
+        return next(self._read(PENDING), None)
+
     def held(self) -> list[Item]:
         return self._items(HELD)
 
@@ -112,16 +116,18 @@ class Outbox:
         return [item.id for item in self._items(DELIVERED)]
 
     def _items(self, sub: str) -> list[Item]:
-        items = []
+        return list(self._read(sub))
+
+    def _read(self, sub: str):
+        """The readable items of one state, oldest first (read one by one, as they are asked for)."""
         for path in self._files(sub):
             try:
-                items.append(Item.from_body(path.read_bytes(), sub, self._why(path) if sub == HELD else None))
+                yield Item.from_body(path.read_bytes(), sub, self._why(path) if sub == HELD else None)
             except FileNotFoundError:      # moved meanwhile (a delivery in another thread or process)
                 continue
             except (ValueError, KeyError, TypeError) as exc:
                 # files are fsync'd before they are renamed in, so this is disk damage: keep the file
                 log.error("outbox: %s is unreadable (%s); left in place, not sent", path, exc)
-        return items
 
     def unsent(self) -> int:
         return len(self._files(PENDING)) + len(self._files(HELD))

@@ -133,10 +133,9 @@ class Syncer:
         now = self._clock()
         if now < self._next_try:
             return self._next_try - now
-        items = self.outbox.pending()
-        if not items:
+        item = self.outbox.next_pending()
+        if item is None:
             return float("inf")
-        item = items[0]
         try:
             answer = self._send_once(item.body)
         except TransportError as exc:

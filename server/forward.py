@@ -25,18 +25,22 @@ class ForwardQueue:
     def __init__(self, store):
         self.store = store
 
-    def pending(self) -> list[Item]:
-        return [Item(row["id"], row["kind"], row["body"], PENDING) for row in self.store.unforwarded()
-                if row["origin"] is not None]
+    def pending(self, limit: int = -1) -> list[Item]:
+        return [Item(row["id"], row["kind"], row["body"], PENDING)
+                for row in self.store.unforwarded(relayable=True, limit=limit)]
+
+    def next_pending(self) -> Item | None:
+        first = self.pending(limit=1)
+        return first[0] if first else None
 
     def held(self) -> list[Item]:
         unrelayable = [Item(row["id"], row["kind"], row["body"], HELD, NO_ORIGIN)
-                       for row in self.store.unforwarded() if row["origin"] is None]
+                       for row in self.store.unforwarded(relayable=False)]
         return [Item(row["id"], row["kind"], row["body"], HELD, row["why"])
                 for row in self.store.forwarded(HELD)] + unrelayable
 
     def unsent(self) -> int:
-        return len(self.store.unforwarded()) + len(self.store.forwarded(HELD))
+        return self.store.count_unforwarded()
 
     def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
         self.store.set_forwarded(item_id, DELIVERED, _stamp(when))
@@ -51,8 +55,7 @@ class ForwardQueue:
         return len(held)
 
     def last_delivery(self) -> str | None:
-        delivered = self.store.forwarded(DELIVERED)
-        return delivered[-1]["at"] if delivered else None
+        return self.store.last_forwarded()
 
     def origin_of(self, body: bytes) -> Signed:
         """The device's signature kept with this item (the body names its id)."""

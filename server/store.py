@@ -146,18 +146,33 @@ class Store:
         return json.loads(row[0]) if row and row[0] else None
 
     # -- passing items on (a gateway) ---------------------------------------
-    def unforwarded(self) -> list[dict]:
-        """Items not yet delivered nor held by the forwarder, in the order they arrived."""
+    def unforwarded(self, *, relayable: bool, limit: int = -1) -> list[dict]:
+        """Items the forwarder has neither delivered nor held, in the order they arrived:
+        those with the device's signature kept (``relayable``) or those without."""
+        have = "IS NOT NULL" if relayable else "IS NULL"
         with self._lock:
-            rows = self._db.execute("SELECT i.id, i.kind, i.body, i.origin FROM items i LEFT JOIN forwarded f "
-                                    "ON f.id = i.id WHERE f.id IS NULL ORDER BY i.rowid").fetchall()
-        return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "origin": r[3]} for r in rows]
+            rows = self._db.execute("SELECT i.id, i.kind, i.body FROM items i LEFT JOIN forwarded f ON f.id = i.id "
+                                    f"WHERE f.id IS NULL AND i.origin {have} ORDER BY i.rowid LIMIT ?",
+                                    (limit,)).fetchall()
+        return [{"id": r[0], "kind": r[1], "body": bytes(r[2])} for r in rows]
+
+    def count_unforwarded(self) -> int:
+        """Items the forwarder has not delivered (waiting, held, or not relayable)."""
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM items i LEFT JOIN forwarded f ON f.id = i.id "
+                                    "WHERE f.id IS NULL OR f.state != 'delivered'").fetchone()[0]
 
     def forwarded(self, state: str) -> list[dict]:
         with self._lock:
             rows = self._db.execute("SELECT f.id, i.kind, i.body, f.at, f.why FROM forwarded f JOIN items i "
                                     "ON i.id = f.id WHERE f.state = ? ORDER BY f.rowid", (state,)).fetchall()
         return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "at": r[3], "why": r[4]} for r in rows]
+
+    def last_forwarded(self) -> str | None:
+        """When the forwarder last had an item acknowledged."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(at) FROM forwarded WHERE state = 'delivered'").fetchone()
+        return row[0]
 
     def set_forwarded(self, item_id: str, state: str | None, at: str, why: str | None = None) -> None:
         """Mark an item "delivered" or "held" by the forwarder; state None puts it back in the queue."""
