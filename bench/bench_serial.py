@@ -80,8 +80,7 @@ def run(baud: int | None, records: list, workdir: Path) -> dict:
                                 ack_timeout=1.0, tries=5)
     syncer = Syncer(outbox, transport)
     started = time.perf_counter()
-    while syncer.step() == 0.0:
-        pass
+    syncer.send_all()
     elapsed = time.perf_counter() - started
     transport.close()
     stop.set()

@@ -153,6 +153,12 @@ class Syncer:
             return 0.0
         return self._failed(f"{item.id}: {answer.status} {answer.message}")
 
+    def send_all(self) -> float:
+        """Send until nothing is due now (`pocitadlo outbox retry`, a bench); return ``step``'s last wait."""
+        while (wait := self.step()) == 0.0:
+            pass
+        return wait
+
     def _send_once(self, body: bytes) -> Answer:
         answer = self.transport.send(body)
         if answer.status == 401 and answer.server_time is not None and self._clock_is_off(answer):

@@ -60,8 +60,7 @@ def _retry(settings, outbox, UserError) -> int:
     outbox.retry_held()
     syncer = Syncer(outbox, transport)
     try:
-        while syncer.step() == 0.0:
-            pass
+        syncer.send_all()
     finally:
         transport.close()
     status = syncer.status()
