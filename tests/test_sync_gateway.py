@@ -57,27 +57,33 @@ def to_gateway_over_serial(tmp_path, gateway_receiver, n, fault=None):
 def test_device_serial_gateway_http_league_exactly_once_and_byte_identical(tmp_path, league, gateway):
     """Each record crosses a damaged serial line and a faulty network and arrives once, unchanged,
     still signed by the device that made it."""
-    clock = FakeClock()
-    relay_syncer = forwarder(gateway, "http://unused", GATEWAY, GATEWAY_SECRET, clock=clock,
-                             backoff_initial=1.0, backoff_max=8.0)
-    woken = []
-    receiver = Receiver(gateway, on_stored=lambda: woken.append(1))
-    flips = iter(range(10**6))
-    outbox = to_gateway_over_serial(tmp_path, receiver, 5, fault=lambda chunk, d: (
-        chunk[:-1] + bytes([chunk[-1] ^ 1]) if next(flips) % 7 == 3 else chunk))
+    woken, chunks, flipped = [], [], []
+
+    def flip_every_seventh_chunk(chunk, direction):
+        chunks.append(direction)
+        if len(chunks) % 7 != 3:
+            return chunk
+        flipped.append(direction)
+        return chunk[:-1] + bytes([chunk[-1] ^ 1])
+
+    outbox = to_gateway_over_serial(tmp_path, Receiver(gateway, on_stored=lambda: woken.append(1)), 5,
+                                    fault=flip_every_seventh_chunk)
+    assert flipped                                         # the line really was damaged
     assert_exactly_once(outbox, gateway, 5)
     assert len(woken) == 5                                 # each new record wakes the forwarder
+    clock = FakeClock()
     with running_server(league) as server, proxy(server.port, ["500", "lost-answer", "reset", "slow"]) as between:
-        relay_syncer.transport = HttpTransport(records_url(between.port), relay_syncer.transport.signer, timeout=2)
-        queue_ = relay_syncer.outbox
+        relay_syncer = forwarder(gateway, records_url(between.port), GATEWAY, GATEWAY_SECRET, timeout=2,
+                                 clock=clock, backoff_initial=1.0, backoff_max=8.0)
         assert relay_syncer.status()["unsent"] == 5
-        drain(relay_syncer, clock, queue_)
+        drain(relay_syncer, clock, relay_syncer.outbox)
     assert between.seen[:4] == ["500", "lost-answer", "reset", "slow"]
     assert_exactly_once(outbox, league, 5)
     for row in league.items():
         assert (row["device"], row["via"]) == (DEVICE, f"http:{GATEWAY}")
         assert league.origin_of(row["id"]) == gateway.origin_of(row["id"])     # the device's own signature
-    assert relay_syncer.status() == {"unsent": 0, "last_delivery": queue_.last_delivery(), "last_error": None}
+    assert relay_syncer.status() == {"unsent": 0, "last_delivery": relay_syncer.outbox.last_delivery(),
+                                     "last_error": None}
     # a gateway restarted later sends nothing again: what was forwarded is in its store
     assert ForwardQueue(gateway).pending() == []
 
@@ -208,6 +214,31 @@ def test_add_gateway_registers_the_gateway_role(tmp_path, capsys):
     store = Store(db)
     try:
         assert store.role_of(GATEWAY) == "gateway" and store.secret_of(GATEWAY) is None
+    finally:
+        store.close()
+
+
+def test_a_store_from_before_gateways_is_upgraded_when_opened(tmp_path):
+    """Old stores get the role and origin columns; their devices stay devices."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE devices (id TEXT PRIMARY KEY, secret BLOB NOT NULL, note TEXT NOT NULL "
+                     "DEFAULT '', added TEXT NOT NULL); CREATE TABLE items (id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+                     "game TEXT, match_id TEXT, device TEXT NOT NULL, via TEXT NOT NULL, received TEXT NOT NULL, "
+                     "body BLOB NOT NULL);")
+    db.execute("INSERT INTO devices VALUES (?, ?, '', '2026-01-01')", (DEVICE, SECRET))
+    db.execute("INSERT INTO items VALUES ('old-1', 'partie', 'carom', NULL, ?, 'http', '2026-01-01', ?)",
+               (DEVICE, partie_body("old-1")))
+    db.commit()
+    db.close()
+    store = Store(path)
+    try:
+        assert store.role_of(DEVICE) == "device" and store.secret_of(DEVICE) == SECRET
+        assert store.origin_of("old-1") is None and ForwardQueue(store).unsent() == 1
+        assert Receiver(store).handle(Signer(DEVICE, SECRET).sign(partie_body("p-1")), via="http")[0] == 200
+        assert store.origin_of("p-1")["device"] == DEVICE
     finally:
         store.close()
 

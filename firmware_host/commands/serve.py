@@ -147,7 +147,7 @@ def _serve(args, receiver, UserError) -> int:
 
         serial_thread, stop = SerialListener(receiver, args.serial, baudrate=args.baudrate).start()
     forward_thread = syncer.start() if syncer else None
-    where = ([f"serial {args.serial}"] if args.serial else []) + ([f"forwarding to {args.forward}"] if syncer else [])
+    where = ([f"serial {args.serial}"] if args.serial else []) + ([f"forwarding to {args.forward} ({syncer.status()['unsent']} to send)"] if syncer else [])
     try:
         if args.listen == "off":
             print(f"{', '.join(where)}; store {args.db}", flush=True)
