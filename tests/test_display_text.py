@@ -74,7 +74,7 @@ def test_fold_keeps_letters_drops_accents():
     assert fonts.fold("Růžička Šťastný") == "Ruzicka Stastny"
 
 
-@pytest.mark.parametrize("size", [(3, 7), (6, 16), (10, 24), (13, 32)])
+@pytest.mark.parametrize("size", [(3, 7), (5, 16), (6, 16), (7, 16), (10, 24), (11, 24), (13, 32)])
 def test_digits_one_seven_and_six_nine_three_stay_distinct(size):
     font = fonts.digits(*size)
     pictures = {d: picture(font, d) for d in "0123456789"}

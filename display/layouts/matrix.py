@@ -11,6 +11,9 @@ from display import fonts
 from display.scene import Scene
 
 
+_MIDDLE = 28    # the narrowest middle column: "12/15" in small digits, "◄13" in the big font
+
+
 @dataclass(frozen=True)
 class Geometry:
     width: int
@@ -34,9 +37,9 @@ class Geometry:
     def digit_width(self) -> int:
         if self.tiny:
             return 3
-        wanted = round(self.digit_height / 3)   # 5 px at 16 high: room for "12/15" between the scores
-        room = (self.width // 2 - 8) // 3      # three digits a side, a middle column between
-        return max(3, min(wanted, room))
+        wanted = round(self.digit_height * 0.45)    # the proportions of a scoreboard digit
+        zone = (self.width - _MIDDLE - 2) // 2       # three digits a side, the middle column between
+        return max(3, min(wanted, (zone - 2) // 3))  # 64x16: 5 px, 96x16: 7, 128x32: 11
 
     def zone(self, digits: int = 3) -> int:
         return digits * self.digit_width + (digits - 1)
