@@ -123,6 +123,9 @@ def eightball_table(data: dict) -> str:
              f"{r['sets_won']}:{r['sets_lost']}", f"{r['sets_difference']:+d}", f"{r['games_won']}:{r['games_lost']}",
              f"{r['games_difference']:+d}"] for r in data["rows"]]
     note = "<p>Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her.</p>"
+    tied = [r["team"] for r in data["rows"] if r["tied"]]
+    if tied:
+        note += f"<p class=\"note\">{escape('Rovnost ve všem (rozhodne pořadatel): ' + ', '.join(tied))}</p>"
     return _page("Tabulka ligy – 8-ball", _table(head, rows) + note)
 
 
