@@ -4,7 +4,11 @@ from itertools import combinations
 
 import pytest
 
+from hypothesis import given
+
+from rules.eightball import summary as eightball_summary
 from test_eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
+from test_eightball_properties import SETTINGS, header, run, sequences
 
 
 def log(board) -> list:
@@ -262,3 +266,73 @@ def test_2_7_8b6b_the_8_off_the_table_is_spotted_no_foul_no_loss():
         "b", False, before["fouls"], before["left"])
     board = play(A_ONE_STRIPE_LEFT + " . t1 .")          # own ball down while the 8 jumped off
     assert current(board)["shooter"] == "a" and log(board) == []
+
+
+# -- every closed shot against RULES 2.3-2.7, over random play ------------------------------------
+def expected_reason(cur: dict, pots: list, eight: int, scratch: bool, fouled: bool) -> str:
+    """RULES 2.7 and issue 3's order, from the rack as it stood before the shot."""
+    own = cur["groups"][cur["shooter"]]
+    if own is None or cur["left"][own] > 0:
+        return "eight_early"
+    if scratch:
+        return "eight_scratch"
+    if fouled:
+        return "eight_foul"
+    if any(group != own for group in pots):
+        return "eight_with_opponent_ball"
+    return "eight" if eight == cur["eight_pocket"][cur["shooter"]] else "eight_wrong_pocket"
+
+
+def check_closed_shot(before: dict, after: dict) -> None:
+    cur, new = before["current"], after["current"]
+    shooter, other = cur["shooter"], "b" if cur["shooter"] == "a" else "a"
+    pending = cur["pending"]
+    pots = [{"solid": "solids", "stripe": "stripes"}[c["ball"]] for c in pending if c["cmd"] == "pot"]
+    eight = next((c["pocket"] for c in pending if c["cmd"] == "pot8"), None)
+    scratch = {"cmd": "scratch"} in pending
+    fouled = scratch or any(c["cmd"] == "foul" for c in pending)
+    nocushion = {"cmd": "nocushion"} in pending
+    if cur["break_shot"] and (eight is not None or nocushion):          # 2.3: re-rack
+        assert after["games_log"] == before["games_log"]
+        assert (new["breaker"], new["shooter"], new["break_shot"], new["ball_in_hand"]) == (
+            cur["breaker"], cur["breaker"], True, False)
+        assert new["left"] == {"solids": 7, "stripes": 7}
+        return
+    if eight is not None:                                                # 2.7: the game ends
+        assert len(after["games_log"]) == len(before["games_log"]) + 1
+        game = after["games_log"][-1]
+        reason = expected_reason(cur, pots, eight, scratch, fouled)
+        assert game["reason"] == reason
+        assert game["winner"] == (shooter if reason == "eight" else other)
+        return
+    assert after["games_log"] == before["games_log"]
+    for group in ("solids", "stripes"):                                  # balls stay down
+        assert new["left"][group] == cur["left"][group] - pots.count(group)
+    assert new["break_shot"] is False
+    assert new["open_shot"] == (cur["break_shot"] and not pots)         # 8B:6d
+    assert new["fouls"][shooter] == cur["fouls"][shooter] + fouled      # 8B:3r: once
+    if fouled:                                                           # 2.6
+        assert (new["shooter"], new["ball_in_hand"], new["must_choose"]) == (other, True, False)
+        assert new["groups"] == cur["groups"]
+        return
+    assert new["ball_in_hand"] is False                                  # one shot only
+    own = cur["groups"][shooter]
+    if own is None and set(pots) == {"solids", "stripes"}:               # 2.4: choose
+        assert (new["must_choose"], new["shooter"], new["groups"][shooter]) == (True, shooter, None)
+    elif own is None and pots:                                           # 2.4 / 2c: fixed
+        assert (new["groups"][shooter], new["shooter"]) == (pots[0], shooter)
+    else:                                                                # 2.5
+        assert new["groups"] == cur["groups"]
+        assert new["shooter"] == (shooter if own in pots else other)
+
+
+@SETTINGS
+@given(header, sequences)
+def test_every_closed_shot_follows_rules_2_3_to_2_7(extra, cmds):
+    """RULES 2.3-2.7 restated shot by shot: whatever the sequence, each accepted `shot` turns the
+    rack before it into the rack after it exactly as the clauses say (re-rack, end of game and its
+    reason, balls down, fouls once, ball in hand for one shot, open shot, group fixing or choice,
+    continuing)."""
+    for board, cmd, before, accepted in run(extra, cmds):
+        if accepted and cmd.get("cmd") == "shot":
+            check_closed_shot(eightball_summary(before), board.summary())
