@@ -19,7 +19,7 @@ from sync_helpers import (
 
 from firmware_host.cli import main
 from firmware_host.outbox import item_body
-from firmware_host.signing import RelaySigner, Signer
+from firmware_host.signing import RelaySigner, Signed, Signer
 from firmware_host.transport_http import HttpTransport
 from firmware_host.transport_serial import SerialTransport
 from server import samples
@@ -249,3 +249,15 @@ def test_items_stored_before_gateways_are_listed_as_unrelayable(gateway):
     queue_ = ForwardQueue(gateway)
     assert queue_.pending() == [] and [i.id for i in queue_.held()] == ["old-1"] and queue_.unsent() == 1
     assert "cannot be relayed" in queue_.held()[0].why
+
+
+def test_a_relayed_signature_round_trips_on_every_transport():
+    """HTTP headers, the serial payload and a backlog line all carry the origin unchanged."""
+    signed = relayed(partie_body())
+    assert signed.origin is not None and signed.origin.device == DEVICE and signed.device == GATEWAY
+    assert Signed.from_headers(signed.headers(), signed.body) == signed
+    assert Signed.unpack(signed.pack()) == signed
+    assert Signed.from_json(json.loads(json.dumps(signed.to_json()))) == signed
+    nested = replace(signed, origin=replace(signed.origin, origin=signed.origin))
+    with pytest.raises(ValueError, match="malformed"):
+        Signed.unpack(nested.pack())
