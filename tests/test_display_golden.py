@@ -36,12 +36,29 @@ def frame(layout: str, name: str, now: float = 0.0) -> Image.Image:
     return device.image
 
 
+# Later pages of the states whose facts take turns (the first page is in the test above).
+PAGES = [("32x8", "carom-to-go", 6.0), ("32x8", "carom-equalising", 6.0), ("32x8", "carom-frozen", 3.0),
+         ("32x8", "carom-frozen", 6.0), ("32x8", "carom-frozen", 9.0), ("32x8", "8ball-pocket", 3.0),
+         ("64x16", "carom-to-go", 3.0), ("64x16", "carom-frozen", 6.0), ("128x32", "carom-frozen", 3.0),
+         ("7seg8", "carom-to-go", 3.0), ("7seg8", "carom-frozen", 6.0), ("7seg16", "carom-equalising", 3.0)]
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("name", NAMES)
 def test_frame_matches_golden_image(layout, name, tmp_path):
     """RULES 1.7 (carom) and 2.x (8-ball) states as the counter shows them."""
-    image = frame(layout, name)
-    path = GOLDEN / layout / f"{name}.png"
+    check_golden(frame(layout, name), GOLDEN / layout / f"{name}.png", tmp_path)
+
+
+@pytest.mark.parametrize("layout,name,now", PAGES)
+def test_later_page_matches_golden_image(layout, name, now, tmp_path):
+    """RULES 1.7: points left (-19 / Z 19), RULES 1.2: frozen balls (LPÍ / LP), 1.4: equalising (DOH / do)."""
+    image = frame(layout, name, now)
+    assert image.tobytes() != frame(layout, name).tobytes(), "a later page must show something else"
+    check_golden(image, GOLDEN / layout / f"{name}@{now:g}s.png", tmp_path)
+
+
+def check_golden(image, path, tmp_path):
     if REGENERATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
@@ -50,7 +67,7 @@ def test_frame_matches_golden_image(layout, name, tmp_path):
         expected = golden.convert(image.mode)
     if expected.tobytes() != image.tobytes():
         image.save(tmp_path / "actual.png")
-        pytest.fail(f"{layout} {name} differs from {path}; the new picture is {tmp_path / 'actual.png'}")
+        pytest.fail(f"{path} differs; the new picture is {tmp_path / 'actual.png'}")
 
 
 def test_goldens_are_not_all_alike():
