@@ -336,3 +336,42 @@ def test_every_closed_shot_follows_rules_2_3_to_2_7(extra, cmds):
     for board, cmd, before, accepted in run(extra, cmds):
         if accepted and cmd.get("cmd") == "shot":
             check_closed_shot(eightball_summary(before), board.summary())
+
+
+def check_progression(s: dict, first_break: str) -> None:
+    """RULES 2.3 Decision and 2.9, recomputed from the games log alone."""
+    def opener(set_no: int) -> str:
+        return first_break if set_no % 2 else ("b" if first_break == "a" else "a")
+
+    sets, games, set_no = {"a": 0, "b": 0}, {"a": 0, "b": 0}, 1
+    for entry in s["games_log"]:
+        number = games["a"] + games["b"] + 1
+        assert (entry["set"], entry["game"]) == (set_no, number)
+        if entry["reason"] != "forfeit":
+            expected = opener(set_no) if number % 2 else ("b" if opener(set_no) == "a" else "a")
+            assert entry["breaker"] == expected
+        games[entry["winner"]] += 1
+        if entry["reason"] != "forfeit" and games[entry["winner"]] == s["games_to_win"]:
+            sets[entry["winner"]] += 1
+            if sets[entry["winner"]] < s["sets_to_win"]:
+                set_no, games = set_no + 1, {"a": 0, "b": 0}
+    assert s["sets"] == sets and s["set"] == set_no
+    if s["forfeit"]:
+        assert s["winner"] != s["forfeit"] and s["games_log"][-1]["reason"] == "forfeit"
+        return
+    assert s["games"] == games
+    assert (s["winner"] is not None) == (max(sets.values()) == s["sets_to_win"])
+    if s["winner"] is None and s["current"]["break_shot"] and not s["current"]["pending"]:
+        number = games["a"] + games["b"] + 1
+        expected = opener(set_no) if number % 2 else ("b" if opener(set_no) == "a" else "a")
+        assert s["current"]["breaker"] == expected
+
+
+@SETTINGS
+@given(header, sequences)
+def test_games_sets_and_breakers_follow_rules_2_3_and_2_9(extra, cmds):
+    """RULES 2.3 Decision (breaks alternate game by game from the set's opener; sets opened
+    alternately; re-racks and PAT are no games) and 2.9 (races): after every command the log, the
+    tallies and the next breaker agree with a recount from the log."""
+    for board, _, _, _ in run(extra, cmds):
+        check_progression(board.summary(), "b")
