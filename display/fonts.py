@@ -198,6 +198,8 @@ def _build_text() -> BitmapFont:
     glyphs["°"] = _rows(".x./x.x/.x./.../.../.../.../...")
     glyphs["↵"] = _rows("....x/....x/..x.x/.xx.x/xxxxx/.xx../..x../.....")
     glyphs["✓"] = _rows("...../....x/....x/...x./x..x./.xx../..x../.....")
+    glyphs["–"] = glyphs["-"]       # the en dash of "1–6"
+    glyphs["…"] = _rows("...../...../...../...../...../...../x.x.x/.....")
     return BitmapFont(glyphs, 8, space=3)
 
 
@@ -211,6 +213,8 @@ def _build_small() -> BitmapFont:
     glyphs["-"] = _rows(".../.../xxx/.../...")
     glyphs["↵"] = _rows("..x/..x/x.x/xxx/x..")
     glyphs["✓"] = _rows("..x/..x/x.x/x.x/.x.")
+    glyphs["–"] = glyphs["-"]
+    glyphs["…"] = _rows("...../...../...../...../x.x.x")
     return BitmapFont(glyphs, 5, space=2, upper=True)
 
 

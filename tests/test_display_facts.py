@@ -162,3 +162,24 @@ def test_emulator_picture_of_a_segment_board_draws_the_decimal_point(tmp_path):
     point_a, point_b = (2 * 30 + 27, 46), (7 * 30 + 27, 46)
     assert at_a.getpixel(point_a)[0] > 200 and at_a.getpixel(point_b)[0] < 100
     assert at_b.getpixel(point_b)[0] > 200 and at_b.getpixel(point_a)[0] < 100
+
+
+LONG_TEXTS = [
+    {"screen": "match", "home": "Sokol Dvůr Králové", "away": "Slavoj Žacléř", "points": {"home": 3, "away": 1},
+     "partie": ["1. Novák 200:154 Dvořák  1:0", "2. Černý 187:200 Říha  0:1"]},
+    {"screen": "prompt", "title": "Kapsa poslední půlené?", "value": "", "hint": "1–6, Zpět = zrušit"},
+    {"screen": "menu", "title": "Hráč domácích", "items": ["Jan Novák", "Ondřej Šťastný"], "selected": 1},
+    {"screen": "error", "code": "keypad", "text": "Klávesnice USB: odpojena, zkontrolujte kabel"},
+    {"screen": "ready", "venue": "U Zlatého tága", "table": "stůl 12", "time": "20:15", "unsent": 0,
+     "last_sent": "19:58"},
+]
+
+
+@pytest.mark.parametrize("size", [(64, 16), (96, 16), (128, 32)], ids=["64x16", "96x16", "128x32"])
+@pytest.mark.parametrize("model", LONG_TEXTS, ids=[m["screen"] for m in LONG_TEXTS])
+def test_long_texts_take_turns_instead_of_being_cut(size, model, monkeypatch):
+    """Questions, team names, hints and partie results longer than the counter go word by word
+    onto pages; the typed value and the clock stay whole."""
+    cuts = Cuts(monkeypatch)
+    frames(model, DisplaySettings(driver="dummy", width=size[0], height=size[1]), seconds=20.0)
+    assert cuts.cut == []

@@ -61,7 +61,7 @@ def test_accented_capitals_sit_on_the_baseline_taller_than_small_letters(capital
 
 @pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font()], ids=["text", "small"])
 def test_prompt_symbols_are_drawn_not_replaced_by_a_question_mark(font):
-    for symbol in "↵✓":
+    for symbol in "↵✓–…":
         assert font.has(symbol) and picture(font, symbol) != picture(font, "?")
 
 

@@ -297,8 +297,8 @@ class MatrixLayout:
         else:
             status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
         place = [str(p) for p in (model.get("venue"), model.get("table")) if p]
-        if self.geometry.tiny:
-            status = status[-1:]
+        if self.geometry.tiny:      # no room for a second time beside the clock
+            status = [f"!{unsent}"] if unsent else [""]
         room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
         status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
         line = (status, time)       # the right part of a line is kept whole
@@ -314,28 +314,33 @@ class MatrixLayout:
         items = list(model.get("items") or [])
         selected = model.get("selected") or 0
         rows = max(1, self.geometry.height // 8)
+        width = self.geometry.width
+        title = _turn(str(model.get("title", "")), scene, width)
         if not items:
-            self._text_lines(scene, [model.get("title", "")])
+            self._text_lines(scene, [title])
             return
         selected = min(max(selected, 0), len(items) - 1)
-        shown = max(1, rows - 1)
+        if rows == 1:           # the chosen item, a long one word by word
+            self._text_lines(scene, [_turn("►" + str(items[selected]), scene, width)])
+            return
+        shown = rows - 1
         first = min(max(0, selected - shown + 1), max(0, len(items) - shown))
-        lines = [] if rows == 1 else [model.get("title", "")]
+        lines = [title]
         for i in range(first, min(len(items), first + shown)):
-            lines.append(("►" if i == selected else " ") + str(items[i]))
-        if rows == 1:
-            lines = ["►" + str(items[selected])]
+            lines.append(_turn("►" + str(items[i]), scene, width) if i == selected else " " + str(items[i]))
         for row, line in enumerate(lines):
-            scene.write(line, (0, row * 8, self.geometry.width, row * 8 + 8),
-                        align="center" if row == 0 and rows > 1 else "left")
+            scene.write(line, (0, row * 8, width, row * 8 + 8), align="center" if row == 0 else "left")
 
     def prompt(self, scene: Scene, model: dict) -> None:
+        """The question (word by word when long) with the value typed so far kept whole on its right."""
         value = f"{model.get('value') or ''}_"
-        title = model.get("title", "")
+        width = self.geometry.width
+        room = width - scene.font_for(value, width).width(value) - 2
+        line = (_turn(str(model.get("title", "")), scene, room), value)
         if self.geometry.tiny:
-            self._text_lines(scene, [(title, value)])
+            self._text_lines(scene, [line])
         else:
-            self._text_lines(scene, [(title, value), model.get("hint", "")])
+            self._text_lines(scene, [line, _turn(str(model.get("hint", "")), scene, width)])
 
     def lotdraw(self, scene: Scene, model: dict) -> None:
         w = scene.words
@@ -353,9 +358,17 @@ class MatrixLayout:
             x0, x1 = self._scores(scene, points.get("home", 0), points.get("away", 0), 1)
             self._middle(scene, x0, x1, [":"])
             return
-        lines = [(model.get("home", ""), str(points.get("home", 0))),
-                 (model.get("away", ""), str(points.get("away", 0)))]
-        lines += [part for p in model.get("partie") or [] for part in _wrap(str(p), scene, self.geometry.width)]
+        width, per_page = self.geometry.width, self.geometry.height // 8
+        lines = []
+        for side in ("home", "away"):
+            score = str(points.get(side, 0))
+            room = width - scene.font_for(score, width).width(score) - 2
+            lines.append((_turn(str(model.get(side, "")), scene, room), score))
+        for partie in model.get("partie") or []:
+            parts = _wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
+            if len(lines) % per_page + len(parts) > per_page:
+                lines += [" "] * (-len(lines) % per_page)      # a partie starts a page rather than split
+            lines += parts
         self._text_lines(scene, lines)
 
     def error(self, scene: Scene, model: dict) -> None:
@@ -392,6 +405,12 @@ def _split(line, font, width: int) -> list:
     if not isinstance(line, str) or font.width(line) <= width:
         return [line]
     return line.split() or [line]
+
+
+def _turn(text: str, scene: Scene, width: int) -> str:
+    """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
+    parts = _wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
+    return parts[scene.page(len(parts))]
 
 
 def _surname(name: str) -> str:
