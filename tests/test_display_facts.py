@@ -183,3 +183,12 @@ def test_long_texts_take_turns_instead_of_being_cut(size, model, monkeypatch):
     cuts = Cuts(monkeypatch)
     frames(model, DisplaySettings(driver="dummy", width=size[0], height=size[1]), seconds=20.0)
     assert cuts.cut == []
+
+
+def test_sixteen_digit_board_shows_each_players_balls_left_and_8_pocket():
+    """RULES 2.2: B (solids) has cleared the group — the 8 goes into pocket 4 (opposite 1), shown
+    as P4 on B's side; A (stripes) has 7 left, on A's side. Before groups, nothing stands there."""
+    model = sample("8ball-pocket")
+    assert model["summary"]["current"]["groups"] == {"a": "stripes", "b": "solids"}
+    assert segment_lines(model, 16)[0] == " 0   7 00 P4   0."
+    assert segment_lines(sample("8ball-open"), 16)[0] == " 0     00      0."

@@ -3,7 +3,9 @@
 8 digits:  ``AAA II BBB`` — points A | inning | points B (the inning blanks while blinking in the
 last 2 innings; a decimal point follows the score of the player at the table).
 16 digits: ``AAA SSSIISSS BBB`` — the running series stands on the side of the player at the table.
-Pages (both): at 20 points or fewer to go, the score of the player at the table takes turns with
+8-ball, 16 digits: ``GG  LL SS LL  GG`` — each player's balls left (``P4`` once their group is
+cleared: the 8 goes into pocket 4) beside their games.
+Pages (carom, both): at 20 points or fewer to go, the score of the player at the table takes turns with
 ``-18`` (points left); ``LP`` (frozen balls announced) and ``do`` (B's equalising inning) take
 turns with the inning.
 """
@@ -12,6 +14,17 @@ from display.scene import Scene
 
 _FROZEN = "LP"         # koule lpí: frozen balls announced (RULES 1.2)
 _EQUALISING = "do"     # dohrávka: B's equalising inning
+
+
+def _balls_left(current: dict, side: str) -> str:
+    """A player's balls left on the table beside their games (blank before groups); once their
+    group is cleared, the pocket their 8 must go into: ``P4`` (RULES 2.2)."""
+    group = (current.get("groups") or {}).get(side)
+    if not group:
+        return ""
+    left = (current.get("left") or {}).get(group, 0)
+    pocket = (current.get("eight_pocket") or {}).get(side)
+    return f"P{pocket}" if not left and pocket else str(left)
 
 
 def _mark(text: str, marked: bool) -> str:
@@ -66,8 +79,8 @@ class SegmentLayout:
         middle = f"{sets.get('a', 0) % 10}{sets.get('b', 0) % 10}"
         if self.digits < 16:
             return self.fit(f"{ga} {middle} {gb}")
-        left = (summary.get("current") or {}).get("left") or {}
-        return self.fit(f"{ga}  {left.get('solids', 0):>2} {middle} {left.get('stripes', 0):>2}  {gb}")
+        la, lb = (_balls_left(summary.get("current") or {}, side) for side in ("a", "b"))
+        return self.fit(f"{ga}  {la:>2} {middle} {lb:>2}  {gb}")
 
     def _ready(self, scene: Scene, model: dict) -> str:
         time = str(model.get("time") or "").replace(":", "-")
