@@ -15,7 +15,9 @@ TEXTS = {
         "wins": "VYHRÁL",
         "forfeit": "VZDAL",
         "average": "PR",          # průměr
+        "average_long": "průměr",
         "best": "NS",             # nejvyšší série
+        "best_long": "nejvyšší série",
         "inning": "náběh",
         "series": "série",
         "in_hand": "BIH",         # ball in hand
@@ -49,7 +51,9 @@ TEXTS = {
         "wins": "WINS",
         "forfeit": "FORFEIT",
         "average": "AV",
+        "average_long": "average",
         "best": "HS",
+        "best_long": "high series",
         "inning": "inning",
         "series": "series",
         "in_hand": "BIH",

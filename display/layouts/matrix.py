@@ -69,7 +69,8 @@ class MatrixLayout:
         """Both players' big numbers; returns the middle column (x0, x1) left between them."""
         g = self.geometry
         za, zb = (g.zone(max(digits, len(str(v)))) for v in (a, b))   # -18 may reach into an empty middle
-        scene.number(a, (0, 0, za, g.digit_height), self.big, role="a")
+        # 8-px counters: each score at its outer edge, so a short one keeps away from the middle's number
+        scene.number(a, (0, 0, za, g.digit_height), self.big, role="a", align="left" if g.tiny else "right")
         scene.number(b, (g.width - zb, 0, g.width, g.digit_height), self.big, role="b")
         return self._middle_box(digits)
 
@@ -211,8 +212,13 @@ class MatrixLayout:
         avg_a, avg_b = pa.get("average", "0.000"), pb.get("average", "0.000")
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
-        rows = _wrap(headline, scene, self.geometry.width) + [(avg_a, w["average"], avg_b),
-                (str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0)))]
+        rows = _wrap(headline, scene, self.geometry.width)
+        for facts, long_label in (((avg_a, w["average"], avg_b), w["average_long"]),
+                                  ((str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0))),
+                                   w["best_long"])):
+            if not self._label_fits(scene, *facts):     # two bare numbers: say first what they are
+                rows += _wrap(long_label, scene, self.geometry.width)
+            rows.append(facts)
         per_page = max(1, self.geometry.height // 8)
         pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
         page = scene.page(1 + len(pages))
@@ -228,12 +234,18 @@ class MatrixLayout:
             else:
                 scene.write(row, box, align="center")
 
+    def _facts_font(self, scene: Scene, va: str, label: str, vb: str):
+        return scene.small if self.geometry.tiny else scene.font_for(f"{va} {label} {vb}", self.geometry.width)
+
+    def _label_fits(self, scene: Scene, va: str, label: str, vb: str) -> bool:
+        return self._facts_font(scene, va, label, vb).width(f"{va} {label} {vb}") <= self.geometry.width
+
     def _facts(self, scene: Scene, box, va: str, label: str, vb: str) -> None:
-        """Player A's value on the left, a label in the middle, B's value on the right."""
-        font = scene.small if self.geometry.tiny else scene.font_for(f"{va} {label} {vb}", box[2] - box[0])
+        """Player A's value on the left, a label in the middle (when it fits), B's value on the right."""
+        font = self._facts_font(scene, va, label, vb)
         scene.write(va, box, role="a", font=font)
         scene.write(vb, box, align="right", role="b", font=font)
-        if font.width(f"{va} {label} {vb}") <= box[2] - box[0]:
+        if self._label_fits(scene, va, label, vb):
             scene.write(label, box, align="center", font=font)
 
     def eightball(self, scene: Scene, model: dict) -> None:
