@@ -1,5 +1,6 @@
 """Dot-matrix layouts (MAX7219 cascades, WS2812 panels, emulators): one set of screens whose
-geometry follows the counter's size.
+geometry follows the counter's size. The game screens are here; the text screens are in
+``text_screens``.
 
 * 8 px high (32x8 …): scores in 3x7 digits, one 3x5 line, secondary facts on pages.
 * 16–31 px high (64x16, 96x16 …): scores in digits the full height; facts in the middle column.
@@ -8,8 +9,8 @@ geometry follows the counter's size.
 from dataclasses import dataclass
 
 from display import fonts
+from display.layouts.text_screens import TextScreens, wrap
 from display.scene import Scene
-
 
 _MIDDLE = 28    # the narrowest middle column: "12/15" in small digits, "◄13" in the big font
 
@@ -54,7 +55,7 @@ def _arrowed(value, side: str | None) -> str:
     return f"{_arrow(side)}{value}" if side == "a" else f"{value}{_arrow(side)}"
 
 
-class MatrixLayout:
+class MatrixLayout(TextScreens):
     def __init__(self, width: int, height: int):
         self.geometry = Geometry(width, height)
         self.big = fonts.digits(self.geometry.digit_width, self.geometry.digit_height)
@@ -120,23 +121,6 @@ class MatrixLayout:
                 scene.write(text, (x0, y, x1, y + font.height), align="center", role=role, font=font)
             y += font.height + gap
 
-    def _text_lines(self, scene: Scene, lines: list) -> None:
-        """Full-width lines (text, or (left, right) pairs); more than fit go onto pages."""
-        lines = [line for line in lines if line]
-        g = self.geometry
-        line_h = 8
-        per_page = max(1, g.height // line_h)
-        pages = [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
-        for row, line in enumerate(pages[scene.page(len(pages))]):
-            box = (0, row * line_h, g.width, row * line_h + line_h)
-            if isinstance(line, tuple):     # (left, right): the right one is kept whole
-                left, right = line
-                rw = scene.write(right, box, align="right") if right else 0
-                scene.write(left, (0, box[1], g.width - rw - 2, box[3]))
-            else:
-                scene.write(line, box, align="center")
-
-    # --- screens ----------------------------------------------------------------------------
     def carom(self, scene: Scene, model: dict) -> None:
         summary = model["summary"]
         pa, pb = summary["players"]["a"], summary["players"]["b"]
@@ -212,12 +196,12 @@ class MatrixLayout:
         avg_a, avg_b = pa.get("average", "0.000"), pb.get("average", "0.000")
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
-        rows = _wrap(headline, scene, self.geometry.width)
+        rows = wrap(headline, scene, self.geometry.width)
         for facts, long_label in (((avg_a, w["average"], avg_b), w["average_long"]),
                                   ((str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0))),
                                    w["best_long"])):
             if not self._label_fits(scene, *facts):     # two bare numbers: say first what they are
-                rows += _wrap(long_label, scene, self.geometry.width)
+                rows += wrap(long_label, scene, self.geometry.width)
             rows.append(facts)
         per_page = max(1, self.geometry.height // 8)
         pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
@@ -298,131 +282,11 @@ class MatrixLayout:
             x0, x1 = x0 + 5, x1 - 5
         self._middle(scene, x0, x1, [groups, " ".join(flags)])
 
-    def ready(self, scene: Scene, model: dict) -> None:
-        """The place, then the time with what waits to be sent; the time is never shortened."""
-        w = scene.words
-        unsent = model.get("unsent") or 0
-        last = model.get("last_sent")
-        time = str(model.get("time") or "")
-        if unsent:
-            status = [f"{w['unsent']} {unsent}", f"!{unsent}"]
-        else:
-            status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
-        place = [str(p) for p in (model.get("venue"), model.get("table")) if p]
-        if self.geometry.tiny:      # no room for a second time beside the clock
-            status = [f"!{unsent}"] if unsent else [""]
-        room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
-        status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
-        line = (status, time)       # the right part of a line is kept whole
-        if self.geometry.tiny:
-            self._text_lines(scene, [line] + _wrap(" ".join(place), scene, self.geometry.width))
-            return
-        together = " ".join(place)
-        if place and scene.text.width(together) > self.geometry.width:
-            together = place[scene.page(len(place))]     # venue and table take turns, in the big font
-        self._text_lines(scene, [together or w["ready"], line])
-
-    def menu(self, scene: Scene, model: dict) -> None:
-        items = list(model.get("items") or [])
-        selected = model.get("selected") or 0
-        rows = max(1, self.geometry.height // 8)
-        width = self.geometry.width
-        title = _turn(str(model.get("title", "")), scene, width)
-        if not items:
-            self._text_lines(scene, [title])
-            return
-        selected = min(max(selected, 0), len(items) - 1)
-        if rows == 1:           # the chosen item, a long one word by word
-            self._text_lines(scene, [_turn("►" + str(items[selected]), scene, width)])
-            return
-        shown = rows - 1
-        first = min(max(0, selected - shown + 1), max(0, len(items) - shown))
-        lines = [title]
-        for i in range(first, min(len(items), first + shown)):
-            lines.append(_turn("►" + str(items[i]), scene, width) if i == selected else " " + str(items[i]))
-        for row, line in enumerate(lines):
-            scene.write(line, (0, row * 8, width, row * 8 + 8), align="center" if row == 0 else "left")
-
-    def prompt(self, scene: Scene, model: dict) -> None:
-        """The question (word by word when long) with the value typed so far kept whole on its right."""
-        value = f"{model.get('value') or ''}_"
-        width = self.geometry.width
-        room = width - scene.font_for(value, width).width(value) - 2
-        line = (_turn(str(model.get("title", "")), scene, room), value)
-        if self.geometry.tiny:
-            self._text_lines(scene, [line])
-        else:
-            self._text_lines(scene, [line, _turn(str(model.get("hint", "")), scene, width)])
-
-    def lotdraw(self, scene: Scene, model: dict) -> None:
-        w = scene.words
-        lines = [(w["lot"], str(model.get("seed", "")))]
-        for pair in model.get("pairs") or []:
-            line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
-            if scene.small.width(line) > self.geometry.width:
-                line = f"{pair.get('partie', '')} {pair.get('home', '')} -{pair.get('away', '')}"
-            lines += _wrap(line, scene, self.geometry.width, fits=scene.small.width)
-        self._text_lines(scene, lines)
-
-    def match(self, scene: Scene, model: dict) -> None:
-        points = model.get("points") or {}
-        if self.geometry.tiny:
-            x0, x1 = self._scores(scene, points.get("home", 0), points.get("away", 0), 1)
-            self._middle(scene, x0, x1, [":"])
-            return
-        width, per_page = self.geometry.width, self.geometry.height // 8
-        lines = []
-        for side in ("home", "away"):
-            score = str(points.get(side, 0))
-            room = width - scene.font_for(score, width).width(score) - 2
-            lines.append((_turn(str(model.get(side, "")), scene, room), score))
-        for partie in model.get("partie") or []:
-            parts = _wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
-            if len(lines) % per_page + len(parts) > per_page:
-                lines += [" "] * (-len(lines) % per_page)      # a partie starts a page rather than split
-            lines += parts
-        self._text_lines(scene, lines)
-
-    def error(self, scene: Scene, model: dict) -> None:
-        w = scene.words
-        title = f"{w['error']} {model.get('code', '')}".strip()
-        width = self.geometry.width
-        self._text_lines(scene, _wrap(title, scene, width) + _wrap(str(model.get("text", "")), scene, width))
-
-    def keytest(self, scene: Scene, model: dict) -> None:
-        w = scene.words
-        key = model.get("key")
-        key = str(key) if key else w["press_key"] + "…"
-        self._text_lines(scene, [key] if self.geometry.tiny else [model.get("device") or w["key"], key])
-
-    def unknown(self, scene: Scene, model: dict) -> None:
-        self._text_lines(scene, [f"? {model.get('screen')}"])
-
-    def message(self, scene: Scene, message: dict) -> None:
-        """A transient line over the bottom of the screen (all of it on 8-px counters)."""
-        g = self.geometry
-        top = 0 if g.tiny else g.height - 8
-        error = message.get("level") in ("warn", "error")
-        scene.draw.rectangle((0, top, g.width - 1, g.height - 1), fill=scene.fill["text"] if error else 0)
-        text = str(message.get("text", ""))
-        font = scene.font_for(text, g.width)
-        text = font.fit(text, g.width)
-        x = max(0, (g.width - font.width(text)) // 2)
-        y = top + (g.height - top - font.height) // 2
-        font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
-
-
 def _split(line, font, width: int) -> list:
     """A plain text line as it is when it fits ``width``, else its words, one per page."""
     if not isinstance(line, str) or font.width(line) <= width:
         return [line]
     return line.split() or [line]
-
-
-def _turn(text: str, scene: Scene, width: int) -> str:
-    """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
-    parts = _wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
-    return parts[scene.page(len(parts))]
 
 
 def _surname(name: str) -> str:
@@ -433,18 +297,3 @@ def _short(name: str, scene: Scene, width: int) -> str:
     """The whole name if it fits, else the surname, cut to fit."""
     text = name if scene.text.width(name) <= width else _surname(name)
     return scene.text.fit(text, width)
-
-
-def _wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
-    """Words onto lines that fit ``width`` (measured by ``fits``, by default in the counter's text
-    font, so that the lines keep one size); a word too long for a line gets one to itself."""
-    fits = fits or scene.text.width
-    lines, current = [], ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if fits(candidate) <= width or not current:
-            current = candidate
-        else:
-            lines.append(current)
-            current = word
-    return lines + ([current] if current else [])

@@ -1,0 +1,160 @@
+"""The screens that are lines of text (ready, menu, prompt, lot draw, match, error, key test) and
+the message line over any screen, on dot-matrix counters. Mixed into ``MatrixLayout``, whose
+``geometry``, ``_scores`` and ``_middle`` they use. Text that does not fit takes turns (pages)
+word by word rather than being cut; the part a line keeps whole is its right-hand one.
+"""
+from display.scene import Scene
+
+
+class TextScreens:
+    def _text_lines(self, scene: Scene, lines: list) -> None:
+        """Full-width lines (text, or (left, right) pairs); more than fit go onto pages."""
+        lines = [line for line in lines if line]
+        g = self.geometry
+        line_h = 8
+        per_page = max(1, g.height // line_h)
+        pages = [lines[i:i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+        for row, line in enumerate(pages[scene.page(len(pages))]):
+            box = (0, row * line_h, g.width, row * line_h + line_h)
+            if isinstance(line, tuple):     # (left, right): the right one is kept whole
+                left, right = line
+                rw = scene.write(right, box, align="right") if right else 0
+                scene.write(left, (0, box[1], g.width - rw - 2, box[3]))
+            else:
+                scene.write(line, box, align="center")
+
+    # --- screens ----------------------------------------------------------------------------
+
+    def ready(self, scene: Scene, model: dict) -> None:
+        """The place, then the time with what waits to be sent; the time is never shortened."""
+        w = scene.words
+        unsent = model.get("unsent") or 0
+        last = model.get("last_sent")
+        time = str(model.get("time") or "")
+        if unsent:
+            status = [f"{w['unsent']} {unsent}", f"!{unsent}"]
+        else:
+            status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
+        place = [str(p) for p in (model.get("venue"), model.get("table")) if p]
+        if self.geometry.tiny:      # no room for a second time beside the clock
+            status = [f"!{unsent}"] if unsent else [""]
+        room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
+        status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
+        line = (status, time)       # the right part of a line is kept whole
+        if self.geometry.tiny:
+            self._text_lines(scene, [line] + wrap(" ".join(place), scene, self.geometry.width))
+            return
+        together = " ".join(place)
+        if place and scene.text.width(together) > self.geometry.width:
+            together = place[scene.page(len(place))]     # venue and table take turns, in the big font
+        self._text_lines(scene, [together or w["ready"], line])
+
+    def menu(self, scene: Scene, model: dict) -> None:
+        items = list(model.get("items") or [])
+        selected = model.get("selected") or 0
+        rows = max(1, self.geometry.height // 8)
+        width = self.geometry.width
+        title = _turn(str(model.get("title", "")), scene, width)
+        if not items:
+            self._text_lines(scene, [title])
+            return
+        selected = min(max(selected, 0), len(items) - 1)
+        if rows == 1:           # the chosen item, a long one word by word
+            self._text_lines(scene, [_turn("►" + str(items[selected]), scene, width)])
+            return
+        shown = rows - 1
+        first = min(max(0, selected - shown + 1), max(0, len(items) - shown))
+        lines = [title]
+        for i in range(first, min(len(items), first + shown)):
+            lines.append(_turn("►" + str(items[i]), scene, width) if i == selected else " " + str(items[i]))
+        for row, line in enumerate(lines):
+            scene.write(line, (0, row * 8, width, row * 8 + 8), align="center" if row == 0 else "left")
+
+    def prompt(self, scene: Scene, model: dict) -> None:
+        """The question (word by word when long) with the value typed so far kept whole on its right."""
+        value = f"{model.get('value') or ''}_"
+        width = self.geometry.width
+        room = width - scene.font_for(value, width).width(value) - 2
+        line = (_turn(str(model.get("title", "")), scene, room), value)
+        if self.geometry.tiny:
+            self._text_lines(scene, [line])
+        else:
+            self._text_lines(scene, [line, _turn(str(model.get("hint", "")), scene, width)])
+
+    def lotdraw(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        lines = [(w["lot"], str(model.get("seed", "")))]
+        for pair in model.get("pairs") or []:
+            line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
+            if scene.small.width(line) > self.geometry.width:
+                line = f"{pair.get('partie', '')} {pair.get('home', '')} -{pair.get('away', '')}"
+            lines += wrap(line, scene, self.geometry.width, fits=scene.small.width)
+        self._text_lines(scene, lines)
+
+    def match(self, scene: Scene, model: dict) -> None:
+        points = model.get("points") or {}
+        if self.geometry.tiny:
+            x0, x1 = self._scores(scene, points.get("home", 0), points.get("away", 0), 1)
+            self._middle(scene, x0, x1, [":"])
+            return
+        width, per_page = self.geometry.width, self.geometry.height // 8
+        lines = []
+        for side in ("home", "away"):
+            score = str(points.get(side, 0))
+            room = width - scene.font_for(score, width).width(score) - 2
+            lines.append((_turn(str(model.get(side, "")), scene, room), score))
+        for partie in model.get("partie") or []:
+            parts = wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
+            if len(lines) % per_page + len(parts) > per_page:
+                lines += [" "] * (-len(lines) % per_page)      # a partie starts a page rather than split
+            lines += parts
+        self._text_lines(scene, lines)
+
+    def error(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        title = f"{w['error']} {model.get('code', '')}".strip()
+        width = self.geometry.width
+        self._text_lines(scene, wrap(title, scene, width) + wrap(str(model.get("text", "")), scene, width))
+
+    def keytest(self, scene: Scene, model: dict) -> None:
+        w = scene.words
+        key = model.get("key")
+        key = str(key) if key else w["press_key"] + "…"
+        self._text_lines(scene, [key] if self.geometry.tiny else [model.get("device") or w["key"], key])
+
+    def unknown(self, scene: Scene, model: dict) -> None:
+        self._text_lines(scene, [f"? {model.get('screen')}"])
+
+    def message(self, scene: Scene, message: dict) -> None:
+        """A transient line over the bottom of the screen (all of it on 8-px counters)."""
+        g = self.geometry
+        top = 0 if g.tiny else g.height - 8
+        error = message.get("level") in ("warn", "error")
+        scene.draw.rectangle((0, top, g.width - 1, g.height - 1), fill=scene.fill["text"] if error else 0)
+        text = str(message.get("text", ""))
+        font = scene.font_for(text, g.width)
+        text = font.fit(text, g.width)
+        x = max(0, (g.width - font.width(text)) // 2)
+        y = top + (g.height - top - font.height) // 2
+        font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
+
+
+def _turn(text: str, scene: Scene, width: int) -> str:
+    """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
+    parts = wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
+    return parts[scene.page(len(parts))]
+
+
+def wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
+    """Words onto lines that fit ``width`` (measured by ``fits``, by default in the counter's text
+    font, so that the lines keep one size); a word too long for a line gets one to itself."""
+    fits = fits or scene.text.width
+    lines, current = [], ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if fits(candidate) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    return lines + ([current] if current else [])
