@@ -126,6 +126,7 @@ class Service:
         self.queue: queue.Queue = queue.Queue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
+        self._fault_screen = False
         self._message: dict | None = None
         self._next_ping = None
 
@@ -140,6 +141,7 @@ class Service:
         self.show()
         if self.notifier:
             self.notifier.ready("scoring")
+        self._watchdog(self.clock())
         while self.running:
             try:
                 event = self.queue.get(timeout=self._timeout())
@@ -178,6 +180,10 @@ class Service:
         if self.display.model is not None and self.display.model.get("screen") == "ready":
             self.show()                              # the clock on the ready screen
         self.display.tick(now)
+        self._watchdog(now)
+
+    def _watchdog(self, now: float) -> None:
+        """Ping systemd's watchdog from the loop itself: a stuck loop gets the service restarted."""
         if self.notifier and self.notifier.interval:
             if self._next_ping is None or now >= self._next_ping:
                 self.notifier.watchdog()
@@ -192,10 +198,13 @@ class Service:
             self._command(event.cmd)
         elif isinstance(event, Ui):
             self._ui(event.action)
-        elif self.referee is not None:
-            self._outcome(self.referee.press(event, self._board()))
         elif hasattr(event, "connected"):
             self._device_status(event.device, event.connected, event.detail)
+            if self.referee is not None:
+                self._message = self.referee.press(event, self._board()).message
+        elif self.referee is not None:
+            self._fault_screen = False          # keys still come in: back to the game screen
+            self._outcome(self.referee.press(event, self._board()))
         self.show()
 
     def _command(self, cmd: dict) -> bool:
@@ -221,9 +230,7 @@ class Service:
         for cmd in outcome.commands:
             if not self._command(cmd):
                 break
-        if outcome.ui in ("keypad_lost", "keypad_back"):
-            self._device_status(outcome.value, outcome.ui == "keypad_back")
-        elif outcome.ui == "digit":
+        if outcome.ui == "digit":
             self._ui(int(outcome.value))
         elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):
             self._ui(outcome.ui)
@@ -231,10 +238,13 @@ class Service:
             self._message = dict(outcome.message)
 
     def _device_status(self, device: str, connected: bool, detail: str = "") -> None:
+        """A keypad lost is an error screen until a key comes from another input (or it is back)."""
         if connected:
-            self.faults.pop(device, None)
+            if self.faults.pop(device, None) is not None:
+                log.warning("keypad %s is back", device)
         else:
             self.faults[device] = detail or "disconnected"
+            self._fault_screen = True
             log.error("keypad %s: %s", device, self.faults[device])
 
     def message(self, text: str, level: str = "info") -> None:
@@ -242,7 +252,7 @@ class Service:
 
     # -- the counter ---------------------------------------------------------
     def screen(self) -> dict:
-        if self.faults:
+        if self.faults and self._fault_screen:
             device, why = next(iter(self.faults.items()))
             model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
         else:
