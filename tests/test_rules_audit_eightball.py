@@ -4,10 +4,11 @@ from itertools import combinations
 
 import pytest
 
-from hypothesis import given
+from hypothesis import given, strategies as st
 
+from rules.board import Board
 from rules.eightball import summary as eightball_summary
-from test_eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
+from test_eightball_helpers import HEADER, B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
 from test_eightball_properties import SETTINGS, header, run, sequences
 
 
@@ -310,6 +311,7 @@ def check_closed_shot(before: dict, after: dict) -> None:
         assert new["left"][group] == cur["left"][group] - pots.count(group)
     assert new["break_shot"] is False
     assert new["open_shot"] == (cur["break_shot"] and not pots)         # 8B:6d
+    check_last_ball(pending, cur, new, shooter)
     assert new["fouls"][shooter] == cur["fouls"][shooter] + fouled      # 8B:3r: once
     if fouled:                                                           # 2.6
         assert (new["shooter"], new["ball_in_hand"], new["must_choose"]) == (other, True, False)
@@ -326,13 +328,75 @@ def check_closed_shot(before: dict, after: dict) -> None:
         assert new["shooter"] == (shooter if own in pots else other)
 
 
+OPPOSITE = {1: 4, 4: 1, 3: 6, 6: 3, 2: 5, 5: 2}                       # RULES 2.2 Decision
+
+
+def check_last_ball(pending: list, cur: dict, new: dict, shooter: str) -> None:
+    """RULES 2.2 / 8B:1, 8B:6f: a group cleared in this shot fixes its owner's 8 pocket opposite the
+    pocket of its last ball; the owner may name any pocket if the shooter was the opponent and
+    that pocket is a middle one."""
+    for ball, group in (("solid", "solids"), ("stripe", "stripes")):
+        owner = next((p for p, g in new["groups"].items() if g == group), None)
+        if cur["left"][group] == 0 or new["left"][group] != 0 or owner is None:
+            continue
+        last = [c for c in pending if c["cmd"] == "pot" and c["ball"] == ball][-1]["pocket"]
+        assert new["eight_pocket"][owner] == OPPOSITE[last]
+        assert new["pocket_choice"][owner] == (last in (2, 5) and owner != shooter)
+
+
+@st.composite
+def racks_played_through(draw):
+    """Whole shots as a referee enters them, following the table so that groups get cleared and
+    the 8 is played: mostly own balls, sometimes the opponent's, fouls now and then, the 8 often
+    once the group is cleared, a named 8B:6f pocket when the choice is open."""
+    extra = draw(header)
+    board = Board({**HEADER, **extra})
+    cmds = []
+
+    def push(cmd):
+        board.push(cmd)
+        cmds.append(cmd)
+
+    for _ in range(draw(st.integers(5, 60))):
+        if board.finished:
+            break
+        cur = board.summary()["current"]
+        if cur["must_choose"]:
+            push({"cmd": "choose", "group": draw(st.sampled_from(["solids", "stripes"]))})
+            continue
+        if cur["pocket_choice"][cur["shooter"]] and draw(st.booleans()):
+            push({"cmd": "pocket8", "pocket": draw(st.integers(1, 6))})
+        own = cur["groups"][cur["shooter"]]
+        left = dict(cur["left"])
+        for _ in range(draw(st.integers(0, 3))):
+            groups = [g for g in ("solids", "stripes") if left[g]]
+            if not groups:
+                break
+            group = draw(st.sampled_from(groups + [own] * 3 if own in groups else groups))
+            left[group] -= 1
+            push({"cmd": "pot", "ball": group[:-1], "pocket": draw(st.integers(1, 6))})
+        cleared = own is not None and left[own] == 0
+        if draw(st.integers(0, 19)) < (14 if cleared else 1):
+            push({"cmd": "pot8", "pocket": draw(st.integers(1, 6))})
+        fault = draw(st.integers(0, 11))
+        if fault == 0:
+            push({"cmd": "scratch"})
+        elif fault == 1:
+            push({"cmd": "foul"})
+        elif fault == 2 and cur["break_shot"] and not board.summary()["current"]["pending"]:
+            push({"cmd": "nocushion"})
+        push({"cmd": "shot"})
+    return extra, cmds
+
+
 @SETTINGS
-@given(header, sequences)
-def test_every_closed_shot_follows_rules_2_3_to_2_7(extra, cmds):
+@given(st.one_of(st.tuples(header, sequences), racks_played_through()))
+def test_every_closed_shot_follows_rules_2_3_to_2_7(play_):
     """RULES 2.3-2.7 restated shot by shot: whatever the sequence, each accepted `shot` turns the
     rack before it into the rack after it exactly as the clauses say (re-rack, end of game and its
-    reason, balls down, fouls once, ball in hand for one shot, open shot, group fixing or choice,
-    continuing)."""
+    reason, balls down, the 8 pocket and the 8B:6f choice from a group's last ball, fouls once,
+    ball in hand for one shot, open shot, group fixing or choice, continuing)."""
+    extra, cmds = play_
     for board, cmd, before, accepted in run(extra, cmds):
         if accepted and cmd.get("cmd") == "shot":
             check_closed_shot(eightball_summary(before), board.summary())
