@@ -147,6 +147,7 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     ``stop_on_end``: a Stop event posted when a keypad's input ends (the emulator's "q").
     """
     import signal
+    import threading
 
     from firmware_host.service import Stop
 
@@ -157,7 +158,9 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     if notifier is not None:
         service.notifier = notifier
     syncer.start()
-    previous = signal.signal(signal.SIGTERM, lambda *_: service.post(Stop("SIGTERM")))
+    # post from a thread: the handler may interrupt the loop while it holds the queue's lock
+    previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(
+        target=service.post, args=(Stop("SIGTERM"),), daemon=True).start())
     try:
         service.run()
     finally:
