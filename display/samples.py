@@ -16,6 +16,10 @@ def _score(value):
 
 _MISS = {"cmd": "miss"}
 _SHOT = {"cmd": "shot"}
+# League limits, 3-digit scores: A 185 (series 175, 15 to go) against B 111.
+_LEAGUE = dict(_CAROM, points_limit=200, innings_limit=15)
+_LEAGUE_END = ([_score(10), _MISS] + [_score(20)] * 5 + [_score(10), _score(1), _MISS]
+               + [_score(20)] * 8 + [_score(10), _score(2), _score(2), _score(1)])
 
 RECORDS = {
     "carom-start": (_CAROM, []),
@@ -28,9 +32,8 @@ RECORDS = {
     "carom-win": (dict(_CAROM, points_limit=200), [_score(20), _MISS, _score(1), _MISS, _score(10), _MISS,
                                                   _score(2), _MISS, _MISS, _score(10), _MISS]),
     "carom-forfeit": (_CAROM, [_score(2), _MISS, _score(1), {"cmd": "forfeit", "by": "b"}]),
-    "carom-frozen": (dict(_CAROM, points_limit=200, innings_limit=15),   # league limits, 3-digit scores
-                     [_score(10), _MISS] + [_score(20)] * 5 + [_score(10), _score(1), _MISS]
-                     + [_score(20)] * 8 + [_score(10), _score(2), _score(2), _score(1), {"cmd": "frozen"}]),
+    "carom-league-end": (_LEAGUE, _LEAGUE_END),
+    "carom-frozen": (_LEAGUE, _LEAGUE_END + [{"cmd": "frozen"}]),
     "8ball-open": (_EIGHT, []),
     "8ball-in-hand": (_EIGHT, [{"cmd": "scratch"}, _SHOT]),
     "8ball-choose": (_EIGHT, [{"cmd": "pot", "ball": "solid"}, {"cmd": "pot", "ball": "stripe"}, _SHOT]),

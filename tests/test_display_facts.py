@@ -192,3 +192,17 @@ def test_sixteen_digit_board_shows_each_players_balls_left_and_8_pocket():
     assert model["summary"]["current"]["groups"] == {"a": "stripes", "b": "solids"}
     assert segment_lines(model, 16)[0] == " 0   7 00 P4   0."
     assert segment_lines(sample("8ball-open"), 16)[0] == " 0     00      0."
+
+
+@pytest.mark.parametrize("layout", [dict(width=64, height=16), dict(width=96, height=16),
+                                    dict(emulate="sevensegment", digits=8), dict(emulate="sevensegment", digits=16)],
+                         ids=["64x16", "96x16", "7seg8", "7seg16"])
+def test_frozen_balls_mark_stands_still_until_the_next_stroke(layout):
+    """RULES 1.2 / B.1.7c: the referee has announced frozen balls and will refuse 10 and 20 — the
+    mark shows at once and does not wait for its page (the picture needs no page deadline)."""
+    settings = DisplaySettings(driver="dummy", **layout)
+    model = sample("carom-frozen")          # 15 to go: without the mark, pages would turn
+    assert Counter(None, settings).show(model, 0.0) is None
+    unmarked = with_counter("carom-frozen", frozen=False)
+    assert Counter(None, settings).show(unmarked, 0.0) is not None
+    assert frames(model, settings) != frames(unmarked, settings)

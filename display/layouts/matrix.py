@@ -141,18 +141,19 @@ class MatrixLayout(TextScreens):
         series_text = _arrowed(series, at) if at else ""
         left = (counter.get("points_left") or {}).get(at)
         left = left if left is not None and left <= 20 else None     # RULES 1.7: the last 20 points
-        marks = ([w["frozen"]] if counter.get("frozen") else []) + (
-            [w["equalising"]] if counter.get("equalising") else [])
+        marks = [w["equalising"]] if counter.get("equalising") else []
+        frozen = w["frozen"] if counter.get("frozen") else ""
         if self.geometry.tiny:
-            self._carom_tiny(scene, summary, at, inning_line, series, left, marks)
+            self._carom_tiny(scene, summary, at, inning_line, series, left, [frozen] if frozen else marks)
             return
         x0, x1 = self._scores(scene, pa["points"], pb["points"])
         self._names(scene, pa.get("name", ""), pb.get("name", ""), at)
-        extras = ([f"{w['left']} {left}"] if left is not None else []) + marks
+        # Frozen balls last until the next stroke: the mark stands still, in place of the others.
+        extras = [frozen] if frozen else ([f"{w['left']} {left}"] if left is not None else []) + marks
         if self.geometry.names:     # three lines; the points left and the marks take turns on the third
             lines = [inning_line, (series_text, at or "text"), extras[scene.page(len(extras))] if extras else ""]
         else:                   # two lines: the inning takes turns with the points left and the marks
-            firsts = [inning_line] + extras
+            firsts = [frozen] if frozen else [inning_line] + extras
             lines = [firsts[scene.page(len(firsts))], (series_text, at or "text")]
         self._middle(scene, x0, x1, lines)
 
@@ -162,8 +163,11 @@ class MatrixLayout(TextScreens):
         the score of the player at the table — and the marks, each a page."""
         pa, pb = summary["players"]["a"]["points"], summary["players"]["b"]["points"]
         digits = min(3, max(2, *(len(str(v)) for v in (summary.get("points_limit") or 0, pa, pb))))
-        pages = ["inning"] + (["series"] if series and at else []) + (["left"] if left is not None else [])
-        pages += marks
+        if marks == [scene.words["frozen"]]:      # until the next stroke: the mark and the inning only
+            pages = ["inning"] + marks
+        else:
+            pages = ["inning"] + (["series"] if series and at else []) + (["left"] if left is not None else [])
+            pages += marks
         page = pages[scene.page(len(pages))]
         if page == "left":
             pa, pb = (f"-{left}", pb) if at == "a" else (pa, f"-{left}")

@@ -6,8 +6,8 @@ last 2 innings; a decimal point follows the score of the player at the table).
 8-ball, 16 digits: ``GG  LL SS LL  GG`` — each player's balls left (``P4`` once their group is
 cleared: the 8 goes into pocket 4) beside their games.
 Pages (carom, both): at 20 points or fewer to go, the score of the player at the table takes turns with
-``-18`` (points left); ``LP`` (frozen balls announced) and ``do`` (B's equalising inning) take
-turns with the inning.
+``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
+announced, until the next stroke) stands still in place of the inning.
 """
 from display.scene import Scene
 
@@ -54,7 +54,9 @@ class SegmentLayout:
         at = counter.get("at_table")
         left = (counter.get("points_left") or {}).get(at)
         pages = ["inning"] + (["left"] if left is not None and left <= 20 else [])     # RULES 1.7
-        pages += (["frozen"] if counter.get("frozen") else []) + (["equalising"] if counter.get("equalising") else [])
+        pages += ["equalising"] if counter.get("equalising") else []
+        if counter.get("frozen"):       # until the next stroke the inning stands aside for LP
+            pages = ["frozen"]
         page = pages[scene.page(len(pages))]
         inning = {"frozen": _FROZEN, "equalising": _EQUALISING}.get(page, f"{counter.get('inning', 0) % 100:>2}")
         if page == "inning" and counter.get("last_two") and not scene.blink():
