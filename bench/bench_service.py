@@ -1,0 +1,192 @@
+"""Whole-service figures (a script, not a test): mock pins → referee → rule core → journal → display.
+
+    .venv/bin/python bench/bench_service.py [PRESSES]
+
+* keypress-to-frame latency: a gpiozero MockFactory button is pressed; the time until the frame
+  reaches the (luma dummy) display device, through the real service loop in its thread —
+  journal append and fsync on the disk under --dir (default: /var/tmp, not a tmpfs) included;
+* process start to first frame: `pocitadlo run` started until its READY=1 (sent right after the
+  first frame is handed to the display);
+* idle CPU and resident memory of that process with nothing pressed (10 s);
+* journal bytes of a 15-inning partie (30 innings, typical series, every line with time and CRC).
+"""
+import argparse
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONFIG = """
+[device]
+venue = "Bench"
+data_dir = "data"
+[rules.carom]
+points_limit = {points}
+innings_limit = {innings}
+[display]
+driver = "dummy"
+width = 64
+height = 16
+[keypad]
+devices = {devices}
+[keypad.buttons.pins]
+"1" = 17
+"0" = 22
+"enter" = 25
+[sync]
+outbox = "outbox"
+"""
+
+
+def write_config(directory: Path, *, points=10000, innings=1000, devices='["buttons"]') -> Path:
+    path = directory / "config.toml"
+    path.write_text(CONFIG.format(points=points, innings=innings, devices=devices), encoding="utf-8")
+    return path
+
+
+def latency(directory: Path, presses: int) -> list[float]:
+    from gpiozero.pins.mock import MockFactory
+
+    from config.load import load
+    from firmware_host.commands.run import assemble
+    from firmware_host.service import Stop, Ui
+
+    factory = MockFactory()
+    service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
+    for _ in range(3):
+        service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
+    shown = threading.Event()
+    stamps = []
+    thread = threading.Thread(target=service.run, daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    device = service.display.counter.device
+    original = device.display
+
+    def display(image):
+        original(image)
+        stamps.append(time.perf_counter())
+        shown.set()
+
+    device.display = display
+    pin = factory.pin(17)
+    out = []
+    for _ in range(presses):
+        shown.clear()
+        start = time.perf_counter()
+        pin.drive_low()
+        if not shown.wait(2):
+            raise SystemExit("no frame after a key press")
+        out.append(stamps[-1] - start)
+        time.sleep(0.04)                             # past the 30 ms debounce lock
+        pin.drive_high()
+        time.sleep(0.04)
+    service.post(Stop())
+    thread.join(5)
+    for dev in devices:
+        dev.close()
+    assert service.night.board.summary()["players"]["a"]["points"] == presses
+    return out
+
+
+def start_and_idle(directory: Path, idle_seconds: float) -> dict:
+    config = write_config(directory, devices='["terminal"]')
+    address = str(directory / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(30)
+        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="30000000", PYTHONPATH=str(ROOT))
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config),
+                                  "--log-level", "WARNING"], stdin=subprocess.PIPE, env=env)
+        message = server.recv(200).decode()
+        first_frame = time.perf_counter() - start
+        assert message.startswith("READY=1"), message
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu0 = _cpu(child.pid)
+        time.sleep(idle_seconds)
+        cpu1 = _cpu(child.pid)
+        rss = _rss_kib(child.pid)
+        child.terminate()
+        child.wait(10)
+    return {"first_frame": first_frame, "idle_cpu": (cpu1 - cpu0) / ticks / idle_seconds, "rss_mib": rss / 1024}
+
+
+def _cpu(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])        # utime + stime
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def partie_bytes(directory: Path) -> tuple[int, int]:
+    """A 15-inning partie (both players, 30 innings), series like a league evening's."""
+    from config.load import load
+    from firmware_host.night import Night
+
+    night = Night(load(write_config(directory, points=200, innings=15)))
+    for _ in range(3):
+        night.ui("confirm")
+    rng = random.Random(15)
+    commands = 0
+    while not night.board.finished:
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 4, 6, 9])):
+            if night.board.finished:
+                break
+            night.command({"cmd": "score", "value": rng.choice([1, 1, 1, 2])})
+            commands += 1
+        if not night.board.finished:
+            night.command({"cmd": rng.choice(["miss", "miss", "miss", "foul"])})
+            commands += 1
+    return night.partie_bytes, commands
+
+
+def percentile(values, p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("presses", nargs="?", type=int, default=300)
+    parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
+    args = parser.parse_args()
+    import warnings
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        tmp = Path(tmp)
+        for sub in ("lat", "idle", "partie"):
+            (tmp / sub).mkdir()
+        lat = latency(tmp / "lat", args.presses)
+        proc = start_and_idle(tmp / "idle", args.idle)
+        size, commands = partie_bytes(tmp / "partie")
+    fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
+    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
+    print(f"keypress-to-frame ({len(lat)} presses, fsync included): median {statistics.median(lat) * 1000:.2f} ms, "
+          f"p99 {percentile(lat, 99) * 1000:.2f} ms, max {max(lat) * 1000:.2f} ms")
+    print(f"process start to first frame (pocitadlo run → READY=1): {proc['first_frame'] * 1000:.0f} ms")
+    print(f"idle CPU, nothing pressed, {args.idle:.0f} s: {proc['idle_cpu'] * 100:.2f} %")
+    print(f"resident memory (VmRSS) of pocitadlo run: {proc['rss_mib']:.1f} MiB")
+    print(f"journal bytes per 15-inning partie: {size} bytes ({commands} commands + header, "
+          f"{size / (commands + 1):.0f} bytes a line)")
+
+
+if __name__ == "__main__":
+    main()
