@@ -40,7 +40,11 @@ TEXTS = {
         "home_player": "Zápas {n}: domácí", "away_player": "Hosté", "player": "Hráč {n}",
         "home": "Domácí", "away": "Hosté", "yes": "Ano", "no": "Ne",
         "close_partie": "Uzavřít partii?", "close_match": "Uzavřít utkání?",
-        "no_partie": "Žádná rozehraná partie",
+        "no_partie": "Žádná rozehraná partie", "protocol": "Zápis partie",
+        "correct": "Opravit náběh", "insert": "Vložit náběh", "inning_points": "{n}. náběh: {points}",
+        "before": "před {n}. náběh", "at_end": "na konec", "points_of": "Body v {n}. náběhu?",
+        "points_hint": "číslice, Enter", "no_innings": "Zatím žádný náběh",
+        "keytest": "Test kláves", "not_finished": "Partie neskončila (vzdání v menu)",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -50,7 +54,11 @@ TEXTS = {
         "home_player": "Match {n}: home", "away_player": "Away", "player": "Player {n}",
         "home": "Home", "away": "Away", "yes": "Yes", "no": "No",
         "close_partie": "Close the partie?", "close_match": "Close the match?",
-        "no_partie": "No partie in play",
+        "no_partie": "No partie in play", "protocol": "Partie record",
+        "correct": "Correct an inning", "insert": "Insert an inning", "inning_points": "inning {n}: {points}",
+        "before": "before inning {n}", "at_end": "at the end", "points_of": "Points of inning {n}?",
+        "points_hint": "digits, Enter", "no_innings": "No inning yet",
+        "keytest": "Key test", "not_finished": "The partie is not over (forfeit is in the menu)",
     },
 }
 
@@ -65,6 +73,18 @@ class Menu:
 
     def model(self) -> dict:
         return {"screen": "menu", "title": self.title, "items": list(self.items), "selected": self.selected}
+
+
+@dataclass
+class Prompt:
+    """A number typed digit by digit (points of an inning in the protocol)."""
+    title: str
+    hint: str
+    done: Callable[[int], None]
+    value: str = ""
+
+    def model(self) -> dict:
+        return {"screen": "prompt", "title": self.title, "value": self.value, "hint": self.hint}
 
 
 @dataclass
@@ -106,7 +126,9 @@ class Night:
         self.board: Board | None = None
         self.partie_journal: Journal | None = None
         self.menu: Menu | None = None
+        self.prompt: Prompt | None = None
         self.show_lot = False
+        self.keytest_wanted = False
         for line in self.journal.lines:
             self._apply(strip_meta(line))
         self._resume()
@@ -153,6 +175,8 @@ class Night:
     # -- reading ---------------------------------------------------------
     @property
     def phase(self) -> str:
+        if self.prompt is not None:
+            return "prompt"
         if self.menu is not None:
             return "menu"
         if self.match is None:
@@ -167,6 +191,8 @@ class Night:
 
     def screen(self) -> dict:
         phase = self.phase
+        if phase == "prompt":
+            return self.prompt.model()
         if phase == "menu":
             return self.menu.model()
         if phase == "ready":
@@ -207,7 +233,7 @@ class Night:
     # -- input -------------------------------------------------------------
     def command(self, cmd: dict) -> None:
         """Apply a record command to the partie in play: checked, journalled (fsync), applied."""
-        if self.board is None or self.menu is not None:
+        if self.board is None or self.menu is not None or self.prompt is not None:
             raise IllegalCommand(self.t["no_partie"], code="no_partie")
         self.board.check(cmd)
         self.partie_journal.append(dict(cmd, at=self._now_iso()))
@@ -217,7 +243,9 @@ class Night:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int 1-9)."""
         if self.phase == "next":
             self._open_next_menu()
-        if self.menu is not None:
+        if self.prompt is not None:
+            self._prompt_action(action)
+        elif self.menu is not None:
             self._menu_action(action)
         elif self.phase == "ready":
             if action in ("confirm", "menu"):
@@ -226,11 +254,19 @@ class Night:
             if action == "confirm":
                 self.show_lot = False
         elif self.phase == "partie":
-            if action in ("confirm", "menu") and self.board.finished:
-                self._confirm(self.t["close_partie"], self._close_partie)
+            if action == "confirm":
+                self._partie_menu()
         elif self.phase == "result":
             if action == "confirm":
                 self._confirm(self.t["close_match"], self._close_match)
+
+    def finish_partie(self) -> None:
+        """The referee's confirmed "new partie" / "end match": close the partie once it is over."""
+        if self.board is None:
+            return
+        if not self.board.finished:
+            raise IllegalCommand(self.t["not_finished"], code="not_finished")
+        self._close_partie()
 
     def _menu_action(self, action) -> None:
         menu = self.menu
@@ -249,6 +285,19 @@ class Night:
             if menu.cancel:
                 menu.cancel()
 
+    def _prompt_action(self, action) -> None:
+        prompt = self.prompt
+        if isinstance(action, int) and not isinstance(action, bool):
+            prompt.value = (prompt.value + str(action))[-4:]
+        elif action == "cancel":
+            if prompt.value:
+                prompt.value = ""
+            else:
+                self.prompt = None
+        elif action == "confirm" and prompt.value:
+            self.prompt = None
+            prompt.done(int(prompt.value))
+
     def _confirm(self, title: str, then: Callable[[], None]) -> None:
         self.menu = Menu(title, [self.t["yes"], self.t["no"]], lambda i: then() if i == 0 else None)
 
@@ -266,7 +315,12 @@ class Night:
             actions.append(self._home_menu)
         items.append(self.t["single_" + game])
         actions.append(self._start_single)
+        items.append(self.t["keytest"])
+        actions.append(self._want_keytest)
         self.menu = Menu(self.t["setup"], items, lambda i: actions[i]())
+
+    def _want_keytest(self) -> None:
+        self.keytest_wanted = True          # the service hands the keys to the referee's key test
 
     def _home_menu(self) -> None:
         names = [t.name for t in self.league.teams]
@@ -351,6 +405,44 @@ class Night:
             home_players = match.present["home"]
             self.menu = Menu(self.t["home_player"].format(n=number), list(home_players),
                              lambda i: self._pick_away(home_players[i]))
+
+    def _partie_menu(self) -> None:
+        """Enter during a partie: close it (once finished) or correct its protocol (carom)."""
+        items, actions = [], []
+        if self.board.finished:
+            items += [self.t["yes"], self.t["no"]]
+            actions += [self._close_partie, lambda: None]
+        if self.board.header["game"] == "carom":
+            items += [self.t["correct"], self.t["insert"]]
+            actions += [lambda: self._protocol("correct"), lambda: self._protocol("insert")]
+        if not items:
+            return
+        title = self.t["close_partie"] if self.board.finished else self.t["protocol"]
+        self.menu = Menu(title, items, lambda i: actions[i]())
+
+    def _protocol(self, kind: str) -> None:
+        """Pick the player, then the inning, then type the points: a journalled correction."""
+        header = self.board.header
+        names = [header["a"], header["b"]]
+        self.menu = Menu(self.t[kind], names, lambda i: self._protocol_inning(kind, "ab"[i]), self._partie_menu)
+
+    def _protocol_inning(self, kind: str, player: str) -> None:
+        series = self.board.summary()["players"][player]["series"]
+        items = [self.t["inning_points"].format(n=n, points=p) for n, p in enumerate(series, start=1)]
+        if kind == "insert":
+            items = [self.t["before"].format(n=n) for n in range(1, len(series) + 1)] + [self.t["at_end"]]
+        if not items:
+            self.menu = None
+            raise IllegalCommand(self.t["no_innings"], code="no_innings")
+
+        def typed(inning: int):
+            return lambda points: self.command({"cmd": kind, "player": player, "inning": inning, "points": points})
+
+        self.menu = Menu(self.t[kind], items, lambda i: self._ask_points(i + 1, typed(i + 1)),
+                         lambda: self._protocol(kind))
+
+    def _ask_points(self, inning: int, done: Callable[[int], None]) -> None:
+        self.prompt = Prompt(self.t["points_of"].format(n=inning), self.t["points_hint"], done)
 
     def _pick_away(self, home_player: str) -> None:
         away_players = self.match.present["away"]

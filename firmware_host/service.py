@@ -218,8 +218,14 @@ class Service:
         return True
 
     def _ui(self, action) -> None:
+        self._guarded(self.night.ui, action)
+        if self.night.keytest_wanted and self.referee is not None:
+            self.night.keytest_wanted = False
+            self.referee.start_keytest()
+
+    def _guarded(self, call, *args) -> None:
         try:
-            self.night.ui(action)
+            call(*args)
         except RuleError as exc:
             self.message(str(exc), "warn")
 
@@ -234,6 +240,8 @@ class Service:
             self._ui(int(outcome.value))
         elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):
             self._ui(outcome.ui)
+        elif outcome.ui in ("new_partie", "end_match"):
+            self._guarded(self.night.finish_partie)
         if outcome.message:
             self._message = dict(outcome.message)
 

@@ -76,7 +76,7 @@ def test_ready_screen_names_venue_table_time_and_unsent(setup):
 def test_tonights_fixture_for_this_venue_is_offered_first(setup):
     night, _ = night_of(setup)
     night.ui("confirm")
-    assert night.screen()["items"] == ["Sokol Dvůr – Jiskra Hořice", "Jiné utkání", "Jedna partie"]
+    assert night.screen()["items"] == ["Sokol Dvůr – Jiskra Hořice", "Jiné utkání", "Jedna partie", "Test kláves"]
 
 
 def start_league_match(night):
@@ -201,7 +201,7 @@ def test_single_8ball_match_outside_the_league(setup):
     """RULES 2.3: the record says who breaks first; a single match has no teams."""
     night, outbox = night_of(setup, game="8ball")
     night.ui("confirm")
-    assert night.screen()["items"][-1] == "Jeden zápas"
+    assert night.screen()["items"][-2] == "Jeden zápas"
     night.ui(3), night.ui("confirm"), night.ui("confirm")
     assert night.screen()["screen"] == "8ball"
     assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
@@ -233,3 +233,82 @@ def test_partie_journal_is_the_record_replay_reads(setup):
     path = night.partie_journal.path
     assert replay_file(path).summary()["players"]["a"]["series"] == [2]
     assert night.partie_bytes == len(open(path, "rb").read())
+
+
+def start_single(night):
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    assert night.phase == "partie"
+
+
+def test_protocol_correction_is_a_journalled_command(setup):
+    """Issue 6: change the points of a past inning from the protocol screen; history stays auditable."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "miss"})
+    night.ui("confirm")                                   # Enter between strokes: the protocol menu
+    assert night.screen() == {"screen": "menu", "title": "Zápis partie",
+                              "items": ["Opravit náběh", "Vložit náběh"], "selected": 0}
+    night.ui("confirm"), night.ui("confirm")              # correct → player a
+    assert night.screen()["items"] == ["1. náběh: 2"]
+    night.ui("confirm")
+    night.ui(1), night.ui(2)
+    assert night.screen() == {"screen": "prompt", "title": "Body v 1. náběhu?", "value": "12",
+                              "hint": "číslice, Enter"}
+    night.ui("confirm")
+    assert night.board.summary()["players"]["a"]["series"] == [12]
+    assert night.board.history[-1] == {"cmd": "correct", "player": "a", "inning": 1, "points": 12}
+    lines = open(night.partie_journal.path, encoding="utf-8").read().splitlines()
+    assert '"cmd":"correct"' in lines[-1]
+    assert night_of(setup)[0].board.summary()["players"]["a"]["series"] == [12]   # survives a restart
+
+
+def test_protocol_insert_of_a_forgotten_inning(setup):
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui(2), night.ui("confirm")    # insert
+    night.ui(2), night.ui("confirm")                          # player b
+    assert night.screen()["items"] == ["na konec"]
+    night.ui("confirm"), night.ui(5), night.ui("confirm")
+    assert night.board.summary()["players"]["b"]["series"] == [5]
+
+
+def test_refused_correction_changes_nothing(setup):
+    """A correction the core refuses (RULES 1.4.6: over the limit) is an error and changes nothing."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(9), night.ui(9)
+    size = night.partie_bytes
+    with pytest.raises(IllegalCommand):
+        night.ui("confirm")
+    assert night.board.summary()["players"]["a"]["series"] == [2] and night.partie_bytes == size
+
+
+def test_cancel_in_a_prompt_clears_then_leaves(setup):
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "miss"})
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(4)
+    night.ui("cancel")
+    assert night.screen()["value"] == ""
+    night.ui("cancel")
+    assert night.phase == "partie"
+
+
+def test_new_partie_closes_only_a_finished_partie(setup):
+    night, outbox = night_of(setup)
+    start_single(night)
+    with pytest.raises(IllegalCommand, match="Partie neskončila"):
+        night.finish_partie()
+    finish_partie(night)
+    night.finish_partie()
+    assert night.phase == "ready" and outbox.unsent() == 1
+
+
+def test_key_test_is_offered_in_setup(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui(4), night.ui("confirm")
+    assert night.keytest_wanted and night.phase == "ready"

@@ -221,7 +221,7 @@ def test_run_with_missing_config_file_waits_too(tmp_path):
 
 def test_emulate_plays_a_key_script_and_writes_png_frames(tmp_path, capsys):
     keys = tmp_path / "keys.txt"
-    keys.write_text("\n3\n\n\n1112\n", encoding="utf-8")      # single partie, a starts, 1+1+1+2
+    keys.write_text("\n3\n\n1112", encoding="utf-8")      # single partie, a starts, 1+1+1+2
     frames = tmp_path / "frames"
     assert main(["emulate", "--data", str(tmp_path / "data"), "--keys", str(keys), "--frames", str(frames)]) == 0
     import json
@@ -235,7 +235,7 @@ def test_emulate_plays_a_key_script_and_writes_png_frames(tmp_path, capsys):
 
 def test_emulate_resumes_where_the_last_run_stopped(tmp_path, capsys):
     keys = tmp_path / "keys.txt"
-    keys.write_text("\n3\n\n\n12\n", encoding="utf-8")
+    keys.write_text("\n3\n\n12", encoding="utf-8")
     data = str(tmp_path / "data")
     main(["emulate", "--data", data, "--keys", str(keys)])
     keys.write_text("2", encoding="utf-8")
@@ -299,3 +299,22 @@ def test_emulate_in_a_terminal_quits_cleanly_and_restores_the_terminal(tmp_path,
     assert status == 0, output.decode(errors="replace")[-2000:]
     assert after == before                         # no raw/cbreak mode left behind
     assert b"Traceback" not in output
+
+
+def test_key_test_from_the_setup_menu_shows_each_key(config):
+    clock = FakeClock()
+    service = keypad_service(config, clock)
+    for action in ("confirm", 2, "confirm"):                 # setup → "Test kláves"
+        service.handle(Ui(action))
+    service.handle(KeyEvent("7", True, clock(), "usb-kp", debounced=True))
+    assert service.display.model == {"screen": "keytest", "key": "7", "device": "usb-kp"}
+
+
+def test_new_partie_from_the_referee_menu_on_an_unfinished_partie_is_refused(config):
+    service = keypad_service(config, FakeClock())
+    single_partie(service)
+    from input.overlays import Outcome
+    service._outcome(Outcome(ui="new_partie"))
+    service.show()
+    assert service.display.model["message"]["text"].startswith("Partie neskončila")
+    assert service.night.phase == "partie"
