@@ -1,12 +1,16 @@
 """Power cut at 200+ random points of a scripted partie: nothing acknowledged is ever lost.
 
 A child process runs the service headless (config file, night, service loop, journal — no
-display) and reads record commands from stdin; after each one is durable it prints ``ack``.
+display) and reads record commands from a pipe; after each one is durable it writes ``ack``.
 The parent feeds a few commands, then one more and SIGKILLs the child at a random moment —
 mid-write, between fsync and ack, or idle — and starts the next child on the same data dir.
-Each child first prints the state it resumed: it must be the state after every acknowledged
+Each child first reports the state it resumed: it must be the state after every acknowledged
 command (or one more: the command being written when the power went may have made it to disk),
 equal to replaying those commands fresh, and the screen must be that state's screen.
+
+Most children are forked from the test process (modules already imported, so 200+ restarts take
+seconds); every tenth is a fresh interpreter started with subprocess, as after a real reboot.
+Either way the child is a separate process killed with SIGKILL and the next one knows only the disk.
 """
 import json
 import os
@@ -14,39 +18,99 @@ import random
 import signal
 import subprocess
 import sys
-import textwrap
+import threading
 import time
+import traceback
 
+from config.load import load
+from firmware_host.night import Night
+from firmware_host.service import Command, DisplayLink, Service, Stop
 from rules.board import Board
 from rules.errors import RuleError
 
 KILL_POINTS = 210
+SPAWN_EVERY = 10
 LIMITS = {"points_limit": 1000, "innings_limit": 200}
 
-CHILD = textwrap.dedent("""
-    import json, sys, threading
-    from config.load import load
-    from firmware_host.night import Night
-    from firmware_host.service import Command, DisplayLink, Service, Stop
 
-    night = Night(load(sys.argv[1]))
+def child_main(config_path: str, commands_in, acks_out) -> None:
+    """The service as the child runs it: resume from disk, report, then take commands."""
+    night = Night(load(config_path))
     for _ in range(5):                      # ready -> setup -> single partie -> who starts
         if night.board is not None:
             break
         night.ui("confirm")
-    board = night.board
-    print("resume", len(board.history), json.dumps(night.screen(), ensure_ascii=False), flush=True)
+    acks_out.write(f"resume {len(night.board.history)} {json.dumps(night.screen(), ensure_ascii=False)}\n")
+    acks_out.flush()
 
-    service = Service(night, DisplayLink(None), on_durable=lambda cmd: print("ack", flush=True))
+    def ack(cmd):
+        acks_out.write("ack\n")
+        acks_out.flush()
+
+    service = Service(night, DisplayLink(None), on_durable=ack)
 
     def feed():
-        for line in sys.stdin:
+        for line in commands_in:
             service.post(Command(json.loads(line)))
         service.post(Stop())
 
     threading.Thread(target=feed, daemon=True).start()
     service.run()
-""")
+
+
+SPAWNED = """
+import sys
+sys.path.insert(0, sys.argv[2])
+from tests.test_killpoints import child_main
+child_main(sys.argv[1], sys.stdin, sys.stdout)
+"""
+
+
+class Child:
+    """One service process: forked (fast) or spawned (a fresh interpreter)."""
+
+    def __init__(self, config_path, spawn: bool):
+        if spawn:
+            env = dict(os.environ, PYTHONPATH=os.getcwd())
+            self.proc = subprocess.Popen([sys.executable, "-c", SPAWNED, str(config_path), os.getcwd()],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                                         text=True, bufsize=1)
+            self.pid, self.stdin, self.stdout = self.proc.pid, self.proc.stdin, self.proc.stdout
+            return
+        self.proc = None
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                        # the child
+            status = 0
+            try:
+                os.close(down_w), os.close(up_r)
+                child_main(str(config_path), os.fdopen(down_r, encoding="utf-8"),
+                           os.fdopen(up_w, "w", encoding="utf-8"))
+            except BaseException:
+                traceback.print_exc()
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(down_r), os.close(up_w)
+        self.pid = pid
+        self.stdin = os.fdopen(down_w, "w", encoding="utf-8", buffering=1)
+        self.stdout = os.fdopen(up_r, encoding="utf-8")
+
+    def kill(self) -> str:
+        """SIGKILL, reap, and return what the child had written before it died."""
+        os.kill(self.pid, signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait()
+        else:
+            os.waitpid(self.pid, 0)
+        rest = self.stdout.read()
+        self.stdout.close()
+        try:
+            self.stdin.close()
+        except BrokenPipeError:
+            pass
+        return rest
 
 
 def script(seed: int, length: int) -> list[dict]:
@@ -76,12 +140,6 @@ def expected_screens(commands: list[dict]) -> list[dict]:
     return screens
 
 
-def start_child(config_path):
-    env = dict(os.environ, PYTHONPATH=os.getcwd())
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(config_path)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True, bufsize=1)
-
-
 def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
     """The issue's crash test: kill -9, restart, the resumed state equals the durable state."""
     config = tmp_path / "config.toml"
@@ -94,9 +152,9 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
     acked = 0
     resumed_above_acked = 0
     for point in range(KILL_POINTS):
-        child = start_child(config)
+        child = Child(config, spawn=point % SPAWN_EVERY == 0)
         head = child.stdout.readline().split(" ", 2)
-        assert head[0] == "resume", child.stderr.read()
+        assert head[0] == "resume", f"kill point {point}: the child did not start"
         resumed = int(head[1])
         assert acked <= resumed <= acked + 1, f"kill point {point}: resumed {resumed}, acknowledged {acked}"
         resumed_above_acked += resumed - acked
@@ -109,10 +167,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_command(tmp_path):
         burst = rng.randint(1, 3)                          # then more, and the power goes
         child.stdin.write("".join(json.dumps(c) + "\n" for c in commands[position:position + burst]))
         time.sleep(rng.choice([0, 0, 0.0002, 0.0005, 0.001, 0.003]))
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        rest = child.stdout.read()
-        child.stdout.close(), child.stderr.close(), child.stdin.close()
+        rest = child.kill()
         acked = position + rest.count("ack\n")
         assert acked <= position + burst
     # the kills really landed in different places: sometimes before, sometimes after the write
