@@ -318,3 +318,9 @@ def test_new_partie_from_the_referee_menu_on_an_unfinished_partie_is_refused(con
     service.show()
     assert service.display.model["message"]["text"].startswith("Partie neskončila")
     assert service.night.phase == "partie"
+
+
+def test_emulator_key_help_follows_the_key_map():
+    from firmware_host.commands.emulate import BUNDLED, key_help
+    line = key_help(load(BUNDLED))
+    assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")

@@ -79,7 +79,9 @@ def interactive(config) -> int:
     from firmware_host.service import Stop
 
     keys = QuitStream(sys.stdin)
-    sys.stdout.write("\x1b[2J\x1b[H")      # clear once; the terminal device redraws in place
+    display = config.parts["display"]
+    # clear once (the terminal device redraws in place from the top), the key help below it
+    sys.stdout.write("\x1b[2J\x1b[%d;1H%s\x1b[H" % (display.size[1] // 2 + 2, key_help(config)))
     try:
         return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"))
     except KeyboardInterrupt:
@@ -87,6 +89,30 @@ def interactive(config) -> int:
     finally:
         sys.stdout.write("\x1b[0m\n")
         sys.stdout.flush()
+
+
+# What the terminal types for a key name (input/terminal.py reads these characters).
+TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space"}
+HELP_ACTIONS = {
+    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "undo", "redo"),
+    "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "undo", "redo"),
+}
+
+LABELS = {"score1": "+1", "score2": "+2", "score10": "+10", "score20": "+20", "pot_solid": "solid",
+          "pot_stripe": "stripe", "pot8": "8"}
+
+
+def key_help(config) -> str:
+    """One line: which keyboard key does what, from the active key map."""
+    game = config.device.game
+    keymap = config.parts["keypad"].keymap(game)
+    parts = []
+    for action in HELP_ACTIONS[game]:
+        keys = [k for k in keymap.keys_for(action) if len(k) == 1 or k in TYPED]
+        if keys:
+            parts.append(f"{TYPED.get(keys[0], keys[0])} {LABELS.get(action, action)}")
+    parts += ["Enter OK", "h Enter menu", "Esc back", f"{QUIT} quit"]
+    return " · ".join(parts)
 
 
 class QuitStream:
