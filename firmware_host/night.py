@@ -108,11 +108,12 @@ class Match:
 
 class Night:
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
-                 clock=time.time, urandom=os.urandom):
+                 clock=time.time, urandom=os.urandom, on_record=None):
         self.config = config
         self.device = config.device
         self.league = league
         self.outbox = outbox
+        self.on_record = on_record          # called after a record entered the outbox
         self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
         self.clock = clock
         self.urandom = urandom
@@ -476,8 +477,7 @@ class Night:
         summary = self.board.summary()
         with open(self._partie_path(number), encoding="utf-8") as fh:
             record_text = fh.read()
-        if self.outbox is not None:
-            self.outbox.add(self._partie_id(number), "partie", record_text, summary)
+        self._send(self._partie_id(number), "partie", record_text, summary)
         line = self._partie_line(summary)
         self.partie_journal.close()
         self.board, self.partie_journal = None, None
@@ -509,10 +509,15 @@ class Night:
         summary = {"id": match.id, "game": match.game, "date": match.date, "venue": self.device.venue,
                    "table": self.device.table, "home": match.home, "away": match.away,
                    "seed": match.seed, "points": model["points"], "partie": match.closed}
-        if self.outbox is not None:
-            self.outbox.add(match.id, "match", encode_line(summary), summary)
+        self._send(match.id, "match", encode_line(summary), summary)
         self._record({"ev": "end"})
         self._archive()
+
+    def _send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
+        if self.outbox is not None:
+            self.outbox.add(item_id, kind, record_text, summary)
+            if self.on_record is not None:
+                self.on_record()
 
     def _archive(self) -> None:
         """Move the night's files aside so the next match starts with an empty journal."""

@@ -324,3 +324,19 @@ def test_emulator_key_help_follows_the_key_map():
     from firmware_host.commands.emulate import BUNDLED, key_help
     line = key_help(load(BUNDLED))
     assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")
+
+
+def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):
+    (tmp_path / "league.toml").write_text('[[teams]]\nname = "A"\nplayers = ["x", "x"]\n', encoding="utf-8")
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + 'league = "league.toml"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        (tmp_path / "league.toml").write_text('[[teams]]\nname = "A"\nplayers = ["x", "y"]\n', encoding="utf-8")
+        os.utime(tmp_path / "league.toml", ns=(1, 1))
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.league == str(tmp_path / "league.toml")
+    assert shown == [{"screen": "error", "code": "config",
+                      "text": f"{tmp_path / 'league.toml'}: [teams.1] players: a player is listed twice"}]

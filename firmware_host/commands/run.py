@@ -33,16 +33,25 @@ def setup_logging(level: str) -> None:
 
 
 def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None):
-    """The loaded config; while the file is broken, show why and wait for a fixed file."""
+    """The loaded config (its league file checked too); while broken, show why and wait for a fix."""
     from config.load import load
     from config.options import ConfigError
+    from firmware_host.league import load_league
 
-    show_error = show_error or ErrorCounter(path).show
+    error_counter = ErrorCounter(path)
+    show_error = show_error or error_counter.show
     announced = False
+    watched = [path]                   # the config, and its league file once known
     while True:
-        stamp = _mtime(path)
+        stamps = {p: _mtime(p) for p in watched}
         try:
-            return load(path)
+            config = load(path)
+            if config.device.league:
+                watched = [path, config.device.league]
+                stamps.setdefault(config.device.league, _mtime(config.device.league))
+                load_league(config.device.league)
+            error_counter.close()
+            return config
         except ConfigError as exc:
             log.error("config error, waiting for a fixed file: %s", exc)
             show_error({"screen": "error", "code": "config", "text": str(exc)})
@@ -50,7 +59,7 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
                 notifier.ready(f"config error: {exc}")     # READY, so systemd does not kill us
                 announced = True
             notifier.status(f"config error: {exc}")
-            while _mtime(path) == stamp:
+            while {p: _mtime(p) for p in stamps} == stamps:
                 notifier.watchdog()
                 sleep(poll)
 
@@ -76,6 +85,16 @@ class ErrorCounter:
             self.counter.show(model, time.monotonic())
         except Exception as exc:       # noqa: BLE001 — no display either: the log has it
             log.error("cannot show the config error on the counter: %s", exc)
+
+    def close(self) -> None:
+        """Free the display for the service."""
+        device = getattr(self.counter, "device", None)
+        if device is not None:
+            try:
+                device.cleanup()
+            except Exception:          # noqa: BLE001
+                pass
+        self.counter = None
 
 
 def _error_counter(path):
@@ -109,7 +128,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     display = display_settings or config.parts["display"]
     syncer = Syncer.from_settings(sync_settings or config.parts["sync"])
     league = load_league(config.device.league) if config.device.league else EMPTY
-    night = Night(config, league, outbox=syncer.outbox, status=syncer.status)
+    night = Night(config, league, outbox=syncer.outbox, status=syncer.status,
+                  on_record=syncer.retry_now)       # a new record: deliver it now
     counter = Counter(None, display)
     link = DisplayLink(counter, lambda: open_device(display, stream=display_stream))
     referee = Referee(game, keypad.keymap(game), clock, language=config.device.language,
