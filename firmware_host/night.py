@@ -88,6 +88,23 @@ class Prompt:
 
 
 @dataclass
+class Setup:
+    """A match being set up (not yet a decision: nothing is journalled until it is complete)."""
+    home: str
+    away: str
+    fixture: str | None = None
+    present: dict = field(default_factory=dict)
+
+    @property
+    def side(self) -> str | None:
+        """The team whose players are marked next, or None once both are done."""
+        return next((s for s in ("home", "away") if s not in self.present), None)
+
+    def team(self, side: str) -> str:
+        return self.home if side == "home" else self.away
+
+
+@dataclass
 class Match:
     """What the ``match`` event decided."""
     id: str
@@ -310,7 +327,7 @@ class Night:
         items, actions = [], []
         for fixture in fixtures:
             items.append(f"{fixture.home} – {fixture.away}")
-            actions.append(lambda f=fixture: self._present_menu(f.home, f.away, {}, f.id))
+            actions.append(lambda f=fixture: self._present_menu(Setup(f.home, f.away, f.id)))
         if len(self.league.teams) >= 2:
             items.append(self.t["other_match"])
             actions.append(self._home_menu)
@@ -330,48 +347,43 @@ class Night:
     def _away_menu(self, home: str) -> None:
         names = [t.name for t in self.league.teams if t.name != home]
         self.menu = Menu(self.t["away_team"], names,
-                         lambda i: self._present_menu(home, names[i], {}, None), self._home_menu)
+                         lambda i: self._present_menu(Setup(home, names[i])), self._home_menu)
 
-    def _present_menu(self, home: str, away: str, present: dict, fixture_id: str | None) -> None:
-        """Mark the players present, home team first; all are marked to start with."""
-        side = "home" if "home" not in present else "away"
-        team = self.league.team(home if side == "home" else away)
-        marked = present.get(f"_{side}", list(team.players))
+    def _present_menu(self, setup: "Setup", marked: list[str] | None = None, selected: int | None = None,
+                      title: str | None = None) -> None:
+        """Mark who is present, home team first; everybody is marked to start with."""
+        side = setup.side
+        team = self.league.team(setup.team(side))
+        marked = list(team.players) if marked is None else marked
         items = [("✓ " if p in marked else "  ") + p for p in team.players] + [self.t["done"]]
 
         def choose(i: int) -> None:
-            if i < len(team.players):
+            if i < len(team.players):               # toggle one player
                 player = team.players[i]
-                now = [p for p in marked if p != player] if player in marked else marked + [player]
-                self._present_menu(home, away, dict(present, **{f"_{side}": [p for p in team.players if p in now]}),
-                                   fixture_id)
-                self.menu.selected = i
-                return
-            if len(marked) < self._min_players():
-                self._present_menu(home, away, present, fixture_id)
-                self.menu.selected = i
-                self.menu.title = self.t["too_few"].format(n=self._min_players())
-                return
-            done = dict(present, **{side: marked})
-            done.pop(f"_{side}", None)
-            if side == "home":
-                self._present_menu(home, away, done, fixture_id)
+                now = [p for p in team.players if (p in marked) != (p == player)]
+                self._present_menu(setup, now, i)
+            elif len(marked) < self._min_players():
+                self._present_menu(setup, marked, i, self.t["too_few"].format(n=self._min_players()))
             else:
-                self._start_match(home, away, done, fixture_id)
+                setup.present[side] = marked
+                if setup.side is not None:
+                    self._present_menu(setup)
+                else:
+                    self._start_match(setup)
 
-        self.menu = Menu(self.t["present"].format(team=team.name), items, choose, self._setup_menu,
-                         selected=len(items) - 1)        # Enter accepts everybody present
+        self.menu = Menu(title or self.t["present"].format(team=team.name), items, choose, self._setup_menu,
+                         selected=len(items) - 1 if selected is None else selected)   # Enter: all here
 
     def _min_players(self) -> int:
         return CAROM_MIN_PLAYERS if self.device.game == "carom" else 1
 
-    def _start_match(self, home: str, away: str, present: dict, fixture_id: str | None) -> None:
+    def _start_match(self, setup: "Setup") -> None:
         game = self.device.game
         count = CAROM_PARTIE if game == "carom" else self.config.eightball.individual_matches
-        event = {"ev": "match", "id": self._new_id(fixture_id), "game": game, "date": self._today(),
-                 "home": home, "away": away, "present": present, "partie_count": count}
-        if fixture_id:
-            event["fixture"] = fixture_id
+        event = {"ev": "match", "id": self._new_id(setup.fixture), "game": game, "date": self._today(),
+                 "home": setup.home, "away": setup.away, "present": setup.present, "partie_count": count}
+        if setup.fixture:
+            event["fixture"] = setup.fixture
         self._record(event)
         if game == "carom":
             self._draw_lot()
