@@ -469,7 +469,9 @@ class Night:
         header = {"game": match.game, "a": a, "b": b}
         header.update(self.config.rules_header(match.game))
         if match.game == "8ball":
-            header["first_break"] = "b"       # 8B:2b: the home player racks, the away player breaks
+            # 8B:2b: in a match the home player racks and the away player breaks; a single
+            # match outside the league is broken by the player picked to start
+            header["first_break"] = "a" if home is None else ("b" if home == "a" else "a")
         header.update({"id": self._partie_id(number), "device": self.device.name,
                        "venue": self.device.venue, "table": self.device.table, "date": match.date})
         if match.league:

@@ -205,6 +205,7 @@ def test_single_8ball_match_outside_the_league(setup):
     night.ui(3), night.ui("confirm"), night.ui("confirm")
     assert night.screen()["screen"] == "8ball"
     assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
+    assert night.board.header["first_break"] == "a"           # the player picked to start breaks
     night.command({"cmd": "game", "winner": "a"})
     assert night.board.finished
     night.ui("confirm"), night.ui("confirm")
