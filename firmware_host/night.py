@@ -22,7 +22,7 @@ from typing import Callable
 from firmware_host.journal import Journal, sync_directory
 from firmware_host.league import EMPTY, League, slug
 from rules.board import Board
-from rules.errors import IllegalCommand
+from rules.errors import IllegalCommand, RuleError
 from rules.record import encode_line, strip_meta
 
 log = logging.getLogger("pocitadlo.night")
@@ -148,7 +148,10 @@ class Night:
         self.show_lot = False
         self.keytest_wanted = False
         for line in self.journal.lines:
-            self._apply(strip_meta(line))
+            try:
+                self._apply(strip_meta(line))
+            except (KeyError, TypeError, AttributeError) as exc:
+                log.error("night journal: event %r cannot be applied (%r); skipped", line, exc)
         self._resume()
 
     # -- the durable events ------------------------------------------------
@@ -182,11 +185,17 @@ class Night:
         if not journal.lines:
             self.show_lot = self.match.pairs is not None and number == 1
             return
-        board = Board(strip_meta(journal.lines[0]))
+        try:
+            board = Board(strip_meta(journal.lines[0]))
+        except RuleError as exc:            # e.g. written by a version whose header this one refuses
+            journal.close()
+            os.replace(path, path + ".unreadable")
+            log.error("%s: header refused (%s); set aside as .unreadable, the partie starts again", path, exc)
+            return
         for line in journal.lines[1:]:
             try:
                 board.push(strip_meta(line))
-            except IllegalCommand as exc:
+            except RuleError as exc:
                 log.error("%s: a journalled command is refused on replay: %s", path, exc)
         self.board, self.partie_journal = board, journal
 

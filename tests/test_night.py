@@ -313,3 +313,27 @@ def test_key_test_is_offered_in_setup(setup):
     night, _ = night_of(setup)
     night.ui("confirm"), night.ui(4), night.ui("confirm")
     assert night.keytest_wanted and night.phase == "ready"
+
+
+def test_a_partie_file_with_a_refused_header_is_set_aside_not_a_crash(setup, caplog):
+    night, _ = night_of(setup)
+    start_single(night)
+    path = night.partie_journal.path
+    night.partie_journal.close()
+    from firmware_host.journal import Journal
+    with open(path, "w", encoding="utf-8"):
+        pass
+    with Journal.open(path) as journal:
+        journal.append({"game": "snooker", "a": "X", "b": "Y"})
+    again, _ = night_of(setup)
+    assert again.phase == "next" and "header refused" in caplog.text
+    assert open(path + ".unreadable", encoding="utf-8").read().startswith('{"game":"snooker"')
+
+
+def test_a_night_event_that_makes_no_sense_is_skipped(setup, caplog):
+    from firmware_host.journal import Journal
+    (setup / "data" / "journal").mkdir(parents=True)
+    with Journal.open(setup / "data" / "journal" / "night.jsonl") as journal:
+        journal.append({"ev": "lot", "seed": 1, "pairs": []})      # a lot without a match
+    night, _ = night_of(setup)
+    assert night.phase == "ready" and "cannot be applied" in caplog.text
