@@ -156,6 +156,16 @@ def partie_bytes(directory: Path) -> tuple[int, int]:
     return night.partie_bytes, commands
 
 
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
 def percentile(values, p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -177,7 +187,7 @@ def main() -> None:
         proc = start_and_idle(tmp / "idle", args.idle)
         size, commands = partie_bytes(tmp / "partie")
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
-    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
+    print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
     print(f"keypress-to-frame ({len(lat)} presses, fsync included): median {statistics.median(lat) * 1000:.2f} ms, "
           f"p99 {percentile(lat, 99) * 1000:.2f} ms, max {max(lat) * 1000:.2f} ms")
