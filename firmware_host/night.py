@@ -45,6 +45,7 @@ TEXTS = {
         "before": "před {n}. náběh", "at_end": "na konec", "points_of": "Body v {n}. náběhu?",
         "points_hint": "číslice, Enter", "no_innings": "Zatím žádný náběh",
         "keytest": "Test kláves", "not_finished": "Partie neskončila (vzdání v menu)",
+        "absent": "Tým nepřišel", "no_show_q": "{team} nepřišel: kontumace?", "no_show": "{team} nepřišel (kontumace)",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -59,6 +60,8 @@ TEXTS = {
         "before": "before inning {n}", "at_end": "at the end", "points_of": "Points of inning {n}?",
         "points_hint": "digits, Enter", "no_innings": "No inning yet",
         "keytest": "Key test", "not_finished": "The partie is not over (forfeit is in the menu)",
+        "absent": "Team did not come", "no_show_q": "{team} did not come: forfeit?",
+        "no_show": "{team} did not come (forfeit)",
     },
 }
 
@@ -117,6 +120,7 @@ class Match:
     seed: int | None = None
     pairs: list[dict] | None = None  # the lot draw (carom)
     closed: list[dict] = field(default_factory=list)   # summaries of closed partie, in order
+    forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
 
     @property
     def league(self) -> bool:
@@ -163,7 +167,8 @@ class Night:
         kind = event.get("ev")
         if kind == "match":
             self.match = Match(event["id"], event["game"], event["date"], event.get("home"),
-                               event.get("away"), event.get("present", {}), event["partie_count"])
+                               event.get("away"), event.get("present", {}), event["partie_count"],
+                               forfeit=event.get("forfeit"))
         elif kind == "lot":
             self.match.seed, self.match.pairs = event["seed"], event["pairs"]
         elif kind == "closed":
@@ -212,7 +217,7 @@ class Night:
             return "lotdraw"
         if self.board is not None:
             return "partie"
-        if len(self.match.closed) >= self.match.partie_count:
+        if self.match.forfeit or len(self.match.closed) >= self.match.partie_count:
             return "result"
         return "next"
 
@@ -249,6 +254,9 @@ class Night:
             points["home"] += home
             points["away"] += away
             lines.append(f"{number}. {summary['home']} {summary['score']} {summary['away']}  {home}:{away}")
+        if match.forfeit:
+            points = self._match_result()["points"]
+            lines = [self.t["no_show"].format(team=match.home if match.forfeit == "home" else match.away)]
         return {"screen": "match", "home": match.home or self.t["home"], "away": match.away or self.t["away"],
                 "points": points, "partie": lines}
 
@@ -364,10 +372,12 @@ class Night:
         side = setup.side
         team = self.league.team(setup.team(side))
         marked = list(team.players) if marked is None else marked
-        items = [("✓ " if p in marked else "  ") + p for p in team.players] + [self.t["done"]]
+        items = [("✓ " if p in marked else "  ") + p for p in team.players] + [self.t["done"], self.t["absent"]]
 
         def choose(i: int) -> None:
-            if i < len(team.players):               # toggle one player
+            if i == len(team.players) + 1:          # the whole team did not turn up (A.3.7)
+                self._confirm(self.t["no_show_q"].format(team=team.name), lambda: self._forfeit_match(setup, side))
+            elif i < len(team.players):             # toggle one player
                 player = team.players[i]
                 now = [p for p in team.players if (p in marked) != (p == player)]
                 self._present_menu(setup, now, i)
@@ -381,16 +391,25 @@ class Night:
                     self._start_match(setup)
 
         self.menu = Menu(title or self.t["present"].format(team=team.name), items, choose, self._setup_menu,
-                         selected=len(items) - 1 if selected is None else selected)   # Enter: all here
+                         selected=len(items) - 2 if selected is None else selected)   # Enter: all here
+
+    def _forfeit_match(self, setup: "Setup", absent: str) -> None:
+        """A team that did not turn up: the match is journalled as forfeited and goes to its result."""
+        self._record({"ev": "match", "id": self._new_id(setup.fixture), "game": self.device.game,
+                      "date": self._today(), "home": setup.home, "away": setup.away, "present": {},
+                      "partie_count": self._partie_count(), "forfeit": absent, **({"fixture": setup.fixture} if setup.fixture else {})})
+
+    def _partie_count(self) -> int:
+        return CAROM_PARTIE if self.device.game == "carom" else self.config.eightball.individual_matches
 
     def _min_players(self) -> int:
         return CAROM_MIN_PLAYERS if self.device.game == "carom" else 1
 
     def _start_match(self, setup: "Setup") -> None:
         game = self.device.game
-        count = CAROM_PARTIE if game == "carom" else self.config.eightball.individual_matches
         event = {"ev": "match", "id": self._new_id(setup.fixture), "game": game, "date": self._today(),
-                 "home": setup.home, "away": setup.away, "present": setup.present, "partie_count": count}
+                 "home": setup.home, "away": setup.away, "present": setup.present,
+                 "partie_count": self._partie_count()}
         if setup.fixture:
             event["fixture"] = setup.fixture
         self._record(event)
@@ -528,13 +547,41 @@ class Night:
 
     def _close_match(self) -> None:
         match = self.match
-        model = self.match_model()
         summary = {"id": match.id, "game": match.game, "date": match.date, "venue": self.device.venue,
-                   "table": self.device.table, "home": match.home, "away": match.away,
-                   "seed": match.seed, "points": model["points"], "partie": match.closed}
+                   "table": self.device.table, "home": match.home, "away": match.away, "seed": match.seed,
+                   "partie_ids": [line["id"] for line in match.closed]}
+        summary.update(self._match_result())
         self._send(match.id, "match", encode_line(summary), summary)
         self._record({"ev": "end"})
         self._archive()
+
+    def _match_result(self) -> dict:
+        """RULES 1.6 through rules.match for carom; 8-ball: individual matches won (RULES 2.9)."""
+        from rules.match import forfeited_match, match_result
+
+        match = self.match
+        if match.game == "carom":
+            if match.forfeit:
+                return forfeited_match(match.forfeit).as_dict()
+            return match_result(self._closed_records()).as_dict()
+        points = {"home": 0, "away": 0}
+        if match.forfeit:
+            points["away" if match.forfeit == "home" else "home"] = match.partie_count
+        for line in match.closed:
+            for side in points:
+                points[side] += line["team_points"][side]
+        return {"points": points, "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
+
+    def _closed_records(self) -> list[tuple[dict, dict]]:
+        """(header, summary) of each closed partie, replayed from its record file."""
+        out = []
+        for number in range(1, len(self.match.closed) + 1):
+            journal = Journal.open(self._partie_path(number), fsync=self.fsync)
+            board = Board(strip_meta(journal.lines[0]))
+            for line in journal.lines[1:]:
+                board.push(strip_meta(line))
+            out.append((board.header, board.summary()))
+        return out
 
     def _send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
         if self.outbox is not None:

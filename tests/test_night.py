@@ -337,3 +337,37 @@ def test_a_night_event_that_makes_no_sense_is_skipped(setup, caplog):
         journal.append({"ev": "lot", "seed": 1, "pairs": []})      # a lot without a match
     night, _ = night_of(setup)
     assert night.phase == "ready" and "cannot be applied" in caplog.text
+
+
+@pytest.mark.parametrize("game, expected", [("carom", {"home": 8, "away": 0}), ("8ball", {"home": 2, "away": 0})])
+def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
+    """RULES 1.6 / A.3.7: the match is forfeited to the team present (8-ball: every individual match)."""
+    night, outbox = night_of(setup, game=game)
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm")    # fixture; home all present
+    assert night.screen()["items"][-1] == "Tým nepřišel"
+    night.ui(6), night.ui("confirm"), night.ui("confirm")           # Jiskra did not come: yes
+    screen = night.screen()
+    assert screen["screen"] == "match" and screen["points"] == expected
+    assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
+    night.ui("confirm"), night.ui("confirm")
+    [item] = outbox.pending()
+    summary = item.content["summary"]
+    assert item.kind == "match" and summary["forfeit"] == "away" and summary["points"] == expected
+    assert night.phase == "ready"
+
+
+def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup):
+    """RULES 1.6: the match summary comes from rules.match over the replayed partie records."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm")
+    for _ in range(4):
+        night.ui("confirm")
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui("confirm")
+    [match] = [i.content for i in outbox.pending() if i.kind == "match"]
+    summary = match["summary"]
+    assert summary["finished"] and summary["forfeit"] is None and len(summary["partie"]) == 4
+    assert summary["partie"][0]["points"] == {"home": 20, "away": 0}
+    assert summary["partie_ids"] == [f"{summary['id']}-p{n}" for n in range(1, 5)]
