@@ -122,7 +122,11 @@ def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> 
     eightball = read_eightball(rules.section("8ball"))
     rules.finish()
     journal = read_journal(section("journal"))
-    parts = {name: ((readers or {}).get(name) or _reader(name))(section(name)) for name in PART_READERS}
+    tables = dict(doc)
+    if isinstance(tables.get("display", {}), dict):    # the counter speaks [device] language by default
+        tables["display"] = {"language": device.language, **tables.get("display", {})}
+    parts = {name: ((readers or {}).get(name) or _reader(name))(Section(tables.get(name, {}), name, path))
+             for name in PART_READERS}
     return Config(path, device, carom, eightball, journal, parts)
 
 

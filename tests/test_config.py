@@ -127,6 +127,7 @@ def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
         def read(section):
             seen[name] = (section.name, dict(section.table))
             section.int("x", 0)
+            section.str("language", "")
             section.finish()
             return name
         return read
@@ -134,7 +135,7 @@ def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
     config = load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
                   readers={n: reader(n) for n in ("display", "keypad", "sync")})
     assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync"}
-    assert seen["display"] == ("display", {"x": 1}) and seen["keypad"] == ("keypad", {})
+    assert seen["display"] == ("display", {"x": 1, "language": "cs"}) and seen["keypad"] == ("keypad", {})
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -151,3 +152,11 @@ def test_league_file_errors_name_the_entry(tmp_path, text, expected):
     with pytest.raises(ConfigError) as info:
         load_league(path)
     assert str(info.value) == f"{path}: {expected}"
+
+
+def test_the_counter_speaks_the_device_language_unless_display_says_otherwise(tmp_path):
+    english = load(write(tmp_path, GOOD.replace('table = "1"', 'table = "1"\nlanguage = "en"')))
+    assert english.parts["display"].language == "en"
+    mixed = load(write(tmp_path, GOOD + '[display]\nlanguage = "cs"\n'))
+    assert mixed.parts["display"].language == "cs"
+    assert load(write(tmp_path, GOOD)).parts["display"].language == "cs"
