@@ -70,11 +70,19 @@ class Journal:
         """Write one line (checksum added) and make it durable; return the bytes written."""
         data = encode_line(obj, checksum=True).encode("utf-8")
         fd = self._handle()
-        written = 0
-        while written < len(data):
-            written += os.write(fd, data[written:])
-        if self._fsync:
-            os.fsync(fd)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            if self._fsync:
+                os.fsync(fd)
+        except OSError:
+            # not durable, so not accepted: take back whatever part of the line reached the file
+            try:
+                os.ftruncate(fd, self.size)
+            except OSError:
+                pass
+            raise
         self.size += len(data)
         self.bytes_written += len(data)
         self.lines.append(decode_line(data.decode("utf-8"), len(self.lines) + 1))

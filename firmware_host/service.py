@@ -213,6 +213,10 @@ class Service:
         except RuleError as exc:
             self.message(str(exc), "warn")
             return False
+        except OSError as exc:              # full or failing SD card: not durable, so not accepted
+            log.error("journal write failed, command %s not accepted: %s", cmd, exc)
+            self.message(f"SD: {exc.strerror or exc}", "error")
+            return False
         if self.on_durable:
             self.on_durable(cmd)
         return True

@@ -110,3 +110,25 @@ def test_missing_file_opens_empty_and_is_created_on_first_append(tmp_path):
     journal.append(HEADER)
     journal.close()
     assert path.exists()
+
+
+def test_a_failed_write_is_taken_back_and_raised(tmp_path, monkeypatch):
+    """A full SD card: the line is not durable, so it must not be in the file either."""
+    path = tmp_path / "p.jsonl"
+    journal = Journal.open(path)
+    journal.append(HEADER)
+    size = journal.size
+
+    def failing_fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    try:
+        journal.append(COMMANDS[0])
+    except OSError as exc:
+        assert exc.errno == 28
+    else:
+        raise AssertionError("the failed append did not raise")
+    monkeypatch.undo()
+    journal.close()
+    assert os.path.getsize(path) == size and len(Journal.open(path).lines) == 1

@@ -340,3 +340,20 @@ def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):
     assert config.device.league == str(tmp_path / "league.toml")
     assert shown == [{"screen": "error", "code": "config",
                       "text": f"{tmp_path / 'league.toml'}: [teams.1] players: a player is listed twice"}]
+
+
+def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+
+    def failing_fsync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    service.handle(Command({"cmd": "score", "value": 1}))
+    monkeypatch.undo()
+    assert service.display.model["message"] == {"text": "SD: Input/output error", "level": "error"}
+    assert service.night.board.history == []
+    service.handle(Command({"cmd": "score", "value": 2}))            # the card works again
+    assert service.night.board.summary()["counter"]["series"] == 2
+    assert len(Night(config).board.history) == 1
