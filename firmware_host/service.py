@@ -232,6 +232,9 @@ class Service:
             call(*args)
         except RuleError as exc:
             self.message(str(exc), "warn")
+        except OSError as exc:              # the journal or the outbox could not be written
+            log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
+            self.message(f"SD: {exc.strerror or exc}", "error")
 
     def _outcome(self, outcome) -> None:
         """What the referee made of a key: commands, a menu action, a refusal message."""
