@@ -180,7 +180,10 @@ class Night:
 
     def _resume(self) -> None:
         """Reopen the partie in play, if any, from its record file."""
-        if self.match is None:
+        if self.match is None or self.match.forfeit:
+            return
+        if self.match.game == "carom" and self.match.league and self.match.pairs is None:
+            self._draw_lot()             # the power went between the match and its lot draw
             return
         number = len(self.match.closed) + 1
         if number > self.match.partie_count:

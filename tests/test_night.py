@@ -371,3 +371,14 @@ def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup)
     assert summary["finished"] and summary["forfeit"] is None and len(summary["partie"]) == 4
     assert summary["partie"][0]["points"] == {"home": 20, "away": 0}
     assert summary["partie_ids"] == [f"{summary['id']}-p{n}" for n in range(1, 5)]
+
+
+def test_power_cut_between_match_and_lot_draw_draws_the_lot_on_restart(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text(lines[0], encoding="utf-8")                     # the lot line never made it
+    again, _ = night_of(setup)
+    assert again.screen()["screen"] == "lotdraw" and len(again.screen()["pairs"]) == 4
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 2   # and it is journalled now
