@@ -4,8 +4,6 @@ Random menu actions and record commands (hypothesis) over a league with a fixtur
 every step a fresh Night folded from the files on disk must show the same screen — menus
 excepted, whose cursor is not a decision (firmware_host/night.py).
 """
-import datetime as dt
-
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from config.load import load
@@ -13,20 +11,8 @@ from firmware_host.league import load_league
 from firmware_host.night import Night
 from rules.errors import RuleError
 
-TONIGHT = dt.datetime(2026, 11, 29, 19, 30).timestamp()
-LEAGUE = """
-[[teams]]
-name = "Sokol"
-venue = "U Lva"
-players = ["A1", "A2", "A3", "A4"]
-[[teams]]
-name = "Jiskra"
-players = ["B1", "B2", "B3", "B4"]
-[[fixtures]]
-date = 2026-11-29
-home = "Sokol"
-away = "Jiskra"
-"""
+from test_night_crashes import LEAGUE, TONIGHT   # the same league night (tests/ is on sys.path)
+
 # Weighted so that random presses get through setup, partie and closing often enough.
 ACTIONS = st.sampled_from(
     ["confirm"] * 12 + ["cancel", "up", "down", "menu", 0, 1, 2, 3, 6, 7]
