@@ -112,7 +112,7 @@ def _error_counter(path):
 
 
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,
-             clock=time.monotonic, display_settings=None, sync_settings=None, on_durable=None):
+             clock=time.monotonic, on_durable=None):
     """Build the service and its parts from a loaded config; return (service, devices, syncer)."""
     from display.counter import Counter
     from display.devices import open_device
@@ -125,8 +125,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
 
     game = config.device.game
     keypad = config.parts["keypad"]
-    display = display_settings or config.parts["display"]
-    syncer = Syncer.from_settings(sync_settings or config.parts["sync"])
+    display = config.parts["display"]
+    syncer = Syncer.from_settings(config.parts["sync"])
     league = load_league(config.device.league) if config.device.league else EMPTY
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status,
                   on_record=syncer.retry_now)       # a new record: deliver it now
