@@ -134,12 +134,14 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def partie_bytes(directory: Path) -> tuple[int, int]:
-    """A 15-inning partie (both players, 30 innings), series like a league evening's."""
+def partie_bytes(directory: Path) -> dict:
+    """A 15-inning partie (both players, 30 innings), series like a league evening's, then closed."""
     from config.load import load
     from firmware_host.night import Night
+    from firmware_host.outbox import Outbox
 
-    night = Night(load(write_config(directory, points=200, innings=15)))
+    outbox = Outbox(directory / "outbox")
+    night = Night(load(write_config(directory, points=200, innings=15)), outbox=outbox)
     for _ in range(3):
         night.ui("confirm")
     rng = random.Random(15)
@@ -153,7 +155,13 @@ def partie_bytes(directory: Path) -> tuple[int, int]:
         if not night.board.finished:
             night.command({"cmd": rng.choice(["miss", "miss", "miss", "foul"])})
             commands += 1
-    return night.partie_bytes, commands
+    journal = night.partie_bytes
+    innings = night.board.summary()["players"]["a"]["innings"] + night.board.summary()["players"]["b"]["innings"]
+    night.ui("confirm"), night.ui("confirm")                 # close: into the outbox, night journal
+    queued = sum(len(item.body) for item in outbox.pending())
+    night_journal = sum(p.stat().st_size for p in (directory / "data" / "archive").rglob("night.jsonl"))
+    return {"journal": journal, "commands": commands, "innings": innings, "outbox": queued,
+            "night": night_journal}
 
 
 def _cpu_model() -> str:
@@ -185,7 +193,7 @@ def main() -> None:
             (tmp / sub).mkdir()
         lat = latency(tmp / "lat", args.presses)
         proc = start_and_idle(tmp / "idle", args.idle)
-        size, commands = partie_bytes(tmp / "partie")
+        wear = partie_bytes(tmp / "partie")
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
     print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
@@ -194,8 +202,11 @@ def main() -> None:
     print(f"process start to first frame (pocitadlo run → READY=1): {proc['first_frame'] * 1000:.0f} ms")
     print(f"idle CPU, nothing pressed, {args.idle:.0f} s: {proc['idle_cpu'] * 100:.2f} %")
     print(f"resident memory (VmRSS) of pocitadlo run: {proc['rss_mib']:.1f} MiB")
-    print(f"journal bytes per 15-inning partie: {size} bytes ({commands} commands + header, "
-          f"{size / (commands + 1):.0f} bytes a line)")
+    size, commands = wear["journal"], wear["commands"]
+    print(f"journal bytes per 15-inning partie ({wear['innings']} innings): {size} bytes ({commands} commands + "
+          f"header, {size / (commands + 1):.0f} bytes a line); closing it adds {wear['outbox']} bytes of outbox "
+          f"item and {wear['night']} bytes of night journal: {size + wear['outbox'] + wear['night']} bytes in all "
+          f"(each line one fsync)")
 
 
 if __name__ == "__main__":

@@ -524,6 +524,8 @@ class Night:
             record_text = fh.read()
         self._send(self._partie_id(number), "partie", record_text, summary)
         line = self._partie_line(summary)
+        log.info("partie %s closed; its journal holds %d bytes (SD wear)", self._partie_id(number),
+                 self.partie_journal.size)
         self.partie_journal.close()
         self.board, self.partie_journal = None, None
         self._record({"ev": "closed", "partie": number, "summary": line})
