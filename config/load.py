@@ -12,6 +12,9 @@ from importlib import import_module
 from typing import Any, Callable
 
 from config.options import ConfigError, Section
+from rules.carom_state import Settings as CaromSettings
+from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
+from rules.errors import HeaderError
 
 LANGUAGES = ("cs", "en")
 GAMES = ("carom", "8ball")
@@ -46,9 +49,9 @@ class DeviceSettings:
 
 @dataclass(frozen=True)
 class CaromRules:
-    points_limit: int = 200
-    innings_limit: int = 15
-    cap_points_at_limit: bool = True
+    points_limit: int = CaromSettings.points_limit          # league defaults live in the rule core
+    innings_limit: int = CaromSettings.innings_limit
+    cap_points_at_limit: bool = CaromSettings.cap_points_at_limit
 
     def header(self) -> dict:
         return {"points_limit": self.points_limit, "innings_limit": self.innings_limit,
@@ -57,12 +60,16 @@ class CaromRules:
 
 @dataclass(frozen=True)
 class EightBallRules:
-    games_to_win: int = 3
-    sets_to_win: int = 1
+    games_to_win: int = DEFAULT_GAMES_TO_WIN
+    sets_to_win: int = DEFAULT_SETS_TO_WIN
     individual_matches: int = 4      # individual matches in a team game (RULES 2.9)
+    opposite: tuple = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
 
     def header(self) -> dict:
-        return {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
+        header = {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
+        if self.opposite != DEFAULT_OPPOSITE:
+            header["opposite"] = {str(p): q for p, q in enumerate(self.opposite, start=1)}
+        return header
 
 
 @dataclass(frozen=True)
@@ -154,20 +161,32 @@ def _resolve(value: str, base_dir: str) -> str:
 
 def read_carom(sec: Section) -> CaromRules:
     rules = CaromRules(
-        points_limit=sec.int("points_limit", 200, minimum=1, maximum=10_000),
-        innings_limit=sec.int("innings_limit", 15, minimum=1, maximum=1_000),
-        cap_points_at_limit=sec.bool("cap_points_at_limit", True))
+        points_limit=sec.int("points_limit", CaromRules.points_limit, minimum=1, maximum=10_000),
+        innings_limit=sec.int("innings_limit", CaromRules.innings_limit, minimum=1, maximum=1_000),
+        cap_points_at_limit=sec.bool("cap_points_at_limit", CaromRules.cap_points_at_limit))
     sec.finish()
     return rules
 
 
 def read_eightball(sec: Section) -> EightBallRules:
     rules = EightBallRules(
-        games_to_win=sec.int("games_to_win", 3, minimum=1, maximum=99),
-        sets_to_win=sec.int("sets_to_win", 1, minimum=1, maximum=99),
-        individual_matches=sec.int("individual_matches", 4, minimum=1, maximum=32))
+        games_to_win=sec.int("games_to_win", EightBallRules.games_to_win, minimum=1, maximum=99),
+        sets_to_win=sec.int("sets_to_win", EightBallRules.sets_to_win, minimum=1, maximum=99),
+        individual_matches=sec.int("individual_matches", EightBallRules.individual_matches,
+                                   minimum=1, maximum=32),
+        opposite=_read_opposite(sec))
     sec.finish()
     return rules
+
+
+def _read_opposite(sec: Section) -> tuple:
+    value = sec.mapping("opposite", None)
+    if value is None:
+        return DEFAULT_OPPOSITE
+    try:
+        return read_opposite(value)
+    except HeaderError as exc:
+        raise sec.error("opposite", str(exc)) from None
 
 
 def read_journal(sec: Section) -> JournalSettings:

@@ -118,6 +118,15 @@ class Section:
                 raise self.error(option, f"item {index + 1}: {exc}") from None
         return out
 
+    def mapping(self, option: str, default: Any = _MISSING) -> Any:
+        """An inline table such as ``{ 1 = 4, 2 = 5 }``, returned as a dict (keys are texts)."""
+        value = self._get(option, default)
+        if value is default and option not in self.table:
+            return value
+        if not isinstance(value, dict):
+            raise self.error(option, f"expected a table {{ key = value, ... }}, got {_show(value)}")
+        return dict(value)
+
     def section(self, option: str, default: Any = _MISSING) -> "Section":
         """A nested table, e.g. ``[keypad.matrix]``."""
         value = self._get(option, {} if default is _MISSING else default)

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from display.text import clock_text
 from firmware_host.journal import Journal, sync_directory
 from firmware_host.league import EMPTY, League, slug
 from rules.board import Board
@@ -246,7 +247,7 @@ class Night:
         now = time.localtime(self.clock())
         return {"screen": "ready", "venue": self.device.venue, "table": self.device.table,
                 "time": time.strftime("%H:%M", now), "unsent": int(status.get("unsent") or 0),
-                "last_sent": _hhmm(status.get("last_delivery"))}
+                "last_sent": clock_text(status.get("last_delivery"))}
 
     def match_model(self) -> dict:
         match = self.match
@@ -630,12 +631,3 @@ class Night:
 
 def _pair(number: int, pair) -> dict:
     return {"partie": number, "home": pair.home, "away": pair.away}
-
-
-def _hhmm(iso: str | None) -> str | None:
-    if not iso:
-        return None
-    try:
-        return dt.datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
-    except ValueError:
-        return None

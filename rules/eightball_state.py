@@ -78,7 +78,7 @@ def parse_header(header: dict) -> Settings:
         sets_to_win=_race(header, "sets_to_win", DEFAULT_SETS_TO_WIN),
         # RULES 2.3 / 8B:2b: the home player racks, the away player breaks the first game.
         first_break=_side(header, "first_break", other(home) if home else DEFAULT_FIRST_BREAK),
-        opposite=_opposite(header.get("opposite")),
+        opposite=read_opposite(header.get("opposite")),
         home=home,
     )
 
@@ -105,7 +105,7 @@ def _side(header: dict, key: str, default):
     return value
 
 
-def _opposite(value) -> tuple:
+def read_opposite(value) -> tuple:
     """The pocket map of RULES 2.2: {"1": 4, ...}, all six pockets, each pair mutual."""
     if value is None:
         return DEFAULT_OPPOSITE

@@ -160,3 +160,33 @@ def test_the_counter_speaks_the_device_language_unless_display_says_otherwise(tm
     mixed = load(write(tmp_path, GOOD + '[display]\nlanguage = "cs"\n'))
     assert mixed.parts["display"].language == "cs"
     assert load(write(tmp_path, GOOD)).parts["display"].language == "cs"
+
+
+def test_rule_defaults_are_the_rule_cores_own(tmp_path):
+    """RULES 1.4 (200 points, 15 innings) and the 8-ball core's race defaults: one source of truth."""
+    from rules.carom_state import Settings
+    from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
+
+    config = load(write(tmp_path, GOOD))
+    assert (config.carom.points_limit, config.carom.innings_limit) == (Settings.points_limit, Settings.innings_limit) == (200, 15)
+    assert config.rules_header("8ball") == {"games_to_win": DEFAULT_GAMES_TO_WIN, "sets_to_win": DEFAULT_SETS_TO_WIN}
+
+
+def test_the_opposite_pocket_map_is_config_and_reaches_the_header(tmp_path):
+    """RULES 2.2 Decision (configurable map): a league may pair the corners along the long cushions."""
+    config = load(write(tmp_path, GOOD + "[rules.8ball]\nopposite = { 1 = 3, 3 = 1, 4 = 6, 6 = 4, 2 = 5, 5 = 2 }\n"))
+    header = config.rules_header("8ball")
+    assert header["opposite"] == {"1": 3, "2": 5, "3": 1, "4": 6, "5": 2, "6": 4}
+    from rules.board import Board
+    board = Board({"game": "8ball", "a": "X", "b": "Y", **header})
+    assert board.settings.opposite_of(1) == 3
+
+
+@pytest.mark.parametrize("value, problem", [
+    ('"diagonal"', 'expected a table { key = value, ... }, got "diagonal"'),
+    ("{ 1 = 4, 4 = 1 }", "must map every pocket 1..6"),
+    ("{ 1 = 1, 2 = 5, 3 = 6, 4 = 4, 5 = 2, 6 = 3 }", "bad entry '1': 1"),
+])
+def test_a_bad_opposite_pocket_map_names_the_option(tmp_path, value, problem):
+    message = error_of(tmp_path, GOOD + f"[rules.8ball]\nopposite = {value}\n")
+    assert message.startswith("[rules.8ball] opposite: ") and problem in message, message

@@ -47,7 +47,7 @@ def setup(tmp_path):
     (tmp_path / "config.toml").write_text(
         '[device]\nvenue = "Hospoda U Lva"\ntable = "2"\nname = "lev-2"\nleague = "league.toml"\n'
         'data_dir = "data"\n[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n'
-        '[rules.8ball]\ngames_to_win = 1\nindividual_matches = 2\n', encoding="utf-8")
+        '[rules.8ball]\ngames_to_win = 1\nsets_to_win = 1\nindividual_matches = 2\n', encoding="utf-8")
     return tmp_path
 
 
