@@ -21,6 +21,7 @@ def open_devices(settings: KeypadSettings, *, clock=time.monotonic, pin_factory=
 
 def _open(kind, settings, clock, pin_factory, stream) -> list:
     if kind == "evdev":
+        _require_evdev()
         from input.evdev_keypad import EvdevKeypad
         ev = settings.evdev
         return [EvdevKeypad(path, clock=clock, grab=ev.grab, burst=ev.burst, retry=ev.retry)
@@ -36,3 +37,11 @@ def _open(kind, settings, clock, pin_factory, stream) -> list:
                         pin_factory=pin_factory)]
     from input.terminal import TerminalKeys
     return [TerminalKeys(stream, clock=clock, hold_time=settings.long_press + 0.2)]
+
+
+def _require_evdev() -> None:
+    try:
+        import evdev  # noqa: F401  (compiled from source: only the [pi] extra installs it)
+    except ImportError:
+        raise OSError("a USB keypad needs the Python package evdev: "
+                      "install pocitadlo with the [pi] extra (systemd/install.sh does)") from None

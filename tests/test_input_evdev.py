@@ -4,6 +4,7 @@ import os
 import queue
 import threading
 
+import pytest
 from evdev import InputEvent, ecodes
 
 from input.events import DeviceStatus, KeyEvent
@@ -199,3 +200,17 @@ def test_a_spurious_wakeup_is_not_an_unplug():
         keypad.close()                    # closing twice is harmless
     assert [getattr(e, "key", None) for e in seen] == [None, "3", "3", None]
     assert seen[0].connected and not seen[3].connected
+
+
+def test_a_missing_evdev_package_is_a_clear_open_error(monkeypatch):
+    """The emulator install leaves python-evdev out; a config asking for a USB keypad then gets a
+    message saying what to install (the service shows it as a keypad error), not an ImportError."""
+    import sys
+
+    from input.devices import open_devices
+    from input.settings import KeypadSettings
+
+    monkeypatch.setitem(sys.modules, "evdev", None)      # import evdev → ImportError
+    settings = KeypadSettings(devices=("evdev",))
+    with pytest.raises(OSError, match=r"needs the Python package evdev: install pocitadlo with the \[pi\] extra"):
+        open_devices(settings)
