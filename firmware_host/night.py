@@ -557,6 +557,8 @@ class Night:
                    "table": self.device.table, "home": match.home, "away": match.away, "seed": match.seed,
                    "partie_ids": [line["id"] for line in match.closed]}
         summary.update(self._match_result())
+        # docs/sync.md: the receiver groups the match by the ids of its partie lines
+        summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
         self._send(match.id, "match", encode_line(summary), summary)
         self._record({"ev": "end"})
         self._archive()

@@ -1,0 +1,358 @@
+"""End to end: what the service really produces reaches the league's receiver, once and intact.
+
+The service is built by ``firmware_host.commands.run.assemble`` from a config file with
+``[sync] transport = "http"`` (or ``"serial"``); its Syncer runs in its own thread as ``serve``
+runs it; the receiver (server/) is a real HTTP server on 127.0.0.1, or its serial listener at the
+other end of a pty cable. The referee's menu actions and record commands are posted to the service
+as its keypads post them, and the loop is run by hand (Table).
+
+RULES 1.5 (team points 2/1/0), 1.6 (4 partie, match result, zápis), 1.8 (league table),
+2.9 (8-ball match records); issue 7: exactly once, byte-identical, delivered after an outage.
+"""
+import datetime as dt
+import json
+import socket
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from config.load import load
+from firmware_host.commands.run import assemble
+from firmware_host.service import Command, Ui
+from rules.record import replay_lines
+from server import exports
+from sync_helpers import DEVICE, SECRET, league_store, records_url, relay, running_server, serial_listener, wait_for
+
+HOME, AWAY = "Sokol Dvůr", "Jiskra Hořice"
+LEAGUE = f"""
+[[teams]]
+name = "{HOME}"
+venue = "Hospoda U Lva"
+players = ["Novák", "Dvořák", "Svoboda", "Černý"]
+[[teams]]
+name = "{AWAY}"
+players = ["Kučera", "Veselý", "Horák", "Němec", "Pokorný"]
+[[fixtures]]
+date = {dt.date.today().isoformat()}
+home = "{HOME}"
+away = "{AWAY}"
+"""
+
+
+def write_config(tmp_path, sync: str, *, game: str = "carom") -> object:
+    (tmp_path / "league.toml").write_text(LEAGUE, encoding="utf-8")
+    (tmp_path / "config.toml").write_text(f"""
+[device]
+venue = "Hospoda U Lva"
+table = "1"
+name = "{DEVICE}"
+game = "{game}"
+league = "league.toml"
+data_dir = "data"
+[rules.carom]
+points_limit = 20
+innings_limit = 3
+[rules.8ball]
+games_to_win = 2
+sets_to_win = 1
+individual_matches = 3
+[display]
+driver = "dummy"
+width = 64
+height = 16
+[keypad]
+devices = ["buttons"]
+[keypad.buttons.pins]
+"enter" = 25
+[sync]
+device_id = "{DEVICE}"
+secret = "{SECRET.decode()}"
+outbox = "outbox"
+backoff_initial = 0.05
+backoff_max = 0.2
+timeout = 2.0
+{sync}
+""", encoding="utf-8")
+    return load(tmp_path / "config.toml")
+
+
+def http_sync(port: int) -> str:
+    return f'transport = "http"\nurl = "{records_url(port)}"\nallow_plain_http = true\n'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Table:
+    """The service as ``serve`` assembles it: the syncer in its thread, the loop run by hand."""
+
+    def __init__(self, config):
+        self.service, self.devices, self.syncer = assemble(config, pin_factory=MockFactory())
+        self.outbox = self.syncer.outbox
+        self.service.display.start(time.monotonic())
+        self.service.show()
+        self.syncer.start()
+
+    def post(self, *events):
+        for event in events:
+            self.service.post(event)
+            while not self.service.queue.empty():
+                self.service.handle(self.service.queue.get())
+            self.service.tick()
+
+    def ui(self, *actions):
+        self.post(*(Ui(a) for a in actions))
+
+    def play(self, *cmds):
+        self.post(*(Command(c) for c in cmds))
+
+    @property
+    def screen(self) -> dict:
+        self.service.tick()
+        return self.service.screen()
+
+    def sent(self) -> bool:
+        """Nothing waits and the last delivery is written (it follows the item's move by a moment)."""
+        return not self.outbox.pending() and self.outbox.last_delivery() is not None
+
+    def close(self):
+        self.syncer.stop()
+        for device in self.devices:
+            device.close()
+
+
+@pytest.fixture
+def table_for(tmp_path):
+    tables = []
+
+    def make(sync: str, game: str = "carom") -> Table:
+        tables.append(Table(write_config(tmp_path, sync, game=game)))
+        return tables[-1]
+
+    yield make
+    for t in tables:
+        t.close()
+
+
+def score(*values):
+    return [{"cmd": "score", "value": v} for v in values]
+
+
+MISS = {"cmd": "miss"}
+# (lag won by the home player?, commands, team points home:away) — RULES 1.4 / 1.5
+HOME_WINS = (True, [*score(10, 2, 1), MISS, *score(1), MISS, *score(2, 2, 2, 1), MISS], (2, 0))
+AWAY_WINS = (False, HOME_WINS[1], (0, 2))                      # the away player won the lag and plays a
+DRAW = (True, [*score(20), *score(20)], (1, 1))                # both reach the limit: draw (1.4.4)
+B_WINS_ON_INNINGS = (True, [MISS, *score(1), MISS, MISS, MISS, MISS, MISS], (0, 2))   # 1.4.5
+NIGHT = [HOME_WINS, AWAY_WINS, DRAW, B_WINS_ON_INNINGS]
+
+
+def start_fixture(table: Table) -> dict:
+    """Ready → tonight's fixture → everybody present (both teams) → the lot draw shown."""
+    assert table.screen["screen"] == "ready"
+    table.ui("confirm", "confirm", "confirm", "confirm")
+    lot = table.screen
+    assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
+    table.ui("confirm")
+    return lot
+
+
+def play_partie(table: Table, home_lag: bool, cmds) -> None:
+    assert table.screen["screen"] == "menu"                    # who won the lag?
+    table.ui("confirm" if home_lag else "down", *(() if home_lag else ("confirm",)))
+    table.play(*cmds)
+    assert table.service.night.board.finished, table.screen
+    table.ui("confirm", "confirm")                             # close the partie? yes
+
+
+def close_match(table: Table) -> dict:
+    result = table.screen
+    assert result["screen"] == "match"
+    table.ui("confirm", "confirm")                             # close the match? yes
+    assert table.screen["screen"] == "ready"
+    return result
+
+
+def delivered_items(table: Table) -> list:
+    items = [json.loads(p.read_bytes()) for p in sorted((table.outbox.directory / "delivered").glob("*.json"))]
+    return items
+
+
+def assert_arrived_once_and_intact(table: Table, store) -> dict:
+    """Every device item is stored exactly once, byte for byte, and each partie replays to its summary."""
+    assert table.outbox.pending() == [] and table.outbox.held() == []
+    sent = {p.stem: p.read_bytes() for p in (table.outbox.directory / "delivered").glob("*.json")}
+    rows = store.items()
+    assert sorted(r["id"] for r in rows) == sorted(sent)               # nothing lost, nothing doubled
+    for row in rows:
+        assert row["body"] == sent[row["id"]]                          # byte-identical
+        content = json.loads(row["body"])
+        if row["kind"] == "partie":
+            replayed = replay_lines(content["record"].splitlines())
+            assert replayed.rejected == [] and replayed.board.finished
+            assert replayed.board.summary() == content["summary"]
+    return {row["id"]: json.loads(row["body"]) for row in rows}
+
+
+def play_night(table: Table) -> dict:
+    """The whole carom match night of NIGHT; returns the lot draw shown."""
+    lot = start_fixture(table)
+    for home_lag, cmds, _ in NIGHT:
+        play_partie(table, home_lag, cmds)
+    result = close_match(table)
+    assert result["points"] == {"home": 3, "away": 5}
+    return lot
+
+
+def play_single(table: Table, cmds) -> None:
+    """Ready → a single partie (carom) or single match (8-ball) outside the league, player 1 starts."""
+    assert table.screen["screen"] == "ready"
+    table.ui("confirm", 3, "confirm")         # setup: fixture, other match, *single*, key test
+    assert table.screen["screen"] == "menu"    # who starts?
+    table.ui("confirm")
+    table.play(*cmds)
+    assert table.service.night.board.finished, table.screen
+    table.ui("confirm", "confirm")            # close it? yes
+    assert table.screen["screen"] == "ready"
+
+
+def assert_ready_all_sent(table: Table) -> None:
+    """Issue 7: the ready screen's backlog is back to 0 and shows the last delivery."""
+    ready = table.screen
+    assert ready["screen"] == "ready"
+    assert ready["unsent"] == 0 and ready["last_sent"] is not None
+    assert table.outbox.last_delivery() is not None
+
+
+def assert_carom_night_at_the_receiver(store, items: dict, lot: dict) -> None:
+    """RULES 1.6: the zápis lists the 4 drawn partie with their team points (1.5); the league
+    table (1.8) has both teams with their points."""
+    match = next(c for c in items.values() if c["kind"] == "match")
+    partie_ids = match["summary"]["partie_ids"]
+    assert len(partie_ids) == 4 and set(partie_ids) < set(items)
+    record = exports.match_record(store, match["id"])
+    assert record["home"] == HOME and record["away"] == AWAY and record["closed"] is True
+    assert record["missing_partie"] == [] and record["seed"] == lot["seed"]
+    assert [p["number"] for p in record["partie"]] == [1, 2, 3, 4]
+    assert [(p["home"]["team_points"], p["away"]["team_points"]) for p in record["partie"]] == \
+        [points for _, _, points in NIGHT]
+    assert [(p["home"]["name"], p["away"]["name"]) for p in record["partie"]] == \
+        [(pair["home"], pair["away"]) for pair in lot["pairs"]]
+    assert record["points"] == record["declared_points"] == {"home": 3, "away": 5}
+
+    rows = {row["team"]: row for row in exports.league_table(store)["rows"]}
+    assert set(rows) == {HOME, AWAY}
+    assert rows[HOME]["points"] == 3 and rows[AWAY]["points"] == 5
+    assert rows[AWAY]["place"] == 1 and rows[HOME]["matches"] == rows[AWAY]["matches"] == 1
+
+
+def test_carom_match_night_reaches_the_league_server_over_http(tmp_path, table_for):
+    """RULES 1.6: the 4 drawn partie and the match item arrive once and intact over HTTP; the Syncer
+    is woken by each closed record (its idle wait is 60 s, far beyond the wait here)."""
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+        table = table_for(http_sync(server.port))
+        lot = play_night(table)
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 5
+        assert_ready_all_sent(table)
+        assert_carom_night_at_the_receiver(store, items, lot)
+        (match_id,) = [i for i, c in items.items() if c["kind"] == "match"]
+        assert fetch(server.port, f"/matches/{match_id}.json") == exports.match_record(store, match_id)
+        assert fetch(server.port, "/table.json") == exports.league_table(store)
+
+
+def fetch(port: int, path: str):
+    """The receiver's own JSON export, read over HTTP as the league organiser reads it."""
+    from urllib.parse import quote
+    from urllib.request import urlopen
+
+    with urlopen(f"http://127.0.0.1:{port}{quote(path)}", timeout=10) as answer:
+        return json.load(answer)
+
+
+def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(tmp_path, table_for):
+    """Issue 7 serial transport: the same night across real pty pairs to the receiver's serial listener."""
+    from server.receiver import Receiver
+
+    with league_store(tmp_path / "league.sqlite") as store, relay() as cable, \
+            serial_listener(Receiver(store), cable.listener_port):
+        table = table_for(f'transport = "serial"\nserial_port = "{cable.device_port}"\nack_timeout = 0.5\n')
+        lot = play_night(table)
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 5 and {r["via"] for r in store.items()} == {"serial"}
+        assert_ready_all_sent(table)
+        assert_carom_night_at_the_receiver(store, items, lot)
+
+
+def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(tmp_path, table_for):
+    """Issue 7: the receiver is down when the partie closes: the ready screen shows "1 unsent" and
+    no last delivery; once the receiver is up the record arrives, once and intact."""
+    port = free_port()
+    table = table_for(http_sync(port))
+    play_single(table, HOME_WINS[1])
+    assert wait_for(lambda: table.syncer.status()["last_error"] is not None, timeout=10)   # it tried
+    ready = table.screen
+    assert ready["unsent"] == 1 and ready["last_sent"] is None
+    assert table.service.display.model["unsent"] == 1          # what the counter was given to draw
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 1 and next(iter(items.values()))["summary"]["result"] == "a"
+        assert_ready_all_sent(table)
+        assert table.syncer.status()["last_error"] is None
+
+
+def test_eightball_single_match_reaches_the_league_server(tmp_path, table_for):
+    """RULES 2.9: a single 8-ball match outside the league arrives once and intact, and replays to
+    its summary at the receiver (games to win 2, sets to win 1)."""
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+        table = table_for(http_sync(server.port), game="8ball")
+        play_single(table, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
+                            {"cmd": "game", "winner": "a"}])
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 1
+        (item,) = items.values()
+        assert item["summary"]["winner"] == "a" and item["summary"]["sets"] == {"a": 1, "b": 0}
+        assert [row["game"] for row in store.items()] == ["8ball"]
+        assert_ready_all_sent(table)
+
+
+def test_eightball_team_match_reaches_the_league_server(tmp_path, table_for):
+    """RULES 2.9: an 8-ball team match of 3 individual matches through the service: each arrives
+    once and intact; the receiver's 8-ball match record has them in order with their winners, and
+    the team score (individual matches won, 2:1) reaches the 8-ball league table."""
+    game = {"a": {"cmd": "game", "winner": "a"}, "b": {"cmd": "game", "winner": "b"}}
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+        table = table_for(http_sync(server.port), game="8ball")
+        assert table.screen["screen"] == "ready"
+        table.ui("confirm", "confirm", "confirm", "confirm")          # tonight's fixture, all present
+        for number, winner in enumerate("aba", start=1):
+            assert table.screen["title"] == f"Zápas {number}: domácí"
+            table.ui(number, "confirm", number, "confirm")             # the n-th player of each team
+            table.play(game[winner], game[winner])
+            assert table.service.night.board.finished
+            table.ui("confirm", "confirm")
+        assert close_match(table)["points"] == {"home": 2, "away": 1}
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 4
+
+        (match_id,) = [i for i, c in items.items() if c["kind"] == "match"]
+        record = fetch(server.port, f"/matches/{match_id}.json")
+        assert record["game"] == "8ball" and (record["home"], record["away"]) == (HOME, AWAY)
+        assert record["closed"] is True and record["missing_partie"] == []
+        assert [m["number"] for m in record["individual"]] == [1, 2, 3]
+        assert [m["winner"] for m in record["individual"]] == ["home", "away", "home"]
+        assert [(m["home"]["name"], m["away"]["name"]) for m in record["individual"]] == [
+            ("Novák", "Kučera"), ("Dvořák", "Veselý"), ("Svoboda", "Horák")]
+        assert record["points"] == record["declared_points"] == {"home": 2, "away": 1}
+        rows = {row["team"]: row for row in fetch(server.port, "/table-8ball.json")["rows"]}
+        assert rows[HOME]["points"] == 2 and rows[AWAY]["points"] == 1 and rows[HOME]["place"] == 1
+        assert_ready_all_sent(table)
