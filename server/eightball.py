@@ -7,7 +7,7 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.exports import SIDES, content_of, header_of, match_info
+from server.exports import SIDES, content_of, forfeit_of, header_of, match_info, result_points
 
 ORDER = ["points", "sets_difference", "games_difference"]
 
@@ -64,14 +64,16 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
                     key=lambda m: (m["number"] is None, m["number"] or 0, m["id"]))
     score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
                        points_per_match=points_per_match)
+    forfeit = forfeit_of(rows)
     totals = {side: {key: sum(m[side][key] for m in played) for key in ("sets", "games")} for side in SIDES}
     for side in SIDES:
         totals[side]["matches"] = sum(1 for m in played if m["winner"] == side)
     received = {m["id"] for m in played}
     return {
         "match": match_id, "game": "8ball", "venue": info.get("venue"), "date": info.get("date"),
-        "home": info.get("home"), "away": info.get("away"), "closed": closed,
-        "points": {side: score[side] for side in SIDES}, "points_per_match": points_per_match,
+        "home": info.get("home"), "away": info.get("away"), "closed": closed, "forfeit": forfeit,
+        "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
+        "points_per_match": points_per_match,
         "declared_points": declared, "missing_partie": [pid for pid in listed if pid not in received],
         "totals": totals, "individual": played,
     }
@@ -101,7 +103,7 @@ class _Team:
 def league_table(store, *, points_per_match: int = 1) -> dict:
     """The 8-ball league table: team points (individual matches won), sets difference, games difference."""
     teams: dict[str, _Team] = {}
-    match_ids = dict.fromkeys(r["match_id"] for r in store.items(game="8ball", kind="partie") if r["match_id"])
+    match_ids = dict.fromkeys(r["match_id"] for r in store.items(game="8ball") if r["match_id"])
     for match_id in match_ids:
         record = match_record(store, match_id, points_per_match=points_per_match)
         if not record["home"] or not record["away"]:

@@ -46,6 +46,19 @@ def match_info(rows) -> tuple[dict, list[str], dict | None, bool]:
     return info, listed, declared, closing is not None
 
 
+def forfeit_of(rows) -> str | None:
+    """The team ("home"/"away") that did not turn up, as the match item says (RULES 1.6, A.3.7)."""
+    closing = next((content_of(r) for r in rows if r["kind"] == "match"), None)
+    forfeit = (closing or {}).get("summary", {}).get("forfeit")
+    return forfeit if forfeit in SIDES else None
+
+
+def result_points(played: dict, declared: dict | None, forfeit: str | None) -> dict:
+    """The match points: summed over the partie received, or for a forfeited match (no partie
+    played) the points its match item declares."""
+    return dict(declared) if forfeit and declared else played
+
+
 def _partie_entry(row) -> dict:
     """One partie as the match record lists it, players by side (home/away)."""
     content = content_of(row)
@@ -81,12 +94,14 @@ def match_record(store, match_id: str) -> dict | None:
     info, listed, declared, closed = match_info(rows)
     partie = sorted((_partie_entry(r) for r in partie_rows),
                     key=lambda p: (p["number"] is None, p["number"] or 0, p["id"]))
-    points = {side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES}
+    forfeit = forfeit_of(rows)
+    points = result_points({side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES},
+                           declared, forfeit)
     received = {p["id"] for p in partie}
     return {
         "match": match_id, "game": "carom",
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
-        "seed": info.get("seed"), "closed": closed,
+        "seed": info.get("seed"), "closed": closed, "forfeit": forfeit,
         "points": points,
         "declared_points": declared,
         "missing_partie": [pid for pid in listed if pid not in received],
@@ -124,6 +139,12 @@ class _Team:
         self.innings += mine["innings"]
         self.against[opponent] = self.against.get(opponent, 0) + (mine["team_points"] or 0)
 
+    def add_forfeit(self, match_id, opponent, points: int) -> None:
+        """A match forfeited by a team that did not turn up: its team points, no carom points (A.3.7)."""
+        self.matches.add(match_id)
+        self.team_points += points
+        self.against[opponent] = self.against.get(opponent, 0) + points
+
     @property
     def general_average(self) -> Fraction:
         return Fraction(self.scored, self.innings) if self.innings else Fraction(0)
@@ -145,6 +166,10 @@ def league_table(store, game: str = "carom") -> dict:
             continue
         record = match_record(store, match["match"])
         names = {side: record[side] for side in SIDES}
+        if record["forfeit"]:
+            for side, other in (("home", "away"), ("away", "home")):
+                team = teams.setdefault(names[side], _Team(names[side]))
+                team.add_forfeit(match["match"], names[other], record["points"][side])
         for p in record["partie"]:
             if p["result"] is None:
                 continue

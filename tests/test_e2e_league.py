@@ -266,13 +266,19 @@ def test_carom_match_night_reaches_the_league_server_over_http(tmp_path, table_f
         assert fetch(server.port, "/table.json") == exports.league_table(store)
 
 
-def fetch(port: int, path: str):
-    """The receiver's own JSON export, read over HTTP as the league organiser reads it."""
+def fetch_html(port: int, path: str) -> str:
+    """A page of the receiver, read over HTTP as the league organiser reads it."""
     from urllib.parse import quote
     from urllib.request import urlopen
 
     with urlopen(f"http://127.0.0.1:{port}{quote(path)}", timeout=10) as answer:
-        return json.load(answer)
+        assert answer.status == 200
+        return answer.read().decode("utf-8")
+
+
+def fetch(port: int, path: str):
+    """The receiver's own JSON export."""
+    return json.loads(fetch_html(port, path))
 
 
 def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(tmp_path, table_for):
@@ -356,3 +362,29 @@ def test_eightball_team_match_reaches_the_league_server(tmp_path, table_for):
         rows = {row["team"]: row for row in fetch(server.port, "/table-8ball.json")["rows"]}
         assert rows[HOME]["points"] == 2 and rows[AWAY]["points"] == 1 and rows[HOME]["place"] == 1
         assert_ready_all_sent(table)
+
+
+@pytest.mark.parametrize("game", ["carom", "8ball"])
+def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(tmp_path, table_for, game):
+    """RULES 1.6 / A.3.7: the away team did not come; the match item (the only item) reaches the
+    receiver, whose match record shows the forfeit result and whose league table (1.8; 8-ball: 2.9)
+    counts the match for both teams with the present team's points."""
+    full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.match); 3 individual matches
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+        table = table_for(http_sync(server.port), game=game)
+        table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
+        table.ui("down", "confirm", "confirm")             # the away team: "did not come", yes
+        assert close_match(table)["points"] == {"home": full, "away": 0}
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        (match_id,) = items
+
+        record = fetch(server.port, f"/matches/{match_id}.json")
+        assert record["points"] == record["declared_points"] == {"home": full, "away": 0}
+        assert record["forfeit"] == "away" and record["closed"] is True
+        table_path = "/table.json" if game == "carom" else "/table-8ball.json"
+        rows = {row["team"]: row for row in fetch(server.port, table_path)["rows"]}
+        assert rows[HOME]["points"] == full and rows[AWAY]["points"] == 0
+        assert rows[HOME]["matches"] == rows[AWAY]["matches"] == 1 and rows[HOME]["place"] == 1
+        assert f"{full} : 0" in fetch_html(server.port, f"/matches/{match_id}.html")
+        assert AWAY in fetch_html(server.port, "/table.html" if game == "carom" else "/table-8ball.html")
