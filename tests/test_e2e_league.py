@@ -145,7 +145,11 @@ def score(*values):
 MISS = {"cmd": "miss"}
 # (lag won by the home player?, commands, team points home:away) — RULES 1.4 / 1.5
 HOME_WINS = (True, [*score(10, 2, 1), MISS, *score(1), MISS, *score(2, 2, 2, 1), MISS], (2, 0))
-AWAY_WINS = (False, HOME_WINS[1], (0, 2))                      # the away player won the lag and plays a
+UNDO, REDO = {"cmd": "undo"}, {"cmd": "redo"}
+CORRECT_B1 = {"cmd": "correct", "player": "b", "inning": 1, "points": 2}   # a journalled correction
+# the away player won the lag and plays a; the record holds an undo/redo and a correction
+AWAY_WINS = (False, [*score(10), UNDO, REDO, *score(2, 1), MISS, *score(1), MISS, CORRECT_B1,
+                     *score(2, 2, 2, 1), MISS], (0, 2))
 DRAW = (True, [*score(20), *score(20)], (1, 1))                # both reach the limit: draw (1.4.4)
 B_WINS_ON_INNINGS = (True, [MISS, *score(1), MISS, MISS, MISS, MISS, MISS], (0, 2))   # 1.4.5
 NIGHT = [HOME_WINS, AWAY_WINS, DRAW, B_WINS_ON_INNINGS]
@@ -311,7 +315,7 @@ def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(tmp
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1 and next(iter(items.values()))["summary"]["result"] == "a"
         assert_ready_all_sent(table)
-        assert table.syncer.status()["last_error"] is None
+        assert wait_for(lambda: table.syncer.status()["last_error"] is None, timeout=10)   # set just after
 
 
 def test_eightball_single_match_reaches_the_league_server(tmp_path, table_for):
@@ -388,3 +392,22 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(tm
         assert rows[HOME]["matches"] == rows[AWAY]["matches"] == 1 and rows[HOME]["place"] == 1
         assert f"{full} : 0" in fetch_html(server.port, f"/matches/{match_id}.html")
         assert AWAY in fetch_html(server.port, "/table.html" if game == "carom" else "/table-8ball.html")
+
+
+def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_once(tmp_path, table_for):
+    """Issue 7: the partie closes while the receiver is down, then the device restarts: the new
+    service's ready screen still shows "1 unsent", and the record is delivered once when the
+    receiver is up."""
+    port = free_port()
+    first = table_for(http_sync(port))
+    play_single(first, HOME_WINS[1])
+    assert wait_for(lambda: first.syncer.status()["last_error"] is not None, timeout=10)
+    first.close()                                              # the power goes
+
+    table = table_for(http_sync(port))                          # the service starts again
+    assert table.screen["unsent"] == 1 and table.screen["last_sent"] is None
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+        assert wait_for(table.sent, timeout=20)
+        items = assert_arrived_once_and_intact(table, store)
+        assert len(items) == 1
+        assert_ready_all_sent(table)
