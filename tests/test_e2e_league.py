@@ -40,7 +40,8 @@ away = "{AWAY}"
 """
 
 
-def write_config(tmp_path, sync: str, *, game: str = "carom") -> object:
+def write_config(tmp_path, sync: str, *, game: str = "carom", league: bool = True,
+                 pins: str = '"enter" = 25') -> object:
     (tmp_path / "league.toml").write_text(LEAGUE, encoding="utf-8")
     (tmp_path / "config.toml").write_text(f"""
 [device]
@@ -48,7 +49,7 @@ venue = "Hospoda U Lva"
 table = "1"
 name = "{DEVICE}"
 game = "{game}"
-league = "league.toml"
+{'league = "league.toml"' if league else ""}
 data_dir = "data"
 [rules.carom]
 points_limit = 20
@@ -64,7 +65,7 @@ height = 16
 [keypad]
 devices = ["buttons"]
 [keypad.buttons.pins]
-"enter" = 25
+{pins}
 [sync]
 device_id = "{DEVICE}"
 secret = "{SECRET.decode()}"
@@ -411,3 +412,53 @@ def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1
         assert_ready_all_sent(table)
+
+
+PINS = {"1": 17, "2": 27, "7": 5, "0": 22, "enter": 25}      # "7" is +10 in the default carom key map
+
+
+def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_on_sigterm(tmp_path):
+    """``serve`` exactly as ``pocitadlo run`` calls it: keys on gpiozero mock pins, the syncer it
+    starts delivers the closed single partie to the receiver over HTTP; SIGTERM stops it cleanly
+    (exit 0). RULES 1.4.1: a reaches the limit, b misses the equalising inning, a wins."""
+    import os
+    import signal
+    import threading
+
+    from firmware_host.commands.run import serve
+    from firmware_host.outbox import Outbox
+
+    factory = MockFactory()
+    presses = ["enter", "enter", "enter",                      # setup: single partie; player 1 starts
+               "7", "1", "2", "0", "1", "0", "7", "2", "2", "0",   # 13 | 1 | 20 (limit) | equalising miss
+               "enter", "enter"]                                # close the partie? yes
+    pins = "\n".join(f'"{key}" = {pin}' for key, pin in PINS.items())
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+        config = write_config(tmp_path, http_sync(server.port), league=False, pins=pins)
+        outbox = Outbox(config.parts["sync"].outbox)
+        done = threading.Event()
+        untouched = signal.getsignal(signal.SIGTERM)
+
+        def referee():
+            try:
+                time.sleep(0.3)                                  # the service is up
+                for key in presses:
+                    pin = factory.pin(PINS[key])
+                    pin.drive_low()
+                    time.sleep(0.06)                             # held past the debounce time
+                    pin.drive_high()
+                    time.sleep(0.06)
+                wait_for(lambda: outbox.delivered_ids() and outbox.last_delivery(), timeout=20)
+            finally:
+                done.set()
+                if signal.getsignal(signal.SIGTERM) is not untouched:   # serve's handler, not pytest's end
+                    os.kill(os.getpid(), signal.SIGTERM)
+
+        threading.Thread(target=referee, daemon=True).start()
+        assert serve(config, pin_factory=factory) == 0
+        assert done.is_set()
+        items = {row["id"]: json.loads(row["body"]) for row in store.items()}
+        assert len(items) == 1 and outbox.pending() == []
+        (item,) = items.values()
+        assert store.stored_body(item["id"]) == (outbox.directory / "delivered" / f"{item['id']}.json").read_bytes()
+        assert item["summary"]["result"] == "a" and item["summary"]["players"]["a"]["points"] == 20
