@@ -1,5 +1,16 @@
-"""``pocitadlo``: one console script, one subcommand per module in firmware_host.commands."""
+"""``pocitadlo``: one console script, one subcommand per module in firmware_host.commands.
+
+Errors, one mechanism for every subcommand (main below):
+* a problem the user can fix (UserError, ConfigError, RuleError, OSError, DisplayFault, a bad
+  option) is one line on stderr — ``pocitadlo COMMAND: what: why`` — and exit status 2;
+* Ctrl-C is exit status 130, silently; a closed stdout pipe (``| head``) ends quietly;
+* anything else is a bug: one line on stderr saying so and where the traceback was written
+  (``crash.log`` in $STATE_DIRECTORY under systemd, else $XDG_STATE_HOME/pocitadlo or
+  ~/.local/state/pocitadlo), exit status 1. ``pocitadlo --debug COMMAND`` (or POCITADLO_DEBUG=1)
+  lets the exception through with its traceback, for developers.
+"""
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -22,10 +33,18 @@ class UserError(Exception):
     """A problem the user can fix, reported as one line without a traceback."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (naming the option) like every other CLI error."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pocitadlo", description="Scoreboard controller for Czech billiard leagues.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser = Parser(prog="pocitadlo", description="Scoreboard controller for Czech billiard leagues.")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of an internal error (a bug) instead of one line")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
     for name in COMMANDS:
         module = import_module(f"firmware_host.commands.{name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
@@ -34,16 +53,72 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+def user_errors() -> tuple:
+    """The exception types that are the user's to fix (imported late: the display is heavy-ish)."""
+    from display.devices import DisplayFault
+
+    return UserError, ConfigError, RuleError, OSError, DisplayFault
+
+
+def describe(exc: BaseException) -> str:
+    """One line for a user error: an OSError names its file(s) and the fault, not an errno."""
+    if isinstance(exc, OSError) and exc.strerror:
+        files = " -> ".join(os.fspath(f) for f in (exc.filename, exc.filename2) if f is not None)
+        return f"{files}: {exc.strerror}" if files else exc.strerror
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def crash_log_path() -> str:
+    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if not state:
+        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+        state = os.path.join(base, "pocitadlo")
+    return os.path.join(state, "crash.log")
+
+
+def report_bug(command: str, exc: BaseException) -> str:
+    """Append the traceback to the crash log; the one line that tells the user where it is."""
+    import time
+    import traceback
+
+    path = crash_log_path()
     try:
-        return args._run(args)
-    except (UserError, ConfigError, RuleError, OSError) as exc:
-        print(f"pocitadlo {args.command}: {exc}", file=sys.stderr)
-        return 2
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} pocitadlo {' '.join(sys.argv[1:])}\n")
+            fh.write("".join(traceback.format_exception(exc)))
+        where = f"the traceback is in {path}"
+    except OSError:
+        where = "run it again with --debug to see the traceback"
+    return f"internal error ({type(exc).__name__}: {describe(exc)}); this is a bug, please report it — {where}"
+
+
+def main(argv=None) -> int:
+    command, debug = "?", bool(os.environ.get("POCITADLO_DEBUG"))
+    try:
+        args = build_parser().parse_args(argv)
+        command, debug = args.command, debug or args.debug
+        status = args._run(args)
+        sys.stdout.flush()              # a closed pipe shows here, not in the interpreter's exit
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`pocitadlo serve --records | head`): nothing more to say to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:
+        if isinstance(exc, user_errors()):
+            print(f"pocitadlo {command}: {describe(exc)}", file=sys.stderr)
+            return 2
+        if debug:
+            raise
+        print(f"pocitadlo {command}: {report_bug(command, exc)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # through the package module, so that commands' `from firmware_host.cli import UserError` is this class
+    from firmware_host.cli import main as package_main
+
+    sys.exit(package_main())

@@ -41,6 +41,8 @@ def decode_line(text: str, line: int) -> dict:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(line, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError(line, "not valid JSON (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise RecordError(line, "a record line must be a JSON object")
     if "crc" in obj and obj["crc"] != crc_of(obj):
@@ -101,9 +103,15 @@ def replay_lines(lines) -> Replay:
     return Replay(board, rejected)
 
 
+def decode_lines(raw_lines):
+    """Byte lines → text lines; a line that is not UTF-8 raises RecordError naming it."""
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(number, f"not UTF-8 text ({exc.reason})") from None
+
+
 def replay_file(path) -> Replay:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return replay_lines(fh)
-    except UnicodeDecodeError as exc:
-        raise RecordError(0, f"not UTF-8 text ({exc.reason})") from None
+    with open(path, "rb") as fh:
+        return replay_lines(decode_lines(fh))

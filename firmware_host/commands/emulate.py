@@ -35,10 +35,7 @@ def emulator_config(args):
     from config.load import load
     from firmware_host.cli import UserError
 
-    path = args.config or BUNDLED
-    if not os.path.exists(path):
-        raise UserError(f"config file {path} not found")
-    config = load(path)
+    config = load(args.config or BUNDLED)
     data = os.path.abspath(args.data or default_data_dir())
     parts = dict(config.parts)
     parts["sync"] = replace(parts["sync"], outbox=os.path.join(data, "outbox"))
@@ -57,21 +54,39 @@ def run(args) -> int:
     import logging
 
     from firmware_host.cli import UserError
+    from firmware_host.commands import output_dir
 
     if args.frames and not args.keys:
         raise UserError("--frames needs --keys (a key script to play)")
+    script = key_script(args.keys) if args.keys else None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     config = emulator_config(args)
-    os.makedirs(config.device.data_dir, exist_ok=True)
+    output_dir(config.device.data_dir, "--data")
     # interactive: the log goes to a file, so it does not scribble over the counter
     log_file = None if args.keys else os.path.join(config.device.data_dir, "emulate.log")
     logging.basicConfig(level=logging.WARNING, filename=log_file,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.frames:
-        os.makedirs(args.frames, exist_ok=True)
-    if args.keys:
-        return play(config, Path(args.keys).read_text(encoding="utf-8"))
+        output_dir(args.frames, "--frames")
+    if script is not None:
+        return play(config, script)
     return interactive(config)
+
+
+def key_script(path) -> str:
+    """The key script's text; a character that is no key is refused (a typo would silently go missing)."""
+    from firmware_host.cli import UserError
+    from firmware_host.commands import read_text
+    from input.terminal import CHARS, HOLD_PREFIX
+
+    script = read_text(path, "--keys")
+    for number, line in enumerate(script.split("\n"), start=1):
+        for column, char in enumerate(line, start=1):
+            if char not in CHARS and char != HOLD_PREFIX:
+                raise UserError(f"--keys {path}: line {number} column {column}: {char!r} is no key "
+                                f"(keys: 0-9 + - * / = # . , a-d space Tab Esc; a line break is Enter; "
+                                f"{HOLD_PREFIX} before a key holds it)")
+    return script
 
 
 def interactive(config) -> int:
@@ -79,16 +94,31 @@ def interactive(config) -> int:
     from firmware_host.service import Stop
 
     keys = QuitStream(sys.stdin)
-    display = config.parts["display"]
-    # clear once (the terminal device redraws in place from the top), the key help below it
-    sys.stdout.write("\x1b[2J\x1b[%d;1H%s\x1b[H" % (display.size[1] // 2 + 2, key_help(config)))
+    row = help_row(config)
+    # clear once (the terminal device redraws in place from the top), the key help below it;
+    # the cursor hidden, so it does not blink somewhere in the counter
+    sys.stdout.write(f"{HIDE_CURSOR}\x1b[2J\x1b[{row};1H{key_help(config)}\x1b[H")
     try:
         return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"))
     except KeyboardInterrupt:
         return 0
     finally:
-        sys.stdout.write("\x1b[0m\n")
+        # every way out: the shell carries on below the key help, with its cursor back
+        sys.stdout.write(leave_drawing(row))
         sys.stdout.flush()
+
+
+HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
+
+
+def help_row(config) -> int:
+    """The terminal row (1-based) of the key help: a blank line below the counter's text lines."""
+    return config.parts["display"].size[1] // 2 + 2
+
+
+def leave_drawing(row: int) -> str:
+    """Colours reset, the cursor on the line below the key help (``row``) and shown again."""
+    return f"\x1b[0m\x1b[{row + 1};1H{SHOW_CURSOR}"
 
 
 # What the terminal types for a key name (input/terminal.py reads these characters).

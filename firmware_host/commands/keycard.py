@@ -14,9 +14,11 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
+    from firmware_host.commands import output_file
     from input.keycard import render
     from input.settings import KeypadSettings
 
+    output_file(args.png, "--png")
     settings, game, language = KeypadSettings(), "carom", "cs"
     if args.config:
         from config.load import load

@@ -21,10 +21,15 @@ def _settings(args):
 
 
 def run(args) -> int:
+    import os
+
     from firmware_host.cli import UserError
-    from firmware_host.outbox import Outbox
+    from firmware_host.outbox import PENDING, Outbox
 
     settings = _settings(args)
+    if args.dir and not os.path.isdir(os.path.join(args.dir, PENDING)):
+        # a mistyped --dir is refused, not made into a new empty outbox
+        raise UserError(f"--dir {args.dir}: no outbox there (no {PENDING}/ folder)")
     outbox = Outbox(args.dir or settings.outbox)
     if args.action == "export":
         return _export(args, settings, outbox, UserError)
@@ -42,8 +47,11 @@ def run(args) -> int:
 def _export(args, settings, outbox, UserError) -> int:
     from firmware_host.signing import Signer
 
+    from firmware_host.commands import output_file
+
     if not args.file:
         raise UserError("export needs a file to write, e.g. pocitadlo outbox export /media/usb/backlog.jsonl")
+    output_file(args.file, "export")
     if settings.secret is None or not settings.device_id:
         raise UserError("[sync] device_id and secret are needed to sign the exported backlog")
     count = outbox.export(args.file, Signer(settings.device_id, settings.secret))

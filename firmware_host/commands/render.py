@@ -16,6 +16,14 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def _scale(text: str) -> int:
+    import argparse
+
+    if not text.isdigit() or not 1 <= int(text) <= 32:
+        raise argparse.ArgumentTypeError(f"expected a whole number of pixels from 1 to 32, got {text!r}")
+    return int(text)
+
+
 def configure(parser) -> None:
     parser.add_argument("record", help="the record file (.jsonl); - reads standard input")
     parser.add_argument("--size", type=_size, default=(64, 16), help="matrix size WIDTHxHEIGHT (default 64x16)")
@@ -26,21 +34,23 @@ def configure(parser) -> None:
     parser.add_argument("--gif", help="write an animated GIF (blinking and pages) to this file")
     parser.add_argument("--pixels", action="store_true",
                         help="plain square pixels (--scale each) instead of luma's picture of round LEDs")
-    parser.add_argument("--scale", type=int, default=4, help="with --pixels: pixels per LED (default 4)")
+    parser.add_argument("--scale", type=_scale, default=4, help="with --pixels: pixels per LED (default 4)")
 
 
 def run(args) -> int:
     import os
-    import sys
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # luma.emulator imports pygame
 
     from firmware_host.cli import UserError
-    from rules.record import replay_file, replay_lines
+    from firmware_host.commands import output_file, read_record
 
     if not args.png and not args.gif:
         raise UserError("say where to write the picture: --png FILE and/or --gif FILE")
-    replay = replay_lines(sys.stdin) if args.record == "-" else replay_file(args.record)
+    for option, path in (("--png", args.png), ("--gif", args.gif)):
+        if path:
+            output_file(path, option)
+    replay = read_record(args.record)
     summary = replay.board.summary()
     model = {"screen": "8ball" if summary.get("game") == "8ball" else "carom", "summary": summary}
     if args.png:
@@ -81,7 +91,9 @@ def _gif(args, model) -> None:
     probe = counter.render(model, 0.0)
     cycle = max(2 * settings.blink_seconds, probe.pages * settings.page_seconds)
     steps = round(cycle / settings.blink_seconds)
-    for step in range(steps):
-        device.display(counter.render(model, step * settings.blink_seconds).image)
-    device.write_animation()
-    device._images.clear()      # luma writes again at exit; there is nothing more to write
+    try:
+        for step in range(steps):
+            device.display(counter.render(model, step * settings.blink_seconds).image)
+        device.write_animation()
+    finally:
+        device._images.clear()      # luma writes again at exit: written already, or failed already

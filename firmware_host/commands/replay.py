@@ -1,6 +1,5 @@
 """``pocitadlo replay FILE``: print the state after a record as one JSON object."""
 import json
-import sys
 
 HELP = "print the state after a partie record (JSON Lines) as one JSON object"
 
@@ -11,8 +10,8 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    from rules.record import replay_file, replay_lines
+    from firmware_host.commands import read_record
 
-    result = replay_lines(sys.stdin) if args.record == "-" else replay_file(args.record)
+    result = read_record(args.record)
     print(json.dumps(result.summary(), ensure_ascii=False, indent=args.indent))
     return 0
