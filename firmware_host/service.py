@@ -38,6 +38,12 @@ class Stop:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class Refresh:
+    """Something outside the loop changed what a screen shows (a delivery: the ready screen's backlog)."""
+    reason: str = ""
+
+
 class DisplayLink:
     """The counter, kept going through display faults.
 
@@ -194,7 +200,9 @@ class Service:
         if isinstance(event, Stop):
             self.running = False
             return
-        if isinstance(event, Command):
+        if isinstance(event, Refresh):
+            pass                                # show() below draws the screen afresh
+        elif isinstance(event, Command):
             self._command(event.cmd)
         elif isinstance(event, Ui):
             self._ui(event.action)

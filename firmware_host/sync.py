@@ -77,8 +77,9 @@ class Syncer:
     """Delivers the outbox through one transport; run it in a thread or call ``step`` from a loop."""
 
     def __init__(self, outbox, transport, *, backoff_initial=2.0, backoff_max=600.0,
-                 clock=time.monotonic, rand=random.random, now=None):
+                 clock=time.monotonic, rand=random.random, now=None, on_delivered=None):
         self.outbox, self.transport = outbox, transport
+        self.on_delivered = on_delivered    # called (in the syncer's thread) after each delivery
         self._backoff = Backoff(backoff_initial, backoff_max, rand)
         self._clock = clock
         self._now = now or (lambda: datetime.now(timezone.utc))
@@ -145,6 +146,8 @@ class Syncer:
             self._backoff.reset()
             self._set_error(None)
             log.info("sync: delivered %s (%s)", item.id, answer.message)
+            if self.on_delivered is not None:
+                self.on_delivered()
             return 0.0
         if answer.final:
             self.outbox.hold(item.id, f"{answer.status} {answer.message}")

@@ -462,3 +462,22 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
         (item,) = items.values()
         assert store.stored_body(item["id"]) == (outbox.directory / "delivered" / f"{item['id']}.json").read_bytes()
         assert item["summary"]["result"] == "a" and item["summary"]["players"]["a"]["points"] == 20
+
+
+def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_once(tmp_path, table_for):
+    """Issue 7: the ready screen shows the backlog. The loop sleeps up to a minute on the ready
+    screen, so a delivery made by the syncer's thread must wake it (an event in its queue), or
+    "1 unsent" would stay on the counter for up to a minute after the record went."""
+    port = free_port()
+    table = table_for(http_sync(port))
+    play_single(table, HOME_WINS[1])
+    assert wait_for(lambda: table.syncer.status()["last_error"] is not None, timeout=10)
+    assert table.service.display.model["unsent"] == 1
+    while not table.service.queue.empty():                    # nothing else is waiting for the loop
+        table.service.handle(table.service.queue.get())
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+        assert wait_for(lambda: not table.service.queue.empty(), timeout=10)   # the loop is woken
+        assert wait_for(table.sent, timeout=10)
+        table.service.handle(table.service.queue.get())           # what the loop does when woken
+        assert table.service.display.model["unsent"] == 0
+        assert table.service.display.model["last_sent"] is not None

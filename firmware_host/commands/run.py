@@ -119,7 +119,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from firmware_host.league import EMPTY, load_league
     from firmware_host.night import Night
     from firmware_host.notify import Notifier
-    from firmware_host.service import DisplayLink, Service
+    from firmware_host.service import DisplayLink, Refresh, Service
     from firmware_host.sync import Syncer
     from input.referee import Referee
 
@@ -136,6 +136,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
                       bounce=keypad.debounce, long_press=keypad.long_press)
     service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock,
                       on_durable=on_durable)
+    # the loop sleeps up to a minute on the ready screen: a delivery redraws its backlog at once
+    syncer.on_delivered = lambda: service.post(Refresh("delivered"))
     devices = open_keypads(keypad, service, clock=clock, pin_factory=pin_factory, stream=keypad_stream)
     return service, devices, syncer
 
