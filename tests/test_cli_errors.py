@@ -308,3 +308,11 @@ def test_debug_shows_the_traceback_of_a_bug(monkeypatch):
     monkeypatch.setattr(replay, "run", broken)
     with pytest.raises(ValueError, match="a bug in the code"):
         main(["--debug", "replay", "x.jsonl"])
+
+
+def test_registering_a_device_again_says_its_old_secret_no_longer_works(tmp_path, capsys):
+    db = str(tmp_path / "league.sqlite")
+    assert main(["serve", "--db", db, "--add-device", "u-lva-1"]) == 0
+    assert capsys.readouterr().out.startswith("registered device u-lva-1;")
+    assert main(["serve", "--db", db, "--add-device", "u-lva-1"]) == 0
+    assert capsys.readouterr().out.startswith("re-registered device u-lva-1 (its old secret no longer works);")

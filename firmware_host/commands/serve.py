@@ -30,10 +30,11 @@ def configure(parser) -> None:
     parser.add_argument("--serial", metavar="PORT", help="also listen on a serial port (or pyserial URL)")
     parser.add_argument("--baudrate", type=_baudrate, default=115200)
     once = parser.add_mutually_exclusive_group()
-    once.add_argument("--add-device", metavar="ID", type=_device_id, help="register a device (prints a new secret unless "
-                                                         "--secret-file gives one) and exit")
-    once.add_argument("--add-gateway", metavar="ID", type=_device_id, help="register a venue gateway that may relay records "
-                                                          "signed by registered devices (like --add-device)")
+    once.add_argument("--add-device", metavar="ID", type=_device_id,
+                      help="register a device (prints a new secret unless --secret-file gives one) and exit")
+    once.add_argument("--add-gateway", metavar="ID", type=_device_id,
+                      help="register a venue gateway that may relay records signed by registered devices "
+                           "(like --add-device)")
     once.add_argument("--devices", action="store_true", help="list the registered devices and exit")
     once.add_argument("--import", dest="import_file", metavar="FILE",
                       help="store a backlog file exported with `pocitadlo outbox export` and exit")
@@ -115,16 +116,16 @@ def _add_device(args, store, UserError) -> int:
 
     name, role = (args.add_device, "device") if args.add_device is not None else (args.add_gateway, "gateway")
     again = "re-" if store.role_of(name) else ""
+    registered = f"{again}registered {role} {name}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:
         secret = _read_secret(args.secret_file, UserError)
         store.add_device(name, secret, role=role)
-        print(f"{again}registered {role} {name}" + (" (its old secret no longer works)" if again else ""))
+        print(registered)
     else:
         secret = secrets.token_urlsafe(32)
         store.add_device(name, secret.encode("utf-8"), role=role)
         where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
-        print(f"{again}registered {role} {name}" + (" (its old secret no longer works)" if again else "")
-              + f"; its secret (shown once, put it in {where}):")
+        print(f"{registered}; its secret (shown once, put it in {where}):")
         print(secret)
     return 0
 
