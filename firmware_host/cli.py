@@ -95,6 +95,8 @@ def report_bug(command: str, exc: BaseException) -> str:
 
 def main(argv=None) -> int:
     command, debug = "?", bool(os.environ.get("POCITADLO_DEBUG"))
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")   # a console without "ř" gets \u0159, not a crash
     try:
         args = build_parser().parse_args(argv)
         command, debug = args.command, debug or args.debug

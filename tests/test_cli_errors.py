@@ -316,3 +316,10 @@ def test_registering_a_device_again_says_its_old_secret_no_longer_works(tmp_path
     assert capsys.readouterr().out.startswith("registered device u-lva-1;")
     assert main(["serve", "--db", db, "--add-device", "u-lva-1"]) == 0
     assert capsys.readouterr().out.startswith("re-registered device u-lva-1 (its old secret no longer works);")
+
+
+def test_a_console_that_cannot_show_czech_gets_escapes_not_a_crash(workdir):
+    done = subprocess.run([POCITADLO, "replay", str(workdir / "good.jsonl")], capture_output=True,
+                          env=dict(env_for(workdir), PYTHONIOENCODING="ascii"))
+    assert done.returncode == 0 and done.stderr == b""
+    assert b"Nov\\xe1k" in done.stdout
