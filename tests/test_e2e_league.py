@@ -96,7 +96,7 @@ class Table:
         self.outbox = self.syncer.outbox
         self.service.display.start(time.monotonic())
         self.service.show()
-        self.syncer.start()
+        self.sync_thread = self.syncer.start()
 
     def post(self, *events):
         for event in events:
@@ -122,6 +122,7 @@ class Table:
 
     def close(self):
         self.syncer.stop()
+        self.sync_thread.join(10)
         for device in self.devices:
             device.close()
 
@@ -180,11 +181,6 @@ def close_match(table: Table) -> dict:
     table.ui("confirm", "confirm")                             # close the match? yes
     assert table.screen["screen"] == "ready"
     return result
-
-
-def delivered_items(table: Table) -> list:
-    items = [json.loads(p.read_bytes()) for p in sorted((table.outbox.directory / "delivered").glob("*.json"))]
-    return items
 
 
 def assert_arrived_once_and_intact(table: Table, store) -> dict:
