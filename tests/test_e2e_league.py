@@ -169,7 +169,7 @@ def start_fixture(table: Table) -> dict:
 
 def play_partie(table: Table, home_lag: bool, cmds) -> None:
     assert table.screen["screen"] == "menu"                    # who won the lag?
-    table.ui("confirm" if home_lag else "down", *(() if home_lag else ("confirm",)))
+    table.ui(*(("confirm",) if home_lag else ("down", "confirm")))
     table.play(*cmds)
     assert table.service.night.board.finished, table.screen
     table.ui("confirm", "confirm")                             # close the partie? yes
@@ -189,6 +189,7 @@ def assert_arrived_once_and_intact(table: Table, store) -> dict:
     sent = {p.stem: p.read_bytes() for p in (table.outbox.directory / "delivered").glob("*.json")}
     rows = store.items()
     assert sorted(r["id"] for r in rows) == sorted(sent)               # nothing lost, nothing doubled
+    assert store.refusals() == []                                      # nothing refused on the way
     for row in rows:
         assert row["body"] == sent[row["id"]]                          # byte-identical
         content = json.loads(row["body"])
