@@ -154,7 +154,8 @@ AWAY_WINS = (False, [*score(10), UNDO, REDO, *score(2, 1), MISS, *score(1), MISS
                      *score(2, 2, 2, 1), MISS], (0, 2))
 DRAW = (True, [*score(20), *score(20)], (1, 1))                # both reach the limit: draw (1.4.4)
 B_WINS_ON_INNINGS = (True, [MISS, *score(1), MISS, MISS, MISS, MISS, MISS], (0, 2))   # 1.4.5
-NIGHT = [HOME_WINS, AWAY_WINS, DRAW, B_WINS_ON_INNINGS]
+A_FORFEITS = (True, [MISS, *score(1), MISS, {"cmd": "forfeit", "by": "a"}], (0, 2))  # 1.4.8
+NIGHT = [HOME_WINS, AWAY_WINS, DRAW, A_FORFEITS]
 
 
 def start_fixture(table: Table) -> dict:
@@ -242,6 +243,7 @@ def assert_carom_night_at_the_receiver(store, items: dict, lot: dict) -> None:
     assert [p["number"] for p in record["partie"]] == [1, 2, 3, 4]
     assert [(p["home"]["team_points"], p["away"]["team_points"]) for p in record["partie"]] == \
         [points for _, _, points in NIGHT]
+    assert [p["forfeit"] for p in record["partie"]] == [None, None, None, "home"]      # 1.4.8
     assert [(p["home"]["name"], p["away"]["name"]) for p in record["partie"]] == \
         [(pair["home"], pair["away"]) for pair in lot["pairs"]]
     assert record["points"] == record["declared_points"] == {"home": 3, "away": 5}
@@ -467,7 +469,7 @@ def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_o
     "1 unsent" would stay on the counter for up to a minute after the record went."""
     port = free_port()
     table = table_for(http_sync(port))
-    play_single(table, HOME_WINS[1])
+    play_single(table, B_WINS_ON_INNINGS[1])
     assert wait_for(lambda: table.syncer.status()["last_error"] is not None, timeout=10)
     assert table.service.display.model["unsent"] == 1
     while not table.service.queue.empty():                    # nothing else is waiting for the loop
