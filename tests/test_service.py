@@ -357,3 +357,21 @@ def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
     service.handle(Command({"cmd": "score", "value": 2}))            # the card works again
     assert service.night.board.summary()["counter"]["series"] == 2
     assert len(Night(config).board.history) == 1
+
+
+def test_an_unusable_data_dir_is_a_config_error_naming_the_option(tmp_path):
+    """The journal lives in [device] data_dir: if it cannot be written the service says which option
+    is wrong on the counter and waits for a fixed file, as for any config error."""
+    path = tmp_path / "config.toml"
+    (tmp_path / "blocker").write_text("a file, not a folder", encoding="utf-8")
+    path.write_text('[device]\nvenue = "Test"\ndata_dir = "blocker/data"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        path.write_text(CONFIG, encoding="utf-8")
+        os.utime(path, ns=(1, 1))
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.data_dir == str(tmp_path / "data")
+    assert shown == [{"screen": "error", "code": "config", "text":
+                      f"{path}: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: Not a directory"}]

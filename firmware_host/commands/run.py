@@ -46,6 +46,7 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
         stamps = {p: _mtime(p) for p in watched}
         try:
             config = load(path)
+            check_data_dir(config)
             if config.device.league:
                 watched = [path, config.device.league]
                 stamps.setdefault(config.device.league, _mtime(config.device.league))
@@ -62,6 +63,21 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
             while {p: _mtime(p) for p in stamps} == stamps:
                 notifier.watchdog()
                 sleep(poll)
+
+
+def check_data_dir(config) -> None:
+    """[device] data_dir must be a folder the service can write: the journal lives there."""
+    import tempfile
+
+    from config.options import ConfigError
+
+    folder = config.device.data_dir
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise ConfigError(config.path, "device", "data_dir",
+                          f"cannot keep the journal in {folder}: {exc.strerror or exc}") from None
 
 
 def _mtime(path):
