@@ -4,9 +4,7 @@ Each line is a signed item (device, timestamp, nonce, signature, body). The sign
 against the registered device as for a post; the timestamp window and nonce are not (the file is
 days old by design), and the stored-id rules still make a second import harmless.
 """
-import json
-
-from firmware_host.signing import Signed
+from server import incoming
 
 
 def import_backlog(receiver, path) -> dict:
@@ -17,10 +15,10 @@ def import_backlog(receiver, path) -> dict:
             if not line.strip():
                 continue
             try:
-                signed = Signed.from_json(json.loads(line))
-            except ValueError as exc:
-                status, answer = receiver.refuse_unsigned(f"line {number}: {exc}", via="import", remote=str(path))
-                counts["refused"].append({"line": number, "status": status, "reason": answer["reason"]})
+                signed = incoming.backlog_line(line)
+            except ValueError as exc:      # not even a signed line: the refusal log names the line
+                status, _ = receiver.refuse_unsigned(f"line {number}: {exc}", via="import", remote=str(path))
+                counts["refused"].append({"line": number, "status": status, "reason": str(exc)})
                 continue
             status, answer = receiver.handle(signed, via="import", remote=str(path), fresh_only=False)
             if status == 200:

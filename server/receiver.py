@@ -11,8 +11,9 @@ Every refusal is logged (Python logging and the store's refusals table); nothing
 import logging
 import time
 
+from server import incoming
 from server.store import Conflict
-from server.verify import Refused, check, parse_body
+from server.verify import Refused, check
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -31,7 +32,7 @@ class Receiver:
         item_id = None
         try:
             author = self._authenticate(signed, fresh_only)
-            parsed = parse_body(signed.body)
+            parsed = incoming.item(signed.body)
             item_id = parsed.id
             if author is not signed:
                 via = f"{via}:{signed.device}"      # relayed by this gateway
