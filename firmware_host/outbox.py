@@ -13,6 +13,7 @@ item is on disk before ``add`` returns, and it is idempotent by id: the service 
 closed exactly when its item exists, and re-adds missing ones after a restart. A crash between a
 delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
 """
+import contextlib
 import hashlib
 import json
 import logging
@@ -92,12 +93,7 @@ class Outbox:
         return None
 
     def _write_durably(self, target: Path, data: bytes) -> None:
-        tmp = self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        _replace_with(target, data, self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp"))
         _fsync_dir(target.parent)
 
     # -- reading ---------------------------------------------------------
@@ -195,13 +191,24 @@ class Outbox:
                 lines.append(item.body.decode("utf-8"))
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
+        _replace_with(target, data, target.with_name(target.name + ".tmp"))
+        return len(items)
+
+
+def _replace_with(target: Path, data: bytes, tmp: Path) -> None:
+    """Write ``data`` to ``tmp``, fsync it and rename it over ``target``: the target is either the old
+    file or the whole new one. The temp file does not outlive a failure (a full stick, a folder in the
+    way, Ctrl-C)."""
+    try:
         with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-        return len(items)
+    except BaseException:
+        with contextlib.suppress(OSError):     # the original error is the one to report
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def _fsync_dir(path: Path) -> None:

@@ -87,6 +87,44 @@ def test_export_writes_signed_lines_the_receiver_can_check(tmp_path):
     assert box.unsent() == 2      # exporting does not count as delivered
 
 
+def _refuse(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("breaks", ["replace", "fsync"])
+def test_a_failed_export_leaves_no_temp_file_and_the_old_backlog_intact(tmp_path, monkeypatch, breaks):
+    box = Outbox(tmp_path / "box")
+    box.add("p-1", "partie", RECORD, SUMMARY)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    (stick / "backlog.jsonl").write_bytes(b"yesterday's backlog\n")
+    monkeypatch.setattr(os, breaks, _refuse)
+    with pytest.raises(OSError, match="No space left"):
+        box.export(stick / "backlog.jsonl")
+    monkeypatch.undo()
+    assert sorted(p.name for p in stick.iterdir()) == ["backlog.jsonl"]
+    assert (stick / "backlog.jsonl").read_bytes() == b"yesterday's backlog\n"
+    assert box.unsent() == 1
+
+
+def test_exporting_onto_a_folder_fails_without_a_temp_file(tmp_path):
+    box = Outbox(tmp_path / "box")
+    box.add("p-1", "partie", RECORD, SUMMARY)
+    (tmp_path / "backlog.jsonl").mkdir()
+    with pytest.raises(IsADirectoryError):
+        box.export(tmp_path / "backlog.jsonl")
+    assert not (tmp_path / "backlog.jsonl.tmp").exists()
+
+
+def test_a_failed_add_leaves_no_temp_file(tmp_path, monkeypatch):
+    box = Outbox(tmp_path)
+    monkeypatch.setattr(os, "replace", _refuse)
+    with pytest.raises(OSError):
+        box.add("p-1", "partie", RECORD, SUMMARY)
+    monkeypatch.undo()
+    assert list((tmp_path / "tmp").iterdir()) == [] and box.unsent() == 0
+
+
 def test_a_delivery_marks_the_item_and_clears_the_error(tmp_path):
     box = Outbox(tmp_path)
     box.add("p-1", "partie", RECORD, SUMMARY)
