@@ -127,8 +127,11 @@ class Syncer:
     wake = retry_now
 
     # -- delivering --------------------------------------------------------
-    def step(self) -> float:
-        """Send what is due; return seconds until the next attempt is due (0 = more to send now)."""
+    def step(self, *, one_shot: bool = False) -> float:
+        """Send what is due; return seconds until the next attempt is due (0 = more to send now).
+
+        ``one_shot``: nobody will call again after a failure (``send_all``), so the log says the
+        item stays in the outbox instead of announcing a next try."""
         if self.transport is None:
             return float("inf")
         now = self._clock()
@@ -140,7 +143,7 @@ class Syncer:
         try:
             answer = self._send_once(item.body)
         except TransportError as exc:
-            return self._failed(f"{item.id}: {exc}")
+            return self._failed(f"{item.id}: {exc}", one_shot)
         if answer.delivered:
             self.outbox.mark_delivered(item.id, self._now())
             self._backoff.reset()
@@ -154,11 +157,11 @@ class Syncer:
             self._set_error(f"{item.id}: refused ({answer.status} {answer.message})")
             log.error("sync: receiver refused %s for good: %s %s", item.id, answer.status, answer.message)
             return 0.0
-        return self._failed(f"{item.id}: {answer.status} {answer.message}")
+        return self._failed(f"{item.id}: {answer.status} {answer.message}", one_shot)
 
     def send_all(self) -> float:
         """Send until nothing is due now (`pocitadlo outbox retry`, a bench); return ``step``'s last wait."""
-        while (wait := self.step()) == 0.0:
+        while (wait := self.step(one_shot=True)) == 0.0:
             pass
         return wait
 
@@ -177,11 +180,14 @@ class Syncer:
             return False
         return abs(answer.server_time - signer.now()) > 60
 
-    def _failed(self, error: str) -> float:
+    def _failed(self, error: str, one_shot: bool = False) -> float:
         delay = self._backoff.next_delay()
         self._next_try = self._clock() + delay
         self._set_error(error)
-        log.warning("sync: %s; next try in %.1f s", error, delay)
+        if one_shot:
+            log.warning("sync: not delivered: %s; it stays in the outbox", error)
+        else:
+            log.warning("sync: %s; next try in %.1f s", error, delay)
         return delay
 
     def _set_error(self, error: str | None) -> None:

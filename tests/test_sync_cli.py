@@ -1,5 +1,7 @@
 """`pocitadlo outbox` and `pocitadlo serve`: the USB-stick path, retry now, device registration."""
 import json
+import logging
+import socket
 
 import pytest
 from sync_helpers import league_store, records_url, running_server
@@ -79,6 +81,20 @@ def test_retry_now_delivers_to_a_running_receiver(tmp_path, queued, capsys):
         assert main(["outbox", "--config", config, "retry"]) == 0
         assert capsys.readouterr().out.startswith("0 unsent; last delivery: 20")
         assert store.count() == 5
+
+
+def test_retry_with_the_receiver_down_says_what_happened(tmp_path, queued, capsys, caplog):
+    with socket.socket() as probe:           # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = write_config(tmp_path, transport="http", url=f"http://127.0.0.1:{port}/api/v1/records",
+                          allow_plain_http=True, device_id="u-lva-1", secret=SECRET, outbox="outbox")
+    with caplog.at_level(logging.WARNING):
+        assert main(["outbox", "--config", config, "retry"]) == 1
+    assert "next try" not in caplog.text
+    [message] = caplog.messages
+    assert message.startswith("sync: not delivered: ") and message.endswith("; it stays in the outbox")
+    assert capsys.readouterr().out.startswith("5 unsent; last delivery: never; last error: ")
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):

@@ -1,5 +1,6 @@
 """The durable outbox and the delivery loop's decisions (firmware_host/outbox.py, sync.py)."""
 import json
+import logging
 import os
 
 import pytest
@@ -162,6 +163,29 @@ def test_other_answers_are_retried_with_backoff(tmp_path, status):
     syncer = Syncer(box, ScriptedTransport(Answer(status, "later")), clock=FakeClock(), rand=lambda: 0.0)
     assert syncer.step() == 1.0          # backoff_initial 2.0 with the lowest jitter
     assert box.held() == [] and len(box.pending()) == 1
+
+
+@pytest.mark.parametrize("failure, reason", [(TransportError("connection refused"), "connection refused"),
+                                             (Answer(503, "later"), "503 later")])
+def test_a_one_shot_send_says_the_item_stays_and_promises_no_next_try(tmp_path, caplog, failure, reason):
+    """`pocitadlo outbox retry` ends after send_all: it must not announce a retry it will not make."""
+    box = Outbox(tmp_path)
+    box.add("p-1", "partie", RECORD, SUMMARY)
+    syncer = Syncer(box, ScriptedTransport(failure), clock=FakeClock())
+    with caplog.at_level(logging.WARNING, logger="firmware_host.sync"):
+        assert syncer.send_all() > 0
+    assert caplog.messages == [f"sync: not delivered: p-1: {reason}; it stays in the outbox"]
+    assert box.unsent() == 1 and reason in syncer.status()["last_error"]
+
+
+def test_the_background_syncer_still_says_when_it_tries_again(tmp_path, caplog):
+    box = Outbox(tmp_path)
+    box.add("p-1", "partie", RECORD, SUMMARY)
+    syncer = Syncer(box, ScriptedTransport(TransportError("connection refused")), clock=FakeClock(),
+                    rand=lambda: 0.0)
+    with caplog.at_level(logging.WARNING, logger="firmware_host.sync"):
+        assert syncer.step() == 1.0
+    assert caplog.messages == ["sync: p-1: connection refused; next try in 1.0 s"]
 
 
 def test_retry_now_skips_the_wait(tmp_path):
