@@ -47,7 +47,7 @@ class Answer:
         """Read the receiver's JSON answer; a body that is not JSON still yields the status."""
         try:
             obj = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):    # RecursionError: JSON nested too deeply for the parser
             obj = None
         if not isinstance(obj, dict):
             return cls(status, data[:200].decode("utf-8", "replace"))

@@ -188,6 +188,12 @@ def test_the_background_syncer_still_says_when_it_tries_again(tmp_path, caplog):
     assert caplog.messages == ["sync: p-1: connection refused; next try in 1.0 s"]
 
 
+def test_an_answer_nested_too_deeply_still_yields_its_status():
+    """A proxy or a broken receiver answering deeply nested JSON: a 503 to retry, not an internal error."""
+    answer = Answer.from_json(503, b"[" * 100_000)
+    assert answer.status == 503 and answer.message == "[" * 200 and not answer.final
+
+
 def test_retry_now_skips_the_wait(tmp_path):
     box = Outbox(tmp_path)
     box.add("p-1", "partie", RECORD, SUMMARY)
