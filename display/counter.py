@@ -31,7 +31,8 @@ class Counter:
         self.size, self.mode = _logical_size(settings), "1" if settings.mono else "RGB"
         self._model = None
         self._message = None
-        self._message_until = None
+        self._message_start = None      # when the message in force first appeared
+        self._message_parts = 1         # a long message is said part by part, each for message_seconds
         self._last = None               # bytes of the frame on the device
         self.attach(device)
 
@@ -48,7 +49,8 @@ class Counter:
         message = model.get("message") if isinstance(model, dict) else None
         if message != self._message:
             self._message = message
-            self._message_until = now + self.settings.message_seconds if message else None
+            self._message_start = now if message else None
+            self._message_parts = 1
         self._model = model
         return self._refresh(now)
 
@@ -64,14 +66,22 @@ class Counter:
         scene = Scene(self.size, self.mode, colours=self.colours, words=self.words,
                       blink_on=int(now // half) % 2 == 0, page_counter=int(now // page_s))
         try:
-            self._draw(scene, model, message)
+            self._draw(scene, model, message, now)
         except _MODEL_FAULTS:
             log.exception("cannot draw screen model %r", model)
             scene = Scene(self.size, self.mode, colours=self.colours, words=self.words)
-            self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False)
+            self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False, now)
         return scene
 
-    def _draw(self, scene: Scene, model: dict, message: bool) -> None:
+    def _message_part(self, now: float) -> int:
+        if self._message_start is None:
+            return 0
+        return max(0, int((now - self._message_start) // self.settings.message_seconds))
+
+    def _message_showing(self, now: float) -> bool:
+        return self._message_start is not None and self._message_part(now) < self._message_parts
+
+    def _draw(self, scene: Scene, model: dict, message: bool, now: float) -> None:
         screen = str(model.get("screen"))
         if self.settings.is_segment:
             text = self.layout.line(scene, model)
@@ -84,10 +94,11 @@ class Counter:
             handler = self.layout.unknown
         handler(scene, model)
         if message and model.get("message"):
-            self.layout.message(scene, model["message"])
+            part = self._message_part(now)
+            self._message_parts = self.layout.message(scene, model["message"], part)
 
     def _refresh(self, now: float):
-        showing_message = self._message_until is not None and now < self._message_until
+        showing_message = self._message_showing(now)
         scene = self.render(self._model, now, message=showing_message)
         data = scene.image.tobytes()
         if self.device is not None and data != self._last:
@@ -108,8 +119,8 @@ class Counter:
             deadlines.append((int(now // half) + 1) * half)
         if scene.pages > 1:
             deadlines.append((int(now // page_s) + 1) * page_s)
-        if showing_message:
-            deadlines.append(self._message_until)
+        if showing_message:     # the next part of the message, or its end
+            deadlines.append(self._message_start + (self._message_part(now) + 1) * self.settings.message_seconds)
         return min(deadlines) if deadlines else None
 
 

@@ -133,7 +133,9 @@ class Service:
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
         self._fault_screen = False
-        self._message: dict | None = None
+        self._message: dict | None = None       # why a key was refused, shown over ...
+        self._message_on: dict | None = None    # ... this screen, until it changes
+        self._messages = 0
         self._next_ping = None
 
     def post(self, event) -> None:
@@ -209,7 +211,9 @@ class Service:
         elif hasattr(event, "connected"):
             self._device_status(event.device, event.connected, event.detail)
             if self.referee is not None:
-                self._message = self.referee.press(event, self._board()).message
+                said = self.referee.press(event, self._board()).message
+                if said:
+                    self.message(said["text"], said.get("level", "info"))
         elif self.referee is not None:
             self._fault_screen = False          # keys still come in: back to the game screen
             self._outcome(self.referee.press(event, self._board()))
@@ -258,7 +262,7 @@ class Service:
         elif outcome.ui in ("new_partie", "end_match"):
             self._guarded(self.night.finish_partie)
         if outcome.message:
-            self._message = dict(outcome.message)
+            self.message(outcome.message["text"], outcome.message.get("level", "info"))
 
     def _device_status(self, device: str, connected: bool, detail: str = "") -> None:
         """A keypad lost is an error screen until a key comes from another input (or it is back)."""
@@ -271,7 +275,12 @@ class Service:
             log.error("keypad %s: %s", device, self.faults[device])
 
     def message(self, text: str, level: str = "info") -> None:
-        self._message = {"text": text, "level": level}
+        """Say ``text`` over the current screen. It stays in the model while that screen stays the
+        same — the key's release, which changes nothing, must not wipe it before it was read — and
+        ``n`` tells the counter that the same refusal again is a new message (its time restarts)."""
+        self._messages += 1
+        self._message = {"text": text, "level": level, "n": self._messages}
+        self._message_on = None
 
     # -- the counter ---------------------------------------------------------
     def screen(self) -> dict:
@@ -281,11 +290,14 @@ class Service:
         else:
             model = (self.referee.screen if self.referee is not None else None) or self.night.screen()
         if self._message:
-            model = dict(model, message=self._message)
+            if self._message_on is None:
+                self._message_on = model
+            if model == self._message_on:
+                return dict(model, message=self._message)
+            self._message = self._message_on = None     # something changed: the message is stale
         return model
 
     def show(self) -> None:
         model = self.screen()
-        self._message = None
         if model != self.display.model:
             self.display.show(model, self.clock())

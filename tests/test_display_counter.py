@@ -3,7 +3,9 @@ import pytest
 
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
+from display.layouts.text_screens import message_parts
 from display.samples import sample
+from display.scene import Scene
 from display.settings import DisplaySettings
 
 
@@ -197,3 +199,33 @@ def test_terminal_driver_draws_the_counter_on_a_stream():
     c.show(sample("carom-series"), 0.0)
     frame = out.getvalue()
     assert frame.count("\n") == 4 and "38;2;255;42;16" in frame     # 8 LED rows, lit in LED red
+
+
+@pytest.mark.parametrize("size", [(32, 8), (64, 16), (128, 32)])
+def test_a_long_message_is_said_in_parts_never_cut(size):
+    """A refusal that does not fit the line goes part by part, each for message_seconds: cut
+    short, "Nahlášeno: jen 1 nebo 2" would read "only 1" to the referee."""
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1], message_seconds=3.0)
+    c = counter(settings)
+    text = "Nahlášeno: jen 1 nebo 2"
+    scene = Scene(c.size, c.mode, colours=c.colours, words=c.words)
+    pieces = message_parts(text, scene, size[0])
+    assert len(pieces) >= (1 if size[0] >= 128 else 2)
+    assert "".join(pieces).replace(" ", "") == text.replace(" ", "")          # nothing left out
+    assert all(scene.font_for(p, size[0]).width(p) <= size[0] for p in pieces)   # nothing cut
+
+    drawn = []
+    original = c.layout.message
+
+    def spy(scene, message, part=0):
+        drawn.append((now, part))
+        return original(scene, message, part)
+    c.layout.message = spy
+    now = 0.0
+    deadline = c.show(dict(sample("carom-series"), message={"text": text, "level": "warn"}), now)
+    while deadline is not None and now < 30:
+        now = deadline
+        deadline = c.tick(now)
+    assert [part for _, part in drawn] == sorted(part for _, part in drawn)
+    assert {part for _, part in drawn} == set(range(len(pieces)))
+    assert max(t for t, _ in drawn) < 3.0 * len(pieces)       # each part its own 3 s, then gone

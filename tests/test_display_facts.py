@@ -206,3 +206,14 @@ def test_frozen_balls_mark_stands_still_until_the_next_stroke(layout):
     unmarked = with_counter("carom-frozen", frozen=False)
     assert Counter(None, settings).show(unmarked, 0.0) is not None
     assert frames(model, settings) != frames(unmarked, settings)
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_lot_draw_shows_the_whole_seed(size, monkeypatch):
+    """RULES 1.6 Decision: the draw's seed is shown so both captains can verify it. The seed is
+    a 32-bit number — ten digits — and is never cut (it was: "L 3544107979" on 64x16)."""
+    cuts = Cuts(monkeypatch)
+    model = dict(sample("lotdraw"), seed=3544107979)
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    frames(model, settings, seconds=40.0)
+    assert cuts.cut == []

@@ -113,6 +113,45 @@ def test_refused_command_changes_nothing_and_says_why(config):
     assert service.night.board.history == []
 
 
+def tap(service, clock, key):
+    service.handle(KeyEvent(key, True, clock(), "kp", debounced=True))
+    clock.t += 0.1
+    service.handle(KeyEvent(key, False, clock(), "kp", debounced=True))
+
+
+def showing_message(service, clock) -> bool:
+    """Whether the frame on the (dummy) device differs from the same screen without its message."""
+    counter = service.display.counter
+    counter.tick(clock())
+    plain = counter.render(service.display.model, clock(), message=False).image
+    return counter.device.image.tobytes() != plain.convert(counter.device.mode).tobytes()
+
+
+def test_a_refusal_outlives_the_release_of_its_key_and_a_repeat_is_said_again(config):
+    """A key's release changes nothing, so it must not wipe the refusal before it can be read;
+    the same refusal again restarts the counter's message time; an accepted key clears it."""
+    clock = FakeClock()
+    settings = DisplaySettings(driver="dummy")
+    service = Service(Night(config), DisplayLink(Counter(open_device(settings), settings)),
+                      referee=Referee("carom", clock=clock), clock=clock)
+    single_partie(service)
+    tap(service, clock, "-")                                       # nothing to undo
+    first = service.display.model["message"]
+    assert first["text"] == "Není co vrátit" and showing_message(service, clock)
+    clock.t += 5                                                   # the counter's 3 s are over
+    assert not showing_message(service, clock)
+    tap(service, clock, "-")
+    again = service.display.model["message"]
+    assert again["text"] == first["text"] and again != first
+    clock.t += 2
+    assert showing_message(service, clock)                        # said again, for 3 s more
+    clock.t += 2
+    assert not showing_message(service, clock)
+    tap(service, clock, "1")
+    assert "message" not in service.display.model
+    assert service.night.board.summary()["counter"]["series"] == 1
+
+
 def keypad_service(config, clock):
     referee = Referee("carom", clock=clock)
     return Service(Night(config), DisplayLink(None), referee=referee, clock=clock)
@@ -352,7 +391,8 @@ def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
     monkeypatch.setattr(os, "fsync", failing_fsync)
     service.handle(Command({"cmd": "score", "value": 1}))
     monkeypatch.undo()
-    assert service.display.model["message"] == {"text": "SD: Input/output error", "level": "error"}
+    message = service.display.model["message"]
+    assert (message["text"], message["level"]) == ("SD: Input/output error", "error")
     assert service.night.board.history == []
     service.handle(Command({"cmd": "score", "value": 2}))            # the card works again
     assert service.night.board.summary()["counter"]["series"] == 2

@@ -83,7 +83,8 @@ class TextScreens:
 
     def lotdraw(self, scene: Scene, model: dict) -> None:
         w = scene.words
-        lines = [(w["lot"], str(model.get("seed", "")))]
+        # the seed whole (captains check it): beside the word when both fit, else in pieces
+        lines = message_parts(f'{w["lot"]} {model.get("seed", "")}', scene, self.geometry.width)
         for pair in model.get("pairs") or []:
             line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
             if scene.small.width(line) > self.geometry.width:
@@ -125,24 +126,46 @@ class TextScreens:
     def unknown(self, scene: Scene, model: dict) -> None:
         self._text_lines(scene, [f"? {model.get('screen')}"])
 
-    def message(self, scene: Scene, message: dict) -> None:
-        """A transient line over the bottom of the screen (all of it on 8-px counters)."""
+    def message(self, scene: Scene, message: dict, part: int = 0) -> int:
+        """A transient line over the bottom of the screen (all of it on 8-px counters). A message
+        too long for the line is said in parts (whole words), never cut: this draws part ``part``
+        and returns how many parts there are."""
         g = self.geometry
         top = 0 if g.tiny else g.height - 8
         error = message.get("level") in ("warn", "error")
         scene.draw.rectangle((0, top, g.width - 1, g.height - 1), fill=scene.fill["text"] if error else 0)
-        text = str(message.get("text", ""))
+        parts = message_parts(str(message.get("text", "")), scene, g.width)
+        text = parts[min(part, len(parts) - 1)]
         font = scene.font_for(text, g.width)
         text = font.fit(text, g.width)
         x = max(0, (g.width - font.width(text)) // 2)
         y = top + (g.height - top - font.height) // 2
         font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
+        return len(parts)
 
 
 def _turn(text: str, scene: Scene, width: int) -> str:
     """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
     parts = wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
     return parts[scene.page(len(parts))]
+
+
+def message_parts(text: str, scene: Scene, width: int) -> list[str]:
+    """A message as the parts that each fit ``width`` (in either font): whole words where they fit."""
+    def fits(t):
+        return scene.font_for(t, width).width(t)
+    return [piece for line in wrap(text, scene, width, fits=fits) for piece in _chunks(line, fits, width)] or [""]
+
+
+def _chunks(text: str, fits, width: int) -> list[str]:
+    """``text`` as it is if it fits ``width``, else in pieces of as many characters as fit (a word
+    longer than the whole line — on the 32x8 counter — goes on letter by letter, not cut)."""
+    pieces = []
+    while fits(text) > width and len(text) > 1:
+        n = max(1, max(k for k in range(1, len(text) + 1) if k == 1 or fits(text[:k]) <= width))
+        pieces.append(text[:n])
+        text = text[n:]
+    return pieces + [text]
 
 
 def wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
