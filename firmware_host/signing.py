@@ -18,6 +18,8 @@ import secrets
 import time
 from dataclasses import dataclass, replace
 
+from rules.record import parse_json
+
 HEADER_DEVICE = "X-Pocitadlo-Device"
 HEADER_TIMESTAMP = "X-Pocitadlo-Timestamp"
 HEADER_NONCE = "X-Pocitadlo-Nonce"
@@ -105,11 +107,12 @@ class Signed:
     @classmethod
     def unpack(cls, data: bytes) -> "Signed":
         head, sep, body = data.partition(b"\n")
+        if not sep:
+            raise ValueError("the signature line is missing")
         try:
-            fields = json.loads(head) if sep else None
-            return cls.from_fields(fields, body)
-        except (ValueError, UnicodeDecodeError):
-            raise ValueError("the signature line is missing or malformed") from None
+            return cls.from_fields(parse_json(head), body)
+        except ValueError as exc:            # UnicodeDecodeError and JSONDecodeError included
+            raise ValueError(f"the signature line is malformed: {exc}") from None
 
     def to_json(self) -> dict:
         """A line of an exported backlog file (the body as text)."""
@@ -121,6 +124,15 @@ class Signed:
             return cls.from_fields(obj, obj["body"].encode("utf-8"))
         except (TypeError, KeyError, ValueError, AttributeError):
             raise ValueError("not a signed backlog line (device, timestamp, nonce, signature, body)") from None
+
+    @classmethod
+    def from_line(cls, text: str) -> "Signed":
+        """A line of an exported backlog file, as text; ValueError says what is wrong."""
+        try:
+            obj = parse_json(text)
+        except ValueError as exc:
+            raise ValueError(f"malformed JSON: {exc}") from None
+        return cls.from_json(obj)
 
     def valid_for(self, secret: bytes) -> bool:
         if not self.signature.isascii():     # compare_digest refuses non-ASCII text: a forgery anyway

@@ -35,14 +35,24 @@ def encode_line(obj: dict, *, checksum: bool = False) -> str:
     return canonical(body) + "\n"
 
 
+def parse_json(text):
+    """``json.loads`` for text from outside. JSON nested too deeply for the parser makes it raise
+    RecursionError, which is not a ValueError and would pass for an internal error: here it is
+    malformed input like any other."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def decode_line(text: str, line: int) -> dict:
     """Parse one record line; raise RecordError naming the line when it cannot be read."""
     try:
-        obj = json.loads(text)
+        obj = parse_json(text)
     except json.JSONDecodeError as exc:
         raise RecordError(line, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise RecordError(line, "not valid JSON (nested too deeply)") from None
+    except ValueError as exc:
+        raise RecordError(line, f"not valid JSON ({exc})") from None
     if not isinstance(obj, dict):
         raise RecordError(line, "a record line must be a JSON object")
     if "crc" in obj and obj["crc"] != crc_of(obj):

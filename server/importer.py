@@ -4,7 +4,7 @@ Each line is a signed item (device, timestamp, nonce, signature, body). The sign
 against the registered device as for a post; the timestamp window and nonce are not (the file is
 days old by design), and the stored-id rules still make a second import harmless.
 """
-from server import incoming
+from firmware_host.signing import Signed
 
 
 def import_backlog(receiver, path) -> dict:
@@ -15,7 +15,7 @@ def import_backlog(receiver, path) -> dict:
             if not line.strip():
                 continue
             try:
-                signed = incoming.backlog_line(line)
+                signed = Signed.from_line(line)
             except ValueError as exc:      # not even a signed line: the refusal log names the line
                 status, _ = receiver.refuse_unsigned(f"line {number}: {exc}", via="import", remote=str(path))
                 counts["refused"].append({"line": number, "status": status, "reason": str(exc)})

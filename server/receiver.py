@@ -11,9 +11,8 @@ Every refusal is logged (Python logging and the store's refusals table); nothing
 import logging
 import time
 
-from server import incoming
 from server.store import Conflict
-from server.verify import Refused, check
+from server.verify import Refused, check, parse_body
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -32,7 +31,7 @@ class Receiver:
         item_id = None
         try:
             author = self._authenticate(signed, fresh_only)
-            parsed = incoming.item(signed.body)
+            parsed = parse_body(signed.body)
             item_id = parsed.id
             if author is not signed:
                 via = f"{via}:{signed.device}"      # relayed by this gateway

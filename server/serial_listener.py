@@ -13,9 +13,9 @@ import time
 import zlib
 
 from firmware_host import framing
+from firmware_host.signing import Signed
 from firmware_host.sync import TransportError
 from firmware_host.transport_serial import Link
-from server import incoming
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -39,7 +39,7 @@ class SerialListener:
             return self._last[1]
         remote = f"serial:{self.link.port}"
         try:
-            signed = incoming.frame_payload(frame.payload)
+            signed = Signed.unpack(frame.payload)
         except ValueError as exc:
             status, answer = self.receiver.refuse_unsigned(str(exc), status=401, via="serial", remote=remote)
         else:

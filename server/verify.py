@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 from rules.errors import RuleError
+from rules.record import parse_json
 
 KINDS = ("partie", "match")
 
@@ -35,7 +36,7 @@ class Parsed:
 def parse_body(body: bytes) -> Parsed:
     """The item's outer shape (400 when it is not what a device sends)."""
     try:
-        obj = json.loads(body.decode("utf-8"))
+        obj = parse_json(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise Refused(400, "the body is not UTF-8") from None
     except ValueError as exc:
