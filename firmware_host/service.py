@@ -223,7 +223,7 @@ class Service:
         try:
             self.night.command(cmd)
         except RuleError as exc:
-            self.message(str(exc), "warn")
+            self.message(self._why(exc), "warn")
             return False
         except OSError as exc:              # full or failing SD card: not durable, so not accepted
             log.error("journal write failed, command %s not accepted: %s", cmd, exc)
@@ -243,10 +243,19 @@ class Service:
         try:
             call(*args)
         except RuleError as exc:
-            self.message(str(exc), "warn")
+            self.message(self._why(exc), "warn")
         except OSError as exc:              # the journal or the outbox could not be written
             log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
             self.message(f"SD: {exc.strerror or exc}", "error")
+
+    def _why(self, exc: RuleError) -> str:
+        """The referee's short text for a refusal (the rule core's own text is English and long:
+        a protocol correction refused used to say "insert is not accepted while a series is running...")."""
+        from input.messages import REFUSALS, refusal
+
+        language = self.night.device.language
+        known = REFUSALS.get(language, REFUSALS["cs"])
+        return refusal(exc, language) if getattr(exc, "code", None) in known else str(exc)
 
     def _outcome(self, outcome) -> None:
         """What the referee made of a key: commands, a menu action, a refusal message."""

@@ -169,27 +169,48 @@ class ScriptClock:
         return self.t
 
 
+class ScriptPlayer:
+    """The service driven by a key script on a script clock (``--keys``; the acceptance tests)."""
+
+    def __init__(self, config):
+        from dataclasses import replace
+
+        from firmware_host.commands.run import assemble
+
+        self.clock = ScriptClock()
+        parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
+        self.service, _, self.syncer = assemble(replace(config, parts=parts), clock=self.clock)
+        self.hold = config.parts["keypad"].long_press + 0.2
+        self.service.display.start(self.clock())
+        self.service.show()
+
+    def key(self, key: str, held: bool = False) -> dict:
+        """Press and release one key (held: longer than a long press); the screen model right after
+        the release, with any message the key raised."""
+        from input.events import KeyEvent
+
+        service = self.service
+        service.handle(KeyEvent(key, True, self.clock(), "script", debounced=True))
+        _advance(service, self.clock, self.hold if held else 0.05)
+        service.handle(KeyEvent(key, False, self.clock(), "script", debounced=True))
+        shown = service.display.model
+        _advance(service, self.clock, SCRIPT_KEY_GAP)
+        return shown
+
+    def play(self, script: str) -> list[dict]:
+        """Every key of ``script`` (terminal key letters); the model shown after each."""
+        from input.terminal import keys_in
+
+        return [self.key(key, held) for key, held in keys_in(script)]
+
+
 def play(config, script: str) -> int:
     """Feed the key script through the referee and the service on a script clock; print a summary."""
     import json
 
-    from firmware_host.commands.run import assemble
-    from input.events import KeyEvent
-    from input.terminal import keys_in
-
-    from dataclasses import replace
-
-    clock = ScriptClock()
-    parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
-    service, _, _ = assemble(replace(config, parts=parts), clock=clock)
-    hold = config.parts["keypad"].long_press + 0.2
-    service.display.start(clock())
-    service.show()
-    for key, held in keys_in(script):
-        service.handle(KeyEvent(key, True, clock(), "script", debounced=True))
-        _advance(service, clock, hold if held else 0.05)
-        service.handle(KeyEvent(key, False, clock(), "script", debounced=True))
-        _advance(service, clock, SCRIPT_KEY_GAP)
+    player = ScriptPlayer(config)
+    player.play(script)
+    service = player.service
     counter = service.display.counter
     print(json.dumps({"screen": service.screen(), "frames": counter.frames,
                       "journal_bytes": service.night.partie_bytes}, ensure_ascii=False))

@@ -1,0 +1,156 @@
+"""Acceptance: a carom league night played from the referee's keys, as `pocitadlo emulate --keys`
+plays them (terminal key letters; newline = Enter; h before a key = a long press).
+
+The walkthrough uses the bundled emulator config and league file with small limits (30 points,
+5 innings) so the scripts stay short; every step asserts what the counter's screen model shows.
+"""
+import json
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from firmware_host.commands import emulate
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
+SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+
+
+def emulator(tmp_path, data="data", game="carom", **limits):
+    """The bundled emulator config (carom or 8-ball) with its league file and small limits."""
+    name = "emulator.toml" if game == "carom" else "emulator-8ball.toml"
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    text = text.replace('league = "league.toml"', f'league = {json.dumps(str(EXAMPLES / "league.toml"))}')
+    for option, value in limits.items():
+        text = "\n".join(f"{option} = {value}" if line.startswith(f"{option} =") else line
+                         for line in text.splitlines())
+    path = tmp_path / f"{game}.toml"
+    path.write_text(text, encoding="utf-8")
+    args = Namespace(config=str(path), data=str(tmp_path / data), keys="script", frames=None)
+    return emulate.ScriptPlayer(emulate.emulator_config(args))
+
+
+@pytest.fixture
+def player(tmp_path):
+    return emulator(tmp_path, points_limit=30, innings_limit=5)
+
+
+def state(model):
+    """(points A, points B, inning, player at the table, series) of a carom screen."""
+    summary = model["summary"]
+    counter = summary["counter"]
+    return (summary["players"]["a"]["points"], summary["players"]["b"]["points"], counter["inning"],
+            counter["at_table"], counter["series"])
+
+
+def test_league_night_from_the_ready_screen_to_the_closed_records(player):
+    """RULES 1.6 (4 partie drawn by lot, seed shown, team points summed), 1.2–1.4 and 1.7 on the way."""
+    ready = player.service.screen()
+    assert ready["screen"] == "ready" and ready["venue"] == "Hospoda U Lva"
+    menu = player.key("enter")
+    assert menu["title"] == "Utkání" and menu["items"][0] == "Sokol Dvůr – Jiskra Hořice"   # tonight's first
+    present = player.key("enter")
+    assert present["title"] == "Přítomni: Sokol Dvůr" and present["items"][present["selected"]] == "Hotovo"
+    player.key("enter")
+    lot = player.key("enter")
+    assert lot["screen"] == "lotdraw" and isinstance(lot["seed"], int)
+    pairs = lot["pairs"]
+    assert [p["partie"] for p in pairs] == [1, 2, 3, 4]
+    assert len({p["home"] for p in pairs}) == len({p["away"] for p in pairs}) == 4       # each plays once
+    lag = player.key("enter")
+    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [pairs[0]["home"], pairs[0]["away"]]
+    model = player.key("enter")                      # the home player won the lag: A
+    assert model["summary"]["players"]["a"]["name"] == pairs[0]["home"]
+    assert state(model) == (0, 0, 1, "a", 0)
+
+    # a real-looking partie
+    shown = player.play("112")
+    assert [state(m)[4] for m in shown] == [1, 2, 4]                 # RULES 1.7: the running series
+    assert state(player.key("0")) == (4, 0, 1, "b", 0)               # a miss ends the inning (1.3)
+    assert state(player.key("0")) == (4, 0, 2, "a", 0)
+    player.play("71")
+    assert state(player.key("dot")) == (15, 0, 2, "b", 0)            # a foul: the series so far counts (1.3)
+    player.play("220")
+    assert player.key("*")["summary"]["counter"]["frozen"]
+    refused = player.key("7")                                        # RULES 1.2: 10 refused while frozen
+    assert refused["message"]["text"] == "Nahlášeno: jen 1 nebo 2"
+    assert state(refused) == (15, 4, 3, "a", 0) and refused["summary"]["counter"]["frozen"]
+    assert state(player.key("1")) == (16, 4, 3, "a", 1)
+    undone = player.key("-")
+    assert state(undone) == (15, 4, 3, "a", 0) and undone["summary"]["counter"]["frozen"]
+    assert state(player.key("+")) == (16, 4, 3, "a", 1)
+    player.play("00")
+    last = player.service.screen()["summary"]["counter"]
+    assert (last["inning"], last["last_two"]) == (4, True)           # RULES 1.7: the last 2 innings
+    assert last["points_left"]["a"] == 14                            # … and 20 or fewer to go
+    player.play("720" "220")
+    reached = player.key("2")                                        # A reaches 30 in inning 5
+    counter = reached["summary"]["counter"]
+    assert state(reached)[:4] == (30, 8, 5, "b") and counter["equalising"]    # 1.4.1: B's equalising inning
+    end = player.play("82")[-1]
+    assert end["summary"]["result"] == "draw"                        # 1.4.4: B reached the limit too
+    assert player.key("0")["message"]["text"] == "Partie skončila"   # a key after the end changes nothing
+    close = player.key("enter")
+    assert close["title"] == "Uzavřít partii?" and close["items"][:2] == ["Ano", "Ne"]
+    assert player.key("enter")["title"] == "Partie 2: kdo začíná?"
+
+    player.key("enter")
+    assert player.play("87")[-1]["summary"]["counter"]["equalising"]
+    assert player.key("0")["summary"]["result"] == "a"               # 1.4.4: B did not reach it
+    player.play("\n\n\n")
+    assert player.play("1020" * 5)[-1]["summary"]["result"] == "b"   # 1.4.5: innings limit, more points
+    player.play("\n\n\n")
+    four = player.play("087")[-1]
+    assert four["summary"]["result"] == "b" and four["summary"]["finished"]   # 1.4.3: B ends it at once
+    player.key("enter")
+    result = player.key("enter")
+    assert result["screen"] == "match"
+    assert result["points"] == {"home": 1 + 2 + 0 + 0, "away": 1 + 0 + 2 + 2}          # RULES 1.6
+    assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
+    assert player.key("enter")["title"] == "Uzavřít utkání?"
+    assert player.key("enter")["screen"] == "ready"
+
+    items = player.syncer.outbox.pending()
+    assert sorted(item.kind for item in items) == ["match"] + ["partie"] * 4
+    match = next(item.content for item in items if item.kind == "match")
+    assert json.dumps(match, ensure_ascii=False).count(str(lot["seed"])) >= 1          # the seed recorded
+
+
+def test_quit_mid_series_and_start_again_comes_back_to_the_same_stroke(tmp_path):
+    first = emulator(tmp_path, points_limit=30, innings_limit=5)
+    first.play(SETUP + "\n\n" + "1120" "112")
+    before = first.service.screen()
+    again = emulator(tmp_path, points_limit=30, innings_limit=5)      # the same --data
+    assert again.service.screen() == before
+    assert state(before) == (4, 4, 1, "b", 4)
+    assert state(again.key("2")) == (4, 6, 1, "b", 6)
+
+
+def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(player):
+    """The referee corrects A's 2nd inning and inserts an inning B forgot, from Enter's menu."""
+    player.play(SETUP + "\n\n" + "1120" "20" "0" "0")
+    protocol = player.key("enter")
+    assert protocol["title"] == "Zápis partie" and protocol["items"] == ["Opravit náběh", "Vložit náběh"]
+    assert player.key("enter")["items"][0] == player.service.night.board.header["a"]
+    innings = player.key("enter")
+    assert innings["items"] == ["1. náběh: 4", "2. náběh: 0"]
+    player.key("2")
+    prompt = player.key("enter")
+    assert prompt["screen"] == "prompt" and prompt["title"] == "Body v 2. náběhu?"
+    assert player.key("5")["value"] == "5"
+    corrected = player.key("enter")
+    assert corrected["summary"]["players"]["a"]["series"] == [4, 5] and state(corrected)[:2] == (9, 2)
+
+    player.key("1")                                  # a series is running: no insert now, said in Czech
+    player.play("\n2\n\n\n3")
+    refused = player.key("enter")
+    assert refused["message"]["text"] == "Nejdřív ukončete náběh"
+    assert refused["summary"]["players"]["a"]["series"] == [4, 5]
+
+    player.key("0")                                  # the inning ended: B's forgotten inning goes at the end
+    player.play("\n2\n2\n3\n")                       # Vložit náběh → B → "na konec" → prompt
+    assert player.key("3")["value"] == "3"
+    inserted = player.key("enter")
+    players = inserted["summary"]["players"]
+    assert (players["a"]["series"], players["b"]["series"]) == ([4, 5, 1], [2, 0, 3])
+    assert state(inserted) == (10, 5, 4, "a", 0)
