@@ -40,6 +40,9 @@ TEXTS = {
         "match": "ZÁPAS",
         "break": "ROZB",          # rozstřel: the break shot is next
         "choose": "VOLBA",        # the shooter must choose a group (RULES 2.4)
+        "foul": "FAUL",           # entered in the open shot
+        "scratch": "BÍLÁ",        # the cue ball potted, entered in the open shot
+        "nocushion": "NEPL",      # illegal break entered (nothing potted, < 2 balls to a cushion)
     },
     "en": {
         "left": "L",
@@ -76,6 +79,9 @@ TEXTS = {
         "match": "MATCH",
         "break": "BREAK",
         "choose": "CHOOSE",
+        "foul": "FOUL",
+        "scratch": "SCR",
+        "nocushion": "ILL",
     },
 }
 

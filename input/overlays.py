@@ -167,7 +167,7 @@ class Confirm:
 
     def model(self) -> dict:
         return {"screen": "prompt", "title": say("confirm_title", self.language, item=self.item.text),
-                "value": "", "hint": say("confirm_hint", self.language)}
+                "value": None, "hint": say("confirm_hint", self.language)}    # a question: no cursor
 
     def handle(self, fired: Fired, board):
         if fired.action == "confirm":

@@ -217,3 +217,40 @@ def test_lot_draw_shows_the_whole_seed(size, monkeypatch):
     settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
     frames(model, settings, seconds=40.0)
     assert cuts.cut == []
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_eightball_open_shot_shows_each_entered_key_at_once(size, monkeypatch):
+    """A shot is entered ball by ball and closed with 0 (docs/referee.md): every entry must change
+    the counter at once, or the referee cannot tell a key was taken and presses it again."""
+    cuts = Cuts(monkeypatch)
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    model = copy.deepcopy(sample("8ball-in-hand"))
+    pending = model["summary"]["current"]["pending"] = []
+    seen = [frames(model, settings)]
+    for cmd in ({"cmd": "pot", "ball": "stripe"}, {"cmd": "pot", "ball": "stripe"}, {"cmd": "pot", "ball": "solid"},
+                {"cmd": "scratch"}, {"cmd": "foul"}):
+        pending.append(cmd)
+        seen.append(frames(model, settings))
+        assert all(seen[-1] != earlier for earlier in seen[:-1]), cmd
+    assert cuts.cut == []
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_a_yes_no_question_has_no_typing_cursor(size, monkeypatch):
+    """"Vzdává Novák?" is answered with Enter, not typed: no "_" as on "Kapsa 8? _"."""
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    question = {"screen": "prompt", "title": "Vzdává Novák?", "value": None, "hint": "Enter = ano, jiná = ne"}
+    typed = dict(question, value="")
+    assert frames(question, settings) != frames(typed, settings)
+    counter = Counter(None, settings)
+    texts = []
+    original = fonts.BitmapFont.draw
+
+    def spy(font, draw, xy, text, fill):
+        texts.append(text)
+        return original(font, draw, xy, text, fill)
+    monkeypatch.setattr(fonts.BitmapFont, "draw", spy)
+    for i in range(40):
+        counter.render(question, i * 0.5)
+    assert texts and not any("_" in text for text in texts)

@@ -69,8 +69,8 @@ def test_forfeit_needs_long_press_menu_and_confirm():
     assert desk.screen["screen"] == "menu"
     assert desk.screen["items"][:2] == ["1 Vzdává Novák", "2 Vzdává Dvořák"]
     desk.tap("2")
-    assert desk.screen == {"screen": "prompt", "title": "Vzdává Dvořák?", "value": "",
-                           "hint": "Enter = ano, jiná = ne"}
+    assert desk.screen == {"screen": "prompt", "title": "Vzdává Dvořák?", "value": None,   # a question:
+                           "hint": "Enter = ano, jiná = ne"}                              # no cursor
     assert desk.commands == []
     desk.tap("enter")
     assert desk.commands == [{"cmd": "forfeit", "by": "b"}]

@@ -261,6 +261,8 @@ class MatrixLayout(TextScreens):
             winner = summary.get("winner")
             flags.append(f"◄{w['end']}" if winner == "a" else f"{w['end']}►" if winner == "b" else w["end"])
             groups = ""
+        elif current.get("pending"):    # the shot being entered: each key shows at once
+            flags.append(_pending(current["pending"], w))
         else:
             if current.get("break_shot"):
                 flags.append(w["break"])
@@ -284,7 +286,21 @@ class MatrixLayout(TextScreens):
             scene.write(str(sets.get("a", 0)), top, role="a", font=scene.small, valign="top")
             scene.write(str(sets.get("b", 0)), top, align="right", role="b", font=scene.small, valign="top")
             x0, x1 = x0 + 5, x1 - 5
-        self._middle(scene, x0, x1, [groups, " ".join(flags)])
+        flag_line = " ".join(flags)
+        if scene.small.width(flag_line) > x1 - x0:      # a long open shot: word by word, not cut
+            flag_line = flag_line.split()[scene.page(len(flag_line.split()))]
+        self._middle(scene, x0, x1, [groups, flag_line])
+
+def _pending(pending: list, w: dict) -> str:
+    """What the referee has entered of the open shot, in entry order: "+PŮ +8" , "+2PL +FAUL"."""
+    labels = {"solid": w["solids"][:2], "stripe": w["stripes"][:2], "pot8": "8", "scratch": w["scratch"],
+              "foul": w["foul"], "nocushion": w["nocushion"]}
+    counts: dict[str, int] = {}
+    for cmd in pending:
+        key = cmd.get("ball") if cmd.get("cmd") == "pot" else cmd.get("cmd")
+        counts[key] = counts.get(key, 0) + 1
+    return " ".join(f"+{n if n > 1 else ''}{labels.get(key, '?')}" for key, n in counts.items())
+
 
 def _split(line, font, width: int) -> list:
     """A plain text line as it is when it fits ``width``, else its words, one per page."""

@@ -72,10 +72,13 @@ class TextScreens:
 
     def prompt(self, scene: Scene, model: dict) -> None:
         """The question (word by word when long) with the value typed so far kept whole on its right."""
-        value = f"{model.get('value') or ''}_"
         width = self.geometry.width
-        room = width - scene.font_for(value, width).width(value) - 2
-        line = (_turn(str(model.get("title", "")), scene, room), value)
+        if model.get("value") is None:          # a yes/no question: nothing to type, no cursor
+            line = _turn(str(model.get("title", "")), scene, width)
+        else:
+            value = f"{model.get('value') or ''}_"
+            room = width - scene.font_for(value, width).width(value) - 2
+            line = (_turn(str(model.get("title", "")), scene, room), value)
         if self.geometry.tiny:
             self._text_lines(scene, [line])
         else:
