@@ -47,6 +47,9 @@ TEXTS = {
         "points_hint": "číslice, Enter", "no_innings": "Zatím žádný náběh",
         "keytest": "Test kláves", "not_finished": "Partie neskončila (vzdání v menu)",
         "absent": "Tým nepřišel", "no_show_q": "{team} nepřišel: kontumace?", "no_show": "{team} nepřišel (kontumace)",
+        "hint_ready": "Enter = utkání", "hint_lotdraw": "Enter = dál", "hint_result": "Enter = uzavřít utkání",
+        "hint_partie": "Enter = zápis partie", "hint_finished": "Enter = uzavřít partii",
+        "hint_menu": "Vyberte 1–{n}, Enter",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -63,6 +66,9 @@ TEXTS = {
         "keytest": "Key test", "not_finished": "The partie is not over (forfeit is in the menu)",
         "absent": "Team did not come", "no_show_q": "{team} did not come: forfeit?",
         "no_show": "{team} did not come (forfeit)",
+        "hint_ready": "Enter = match", "hint_lotdraw": "Enter = go on", "hint_result": "Enter = close the match",
+        "hint_partie": "Enter = partie record", "hint_finished": "Enter = close the partie",
+        "hint_menu": "Pick 1–{n}, Enter",
     },
 }
 
@@ -279,25 +285,41 @@ class Night:
         self.board.push(cmd)
 
     def ui(self, action) -> None:
-        """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int 1-9)."""
+        """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int 1-9). One that
+        does nothing here is refused with what to press instead (a wrong key must say why)."""
         if self.phase == "next":
             self._open_next_menu()
         if self.prompt is not None:
-            self._prompt_action(action)
+            done = self._prompt_action(action)
         elif self.menu is not None:
-            self._menu_action(action)
-        elif self.phase == "ready":
-            if action in ("confirm", "menu"):
-                self._setup_menu()
-        elif self.phase == "lotdraw":
-            if action == "confirm":
-                self.show_lot = False
-        elif self.phase == "partie":
-            if action == "confirm":
-                self._partie_menu()
-        elif self.phase == "result":
-            if action == "confirm":
-                self._confirm(self.t["close_match"], self._close_match)
+            done = self._menu_action(action)
+        else:
+            done = self._screen_action(action)
+        if not done:
+            raise IllegalCommand(self._hint(), code="no_effect")
+
+    def _screen_action(self, action) -> bool:
+        phase = self.phase
+        if phase == "ready" and action in ("confirm", "menu"):
+            self._setup_menu()
+        elif phase == "lotdraw" and action == "confirm":
+            self.show_lot = False
+        elif phase == "partie" and action == "confirm":
+            self._partie_menu()
+        elif phase == "result" and action == "confirm":
+            self._confirm(self.t["close_match"], self._close_match)
+        else:
+            return False
+        return True
+
+    def _hint(self) -> str:
+        if self.prompt is not None:
+            return self.prompt.hint
+        if self.menu is not None:
+            return self.t["hint_menu"].format(n=len(self.menu.items))
+        if self.phase == "partie":
+            return self.t["hint_finished" if self.board.finished else "hint_partie"]
+        return self.t["hint_" + self.phase]
 
     def finish_partie(self) -> None:
         """The referee's confirmed "new partie" / "end match": close the partie once it is over."""
@@ -307,11 +329,12 @@ class Night:
             raise IllegalCommand(self.t["not_finished"], code="not_finished")
         self._close_partie()
 
-    def _menu_action(self, action) -> None:
+    def _menu_action(self, action) -> bool:
         menu = self.menu
         if isinstance(action, int) and not isinstance(action, bool):
-            if 1 <= action <= len(menu.items):
-                menu.selected = action - 1
+            if not 1 <= action <= len(menu.items):
+                return False
+            menu.selected = action - 1
         elif action == "up":
             menu.selected = (menu.selected - 1) % len(menu.items)
         elif action == "down":
@@ -323,8 +346,11 @@ class Night:
             self.menu = None
             if menu.cancel:
                 menu.cancel()
+        else:
+            return False
+        return True
 
-    def _prompt_action(self, action) -> None:
+    def _prompt_action(self, action) -> bool:
         prompt = self.prompt
         if isinstance(action, int) and not isinstance(action, bool):
             prompt.value = (prompt.value + str(action))[-4:]
@@ -336,6 +362,9 @@ class Night:
         elif action == "confirm" and prompt.value:
             self.prompt = None
             prompt.done(int(prompt.value))
+        else:
+            return False
+        return True
 
     def _confirm(self, title: str, then: Callable[[], None]) -> None:
         self.menu = Menu(title, [self.t["yes"], self.t["no"]], lambda i: then() if i == 0 else None)

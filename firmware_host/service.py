@@ -237,7 +237,7 @@ class Service:
         self._guarded(self.night.ui, action)
         if self.night.keytest_wanted and self.referee is not None:
             self.night.keytest_wanted = False
-            self.referee.start_keytest()
+            self._outcome(self.referee.start_keytest())
 
     def _guarded(self, call, *args) -> None:
         try:

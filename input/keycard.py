@@ -8,7 +8,7 @@ import glob
 
 from PIL import Image, ImageDraw, ImageFont
 
-from input.keymap import KeyMap
+from input.keymap import KEY_LABELS, KeyMap
 from input.messages import label
 from input.settings import KeypadSettings
 
@@ -20,8 +20,6 @@ NUMPAD = [
     ("1", 0, 3, 1, 1), ("2", 1, 3, 1, 1), ("3", 2, 3, 1, 1), ("enter", 3, 3, 1, 2),
     ("0", 0, 4, 2, 1), ("dot", 2, 4, 1, 1),
 ]
-KEY_LABELS = {"numlock": "Num", "dot": ",", "enter": "Enter", "backspace": "Back", "esc": "Esc",
-              "tab": "Tab", "space": "Space"}
 TITLES = {
     "cs": {"carom": "Karambol – klávesy rozhodčího", "8ball": "8-ball – klávesy rozhodčího",
            "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",

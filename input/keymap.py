@@ -87,3 +87,12 @@ DEFAULTS = {
     "carom": KeyMap.build("carom", _CAROM_TAP, _HOLD),
     "8ball": KeyMap.build("8ball", _EIGHTBALL_TAP, {**_HOLD, "0": "nocushion"}),
 }
+
+
+# What a key is called where the referee reads it (the key card, "Klávesa , nemá funkci").
+KEY_LABELS = {"numlock": "Num", "dot": ",", "enter": "Enter", "backspace": "Back", "esc": "Esc",
+              "tab": "Tab", "space": "Space"}
+
+
+def key_label(key: str) -> str:
+    return KEY_LABELS.get(key, key)

@@ -110,8 +110,8 @@ class ValuePrompt:
             return checked(board, self.make(answer), self.language), None
         if fired.action in CANCEL_ACTIONS:
             return note(say("cancelled", self.language), "info"), None
-        if fired.digit is not None:
-            return note(say("pocket_range", self.language)), self
+        if fired.digit is not None:         # out of range: say what the answers are ("1 plné, 2 půlené")
+            return note(self.hint), self
         return note(say("prompt_waiting", self.language)), self
 
 

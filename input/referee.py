@@ -13,7 +13,7 @@ import time
 
 from input.debounce import Debouncer, Gesture
 from input.events import DeviceStatus
-from input.keymap import DEFAULTS, KeyMap
+from input.keymap import DEFAULTS, KeyMap, key_label
 from input.messages import refusal, say
 from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, Outcome, ValuePrompt,
                             checked, first_error, note)
@@ -73,8 +73,9 @@ class Referee:
         return self.debouncer.deadline()
 
     def start_keytest(self) -> Outcome:
+        """The key test, with how to leave it (staff would otherwise be stuck pressing Enter)."""
         self.overlay = KeyTest()
-        return Outcome(screen=self.screen)
+        return Outcome(message={"text": say("keytest_hint", self.language), "level": "info"}, screen=self.screen)
 
     def cancel(self) -> Outcome:
         """Drop any prompt or menu (e.g. the service started a new partie)."""
@@ -129,11 +130,15 @@ class Referee:
     def _keytest(self, gesture: Gesture) -> Outcome:
         if gesture.kind == "press":
             self.overlay = KeyTest(gesture.key, gesture.device)
-        elif gesture.kind == "hold" and (self.keymap.hold.get(gesture.key) == "menu"
-                                         or "menu" not in self.keymap.hold.values()):
+        elif gesture.kind == "hold" and self._leaves_keytest(gesture.key):
             self.overlay = None
             return Outcome(ui="keytest_end")
+        elif gesture.kind == "release" and not gesture.held and self._leaves_keytest(gesture.key):
+            return note(say("keytest_hint", self.language), "info")     # a short Enter: say to hold it
         return Outcome()
+
+    def _leaves_keytest(self, key: str) -> bool:
+        return self.keymap.hold.get(key) == "menu" or "menu" not in self.keymap.hold.values()
 
     def _navigate(self, fired: Fired) -> Outcome:
         if fired.digit is not None:
@@ -143,7 +148,7 @@ class Referee:
         return self._unbound(fired)
 
     def _unbound(self, fired: Fired) -> Outcome:
-        return note(say("unbound", self.language, key=fired.key))
+        return note(say("unbound", self.language, key=key_label(fired.key)))
 
     # -- actions during a partie -------------------------------------------
     def _act(self, fired: Fired, board) -> Outcome:

@@ -176,7 +176,7 @@ def test_pot8_asks_for_the_pocket():
     assert desk.screen == {"screen": "prompt", "title": "Kapsa 8?", "value": "",
                            "hint": "1–6, Zpět = zrušit"}
     desk.keys("9")
-    assert desk.messages == ["Kapsa jen 1–6"] and desk.screen is not None
+    assert desk.messages == ["1–6, Zpět = zrušit"] and desk.screen is not None
     desk.keys("*")
     assert desk.messages[-1] == "Nejdřív odpovězte, Zpět = zrušit"
     desk.keys("4")
@@ -210,6 +210,8 @@ def test_choose_group_prompt_when_both_groups_drop():
     assert desk.messages[-1] == "Nejdřív zvolte skupinu"
     desk.keys("/")
     assert desk.screen["title"] == "Skupina?"
+    desk.keys("3")                      # no such group: the answers are said, not "Kapsa jen 1–6"
+    assert desk.messages[-1] == "1 plné, 2 půlené" and desk.screen["title"] == "Skupina?"
     desk.keys("2")
     assert desk.commands[-1] == {"cmd": "choose", "group": "stripes"}
     assert desk.board.summary()["current"]["groups"]["b"] == "stripes"

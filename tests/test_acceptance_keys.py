@@ -1,0 +1,84 @@
+"""Acceptance: the key test, and a wrong key in every state — the counter says why (or what to
+press) for a moment and nothing else changes (COMMON standards; docs/referee.md)."""
+import pytest
+
+from test_acceptance_carom import SETUP, emulator
+
+CAROM_STATES = {       # key script from the ready screen → the state's name
+    "ready": "",
+    "setup menu": "\n",
+    "players present": "\n\n",
+    "lot draw": SETUP,
+    "lag": SETUP + "\n",
+    "partie": SETUP + "\n\n",
+    "frozen": SETUP + "\n\n*",
+    "partie over": SETUP + "\n\n" + "8" "7" "0",
+    "match result": SETUP + "\n\n" + ("870" "\n\n\n") * 3 + "870" "\n\n",
+    "protocol prompt": SETUP + "\n\n" + "10" "0" "\n\n\n\n",
+}
+WRONG = {              # a key that does nothing in that state → what the counter says
+    "ready": ("3", "Enter = utkání"),
+    "setup menu": ("9", "Vyberte 1–4, Enter"),
+    "players present": ("9", "Vyberte 1–7, Enter"),
+    "lot draw": ("5", "Enter = dál"),
+    "lag": ("3", "Vyberte 1–2, Enter"),
+    "partie": ("9", "Klávesa 9 nemá funkci"),
+    "frozen": ("8", "Nahlášeno: jen 1 nebo 2"),
+    "partie over": ("1", "Partie skončila"),
+    "match result": ("4", "Enter = uzavřít utkání"),
+    "protocol prompt": ("+", "číslice, Enter"),
+}
+
+
+def without_message(model: dict) -> dict:
+    return {k: v for k, v in model.items() if k != "message"}
+
+
+@pytest.mark.parametrize("name", CAROM_STATES)
+def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(tmp_path, name):
+    player = emulator(tmp_path, points_limit=30, innings_limit=5)
+    player.play(CAROM_STATES[name])
+    before = player.service.screen()
+    journal = player.service.night.partie_bytes
+    key, said = WRONG[name]
+    shown = player.key(key)
+    assert shown["message"]["text"] == said and shown["message"]["level"] == "warn"
+    assert without_message(shown) == without_message(before)
+    assert player.service.night.partie_bytes == journal
+
+
+EIGHTBALL_PLAY = "\n" * 8                          # other match → teams → all present → players
+EIGHTBALL_STATES = {
+    "break": (EIGHTBALL_PLAY, "1", "Nejdřív koule, pak kapsa"),
+    "pocket prompt": (EIGHTBALL_PLAY + "8", "7", "1–6, Zpět = zrušit"),
+    "group prompt": (EIGHTBALL_PLAY + "790/", "3", "1 plné, 2 půlené"),
+    "must choose": (EIGHTBALL_PLAY + "790", "7", "Nejdřív zvolte skupinu"),
+    "nothing to undo": (EIGHTBALL_PLAY, "-", "Není co vrátit"),
+}
+
+
+@pytest.mark.parametrize("name", EIGHTBALL_STATES)
+def test_a_wrong_key_in_each_eightball_state_says_why_and_changes_nothing(tmp_path, name):
+    script, key, said = EIGHTBALL_STATES[name]
+    player = emulator(tmp_path, game="8ball", games_to_win=2, sets_to_win=2)
+    player.play(script)
+    before = player.service.screen()
+    shown = player.key(key)
+    assert shown["message"]["text"] == said
+    assert without_message(shown) == without_message(before)
+
+
+def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(tmp_path):
+    player = emulator(tmp_path)
+    menu = player.key("enter")
+    player.key(str(menu["items"].index("Test kláves") + 1))
+    start = player.key("enter")
+    assert start["screen"] == "keytest" and start["key"] is None
+    assert start["message"]["text"] == "Podržte Enter = konec"
+    for key in ("1", "7", "dot", "*", "-"):
+        shown = player.key(key)
+        assert (shown["screen"], shown["key"], shown["device"]) == ("keytest", key, "script")
+    short = player.key("enter")                      # a short Enter is shown, and the way out said again
+    assert short["key"] == "enter" and short["message"]["text"] == "Podržte Enter = konec"
+    assert player.key("enter", held=True)["screen"] == "ready"
+    assert player.service.night.match is None        # nothing was scored or set up
