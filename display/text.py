@@ -33,6 +33,7 @@ TEXTS = {
         "unsent": "neodesl.",
         "sent": "odesl.",
         "ready": "PŘIPRAVENO",
+        "table": "stůl",          # a bare table number on the ready screen: "stůl 1"
         "error": "CHYBA",
         "key": "klávesa",
         "press_key": "stiskni",
@@ -72,6 +73,7 @@ TEXTS = {
         "unsent": "unsent",
         "sent": "sent",
         "ready": "READY",
+        "table": "table",
         "error": "ERROR",
         "key": "key",
         "press_key": "press",

@@ -263,7 +263,7 @@ class Night:
             home, away = summary["team_points"]["home"], summary["team_points"]["away"]
             points["home"] += home
             points["away"] += away
-            lines.append(f"{number}. {summary['home']} {summary['score']} {summary['away']}  {home}:{away}")
+            lines.append(f"{number}. {summary['home']} {summary['score']} {summary['away']} ({home}:{away})")
         if match.forfeit:
             points = self._match_result()["points"]
             lines = [self.t["no_show"].format(team=match.home if match.forfeit == "home" else match.away)]

@@ -107,6 +107,8 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert result["screen"] == "match"
     assert result["points"] == {"home": 1 + 2 + 0 + 0, "away": 1 + 0 + 2 + 2}          # RULES 1.6
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
+    # the team points in brackets, so "Němec 1:1" is not read as a score of Němec's
+    assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
     assert player.key("enter")["title"] == "Uzavřít utkání?"
     assert player.key("enter")["screen"] == "ready"
 

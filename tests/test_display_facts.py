@@ -254,3 +254,11 @@ def test_a_yes_no_question_has_no_typing_cursor(size, monkeypatch):
     for i in range(40):
         counter.render(question, i * 0.5)
     assert texts and not any("_" in text for text in texts)
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_a_bare_table_number_on_the_ready_screen_is_called_a_table(size):
+    """config.toml says table = "1"; the counter says "stůl 1", not a lone "1"."""
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    bare, named = dict(sample("ready"), table="1"), dict(sample("ready"), table="stůl 1")
+    assert frames(bare, settings) == frames(named, settings)

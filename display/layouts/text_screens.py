@@ -35,7 +35,10 @@ class TextScreens:
             status = [f"{w['unsent']} {unsent}", f"!{unsent}"]
         else:
             status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
-        place = [str(p) for p in (model.get("venue"), model.get("table")) if p]
+        table = str(model.get("table") or "")
+        if table.isdigit():         # a lone "1" at the top of the counter says nothing to the staff
+            table = f"{w['table']} {table}"
+        place = [str(p) for p in (model.get("venue"), table) if p]
         if self.geometry.tiny:      # no room for a second time beside the clock
             status = [f"!{unsent}"] if unsent else [""]
         room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
