@@ -20,7 +20,7 @@ KEY_NAMES = frozenset(DIGITS + (
 COMMON_ACTIONS = ("undo", "redo", "confirm", "cancel", "menu", "up", "down", "keytest")
 DESTRUCTIVE = ("forfeit", "new_partie", "end_match")
 GAME_ACTIONS = {
-    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen"),
+    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "togo"),
     "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "choose",
               "nocushion", "pocket8") + tuple(f"pocket{n}" for n in range(1, 7)),
 }
@@ -69,7 +69,7 @@ class KeyMap:
 # big values sit a row further from the everyday ones; the large 0 key is the most common "miss".
 _CAROM_TAP = {
     "1": "score1", "2": "score2", "7": "score10", "8": "score20",
-    "0": "miss", "dot": "foul", "*": "frozen",
+    "0": "miss", "dot": "foul", "*": "frozen", "3": "togo",
     "-": "undo", "+": "redo", "enter": "confirm", "backspace": "cancel", "esc": "cancel",
     # 4x4 matrix keypad (1 2 3 A / 4 5 6 B / 7 8 9 C / * 0 # D)
     "#": "foul", "A": "undo", "B": "redo", "C": "cancel", "D": "confirm",

@@ -92,6 +92,7 @@ TEXTS = {
         "end_match": "Konec zápasu",
         "keytest": "Test kláves",
         "keytest_hint": "Podržte Enter = konec",
+        "togo": "Zbývá {a}:{b}",
         "confirm_title": "{item}?",
         "not_in_game": "Jen během hry",
         "pocket_first": "Nejdřív koule, pak kapsa",
@@ -123,6 +124,7 @@ TEXTS = {
         "end_match": "End the match",
         "keytest": "Key test",
         "keytest_hint": "Hold Enter = end",
+        "togo": "To go {a}:{b}",
         "confirm_title": "{item}?",
         "not_in_game": "Only during a game",
         "pocket_first": "Ball first, then the pocket",
@@ -136,6 +138,7 @@ ACTION_LABELS = {
     "cs": {
         "score1": "+1", "score2": "+2 (mantinel)", "score10": "+10", "score20": "+20 (mantinel)",
         "miss": "chyba – konec náběhu", "foul": "faul", "frozen": "zamrzlé koule",
+        "togo": "kolik zbývá do limitu",
         "pot_solid": "padla plná", "pot_stripe": "padla půlená", "pot8": "padla 8",
         "scratch": "padla bílá", "shot": "konec šťouchu", "choose": "volba skupiny",
         "nocushion": "neplatný rozstřel", "pocket8": "ohlásit kapsu 8",
@@ -148,6 +151,7 @@ ACTION_LABELS = {
     "en": {
         "score1": "+1", "score2": "+2 (cushion)", "score10": "+10", "score20": "+20 (cushion)",
         "miss": "miss - end inning", "foul": "foul", "frozen": "frozen balls",
+        "togo": "points to go",
         "pot_solid": "solid potted", "pot_stripe": "stripe potted", "pot8": "8 potted",
         "scratch": "scratch", "shot": "end of shot", "choose": "choose group",
         "nocushion": "illegal break", "pocket8": "name the 8's pocket",

@@ -161,6 +161,8 @@ class Referee:
             return Outcome(ui=action, value=fired.key)
         if action == "keytest":
             return self.start_keytest()
+        if action == "togo":
+            return self._to_go(board, fired)
         if action == "menu":
             return self._menu(self._menu_items(board), board)
         if action in ("forfeit", "game"):
@@ -174,6 +176,13 @@ class Referee:
         if fired.digit is not None and self.game == "8ball":
             return note(say("pocket_first", self.language))
         return self._unbound(fired)
+
+    def _to_go(self, board, fired: Fired) -> Outcome:
+        """RULES 1.7 (6.8g): on request the exact points each player still needs, A:B as the score."""
+        left = board.summary().get("counter", {}).get("points_left")
+        if not left:
+            return self._unbound(fired)
+        return note(say("togo", self.language, a=left["a"], b=left["b"]), "info")
 
     def _open(self, overlay) -> Outcome:
         self.overlay = overlay

@@ -67,6 +67,9 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     shown = player.play("112")
     assert [state(m)[4] for m in shown] == [1, 2, 4]                 # RULES 1.7: the running series
     assert state(player.key("0")) == (4, 0, 1, "b", 0)               # a miss ends the inning (1.3)
+    asked = player.key("3")                                          # 1.7 (6.8g): points to go on request
+    assert asked["message"] == {"text": "Zbývá 26:30", "level": "info", "n": asked["message"]["n"]}
+    assert state(asked) == (4, 0, 1, "b", 0) and player.service.night.board.history[-1] == {"cmd": "miss"}
     assert state(player.key("0")) == (4, 0, 2, "a", 0)
     player.play("71")
     assert state(player.key("dot")) == (15, 0, 2, "b", 0)            # a foul: the series so far counts (1.3)

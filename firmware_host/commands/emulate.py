@@ -124,12 +124,12 @@ def leave_drawing(row: int) -> str:
 # What the terminal types for a key name (input/terminal.py reads these characters).
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space"}
 HELP_ACTIONS = {
-    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "undo", "redo"),
+    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "togo", "undo", "redo"),
     "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "undo", "redo"),
 }
 
 LABELS = {"score1": "+1", "score2": "+2", "score10": "+10", "score20": "+20", "pot_solid": "solid",
-          "pot_stripe": "stripe", "pot8": "8"}
+          "pot_stripe": "stripe", "pot8": "8", "togo": "to go"}
 
 
 def key_help(config) -> str:
