@@ -49,7 +49,8 @@ TEXTS = {
         "absent": "Tým nepřišel", "no_show_q": "{team} nepřišel: kontumace?", "no_show": "{team} nepřišel (kontumace)",
         "hint_ready": "Enter = utkání", "hint_lotdraw": "Enter = dál", "hint_result": "Enter = uzavřít utkání",
         "hint_partie": "Enter = zápis partie", "hint_finished": "Enter = uzavřít partii",
-        "hint_menu": "Vyberte 1–{n}, Enter",
+        "hint_menu": "Vyberte 1–{n}, Enter", "hint_hold_menu": "Podržte Enter = menu",
+        "restart": "Začít znovu (jiný začínající)",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -68,7 +69,8 @@ TEXTS = {
         "no_show": "{team} did not come (forfeit)",
         "hint_ready": "Enter = match", "hint_lotdraw": "Enter = go on", "hint_result": "Enter = close the match",
         "hint_partie": "Enter = partie record", "hint_finished": "Enter = close the partie",
-        "hint_menu": "Pick 1–{n}, Enter",
+        "hint_menu": "Pick 1–{n}, Enter", "hint_hold_menu": "Hold Enter = menu",
+        "restart": "Start again (other starter)",
     },
 }
 
@@ -305,7 +307,7 @@ class Night:
         elif phase == "lotdraw" and action == "confirm":
             self.show_lot = False
         elif phase == "partie" and action == "confirm":
-            self._partie_menu()
+            return self._partie_menu()
         elif phase == "result" and action == "confirm":
             self._confirm(self.t["close_match"], self._close_match)
         else:
@@ -318,7 +320,9 @@ class Night:
         if self.menu is not None:
             return self.t["hint_menu"].format(n=len(self.menu.items))
         if self.phase == "partie":
-            return self.t["hint_finished" if self.board.finished else "hint_partie"]
+            if self.board.finished:
+                return self.t["hint_finished"]
+            return self.t["hint_partie" if self.board.header["game"] == "carom" else "hint_hold_menu"]
         return self.t["hint_" + self.phase]
 
     def finish_partie(self) -> None:
@@ -480,19 +484,33 @@ class Night:
             self.menu = Menu(self.t["home_player"].format(n=number), list(home_players),
                              lambda i: self._pick_away(home_players[i]))
 
-    def _partie_menu(self) -> None:
-        """Enter during a partie: close it (once finished) or correct its protocol (carom)."""
+    def _partie_menu(self) -> bool:
+        """Enter during a partie: close it (once finished), correct its protocol (carom), or —
+        before anything is entered — start it again (the wrong player picked as the starter)."""
         items, actions = [], []
         if self.board.finished:
             items += [self.t["yes"], self.t["no"]]
             actions += [self._close_partie, lambda: None]
-        if self.board.header["game"] == "carom":
+        if not self.board.history:
+            items.append(self.t["restart"])
+            actions.append(self._take_back_start)
+        elif self.board.header["game"] == "carom":
             items += [self.t["correct"], self.t["insert"]]
             actions += [lambda: self._protocol("correct"), lambda: self._protocol("insert")]
         if not items:
-            return
+            return False
         title = self.t["close_partie"] if self.board.finished else self.t["protocol"]
         self.menu = Menu(title, items, lambda i: actions[i]())
+        return True
+
+    def _take_back_start(self) -> None:
+        """Nothing entered yet: the partie's header-only file goes, and who starts is asked again."""
+        number = len(self.match.closed) + 1
+        self.partie_journal.close()
+        os.remove(self._partie_path(number))
+        if self.fsync:
+            sync_directory(self.dir)
+        self.board, self.partie_journal = None, None
 
     def _protocol(self, kind: str) -> None:
         """Pick the player, then the inning, then type the points: a journalled correction."""

@@ -159,3 +159,23 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     players = inserted["summary"]["players"]
     assert (players["a"]["series"], players["b"]["series"]) == ([4, 5, 1], [2, 0, 3])
     assert state(inserted) == (10, 5, 4, "a", 0)
+
+
+def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(tmp_path):
+    """RULES 1.1: A is whoever won the lag. An Enter too quick on "kdo začíná?" must not make the
+    wrong player A for the whole partie: until anything is entered, Enter offers to start again."""
+    player = emulator(tmp_path, points_limit=30, innings_limit=5)
+    lot = player.play(SETUP)[-1]
+    pair = lot["pairs"][0]
+    started = player.play("\n\n")[-1]
+    assert started["summary"]["players"]["a"]["name"] == pair["home"]
+    menu = player.key("enter")
+    assert menu["title"] == "Zápis partie" and menu["items"] == ["Začít znovu (jiný začínající)"]
+    again = player.key("enter")
+    assert again["title"] == "Partie 1: kdo začíná?"
+    assert emulator(tmp_path, points_limit=30, innings_limit=5).service.night.board is None   # durable
+    player.key("2")
+    fixed = player.key("enter")
+    assert fixed["summary"]["players"]["a"]["name"] == pair["away"]
+    player.key("1")
+    assert player.key("enter")["items"] == ["Opravit náběh", "Vložit náběh"]      # once scored: no restart
