@@ -32,7 +32,7 @@ class Counter:
         self._model = None
         self._message = None
         self._message_start = None      # when the message in force first appeared
-        self._message_parts = 1         # a long message is said part by part, each for message_seconds
+        self._message_parts = 1         # a long message is said part by part (see _part_seconds)
         self._last = None               # bytes of the frame on the device
         self.attach(device)
 
@@ -76,7 +76,13 @@ class Counter:
     def _message_part(self, now: float) -> int:
         if self._message_start is None:
             return 0
-        return max(0, int((now - self._message_start) // self.settings.message_seconds))
+        return max(0, int((now - self._message_start) // self._part_seconds()))
+
+    def _part_seconds(self) -> float:
+        """message_seconds for each of up to two parts; more parts share twice that, but each stays
+        at least half of it — on a 32x8 counter, where a message hides the score, 4 parts take 6 s."""
+        seconds = self.settings.message_seconds
+        return max(seconds / 2, min(seconds, 2 * seconds / self._message_parts))
 
     def _message_showing(self, now: float) -> bool:
         return self._message_start is not None and self._message_part(now) < self._message_parts
@@ -120,7 +126,7 @@ class Counter:
         if scene.pages > 1:
             deadlines.append((int(now // page_s) + 1) * page_s)
         if showing_message:     # the next part of the message, or its end
-            deadlines.append(self._message_start + (self._message_part(now) + 1) * self.settings.message_seconds)
+            deadlines.append(self._message_start + (self._message_part(now) + 1) * self._part_seconds())
         return min(deadlines) if deadlines else None
 
 

@@ -12,7 +12,7 @@ REFUSALS = {
         "nothing_to_undo": "Není co vrátit",
         "nothing_to_redo": "Není co obnovit",
         "bad_value": "Jen 1, 2, 10 nebo 20",
-        "frozen": "Nahlášeno: jen 1 nebo 2",
+        "frozen": "Lpí: jen 1 nebo 2",
         "partie_over": "Partie skončila",
         "match_over": "Zápas skončil",
         "series_running": "Nejdřív ukončete náběh",

@@ -76,7 +76,7 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     player.play("220")
     assert player.key("*")["summary"]["counter"]["frozen"]
     refused = player.key("7")                                        # RULES 1.2: 10 refused while frozen
-    assert refused["message"]["text"] == "Nahlášeno: jen 1 nebo 2"
+    assert refused["message"]["text"] == "Lpí: jen 1 nebo 2"
     assert state(refused) == (15, 4, 3, "a", 0) and refused["summary"]["counter"]["frozen"]
     assert state(player.key("1")) == (16, 4, 3, "a", 1)
     undone = player.key("-")

@@ -23,7 +23,7 @@ WRONG = {              # a key that does nothing in that state → what the coun
     "lot draw": ("5", "Enter = dál"),
     "lag": ("3", "Vyberte 1–2, Enter"),
     "partie": ("9", "Klávesa 9 nemá funkci"),
-    "frozen": ("8", "Nahlášeno: jen 1 nebo 2"),
+    "frozen": ("8", "Lpí: jen 1 nebo 2"),
     "partie over": ("1", "Partie skončila"),
     "match result": ("4", "Enter = uzavřít utkání"),
     "protocol prompt": ("+", "číslice, Enter"),

@@ -39,7 +39,7 @@ def test_frozen_key_then_ten_is_refused_with_a_czech_message():
     """RULES 1.2 (B.1.7): after frozen balls are announced 10/20 are refused; nothing changes."""
     desk = carom().keys("* 7")
     assert desk.commands == [{"cmd": "frozen"}]
-    assert desk.messages == ["Nahlášeno: jen 1 nebo 2"]
+    assert desk.messages == ["Lpí: jen 1 nebo 2"]
     assert desk.board.summary()["players"]["a"]["points"] == 0
 
 
