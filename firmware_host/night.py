@@ -51,6 +51,7 @@ TEXTS = {
         "hint_partie": "Enter = zápis partie", "hint_finished": "Enter = uzavřít partii",
         "hint_menu": "Vyberte 1–{n}, Enter", "hint_hold_menu": "Podržte Enter = menu",
         "restart": "Začít znovu (jiný začínající)",
+        "game_won": "Hru vyhrál {name}", "set_won": "Set vyhrál {name}", "rerack": "Znovu rozstřel",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -71,6 +72,7 @@ TEXTS = {
         "hint_partie": "Enter = partie record", "hint_finished": "Enter = close the partie",
         "hint_menu": "Pick 1–{n}, Enter", "hint_hold_menu": "Hold Enter = menu",
         "restart": "Start again (other starter)",
+        "game_won": "Game to {name}", "set_won": "Set to {name}", "rerack": "Break again",
     },
 }
 
@@ -278,13 +280,31 @@ class Night:
         return self.partie_journal.size if self.partie_journal else 0
 
     # -- input -------------------------------------------------------------
-    def command(self, cmd: dict) -> None:
-        """Apply a record command to the partie in play: checked, journalled (fsync), applied."""
+    def command(self, cmd: dict) -> str | None:
+        """Apply a record command to the partie in play: checked, journalled (fsync), applied.
+        Returns what the counter should say about it, if anything (an 8-ball game won, a re-rack)."""
         if self.board is None or self.menu is not None or self.prompt is not None:
             raise IllegalCommand(self.t["no_partie"], code="no_partie")
         self.board.check(cmd)
+        eightball = self.board.header["game"] == "8ball"
+        before = self.board.summary() if eightball else None
         self.partie_journal.append(dict(cmd, at=self._now_iso()))
         self.board.push(cmd)
+        return self._notice(cmd, before, self.board.summary()) if eightball else None
+
+    def _notice(self, cmd: dict, before: dict, after: dict) -> str | None:
+        """8-ball: the counter starts the next rack at once, so say who took the game or set, or
+        that the same player breaks again (RULES 2.3) — the picture alone barely changes."""
+        names = after.get("names", {})
+        for side in ("a", "b"):
+            if after["sets"][side] > before["sets"][side]:
+                return self.t["set_won"].format(name=names.get(side, side))
+            if after["games"][side] > before["games"][side]:
+                return self.t["game_won"].format(name=names.get(side, side))
+        was, now = before["current"], after["current"]
+        if cmd.get("cmd") == "shot" and was["break_shot"] and now["break_shot"] and not after["finished"]:
+            return self.t["rerack"]
+        return None
 
     def ui(self, action) -> None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int 1-9). One that

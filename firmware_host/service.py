@@ -221,7 +221,7 @@ class Service:
 
     def _command(self, cmd: dict) -> bool:
         try:
-            self.night.command(cmd)
+            said = self.night.command(cmd)
         except RuleError as exc:
             self.message(self._why(exc), "warn")
             return False
@@ -231,6 +231,8 @@ class Service:
             return False
         if self.on_durable:
             self.on_durable(cmd)
+        if said:
+            self.message(said, "info")
         return True
 
     def _ui(self, action) -> None:

@@ -16,6 +16,10 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(tmp
     assert summary["names"] == {"a": "Novák", "b": "Kučera"} and summary["home"] == "a"
     assert current(start)["breaker"] == "b" and current(start)["break_shot"]   # RULES 2.3: away breaks
 
+    player.key("0", held=True)                       # an illegal break (RULES 2.3): the same player again
+    rerack = player.key("0")
+    assert rerack["message"]["text"] == "Znovu rozstřel"
+    assert current(rerack)["breaker"] == "b" and current(rerack)["break_shot"]
     entered = player.key("9")                        # the shot's entries are shown before it closes
     assert current(entered)["pending"] == [{"cmd": "pot", "ball": "stripe"}]
     broke = player.key("0")
@@ -36,6 +40,7 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(tmp
     player.key("1")
     won = player.key("0")                            # the 8 legally into pocket 1: B wins the game
     assert won["summary"]["games"] == {"a": 0, "b": 1}
+    assert won["message"]["text"] == "Hru vyhrál Kučera"     # the next rack is on at once: say who won
     assert current(won)["breaker"] == "a" and current(won)["break_shot"]    # 2.3: breaks alternate
 
     menu = player.key("enter", held=True)
@@ -45,6 +50,7 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(tmp
     set_two = player.key("enter")
     assert set_two["summary"]["sets"] == {"a": 0, "b": 1} and set_two["summary"]["set"] == 2
     assert set_two["summary"]["games"] == {"a": 0, "b": 0}
+    assert set_two["message"]["text"] == "Set vyhrál Kučera"
     assert current(set_two)["breaker"] == "a"        # 2.3: the set is opened by who did not open set 1
 
     player.play("70")                                # A takes the solids ...
