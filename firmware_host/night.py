@@ -413,6 +413,8 @@ class Night:
 
     def _want_keytest(self) -> None:
         self.keytest_wanted = True          # the service hands the keys to the referee's key test
+        self._setup_menu()                  # under it the setup menu waits, so leaving returns there
+        self.menu.selected = len(self.menu.items) - 1
 
     def _home_menu(self) -> None:
         names = [t.name for t in self.league.teams]

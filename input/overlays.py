@@ -6,7 +6,7 @@ another overlay to move on. Outcomes carry commands already checked against the 
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from input.keymap import DIGITS
+from input.keymap import DIGITS, key_label
 from input.messages import refusal, say
 from rules.errors import RuleError
 
@@ -183,10 +183,12 @@ def perform(item: MenuItem, board, language: str) -> Outcome:
 
 @dataclass(frozen=True)
 class KeyTest:
-    """Venue staff press keys and see their names; holding the menu key ends it."""
+    """Venue staff press keys and see them as printed on the keypad (the key card's names, not
+    internal ones like "dot"); holding the menu key ends it."""
 
     key: str | None = None
     device: str | None = None
 
     def model(self) -> dict:
-        return {"screen": "keytest", "key": self.key, "device": self.device}
+        return {"screen": "keytest", "key": key_label(self.key) if self.key else None,
+                "device": self.device}

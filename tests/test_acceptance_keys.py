@@ -75,10 +75,12 @@ def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(tm
     start = player.key("enter")
     assert start["screen"] == "keytest" and start["key"] is None
     assert start["message"]["text"] == "Podržte Enter = konec"
-    for key in ("1", "7", "dot", "*", "-"):
+    for key, printed in (("1", "1"), ("7", "7"), ("dot", ","), ("*", "*"), ("-", "-"),
+                         ("backspace", "Back")):       # as printed on the keypad and the key card
         shown = player.key(key)
-        assert (shown["screen"], shown["key"], shown["device"]) == ("keytest", key, "script")
+        assert (shown["screen"], shown["key"], shown["device"]) == ("keytest", printed, "script")
     short = player.key("enter")                      # a short Enter is shown, and the way out said again
-    assert short["key"] == "enter" and short["message"]["text"] == "Podržte Enter = konec"
-    assert player.key("enter", held=True)["screen"] == "ready"
+    assert short["key"] == "Enter" and short["message"]["text"] == "Podržte Enter = konec"
+    back = player.key("enter", held=True)            # back where the test was started from
+    assert back["screen"] == "menu" and back["items"][back["selected"]] == "Test kláves"
     assert player.service.night.match is None        # nothing was scored or set up

@@ -132,10 +132,20 @@ def test_keytest_shows_every_key_and_ends_with_a_held_enter():
     desk = carom()
     desk.referee.start_keytest()
     desk.keys("numlock 5 enter")
-    assert desk.screen == {"screen": "keytest", "key": "enter", "device": "kp"}
+    assert desk.screen == {"screen": "keytest", "key": "Enter", "device": "kp"}
     assert desk.commands == []
     desk.hold("enter")
     assert desk.screen is None and desk.ui == ["keytest_end"]
+
+
+@pytest.mark.parametrize("key, shown", [("dot", ","), ("enter", "Enter"), ("backspace", "Back"),
+                                        ("numlock", "Num"), ("7", "7"), ("#", "#")])
+def test_keytest_shows_the_key_as_printed_on_the_keypad_not_its_internal_name(key, shown):
+    """The key test names keys like the key card does (input.keymap.key_label): staff look for ","."""
+    desk = carom()
+    desk.referee.start_keytest()
+    desk.keys(key)
+    assert desk.screen == {"screen": "keytest", "key": shown, "device": "kp"}
 
 
 def test_keytest_from_the_menu():

@@ -312,7 +312,11 @@ def test_new_partie_closes_only_a_finished_partie(setup):
 def test_key_test_is_offered_in_setup(setup):
     night, _ = night_of(setup)
     night.ui("confirm"), night.ui(4), night.ui("confirm")
-    assert night.keytest_wanted and night.phase == "ready"
+    assert night.keytest_wanted
+    # the setup menu waits under the key test, on its item, so leaving the test returns there
+    assert night.phase == "menu" and night.screen()["selected"] == 3
+    night.ui("cancel")
+    assert night.phase == "ready"
 
 
 def test_a_partie_file_with_a_refused_header_is_set_aside_not_a_crash(setup, caplog):
