@@ -52,6 +52,9 @@ TEXTS = {
         "hint_menu": "Vyberte 1–{n}, Enter", "hint_hold_menu": "Podržte Enter = menu",
         "restart": "Začít znovu (jiný začínající)",
         "game_won": "Hru vyhrál {name}", "set_won": "Set vyhrál {name}", "rerack": "Znovu rozstřel",
+        # 8-ball's individual match is a "zápas" (RULES 2, 8B:8), not a partie
+        "close_partie_8ball": "Uzavřít zápas?", "not_finished_8ball": "Zápas neskončil (vzdání v menu)",
+        "hint_finished_8ball": "Enter = uzavřít zápas",
     },
     "en": {
         "setup": "Match", "other_match": "Other match", "single_carom": "Single partie",
@@ -73,6 +76,8 @@ TEXTS = {
         "hint_menu": "Pick 1–{n}, Enter", "hint_hold_menu": "Hold Enter = menu",
         "restart": "Start again (other starter)",
         "game_won": "Game to {name}", "set_won": "Set to {name}", "rerack": "Break again",
+        "close_partie_8ball": "Close the match?", "not_finished_8ball": "The match is not over (forfeit is in the menu)",
+        "hint_finished_8ball": "Enter = close the match",
     },
 }
 
@@ -341,16 +346,20 @@ class Night:
             return self.t["hint_menu"].format(n=len(self.menu.items))
         if self.phase == "partie":
             if self.board.finished:
-                return self.t["hint_finished"]
+                return self._partie_text("hint_finished")
             return self.t["hint_partie" if self.board.header["game"] == "carom" else "hint_hold_menu"]
         return self.t["hint_" + self.phase]
+
+    def _partie_text(self, key: str) -> str:
+        """The text for the partie in play, in its game's word (8-ball: "zápas")."""
+        return self.t.get(f"{key}_{self.board.header['game']}", self.t[key])
 
     def finish_partie(self) -> None:
         """The referee's confirmed "new partie" / "end match": close the partie once it is over."""
         if self.board is None:
             return
         if not self.board.finished:
-            raise IllegalCommand(self.t["not_finished"], code="not_finished")
+            raise IllegalCommand(self._partie_text("not_finished"), code="not_finished")
         self._close_partie()
 
     def _menu_action(self, action) -> bool:
@@ -521,7 +530,7 @@ class Night:
             actions += [lambda: self._protocol("correct"), lambda: self._protocol("insert")]
         if not items:
             return False
-        title = self.t["close_partie"] if self.board.finished else self.t["protocol"]
+        title = self._partie_text("close_partie") if self.board.finished else self.t["protocol"]
         self.menu = Menu(title, items, lambda i: actions[i]())
         return True
 

@@ -167,8 +167,10 @@ class Referee:
             return self._menu(self._menu_items(board), board)
         if action in ("forfeit", "game"):
             return self._menu(self._player_items(action, board), board)
-        if action in ("new_partie", "end_match", "stalemate"):
-            return self._menu([self._item(action)], board, Confirm)
+        if action in ("new_partie", "end_match"):
+            return self._close(board)
+        if action == "stalemate":
+            return self._menu([self._stalemate_item()], board, Confirm)
         if action in ("pot_solid", "pot_stripe"):
             return self._pot(action[4:], board)
         if action in ("pot8", "pocket8", "choose"):
@@ -243,12 +245,25 @@ class Referee:
                                       opens=lambda: self._pocket_prompt(
                                           "pocket_named_title",
                                           lambda p: {"cmd": "pocket8", "pocket": p})))
-            items.append(self._item("stalemate"))
+            items.append(self._stalemate_item())
             items += self._player_items("game", board)
         items += self._player_items("forfeit", board)
-        items += [self._item("new_partie"), self._item("end_match"),
-                  MenuItem(say("keytest", self.language), ui="keytest", confirm=False)]
+        if board.finished:
+            items.append(self._close_item())
+        items.append(MenuItem(say("keytest", self.language), ui="keytest", confirm=False))
         return items
+
+    def _close_item(self) -> MenuItem:
+        """Close the partie (8-ball: the individual match, "zápas") once it is over; the service
+        then starts the next one or shows the team match's result. One item: "new partie" and
+        "end of match" both did only this, so the menu offered the same thing twice."""
+        return MenuItem(say(f"close_{self.game}", self.language), ui="new_partie")
+
+    def _close(self, board) -> Outcome:
+        """A key bound to new_partie / end_match: the same close, confirmed, once it is over."""
+        if not board.finished:
+            return note(say(f"not_over_{self.game}", self.language))
+        return self._open(Confirm(self._close_item(), self.language))
 
     def _player_items(self, action: str, board) -> list:
         if action == "forfeit":
@@ -257,7 +272,5 @@ class Referee:
         return [MenuItem(say("game_won", self.language, name=board.header.get(side, side)),
                          {"cmd": "game", "winner": side}) for side in ("a", "b")]
 
-    def _item(self, action: str) -> MenuItem:
-        if action == "stalemate":
-            return MenuItem(say("stalemate", self.language), {"cmd": "stalemate"})
-        return MenuItem(say(action, self.language), ui=action)
+    def _stalemate_item(self) -> MenuItem:
+        return MenuItem(say("stalemate", self.language), {"cmd": "stalemate"})

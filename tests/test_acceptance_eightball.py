@@ -62,7 +62,7 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(tmp
     over = player.service.screen()
     assert over["summary"]["finished"] and over["summary"]["winner"] == "b"
     assert over["summary"]["sets"] == {"a": 0, "b": 2}
-    assert player.key("enter")["title"] == "Uzavřít partii?"
+    assert player.key("enter")["title"] == "Uzavřít zápas?"     # 8-ball: an individual match (8B:8)
     assert player.key("enter")["title"] == "Zápas 2: domácí"
     items = player.syncer.outbox.pending()
     assert [item.kind for item in items] == ["partie"]

@@ -84,12 +84,35 @@ def test_confirm_is_cancelled_by_any_other_key():
 
 
 def test_menu_navigation_with_redo_and_undo_keys():
-    desk = carom().keys("hold:enter + +")
-    assert desk.screen["selected"] == 2
+    desk = carom().keys("hold:enter 1 enter hold:enter")       # a forfeit ends it: the close is offered
+    assert desk.screen["items"] == ["1 Uzavřít partii", "2 Test kláves"]
+    desk.keys("+ +")
+    assert desk.screen["selected"] == 0
     desk.keys("enter")
-    assert desk.screen["title"] == "Nová partie?"
+    assert desk.screen["title"] == "Uzavřít partii?"
     desk.keys("enter")
-    assert desk.ui[-1] == "new_partie" and desk.commands == []
+    assert desk.ui[-1] == "new_partie" and desk.commands == [{"cmd": "forfeit", "by": "a"}]
+
+
+def test_menu_offers_no_close_while_the_partie_runs():
+    """"Nová partie" and "Konec zápasu" both only closed a finished partie: one item, once it is over."""
+    items = carom().keys("hold:enter").screen["items"]
+    assert items == ["1 Vzdává Novák", "2 Vzdává Dvořák", "3 Test kláves"]
+
+
+@pytest.mark.parametrize("game, language, item", [
+    ("carom", "cs", "Uzavřít partii"), ("carom", "en", "Close the partie"),
+    ("8ball", "cs", "Uzavřít zápas"), ("8ball", "en", "Close the match")])
+def test_the_close_item_names_the_games_unit(game, language, item):
+    """RULES 2 (8B:8): in 8-ball the referee's unit is the individual match (zápas), not a partie."""
+    desk = (carom if game == "carom" else eight)(language=language)
+    forfeit = next(n for n, i in enumerate(desk.keys("hold:enter").screen["items"], 1)
+                   if "Vzdává" in i or "forfeits" in i)
+    desk.keys(f"{forfeit} enter hold:enter")
+    assert desk.board.finished
+    items = desk.screen["items"]
+    assert f"{len(items) - 1} {item}" in items
+    assert not any(old in i for i in items for old in ("Nová partie", "Konec zápasu", "New partie", "End"))
 
 
 def test_menu_leaves_out_a_forfeit_the_core_refuses():
@@ -104,8 +127,12 @@ def test_destructive_key_bound_to_a_tap_only_fires_on_hold():
     keymap = DEFAULTS["carom"].with_overrides({"9": "none"}, {"9": "end_match"})
     desk = carom(keymap=keymap).keys("9")
     assert desk.messages == ["Podržte klávesu déle"] and desk.screen is None
-    desk.keys("hold:9 enter")
-    assert desk.ui == ["end_match"]
+    desk.keys("hold:9")
+    assert desk.messages[-1] == "Partie neskončila" and desk.screen is None   # nothing to close yet
+    desk.keys("hold:enter 1 enter hold:9")
+    assert desk.screen["title"] == "Uzavřít partii?"
+    desk.keys("enter")
+    assert desk.ui == ["new_partie"]
 
 
 def test_key_with_tap_and_hold_fires_tap_on_release_and_hold_once():
@@ -149,7 +176,7 @@ def test_keytest_shows_the_key_as_printed_on_the_keypad_not_its_internal_name(ke
 
 
 def test_keytest_from_the_menu():
-    desk = carom().keys("hold:enter 5")
+    desk = carom().keys("hold:enter 3")
     assert desk.screen == {"screen": "keytest", "key": None, "device": None}
 
 

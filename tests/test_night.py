@@ -206,9 +206,15 @@ def test_single_8ball_match_outside_the_league(setup):
     assert night.screen()["screen"] == "8ball"
     assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
     assert night.board.header["first_break"] == "a"           # the player picked to start breaks
+    with pytest.raises(IllegalCommand, match="Zápas neskončil"):    # 8-ball's unit is a zápas (8B:8)
+        night.finish_partie()
     night.command({"cmd": "game", "winner": "a"})
     assert night.board.finished
-    night.ui("confirm"), night.ui("confirm")
+    with pytest.raises(IllegalCommand, match="Enter = uzavřít zápas"):
+        night.ui("cancel")
+    night.ui("confirm")
+    assert night.screen()["title"] == "Uzavřít zápas?"
+    night.ui("confirm")
     assert [i.kind for i in outbox.pending()] == ["partie"]
 
 
