@@ -262,3 +262,39 @@ def test_a_bare_table_number_on_the_ready_screen_is_called_a_table(size):
     settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
     bare, named = dict(sample("ready"), table="1"), dict(sample("ready"), table="stůl 1")
     assert frames(bare, settings) == frames(named, settings)
+
+
+LONG_PAIRS = {"screen": "lotdraw", "seed": 3544107979, "pairs": [
+    {"partie": 1, "home": "Novák", "away": "Dvořák"}, {"partie": 2, "home": "Procházka", "away": "Veselý"},
+    {"partie": 3, "home": "Kubíček", "away": "Žák"}, {"partie": 4, "home": "Svoboda", "away": "Pokorný"}]}
+
+
+@pytest.mark.parametrize("size", [(64, 16), (96, 16), (128, 32)], ids=["64x16", "96x16", "128x32"])
+def test_lot_draw_shows_each_pair_whole_on_one_page_in_one_font(size, monkeypatch):
+    """RULES 1.6: the captains read the drawn pairs — "4 Svoboda – Pokorný" on one page, one font,
+    never "4 Svoboda" in one size and "-Pokorný" in another (the referee walkthrough on 64x16)."""
+    from display.scene import Scene
+
+    written, draw = [], Scene.write
+
+    def write(self, text, box, **kw):
+        written.append((text, (kw.get("font") or self.font_for(text, box[2] - box[0])).height))
+        return draw(self, text, box, **kw)
+    monkeypatch.setattr(Scene, "write", write)
+    settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
+    counter = Counter(None, settings)
+    pages = []
+    for i in range(12):
+        written.clear()
+        counter.render(LONG_PAIRS, i * settings.page_seconds)
+        pages.append(list(written))
+    for pair in LONG_PAIRS["pairs"]:
+        wanted = f"{pair['partie']} {pair['home']} – {pair['away']}"
+        rows = [page for page in pages if any(text.startswith(f"{pair['partie']} ") for text, _ in page)]
+        assert rows, wanted
+        for page in rows:
+            start = next(n for n, (text, _) in enumerate(page) if text.startswith(f"{pair['partie']} "))
+            block = page[start:start + (1 if page[start][0].endswith(pair["away"]) else 2)]
+            assert " ".join(text for text, _ in block).upper() == wanted.upper()   # 3x5 font: capitals
+            assert len({height for _, height in block}) == 1
+    assert not any(text.startswith(("-", "–")) for page in pages for text, _ in page)

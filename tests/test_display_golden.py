@@ -39,7 +39,7 @@ def frame(layout: str, name: str, now: float = 0.0) -> Image.Image:
 # Later pages of the states whose facts take turns (the first page is in the test above).
 PAGES = [("32x8", "carom-to-go", 6.0), ("32x8", "carom-equalising", 6.0), ("32x8", "carom-league-end", 3.0),
          ("32x8", "carom-league-end", 6.0), ("32x8", "carom-frozen", 3.0), ("32x8", "8ball-pocket", 3.0),
-         ("64x16", "carom-to-go", 3.0), ("64x16", "carom-league-end", 3.0),
+         ("64x16", "carom-to-go", 3.0), ("64x16", "carom-league-end", 3.0), ("64x16", "lotdraw", 3.0),
          ("7seg8", "carom-to-go", 3.0), ("7seg8", "carom-league-end", 3.0), ("7seg16", "carom-equalising", 3.0)]
 
 

@@ -89,14 +89,30 @@ class TextScreens:
 
     def lotdraw(self, scene: Scene, model: dict) -> None:
         w = scene.words
+        width = self.geometry.width
         # the seed whole (captains check it): beside the word when both fit, else in pieces
-        lines = message_parts(f'{w["lot"]} {model.get("seed", "")}', scene, self.geometry.width)
-        for pair in model.get("pairs") or []:
-            line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
-            if scene.small.width(line) > self.geometry.width:
-                line = f"{pair.get('partie', '')} {pair.get('home', '')} -{pair.get('away', '')}"
-            lines += wrap(line, scene, self.geometry.width, fits=scene.small.width)
-        self._text_lines(scene, lines)
+        lines = message_parts(f'{w["lot"]} {model.get("seed", "")}', scene, width)
+        pairs = model.get("pairs") or []
+        if self.geometry.tiny:      # one 3x5 line: the pairs go on word by word
+            for pair in pairs:
+                line = f"{pair.get('partie', '')} {pair.get('home', '')}-{pair.get('away', '')}"
+                if scene.small.width(line) > width:
+                    line = f"{pair.get('partie', '')} {pair.get('home', '')} -{pair.get('away', '')}"
+                lines += wrap(line, scene, width, fits=scene.small.width)
+            self._text_lines(scene, lines)
+            return
+        self._blocks(scene, [[(line, None, "center")] for line in lines] + _pair_blocks(scene, pairs, width))
+
+    def _blocks(self, scene: Scene, blocks: list) -> None:
+        """Blocks of rows (text, font or None, align) onto pages; a block is never split between two."""
+        per_page = max(1, self.geometry.height // 8)
+        pages = [[]]
+        for block in blocks:
+            if pages[-1] and len(pages[-1]) + len(block) > per_page:
+                pages.append([])
+            pages[-1] += block
+        for row, (text, font, align) in enumerate(pages[scene.page(len(pages))][:per_page]):
+            scene.write(text, (0, row * 8, self.geometry.width, row * 8 + 8), align=align, font=font)
 
     def match(self, scene: Scene, model: dict) -> None:
         points = model.get("points") or {}
@@ -148,6 +164,24 @@ class TextScreens:
         y = top + (g.height - top - font.height) // 2
         font.draw(scene.draw, (x, y), text, 0 if error else scene.fill["text"])
         return len(parts)
+
+
+def _pair_blocks(scene: Scene, pairs: list, width: int) -> list:
+    """Each drawn pair as one block of rows in one font (the one with diacritics when the pair fits
+    it): "4 Svoboda – Pokorný" on a line, or "4 Svoboda –" over "Pokorný" (right) when that is too
+    wide. A captain reads the pair as one thing, never in two sizes or "-Pokorný" on its own."""
+    def rows(home, away, font):
+        if font.width(f"{home} – {away}") <= width:
+            return [(f"{home} – {away}", font, "center")]
+        return [(f"{home} –", font, "left"), (away, font, "right")]
+
+    blocks = []
+    for pair in pairs:
+        home, away = f"{pair.get('partie', '')} {pair.get('home', '')}", str(pair.get("away", ""))
+        fitting = (rows(home, away, font) for font in (scene.text, scene.small))
+        blocks.append(next((r for r in fitting if all(font.width(t) <= width for t, font, _ in r)),
+                           rows(home, away, scene.small)))
+    return blocks
 
 
 def _turn(text: str, scene: Scene, width: int) -> str:
