@@ -19,7 +19,8 @@ class Outcome:
     message:  {"text", "level"} to show for a moment (why a key was refused), or None.
     screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
     ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
-              "new_partie", "end_match", "keytest_end", "keypad_lost", "keypad_back"; or None.
+              "new_partie" (close the finished partie, confirmed), "keytest_end", "keypad_lost",
+              "keypad_back"; or None. ("end_match" is no longer sent: it was the same close.)
     value:    the digit for ui "digit", the device for "keypad_*", else the key name.
     """
 
