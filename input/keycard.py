@@ -24,12 +24,12 @@ TITLES = {
     "cs": {"carom": "Karambol – klávesy rozhodčího", "8ball": "8-ball – klávesy rozhodčího",
            "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",
            "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
-           "foot": "Podržet = stisk delší než {s:g} s. Vzdání, nová partie, konec zápasu: "
+           "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
                    "podržet Enter → menu → číslo → Enter."},
     "en": {"carom": "Carom – referee keys", "8ball": "8-ball – referee keys", "hold": "hold",
            "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
            "other": "Other keys",
-           "foot": "Hold = press longer than {s:g} s. Forfeit, new partie, end of match: "
+           "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
                    "hold Enter → menu → number → Enter."},
 }
 MATRIX_ONLY = {"A", "B", "C", "D", "#"}
