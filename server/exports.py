@@ -7,19 +7,15 @@ form has 3 decimals, truncated (RULES 1.5).
 import json
 from fractions import Fraction
 
+from rules.carom_figures import average, average_text
 from server.verify import match_summary
 
 SIDES = ("home", "away")
 
 
-def truncated(value: Fraction, places: int = 3) -> str:
-    scaled = value.numerator * 10 ** places // value.denominator
-    return f"{scaled // 10 ** places}.{scaled % 10 ** places:0{places}d}"
-
-
 def _average(points: int, innings: int) -> dict:
-    exact = Fraction(points, innings) if innings else Fraction(0)
-    return {"points": points, "innings": innings, "average": truncated(exact), "exact": str(exact)}
+    exact = average(points, innings)
+    return {"points": points, "innings": innings, "average": average_text(exact), "exact": str(exact)}
 
 
 def content_of(row) -> dict:
@@ -147,7 +143,7 @@ class _Team:
 
     @property
     def general_average(self) -> Fraction:
-        return Fraction(self.scored, self.innings) if self.innings else Fraction(0)
+        return average(self.scored, self.innings)
 
     def key(self) -> tuple:
         return (self.team_points, self.scored - self.conceded, self.general_average)
@@ -183,7 +179,7 @@ def league_table(store, game: str = "carom") -> dict:
             "place": place, "team": team.name, "matches": len(team.matches), "partie": team.partie,
             "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
             "difference": team.scored - team.conceded, "innings": team.innings,
-            "general_average": truncated(team.general_average), "general_average_exact": str(team.general_average),
+            "general_average": average_text(team.general_average), "general_average_exact": str(team.general_average),
             "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
         })
     return {"game": game, "order": ["points", "difference", "general_average", "head_to_head"], "rows": rows}

@@ -141,8 +141,10 @@ def test_table_general_average_is_an_exact_fraction(league):
 def test_truncated_not_rounded():
     """RULES 1.5: averages are printed with 3 decimals, truncated."""
     from fractions import Fraction
-    assert exports.truncated(Fraction(2, 3)) == "0.666"
-    assert exports.truncated(Fraction(200, 7)) == "28.571"
+
+    from rules.carom_figures import average_text
+    assert average_text(Fraction(2, 3)) == "0.666"
+    assert average_text(Fraction(200, 7)) == "28.571"
 
 
 def test_pages_escape_names_from_the_devices(league):
