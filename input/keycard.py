@@ -8,7 +8,7 @@ import glob
 
 from PIL import Image, ImageDraw, ImageFont
 
-from input.keymap import KEY_LABELS, KeyMap
+from input.keymap import KeyMap, key_label
 from input.messages import label
 from input.settings import KeypadSettings
 
@@ -86,7 +86,7 @@ class Card:
             draw.text((MARGIN, y), self.texts["other"], font=self.small, fill=FRAME)
             for key in others:
                 y += 40
-                draw.text((MARGIN, y), f"{KEY_LABELS.get(key, key)}: {self._describe(key)}",
+                draw.text((MARGIN, y), f"{key_label(key)}: {self._describe(key)}",
                           font=self.small, fill=INK)
             y += 50
         self._wrapped(draw, self.texts["foot"].format(s=self.settings.long_press),
@@ -126,7 +126,7 @@ class Card:
             x0, y0 = MARGIN + col * (UNIT_W + GAP), top + row * (UNIT_H + GAP)
             x1, y1 = x0 + w * UNIT_W + (w - 1) * GAP, y0 + h * UNIT_H + (h - 1) * GAP
             draw.rounded_rectangle((x0, y0, x1, y1), radius=14, outline=FRAME, width=3)
-            text = KEY_LABELS.get(key, key) + (f"  ({pin})" if pin else "")
+            text = key_label(key) + (f"  ({pin})" if pin else "")
             draw.text((x0 + 14, y0 + 6), text, font=self.big, fill=INK)
             y = y0 + 58
             if key in self.keymap.tap:
