@@ -105,6 +105,10 @@ class ValuePrompt:
     def model(self) -> dict:
         return {"screen": "prompt", "title": self.title, "value": "", "hint": self.hint}
 
+    def commands(self) -> list[dict]:
+        """The command of every valid answer: the prompt is worth opening if one is accepted."""
+        return [self.make(answer) for answer in self.valid]
+
     def handle(self, fired: Fired, board):
         answer = dict(self.picks).get(fired.action, fired.digit)
         if answer in self.valid:

@@ -33,6 +33,7 @@ NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "up", "redo": "d
               "up": "up", "down": "down", "menu": "menu"}
 POCKETS = range(1, 7)
 GROUPS = {1: "solids", 2: "stripes"}
+PLAYER_ITEMS = {"forfeit": ("forfeit", "by"), "game": ("game_won", "winner")}   # text, argument
 _LAST = object()           # poll(): "the board of the last press"
 
 
@@ -193,31 +194,30 @@ class Referee:
     def _pot(self, ball: str, board) -> Outcome:
         """A ball potted; the last of its group needs its pocket, so ask for it."""
         plain = {"cmd": "pot", "ball": ball}
-        if first_error(board, [plain]) is None:
+        error = first_error(board, [plain])
+        if error is None:
             return Outcome(commands=(plain,))
-        with_pocket = [{**plain, "pocket": p} for p in POCKETS]
-        if first_error(board, with_pocket) is not None:
-            return checked(board, plain, self.language)
-        return self._open(self._pocket_prompt(f"pocket_last_{ball}",
-                                              lambda p: {**plain, "pocket": p}))
+        prompt = self._pocket_prompt(f"pocket_last_{ball}", lambda p: {**plain, "pocket": p})
+        if first_error(board, prompt.commands()) is not None:
+            return note(refusal(error, self.language))
+        return self._open(prompt)
 
     def _ask(self, action: str, board) -> Outcome:
-        if action == "choose":
-            cmds = [{"cmd": "choose", "group": g} for g in GROUPS.values()]
-            prompt = ValuePrompt(say("choose_title", self.language),
-                                 say("choose_hint", self.language),
-                                 lambda n: {"cmd": "choose", "group": GROUPS[n]}, tuple(GROUPS),
-                                 (("pot_solid", 1), ("pot_stripe", 2)), self.language)
-        else:
-            name = "pot8" if action == "pot8" else "pocket8"
-            cmds = [{"cmd": name, "pocket": p} for p in POCKETS]
-            prompt = self._pocket_prompt("pocket8_title" if action == "pot8"
-                                         else "pocket_named_title",
-                                         lambda p: {"cmd": name, "pocket": p})
-        error = first_error(board, cmds)
+        prompt = self._choose_prompt() if action == "choose" else self._eight_prompt(action)
+        error = first_error(board, prompt.commands())
         if error is not None:
             return note(refusal(error, self.language))
         return self._open(prompt)
+
+    def _choose_prompt(self) -> ValuePrompt:
+        return ValuePrompt(say("choose_title", self.language), say("choose_hint", self.language),
+                           lambda n: {"cmd": "choose", "group": GROUPS[n]}, tuple(GROUPS),
+                           (("pot_solid", 1), ("pot_stripe", 2)), self.language)
+
+    def _eight_prompt(self, name: str) -> ValuePrompt:
+        """The pocket of the 8: "pot8" where it dropped, "pocket8" the one named before (8B:6f)."""
+        title = "pocket8_title" if name == "pot8" else "pocket_named_title"
+        return self._pocket_prompt(title, lambda p: {"cmd": name, "pocket": p})
 
     def _pocket_prompt(self, title: str, make) -> ValuePrompt:
         return ValuePrompt(say(title, self.language), say("pocket_hint", self.language), make,
@@ -240,11 +240,10 @@ class Referee:
     def _menu_items(self, board) -> list:
         items = []
         if self.game == "8ball":
-            if first_error(board, [{"cmd": "pocket8", "pocket": p} for p in POCKETS]) is None:
+            prompt = self._eight_prompt("pocket8")
+            if first_error(board, prompt.commands()) is None:
                 items.append(MenuItem(say("pocket8", self.language), confirm=False,
-                                      opens=lambda: self._pocket_prompt(
-                                          "pocket_named_title",
-                                          lambda p: {"cmd": "pocket8", "pocket": p})))
+                                      opens=lambda: prompt))
             items.append(self._stalemate_item())
             items += self._player_items("game", board)
         items += self._player_items("forfeit", board)
@@ -266,11 +265,10 @@ class Referee:
         return self._open(Confirm(self._close_item(), self.language))
 
     def _player_items(self, action: str, board) -> list:
-        if action == "forfeit":
-            return [MenuItem(say("forfeit", self.language, name=board.header.get(side, side)),
-                             {"cmd": "forfeit", "by": side}) for side in ("a", "b")]
-        return [MenuItem(say("game_won", self.language, name=board.header.get(side, side)),
-                         {"cmd": "game", "winner": side}) for side in ("a", "b")]
+        """One item per player: "forfeit" (by whom) or "game" (won by whom)."""
+        text, argument = PLAYER_ITEMS[action]
+        return [MenuItem(say(text, self.language, name=board.header.get(side, side)),
+                         {"cmd": action, argument: side}) for side in ("a", "b")]
 
     def _stalemate_item(self) -> MenuItem:
         return MenuItem(say("stalemate", self.language), {"cmd": "stalemate"})
