@@ -7,7 +7,7 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.exports import SIDES, content_of, forfeit_of, header_of, match_info, result_points
+from server.exports import SIDES, content_of, forfeit_of, header_of, match_ids, match_info, result_points
 
 ORDER = ["points", "sets_difference", "games_difference"]
 
@@ -103,8 +103,7 @@ class _Team:
 def league_table(store, *, points_per_match: int = 1) -> dict:
     """The 8-ball league table: team points (individual matches won), sets difference, games difference."""
     teams: dict[str, _Team] = {}
-    match_ids = dict.fromkeys(r["match_id"] for r in store.items(game="8ball") if r["match_id"])
-    for match_id in match_ids:
+    for match_id in match_ids(store, game="8ball"):
         record = match_record(store, match_id, points_per_match=points_per_match)
         if not record["home"] or not record["away"]:
             continue

@@ -107,16 +107,15 @@ def match_record(store, match_id: str) -> dict | None:
     }
 
 
+def match_ids(store, game: str | None = None) -> list[str]:
+    """The ids of the stored matches (with an item of ``game``), in the order they first arrived."""
+    return list(dict.fromkeys(row["match_id"] for row in store.items(game=game) if row["match_id"]))
+
+
 def matches(store) -> list[dict]:
-    ids = []
-    for row in store.items():
-        if row["match_id"] and row["match_id"] not in ids:
-            ids.append(row["match_id"])
-    out = []
-    for match_id in ids:
-        record = match_record(store, match_id)
-        out.append({key: record[key] for key in ("match", "game", "date", "venue", "home", "away", "points", "closed")})
-    return out
+    keys = ("match", "game", "date", "venue", "home", "away", "points", "closed")
+    return [{key: record[key] for key in keys}
+            for record in (match_record(store, match_id) for match_id in match_ids(store))]
 
 
 class _Team:
@@ -157,21 +156,21 @@ def league_table(store, game: str = "carom") -> dict:
 
         return eightball.league_table(store)
     teams: dict[str, _Team] = {}
-    for match in matches(store):
-        if match["game"] != game or not match["home"] or not match["away"]:
+    for match_id in match_ids(store):
+        record = match_record(store, match_id)
+        if record["game"] != game or not record["home"] or not record["away"]:
             continue
-        record = match_record(store, match["match"])
         names = {side: record[side] for side in SIDES}
         if record["forfeit"]:
             for side, other in (("home", "away"), ("away", "home")):
                 team = teams.setdefault(names[side], _Team(names[side]))
-                team.add_forfeit(match["match"], names[other], record["points"][side])
+                team.add_forfeit(match_id, names[other], record["points"][side])
         for p in record["partie"]:
             if p["result"] is None:
                 continue
             for side, other in (("home", "away"), ("away", "home")):
                 team = teams.setdefault(names[side], _Team(names[side]))
-                team.add(match["match"], names[other], p[side], p[other])
+                team.add(match_id, names[other], p[side], p[other])
     ordered = _order(list(teams.values()))
     rows = []
     for place, (team, decided_by) in enumerate(ordered, start=1):
