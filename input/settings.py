@@ -20,7 +20,7 @@
 """
 from dataclasses import dataclass, field
 
-from config.options import Section
+from config.options import ConfigError, Section
 from input.keymap import DEFAULTS, KEY_NAMES, UNBOUND, KeyMap, actions_for, needs_hold
 
 DEVICE_KINDS = ("evdev", "matrix", "buttons", "terminal")
@@ -165,17 +165,13 @@ def _check_pins(section: Section, settings: KeypadSettings) -> None:
     if "buttons" in settings.devices:
         claims += [(p, "buttons.pins", key) for key, p in settings.buttons.pins]
     for pin, sub, option in claims:
-        where = f"{sub} {option}"
+        where = f"{section.name}.{sub}"
         if pin in DISPLAY_SPI:
-            raise _sub_error(section, sub, option,
-                             f"BCM {pin} is the display's {DISPLAY_SPI[pin]} pin; pick another")
+            raise ConfigError(section.path, where, option,
+                              f"BCM {pin} is the display's {DISPLAY_SPI[pin]} pin; pick another")
         if pin in used:
-            raise _sub_error(section, sub, option, f"BCM {pin} is already used by {used[pin]}")
-        used[pin] = f"[{section.name}.{where.replace(' ', '] ', 1)}"
-
-
-def _sub_error(section: Section, sub: str, option: str, problem: str):
-    return Section({}, f"{section.name}.{sub}", section.path).error(option, problem)
+            raise ConfigError(section.path, where, option, f"BCM {pin} is already used by {used[pin]}")
+        used[pin] = f"[{where}] {option}"
 
 
 def _read_keymap(sec: Section, game: str) -> KeyMap:
