@@ -65,12 +65,11 @@ def check(parsed: Parsed) -> Parsed:
 def _check_partie(p: Parsed) -> Parsed:
     from rules.record import replay_lines
 
-    lines = p.record.splitlines()
     try:
-        replay = replay_lines(lines)
+        replay = replay_lines(p.record.splitlines())
     except RuleError as exc:
         raise Refused(422, f"the record does not replay: {exc}") from None
-    header = json.loads(next(line for line in lines if line.strip()))
+    header = replay.board.header        # the first line, as the replay read it (without "at"/"crc")
     if header.get("id") != p.id:
         raise Refused(422, f"the record's header id {header.get('id')!r} is not the item id {p.id!r}")
     if not replay.board.finished:
