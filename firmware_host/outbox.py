@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from firmware_host.journal import sync_directory
+
 log = logging.getLogger(__name__)
 
 KINDS = ("partie", "match")
@@ -94,7 +96,7 @@ class Outbox:
 
     def _write_durably(self, target: Path, data: bytes) -> None:
         _replace_with(target, data, self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp"))
-        _fsync_dir(target.parent)
+        sync_directory(target.parent)
 
     # -- reading ---------------------------------------------------------
     def pending(self) -> list[Item]:
@@ -173,8 +175,8 @@ class Outbox:
             return
         os.replace(source, target)
         os.utime(target)   # its place in the queue is when it entered this state
-        _fsync_dir(target.parent)
-        _fsync_dir(source.parent)
+        sync_directory(target.parent)
+        sync_directory(source.parent)
 
     # -- carrying it away --------------------------------------------------
     def export(self, path, signer=None, *, include_held: bool = True) -> int:
@@ -210,10 +212,3 @@ def _replace_with(target: Path, data: bytes, tmp: Path) -> None:
             tmp.unlink(missing_ok=True)
         raise
 
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
