@@ -46,15 +46,15 @@ def parse_header(header: dict) -> Settings:
         if not isinstance(name, str) or not name.strip():
             raise HeaderError(f'player "{player}" must be a non-empty name, not {name!r}')
         names[player] = name.strip()
-    cap = header.get("cap_points_at_limit", True)
+    cap = header.get("cap_points_at_limit", Settings.cap_points_at_limit)
     if not isinstance(cap, bool):
         raise HeaderError(f"cap_points_at_limit must be true or false, not {cap!r}")
     home = header.get("home", "a")
     if home not in PLAYERS:
         raise HeaderError(f'home must be "a" or "b", not {home!r}')
     return Settings(a=names["a"], b=names["b"],
-                    points_limit=_whole(header, "points_limit", 200),
-                    innings_limit=_whole(header, "innings_limit", 15),
+                    points_limit=_whole(header, "points_limit", Settings.points_limit),
+                    innings_limit=_whole(header, "innings_limit", Settings.innings_limit),
                     cap_points_at_limit=cap)
 
 
