@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 
 from rules.carom_figures import TEAM_POINTS
+from rules.carom_state import PLAYERS, other
 from rules.errors import RuleError
 
 PARTIE_PER_MATCH = 4      # A.3.6
@@ -100,10 +101,10 @@ def partie_line(number: int, header: dict, summary: dict) -> PartieLine:
     if summary.get("game") != "carom":
         raise MatchError(f"partie {number}: not a carom partie ({summary.get('game')!r})")
     home = header.get("home")
-    if home not in ("a", "b"):
+    if home not in PLAYERS:
         raise MatchError(f'partie {number}: the header must say which player is at home: '
                          f'"home": "a" or "b", not {home!r}')
-    away = "b" if home == "a" else "a"
+    away = other(home)
     players = summary["players"]
     side = {"home": home, "away": away}
     forfeit = summary.get("forfeit")
