@@ -444,7 +444,7 @@ class Night:
 
         def choose(i: int) -> None:
             if i == len(team.players) + 1:          # the whole team did not turn up (A.3.7)
-                self._confirm(self.t["no_show_q"].format(team=team.name), lambda: self._forfeit_match(setup, side))
+                self._confirm(self.t["no_show_q"].format(team=team.name), lambda: self._start_match(setup, side))
             elif i < len(team.players):             # toggle one player
                 player = team.players[i]
                 now = [p for p in team.players if (p in marked) != (p == player)]
@@ -461,11 +461,6 @@ class Night:
         self.menu = Menu(title or self.t["present"].format(team=team.name), items, choose, self._setup_menu,
                          selected=len(items) - 2 if selected is None else selected)   # Enter: all here
 
-    def _forfeit_match(self, setup: "Setup", absent: str) -> None:
-        """A team that did not turn up: the match is journalled as forfeited and goes to its result."""
-        self._record({"ev": "match", "id": self._new_id(setup.fixture), "game": self.device.game,
-                      "date": self._today(), "home": setup.home, "away": setup.away, "present": {},
-                      "partie_count": self._partie_count(), "forfeit": absent, **({"fixture": setup.fixture} if setup.fixture else {})})
 
     def _partie_count(self) -> int:
         return CAROM_PARTIE if self.device.game == "carom" else self.config.eightball.individual_matches
@@ -473,15 +468,18 @@ class Night:
     def _min_players(self) -> int:
         return CAROM_MIN_PLAYERS if self.device.game == "carom" else 1
 
-    def _start_match(self, setup: "Setup") -> None:
+    def _start_match(self, setup: "Setup", forfeit: str | None = None) -> None:
+        """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
         game = self.device.game
         event = {"ev": "match", "id": self._new_id(setup.fixture), "game": game, "date": self._today(),
-                 "home": setup.home, "away": setup.away, "present": setup.present,
+                 "home": setup.home, "away": setup.away, "present": {} if forfeit else setup.present,
                  "partie_count": self._partie_count()}
+        if forfeit:
+            event["forfeit"] = forfeit
         if setup.fixture:
             event["fixture"] = setup.fixture
         self._record(event)
-        if game == "carom":
+        if game == "carom" and not forfeit:
             self._draw_lot()
 
     def _start_single(self) -> None:
