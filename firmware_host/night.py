@@ -266,16 +266,14 @@ class Night:
 
     def match_model(self) -> dict:
         match = self.match
-        points = {"home": 0, "away": 0}
-        lines = []
-        for number, summary in enumerate(match.closed, start=1):
-            home, away = summary["team_points"]["home"], summary["team_points"]["away"]
-            points["home"] += home
-            points["away"] += away
-            lines.append(f"{number}. {summary['home']} {summary['score']} {summary['away']} ({home}:{away})")
         if match.forfeit:
             points = self._match_result()["points"]
             lines = [self.t["no_show"].format(team=match.home if match.forfeit == "home" else match.away)]
+        else:
+            points = self._closed_points()
+            lines = [f"{number}. {line['home']} {line['score']} {line['away']} "
+                     f"({line['team_points']['home']}:{line['team_points']['away']})"
+                     for number, line in enumerate(match.closed, start=1)]
         return {"screen": "match", "home": match.home or self.t["home"], "away": match.away or self.t["away"],
                 "points": points, "partie": lines}
 
@@ -648,13 +646,14 @@ class Night:
             if match.forfeit:
                 return forfeited_match(match.forfeit).as_dict()
             return match_result(self._closed_records()).as_dict()
-        points = {"home": 0, "away": 0}
+        points = self._closed_points()
         if match.forfeit:
-            points["away" if match.forfeit == "home" else "home"] = match.partie_count
-        for line in match.closed:
-            for side in points:
-                points[side] += line["team_points"][side]
+            points["away" if match.forfeit == "home" else "home"] += match.partie_count
         return {"points": points, "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
+
+    def _closed_points(self) -> dict:
+        """Team points of the closed partie, summed."""
+        return {side: sum(line["team_points"][side] for line in self.match.closed) for side in ("home", "away")}
 
     def _closed_records(self) -> list[tuple[dict, dict]]:
         """(header, summary) of each closed partie, replayed from its record file."""
