@@ -7,16 +7,10 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.exports import SIDES, content_of, forfeit_of, header_of, match_ids, match_info, result_points
+from server.exports import (SIDES, content_of, forfeit_of, header_of, match_ids, match_info, result_points,
+                            side_of)
 
 ORDER = ["points", "sets_difference", "games_difference"]
-
-
-def _by_side(value, home: str):
-    """An "a"/"b" answer turned into "home"/"away" (None stays None)."""
-    if value is None:
-        return None
-    return "home" if value == home else "away"
 
 
 def _individual(row) -> dict:
@@ -36,18 +30,18 @@ def _individual(row) -> dict:
     sets = {}
     for game in log:
         sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
-        sets[game["set"]]["games"][_by_side(game["winner"], home)] += 1
+        sets[game["set"]]["games"][side_of(game["winner"], home)] += 1
     for entry in sets.values():
         games = entry["games"]
         entry["winner"] = None if games["home"] == games["away"] else max(SIDES, key=games.get)
     return {
         "id": content["id"], "number": header.get("partie"), "device": row["device"],
         "games_to_win": summary.get("games_to_win"), "sets_to_win": summary.get("sets_to_win"),
-        "winner": _by_side(summary.get("winner"), home), "forfeit": _by_side(summary.get("forfeit"), home),
+        "winner": side_of(summary.get("winner"), home), "forfeit": side_of(summary.get("forfeit"), home),
         "home": side(home), "away": side(away),
         "sets": [sets[n] for n in sorted(sets)],
-        "games": [{"set": g["set"], "game": g["game"], "breaker": _by_side(g["breaker"], home),
-                   "winner": _by_side(g["winner"], home), "reason": g["reason"],
+        "games": [{"set": g["set"], "game": g["game"], "breaker": side_of(g["breaker"], home),
+                   "winner": side_of(g["winner"], home), "reason": g["reason"],
                    "fouls": {"home": g["fouls"][home], "away": g["fouls"][away]},
                    "loser_left": g["loser_left"]} for g in log],
         "summary": summary,

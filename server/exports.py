@@ -18,6 +18,14 @@ def _average(points: int, innings: int) -> dict:
     return {"points": points, "innings": innings, "average": average_text(exact), "exact": str(exact)}
 
 
+def side_of(letter, home: str):
+    """A player letter ("a"/"b") as the side ("home"/"away") it played for, ``home`` being the home
+    player's letter; anything else (None, "draw") stays as it is."""
+    if letter not in ("a", "b"):
+        return letter
+    return "home" if letter == home else "away"
+
+
 def content_of(row) -> dict:
     return json.loads(row["body"])
 
@@ -69,11 +77,9 @@ def _partie_entry(row) -> dict:
                 "innings": p.get("innings", 0), "best_series": p.get("best_series", 0),
                 "average": p.get("average"), "series": p.get("series", []), "team_points": p.get("team_points")}
 
-    result = summary.get("result")
     return {"id": content["id"], "number": header.get("partie"), "game": header.get("game"),
-            "device": row["device"], "result": {home: "home", away: "away"}.get(result, result),
-            "forfeit": {home: "home", away: "away"}.get(summary.get("forfeit"), summary.get("forfeit")),
-            "home": side(home), "away": side(away)}
+            "device": row["device"], "result": side_of(summary.get("result"), home),
+            "forfeit": side_of(summary.get("forfeit"), home), "home": side(home), "away": side(away)}
 
 
 def match_record(store, match_id: str) -> dict | None:
