@@ -28,7 +28,7 @@ class Counter:
         self.frames = 0                 # frames handed to the device (unchanged ones never are)
         self.next_deadline = None
         self.device = None
-        self.size, self.mode = _logical_size(settings), "1" if settings.mono else "RGB"
+        self.size, self.mode = _logical_size(settings), settings.mode
         self._model = None
         self._message = None
         self._message_start = None      # when the message in force first appeared

@@ -86,16 +86,11 @@ def _ws2812(settings, *, ws281x=None, **_):
     return device
 
 
-def _mode(settings) -> str:
-    """Luma's dummy keeps 1-bit frames for MAX7219 boards (as the real driver wants), RGB otherwise."""
-    return "1" if settings.mono else "RGB"
-
-
 def _dummy(settings, **_):
     from luma.core.device import dummy
 
     width, height = settings.size
-    return dummy(width=width, height=height, rotate=settings.rotate, mode=_mode(settings))
+    return dummy(width=width, height=height, rotate=settings.rotate, mode=settings.mode)
 
 
 def _emulator_args(settings) -> dict:

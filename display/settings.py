@@ -64,6 +64,11 @@ class DisplaySettings:
         return self.kind != "ws2812"
 
     @property
+    def mode(self) -> str:
+        """The PIL mode of a frame: 1-bit for MAX7219 boards (as the real driver wants), RGB otherwise."""
+        return "1" if self.mono else "RGB"
+
+    @property
     def size(self) -> tuple[int, int]:
         if self.is_segment:
             return (self.digits, 8)
