@@ -1,7 +1,7 @@
 """``pocitadlo outbox``: list the backlog, retry it now, or export it to a file (USB stick)."""
-HELP = "list the finished partie not yet delivered, retry now, or export them to a file"
+from firmware_host.commands.run import DEFAULT_CONFIG
 
-DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
+HELP = "list the finished partie not yet delivered, retry now, or export them to a file"
 
 
 def configure(parser) -> None:
