@@ -7,8 +7,8 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.exports import (SIDES, content_of, forfeit_of, header_of, match_ids, match_info, result_points,
-                            side_of)
+from server.exports import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
+                            missing, result_points, side_of)
 
 ORDER = ["points", "sets_difference", "games_difference"]
 
@@ -54,21 +54,19 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
     if not rows:
         return None
     info, listed, declared, closed = match_info(rows)
-    played = sorted((_individual(r) for r in rows if r["kind"] == "partie"),
-                    key=lambda m: (m["number"] is None, m["number"] or 0, m["id"]))
+    played = in_playing_order(rows, _individual)
     score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
                        points_per_match=points_per_match)
     forfeit = forfeit_of(rows)
     totals = {side: {key: sum(m[side][key] for m in played) for key in ("sets", "games")} for side in SIDES}
     for side in SIDES:
         totals[side]["matches"] = sum(1 for m in played if m["winner"] == side)
-    received = {m["id"] for m in played}
     return {
         "match": match_id, "game": "8ball", "venue": info.get("venue"), "date": info.get("date"),
         "home": info.get("home"), "away": info.get("away"), "closed": closed, "forfeit": forfeit,
         "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
         "points_per_match": points_per_match,
-        "declared_points": declared, "missing_partie": [pid for pid in listed if pid not in received],
+        "declared_points": declared, "missing_partie": missing(listed, played),
         "totals": totals, "individual": played,
     }
 

@@ -57,6 +57,18 @@ def forfeit_of(rows) -> str | None:
     return forfeit if forfeit in SIDES else None
 
 
+def in_playing_order(rows, entry) -> list[dict]:
+    """``entry(row)`` of each stored partie of a match, by partie number (unnumbered last), then id."""
+    return sorted((entry(r) for r in rows if r["kind"] == "partie"),
+                  key=lambda e: (e["number"] is None, e["number"] or 0, e["id"]))
+
+
+def missing(listed: list[str], entries: list[dict]) -> list[str]:
+    """The partie ids the match item names that were not received."""
+    received = {e["id"] for e in entries}
+    return [pid for pid in listed if pid not in received]
+
+
 def result_points(played: dict, declared: dict | None, forfeit: str | None) -> dict:
     """The match points: summed over the partie received, or for a forfeited match (no partie
     played) the points its match item declares."""
@@ -92,21 +104,18 @@ def match_record(store, match_id: str) -> dict | None:
         from server import eightball
 
         return eightball.match_record(store, match_id)
-    partie_rows = [r for r in rows if r["kind"] == "partie"]
     info, listed, declared, closed = match_info(rows)
-    partie = sorted((_partie_entry(r) for r in partie_rows),
-                    key=lambda p: (p["number"] is None, p["number"] or 0, p["id"]))
+    partie = in_playing_order(rows, _partie_entry)
     forfeit = forfeit_of(rows)
     points = result_points({side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES},
                            declared, forfeit)
-    received = {p["id"] for p in partie}
     return {
         "match": match_id, "game": "carom",
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
         "seed": info.get("seed"), "closed": closed, "forfeit": forfeit,
         "points": points,
         "declared_points": declared,
-        "missing_partie": [pid for pid in listed if pid not in received],
+        "missing_partie": missing(listed, partie),
         "partie": partie,
         "averages": {side: _average(sum(p[side]["points"] for p in partie),
                                     sum(p[side]["innings"] for p in partie)) for side in SIDES},
