@@ -128,7 +128,11 @@ class Outbox:
                 log.error("outbox: %s is unreadable (%s); left in place, not sent", path, exc)
 
     def unsent(self) -> int:
-        return len(self._files(PENDING)) + len(self._files(HELD))
+        return len(self._files(PENDING)) + self.held_count()
+
+    def held_count(self) -> int:
+        """Items set aside after a final refusal, counted by their files (nothing is read)."""
+        return len(self._files(HELD))
 
     def _files(self, sub: str) -> list[Path]:
         paths = []

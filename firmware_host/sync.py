@@ -112,7 +112,7 @@ class Syncer:
         with self._lock:
             error = self._last_error
         if error is None:
-            held = len(self.outbox.held())
+            held = self.outbox.held_count()
             if held:
                 error = f"{held} refused by the receiver (see pocitadlo outbox)"
         return {"unsent": self.outbox.unsent(), "last_delivery": self.outbox.last_delivery(),

@@ -39,6 +39,9 @@ class ForwardQueue:
         return [Item(row["id"], row["kind"], row["body"], HELD, row["why"])
                 for row in self.store.forwarded(HELD)] + unrelayable
 
+    def held_count(self) -> int:
+        return len(self.held())
+
     def unsent(self) -> int:
         return self.store.count_unforwarded()
 

@@ -250,3 +250,20 @@ def test_transport_none_only_counts_the_backlog(tmp_path):
     syncer.outbox.add("p-1", "partie", RECORD, SUMMARY)
     assert syncer.step() == float("inf")
     assert syncer.status() == {"unsent": 1, "last_delivery": None, "last_error": None}
+
+
+def test_status_counts_held_items_without_reading_them(tmp_path, caplog):
+    """The ready screen asks for the status on every draw: counting what the receiver refused must not
+    read (or complain about) each held item again."""
+    from firmware_host.outbox import Outbox
+    from firmware_host.sync import Syncer
+
+    outbox = Outbox(tmp_path / "outbox")
+    outbox.add("p-1", "partie", "{}", {})
+    outbox.hold("p-1", "409 conflict")
+    (tmp_path / "outbox" / "held" / "p-1.json").write_bytes(b"damaged")
+    syncer = Syncer(outbox, None)
+    with caplog.at_level("ERROR"):
+        status = syncer.status()
+    assert status["last_error"] == "1 refused by the receiver (see pocitadlo outbox)"
+    assert status["unsent"] == 1 and caplog.records == []
