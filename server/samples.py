@@ -40,9 +40,10 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
     (id, record text, summary) of kind "match".
     """
+    from rules.match import match_result
+
     info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date, "seed": seed}
     played = []
-    points = {"home": 0, "away": 0}
     for number in range(1, 5):
         pid = f"{match_id}-p{number}"
         side = "a" if number % 2 else "b"
@@ -51,11 +52,10 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
                                seed=seed * 10 + number, match=info, number=number, home=side, date=date,
                                points_limit=points_limit, innings_limit=innings_limit)
         played.append((pid, text, summary))
-        other = "b" if side == "a" else "a"
-        points["home"] += summary["players"][side]["team_points"]
-        points["away"] += summary["players"][other]["team_points"]
+    result = match_result((json.loads(text.splitlines()[0]), summary) for _, text, summary in played)
     # the shape firmware_host.night writes when it closes a match
-    summary = {**info, "game": "carom", "table": "1", "points": points,
+    summary = {**info, "game": "carom", "table": "1",
+               "points": {"home": result.home_points, "away": result.away_points},
                "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)
 
