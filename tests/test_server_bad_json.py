@@ -69,7 +69,7 @@ class RawSigner:
 
 def send_over_serial(store, payload: bytes, signer) -> "Answer":  # noqa: F821
     with relay() as cable, serial_listener(Receiver(store), cable.listener_port):
-        transport = SerialTransport(cable.device_port, signer, ack_timeout=0.5, tries=3)
+        transport = SerialTransport(cable.device_port, signer, ack_timeout=5.0, tries=3)   # a hang bound: a clean link answers at once
         try:
             return transport.send(payload)
         finally:

@@ -190,7 +190,7 @@ def test_pocitadlo_serve_forward_end_to_end(tmp_path, league):
         try:
             assert "forwarding to http://127.0.0.1" in process.stdout.readline()
             outbox = queue(tmp_path / "outbox", 4)
-            deliver_all(outbox, SerialTransport(cable.device_port, Signer(DEVICE, SECRET), ack_timeout=0.5, tries=5))
+            deliver_all(outbox, SerialTransport(cable.device_port, Signer(DEVICE, SECRET), ack_timeout=5.0, tries=5))
             assert wait_for(lambda: league.count() >= 4), (tmp_path / "gateway.log").read_text()
         finally:
             process.terminate()
