@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_host import framing  # noqa: E402
-from firmware_host.outbox import Outbox  # noqa: E402
-from firmware_host.signing import Signer  # noqa: E402
-from firmware_host.sync import Syncer  # noqa: E402
-from firmware_host.transport_serial import SerialTransport  # noqa: E402
+from wire import framing  # noqa: E402
+from delivery.outbox import Outbox  # noqa: E402
+from wire.signing import Signer  # noqa: E402
+from delivery.sync import Syncer  # noqa: E402
+from delivery.transport_serial import SerialTransport  # noqa: E402
 from server import samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
 from server.serial_listener import SerialListener  # noqa: E402

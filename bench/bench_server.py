@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_host.outbox import item_body  # noqa: E402
-from firmware_host.signing import Signer  # noqa: E402
-from firmware_host.transport_http import HttpTransport  # noqa: E402
+from delivery.outbox import item_body  # noqa: E402
+from wire.signing import Signer  # noqa: E402
+from delivery.transport_http import HttpTransport  # noqa: E402
 from server import samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
 from server.store import Store  # noqa: E402

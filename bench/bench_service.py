@@ -58,7 +58,7 @@ def latency(directory: Path, presses: int) -> list[float]:
     from gpiozero.pins.mock import MockFactory
 
     from config.load import load
-    from firmware_host.commands.run import assemble
+    from cli.commands.run import assemble
     from firmware_host.service import Stop, Ui
 
     factory = MockFactory()
@@ -107,7 +107,7 @@ def start_and_idle(directory: Path, idle_seconds: float) -> dict:
         server.settimeout(30)
         env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="30000000", PYTHONPATH=str(ROOT))
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config),
+        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config),
                                   "--log-level", "WARNING"], stdin=subprocess.PIPE, env=env)
         message = server.recv(200).decode()
         first_frame = time.perf_counter() - start
@@ -138,7 +138,7 @@ def partie_bytes(directory: Path) -> dict:
     """A 15-inning partie (both players, 30 innings), series like a league evening's, then closed."""
     from config.load import load
     from firmware_host.night import Night
-    from firmware_host.outbox import Outbox
+    from delivery.outbox import Outbox
 
     outbox = Outbox(directory / "outbox")
     night = Night(load(write_config(directory, points=200, innings=15)), outbox=outbox)

@@ -24,7 +24,7 @@ SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync")
 PART_READERS = {
     "display": "display.settings:read",
     "keypad": "input.settings:read",
-    "sync": "firmware_host.sync_settings:read",
+    "sync": "delivery.settings:read",
 }
 
 

@@ -13,6 +13,7 @@ import logging
 import os
 
 from rules.errors import RecordError
+from delivery.fsync import sync_directory
 from rules.record import decode_line, encode_line
 
 log = logging.getLogger("pocitadlo.journal")
@@ -124,12 +125,3 @@ def read_lines(data: bytes, name: str = "journal") -> tuple[list[dict], int]:
             lines.append(obj)
         good = end + 1
     return lines, good
-
-
-def sync_directory(path) -> None:
-    """fsync a directory so a newly created or renamed entry survives a power cut."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

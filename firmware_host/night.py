@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from display.text import clock_text
-from firmware_host.journal import Journal, sync_directory
+from delivery.fsync import sync_directory
+from firmware_host.journal import Journal
 from firmware_host.league import EMPTY, League, slug
 from rules.board import Board
 from rules.errors import IllegalCommand, RuleError

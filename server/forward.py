@@ -4,7 +4,7 @@ A venue laptop takes the records over serial (no network at the table) and, when
 network, re-posts every stored item to the league's server: the same bytes, signed afresh by the
 gateway's registered identity and carrying the device's original signature (``RelaySigner``), so
 the league's receiver checks the device's authorship and the gateway's freshness. Delivery is the
-device's own machinery, ``firmware_host.sync.Syncer`` (retry, capped backoff with jitter, holding
+device's own machinery, ``delivery.sync.Syncer`` (retry, capped backoff with jitter, holding
 refused items), over ``ForwardQueue``: the outbox interface on top of the gateway's store. A crash
 between a delivery and its mark only causes a resend, which the league's receiver answers "already
 have it": every item arrives exactly once.
@@ -12,9 +12,9 @@ have it": every item arrives exactly once.
 import json
 from datetime import datetime, timezone
 
-from firmware_host.outbox import DELIVERED, HELD, PENDING, Item
-from firmware_host.signing import RelaySigner, Signed
-from firmware_host.sync import Syncer
+from delivery.outbox import DELIVERED, HELD, PENDING, Item
+from wire.signing import RelaySigner, Signed
+from delivery.sync import Syncer
 
 NO_ORIGIN = "stored without the device's signature (before gateways were supported): cannot be relayed"
 
@@ -79,7 +79,7 @@ def forwarder(store, url: str, gateway_id: str, secret: bytes, *, timeout: float
               ca_file: str | None = None, backoff_initial: float = 2.0, backoff_max: float = 600.0,
               **syncer_options) -> Syncer:
     """The gateway's Syncer: every item in ``store`` to the receiver at ``url``, as ``gateway_id``."""
-    from firmware_host.transport_http import HttpTransport
+    from delivery.transport_http import HttpTransport
 
     queue = ForwardQueue(store)
     transport = HttpTransport(url, RelaySigner(gateway_id, secret, queue.origin_of), timeout=timeout, ca_file=ca_file)

@@ -4,7 +4,7 @@ Each line is a signed item (device, timestamp, nonce, signature, body). The sign
 against the registered device as for a post; the timestamp window and nonce are not (the file is
 days old by design), and the stored-id rules still make a second import harmless.
 """
-from firmware_host.signing import Signed
+from wire.signing import Signed
 
 
 def import_backlog(receiver, path) -> dict:

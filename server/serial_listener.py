@@ -12,10 +12,10 @@ import threading
 import time
 import zlib
 
-from firmware_host import framing
-from firmware_host.signing import Signed
-from firmware_host.sync import TransportError
-from firmware_host.transport_serial import Link
+from wire import framing
+from wire.signing import Signed
+from wire.answer import TransportError
+from delivery.transport_serial import Link
 
 log = logging.getLogger("pocitadlo.server")
 

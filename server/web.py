@@ -1,6 +1,6 @@
 """The receiver's HTTP(S) endpoint and its read-only pages.
 
-    POST /api/v1/records             a signed item (firmware_host.signing headers)
+    POST /api/v1/records             a signed item (wire.signing headers)
     GET  /api/v1/records             the list of stored items
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
     GET  /matches.json               the matches
@@ -17,7 +17,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
-from firmware_host.signing import Signed
+from wire.signing import Signed
 from server import exports, pages
 from server.receiver import MAX_BODY
 

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from firmware_host.outbox import Outbox
-from firmware_host.sync import Syncer
+from delivery.outbox import Outbox
+from delivery.sync import Syncer
 from server import samples
 from server.receiver import Receiver
 from server.serial_listener import SerialListener

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.commands import emulate
+from cli.commands import emulate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
 SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli import main
+from cli.main import main
 
 POCITADLO = str(Path(sys.executable).with_name("pocitadlo"))
 GOOD = ('{"game":"carom","a":"Novák","b":"Dvořák","points_limit":200,"innings_limit":15}\n'
@@ -282,7 +282,7 @@ def test_a_closed_output_pipe_ends_quietly(workdir):
 
 
 def test_a_bug_is_one_line_pointing_at_the_traceback_in_the_crash_log(tmp_path, monkeypatch, capsys):
-    from firmware_host.commands import replay
+    from cli.commands import replay
 
     def broken(args):
         raise ValueError("a bug in the code")
@@ -300,7 +300,7 @@ def test_a_bug_is_one_line_pointing_at_the_traceback_in_the_crash_log(tmp_path, 
 
 
 def test_debug_shows_the_traceback_of_a_bug(monkeypatch):
-    from firmware_host.commands import replay
+    from cli.commands import replay
 
     def broken(args):
         raise ValueError("a bug in the code")

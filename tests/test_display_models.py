@@ -9,7 +9,7 @@ import display.counter
 from display.counter import Counter
 from display.devices import open_device
 from display.settings import DisplaySettings
-from firmware_host.cli import main
+from cli.main import main
 from rules.record import replay_lines
 
 LAYOUTS = [dict(width=32, height=8), dict(width=64, height=16), dict(width=96, height=16),

@@ -1,6 +1,6 @@
 """End to end: what the service really produces reaches the league's receiver, once and intact.
 
-The service is built by ``firmware_host.commands.run.assemble`` from a config file with
+The service is built by ``cli.commands.run.assemble`` from a config file with
 ``[sync] transport = "http"`` (or ``"serial"``); its Syncer runs in its own thread as ``serve``
 runs it; the receiver (server/) is a real HTTP server on 127.0.0.1, or its serial listener at the
 other end of a pty cable. The referee's menu actions and record commands are posted to the service
@@ -18,7 +18,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from config.load import load
-from firmware_host.commands.run import assemble
+from cli.commands.run import assemble
 from firmware_host.service import Command, Ui
 from rules.record import replay_lines
 from server import exports
@@ -424,8 +424,8 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
     import signal
     import threading
 
-    from firmware_host.commands.run import serve
-    from firmware_host.outbox import Outbox
+    from cli.commands.run import serve
+    from delivery.outbox import Outbox
 
     factory = MockFactory()
     presses = ["enter", "enter", "enter",                      # setup: single partie; player 1 starts

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from firmware_host.commands.emulate import HIDE_CURSOR, SHOW_CURSOR
+from cli.commands.emulate import HIDE_CURSOR, SHOW_CURSOR
 
 HELP_ROW = 16 // 2 + 2          # the bundled emulator config: a 64x16 counter, 8 text lines, a blank, the help
 CURSOR_MOVES = re.compile(r"\x1b\[(?:(\d+);(\d+))?H|\n|\x1b\[\?25[hl]")
@@ -26,7 +26,7 @@ def emulate_in_pty(tmp_path, stop) -> tuple[int, str]:
     """Run the emulator on a pty; once the counter is drawn, ``stop(master, child)``; (status, output)."""
     master, slave = os.openpty()
     child = subprocess.Popen(
-        [sys.executable, "-m", "firmware_host.cli", "emulate", "--data", str(tmp_path / "data")],
+        [sys.executable, "-m", "cli", "emulate", "--data", str(tmp_path / "data")],
         stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
         preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
         env=dict(os.environ, PYTHONPATH=os.getcwd(), TERM="xterm-256color", HOME=str(tmp_path)))

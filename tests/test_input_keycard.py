@@ -1,7 +1,7 @@
 """``pocitadlo keycard --png``: the key reference card from the active key map."""
 from PIL import Image, ImageChops
 
-from firmware_host.cli import main
+from cli.main import main
 from input.keycard import find_font, render
 from input.keymap import DEFAULTS
 from input.settings import KeypadSettings

@@ -7,7 +7,7 @@ import pytest
 from config.load import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
-from firmware_host.outbox import Outbox
+from delivery.outbox import Outbox
 from rules.board import Board
 from rules.errors import IllegalCommand
 from rules.match import draw_lot

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli import main
+from cli.main import main
 from rules.record import encode_line
 
 ROOT = Path(__file__).resolve().parent.parent

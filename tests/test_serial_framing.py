@@ -1,10 +1,10 @@
-"""Serial frames (firmware_host/framing.py): round trip, resynchronisation, damage never passes."""
+"""Serial frames (wire/framing.py): round trip, resynchronisation, damage never passes."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sync_helpers import damaged
 
-from firmware_host import framing
-from firmware_host.framing import ACK, DAMAGED, DATA, NAK, Decoder, Frame, encode
+from wire import framing
+from wire.framing import ACK, DAMAGED, DATA, NAK, Decoder, Frame, encode
 
 payloads = st.binary(min_size=0, max_size=300)
 seqs = st.integers(0, 255)

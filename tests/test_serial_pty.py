@@ -16,9 +16,10 @@ from sync_helpers import (  # noqa: F401  (store: a fixture)
     DEVICE, SECRET, FakeClock, assert_exactly_once, deliver_all, drain, queue, relay, serial_listener, store,
 )
 
-from firmware_host.signing import Signer
-from firmware_host.sync import Syncer, TransportError
-from firmware_host.transport_serial import SerialTransport
+from wire.signing import Signer
+from delivery.sync import Syncer
+from wire.answer import TransportError
+from delivery.transport_serial import SerialTransport
 from server.receiver import Receiver
 
 

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 from sync_helpers import DEVICE, SECRET, relay, serial_listener, server, store  # noqa: F401  (fixtures)
 from test_server_http import partie_body, post, signed_post
 
-from firmware_host.signing import Signer
-from firmware_host.transport_serial import SerialTransport
+from wire.signing import Signer
+from delivery.transport_serial import SerialTransport
 from server.importer import import_backlog
 from server.receiver import Receiver
 
@@ -92,7 +92,7 @@ def test_a_signed_frame_with_a_deeply_nested_body_is_a_400_in_the_ack(store):
 
 
 def test_serve_import_reports_a_deeply_nested_line_as_refused(tmp_path, capsys):
-    from firmware_host.cli import main
+    from cli.main import main
 
     db = tmp_path / "league.sqlite"
     (tmp_path / "secret").write_bytes(SECRET)

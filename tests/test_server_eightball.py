@@ -5,9 +5,9 @@ import urllib.request
 import pytest
 from sync_helpers import league_store, running_server
 
-from firmware_host.cli import main
-from firmware_host.outbox import item_body
-from firmware_host.signing import Signer
+from cli.main import main
+from delivery.outbox import item_body
+from wire.signing import Signer
 from server import eightball, exports, pages, samples
 from server.receiver import Receiver
 

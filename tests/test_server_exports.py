@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from firmware_host.outbox import item_body
-from firmware_host.signing import Signer
+from delivery.outbox import item_body
+from wire.signing import Signer
 from rules.record import encode_line, replay_lines
 from server import exports, pages
 from server.receiver import Receiver

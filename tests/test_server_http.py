@@ -8,10 +8,10 @@ import subprocess
 import pytest
 from sync_helpers import SECRET, records_url, running_server, server, store  # noqa: F401  (fixtures)
 
-from firmware_host.outbox import Outbox, item_body
-from firmware_host.signing import Signer
-from firmware_host.sync import Syncer
-from firmware_host.transport_http import HttpTransport
+from delivery.outbox import Outbox, item_body
+from wire.signing import Signer
+from delivery.sync import Syncer
+from delivery.transport_http import HttpTransport
 from server import samples
 from server.web import RECORDS
 

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sync_helpers import damaged
 
-from firmware_host.outbox import item_body
-from firmware_host.signing import Signed, Signer
+from delivery.outbox import item_body
+from wire.signing import Signed, Signer
 from server import samples
 from server.receiver import Receiver
 from server.store import Store

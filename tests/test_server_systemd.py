@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli import build_parser
+from cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "pocitadlo-server.service"

@@ -11,8 +11,8 @@ from config.load import load
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings
-from firmware_host.cli import main
-from firmware_host.commands.run import load_or_wait
+from cli.main import main
+from cli.commands.run import load_or_wait
 from firmware_host.night import Night
 from firmware_host.notify import Notifier
 from firmware_host.service import IDLE_WAKE, Command, DisplayLink, Service, Stop, Ui
@@ -305,7 +305,7 @@ def run_in_pty(tmp_path, keys: bytes):
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
     env = dict(os.environ, PYTHONPATH=os.getcwd(), TERM="xterm-256color")
-    child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "emulate", "--data", str(tmp_path / "d")],
+    child = subprocess.Popen([sys.executable, "-m", "cli", "emulate", "--data", str(tmp_path / "d")],
                              stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                              preexec_fn=controlling_tty, env=env)
     output = b""
@@ -360,7 +360,7 @@ def test_new_partie_from_the_referee_menu_on_an_unfinished_partie_is_refused(con
 
 
 def test_emulator_key_help_follows_the_key_map():
-    from firmware_host.commands.emulate import BUNDLED, key_help
+    from cli.commands.emulate import BUNDLED, key_help
     line = key_help(load(BUNDLED))
     assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")
 

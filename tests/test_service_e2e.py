@@ -11,8 +11,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from config.load import load
-from firmware_host.commands.run import assemble
-from firmware_host.outbox import Outbox
+from cli.commands.run import assemble
+from delivery.outbox import Outbox
 from input.testing import FakeClock
 from rules.record import replay_lines
 

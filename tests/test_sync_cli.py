@@ -6,8 +6,8 @@ import socket
 import pytest
 from sync_helpers import league_store, records_url, running_server
 
-from firmware_host.cli import main
-from firmware_host.outbox import Outbox
+from cli.main import main
+from delivery.outbox import Outbox
 from server import samples
 from server.store import Store
 

@@ -1,4 +1,4 @@
-"""The outbox survives a device killed with SIGKILL while it adds items (firmware_host/outbox.py)."""
+"""The outbox survives a device killed with SIGKILL while it adds items (delivery/outbox.py)."""
 import json
 import signal
 import subprocess
@@ -7,14 +7,14 @@ import textwrap
 import time
 from pathlib import Path
 
-from firmware_host.outbox import Outbox, item_body
+from delivery.outbox import Outbox, item_body
 
 ROOT = Path(__file__).resolve().parent.parent
 
 ADDER = textwrap.dedent("""
     import sys
     sys.path.insert(0, {root!r})
-    from firmware_host.outbox import Outbox
+    from delivery.outbox import Outbox
     box = Outbox({dir!r})
     print("ready", flush=True)
     for i in range({n}):

@@ -18,10 +18,10 @@ from sync_helpers import (  # noqa: F401  (store, server: fixtures)
     server, store, wait_for,
 )
 
-from firmware_host.outbox import Outbox
-from firmware_host.signing import Signer
-from firmware_host.sync import Syncer
-from firmware_host.transport_http import HttpTransport
+from delivery.outbox import Outbox
+from wire.signing import Signer
+from delivery.sync import Syncer
+from delivery.transport_http import HttpTransport
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,10 +67,10 @@ def test_the_receiver_down_all_night_then_back(tmp_path, store):
 DEVICE = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {root!r})
-    from firmware_host.outbox import Outbox
-    from firmware_host.signing import Signer
-    from firmware_host.sync import Syncer
-    from firmware_host.transport_http import HttpTransport
+    from delivery.outbox import Outbox
+    from wire.signing import Signer
+    from delivery.sync import Syncer
+    from delivery.transport_http import HttpTransport
     from server import samples
     outbox = Outbox({outbox!r})
     for i in range({n}):   # a restarted service re-adds what it finished: add is idempotent

@@ -17,11 +17,11 @@ from sync_helpers import (
     running_server, serial_listener, wait_for,
 )
 
-from firmware_host.cli import main
-from firmware_host.outbox import item_body
-from firmware_host.signing import RelaySigner, Signed, Signer
-from firmware_host.transport_http import HttpTransport
-from firmware_host.transport_serial import SerialTransport
+from cli.main import main
+from delivery.outbox import item_body
+from wire.signing import RelaySigner, Signed, Signer
+from delivery.transport_http import HttpTransport
+from delivery.transport_serial import SerialTransport
 from server import samples
 from server.forward import ForwardQueue, forwarder
 from server.receiver import Receiver
@@ -182,7 +182,7 @@ def test_pocitadlo_serve_forward_end_to_end(tmp_path, league):
     assert main(["serve", "--db", str(db), "--add-device", DEVICE, "--secret-file", str(tmp_path / "device.secret")]) == 0
     with running_server(league) as server, relay() as cable, open(tmp_path / "gateway.log", "w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from firmware_host.cli import main; sys.exit(main())", "serve",
+            [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "serve",
              "--db", str(db), "--listen", "off", "--serial", cable.listener_port,
              "--forward", records_url(server.port), "--allow-plain-http",
              "--gateway-id", GATEWAY, "--gateway-secret-file", str(tmp_path / "gw.secret")],

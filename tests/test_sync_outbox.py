@@ -1,4 +1,4 @@
-"""The durable outbox and the delivery loop's decisions (firmware_host/outbox.py, sync.py)."""
+"""The durable outbox and the delivery loop's decisions (delivery/outbox.py, sync.py)."""
 import json
 import logging
 import os
@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sync_helpers import FakeClock
 
-from firmware_host.outbox import Outbox, file_name, item_body
-from firmware_host.signing import Signed, Signer
-from firmware_host.sync import Answer, Backoff, Syncer, TransportError
+from delivery.outbox import Outbox, file_name, item_body
+from wire.signing import Signed, Signer
+from delivery.sync import Backoff, Syncer
+from wire.answer import Answer, TransportError
 
 SUMMARY = {"game": "carom", "finished": True, "result": "a"}
 RECORD = '{"game":"carom","id":"p-1","a":"Novák","b":"Dvořák"}\n{"cmd":"miss"}\n'
@@ -172,7 +173,7 @@ def test_a_one_shot_send_says_the_item_stays_and_promises_no_next_try(tmp_path, 
     box = Outbox(tmp_path)
     box.add("p-1", "partie", RECORD, SUMMARY)
     syncer = Syncer(box, ScriptedTransport(failure), clock=FakeClock())
-    with caplog.at_level(logging.WARNING, logger="firmware_host.sync"):
+    with caplog.at_level(logging.WARNING, logger="delivery.sync"):
         assert syncer.send_all() > 0
     assert caplog.messages == [f"sync: not delivered: p-1: {reason}; it stays in the outbox"]
     assert box.unsent() == 1 and reason in syncer.status()["last_error"]
@@ -183,7 +184,7 @@ def test_the_background_syncer_still_says_when_it_tries_again(tmp_path, caplog):
     box.add("p-1", "partie", RECORD, SUMMARY)
     syncer = Syncer(box, ScriptedTransport(TransportError("connection refused")), clock=FakeClock(),
                     rand=lambda: 0.0)
-    with caplog.at_level(logging.WARNING, logger="firmware_host.sync"):
+    with caplog.at_level(logging.WARNING, logger="delivery.sync"):
         assert syncer.step() == 1.0
     assert caplog.messages == ["sync: p-1: connection refused; next try in 1.0 s"]
 
@@ -244,7 +245,7 @@ def test_the_service_thread_delivers_a_new_item_when_woken(tmp_path):
 
 def test_transport_none_only_counts_the_backlog(tmp_path):
     from config.options import Section
-    from firmware_host.sync_settings import read
+    from delivery.settings import read
 
     syncer = Syncer.from_settings(read(Section({"outbox": str(tmp_path)}, "sync")))
     syncer.outbox.add("p-1", "partie", RECORD, SUMMARY)
@@ -255,8 +256,8 @@ def test_transport_none_only_counts_the_backlog(tmp_path):
 def test_status_counts_held_items_without_reading_them(tmp_path, caplog):
     """The ready screen asks for the status on every draw: counting what the receiver refused must not
     read (or complain about) each held item again."""
-    from firmware_host.outbox import Outbox
-    from firmware_host.sync import Syncer
+    from delivery.outbox import Outbox
+    from delivery.sync import Syncer
 
     outbox = Outbox(tmp_path / "outbox")
     outbox.add("p-1", "partie", "{}", {})

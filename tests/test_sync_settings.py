@@ -1,8 +1,8 @@
-"""The [sync] config section (firmware_host/sync_settings.py): errors name file, section and option."""
+"""The [sync] config section (delivery/settings.py): errors name file, section and option."""
 import pytest
 
 from config.options import ConfigError, Section
-from firmware_host.sync_settings import read
+from delivery.settings import read
 
 SECRET = "s3cret-s3cret-s3cret"
 

@@ -103,7 +103,7 @@ def test_run_sends_ready_and_watchdog_and_stops_cleanly_on_sigterm(tmp_path):
         server.bind(address)
         server.settimeout(20)
         env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
-        child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config)],
+        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         try:
             messages = [server.recv(200).decode() for _ in range(3)]
@@ -124,7 +124,7 @@ def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
         server.bind(address)
         server.settimeout(20)
         env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
-        child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config)],
+        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         try:
             ready = server.recv(500).decode()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from firmware_host.journal import sync_directory
+from delivery.fsync import sync_directory
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    from firmware_host.commands import output_file
+    from cli.commands import output_file
     from input.keycard import render
     from input.settings import KeypadSettings
 

@@ -56,7 +56,7 @@ def run(args) -> int:
     import json
     import logging
 
-    from firmware_host.cli import UserError
+    from cli.main import UserError
     from server import exports, pages
     from server.receiver import Receiver
     from server.store import Store
@@ -133,7 +133,7 @@ def _add_device(args, store, UserError) -> int:
 def _read_secret(path, UserError) -> bytes:
     from pathlib import Path
 
-    from firmware_host.sync_settings import MIN_SECRET
+    from delivery.settings import MIN_SECRET
 
     try:
         secret = Path(path).read_text(encoding="utf-8").strip()

@@ -10,8 +10,8 @@ import itertools
 import random
 import time
 
-from firmware_host import framing
-from firmware_host.sync import Answer, TransportError
+from wire import framing
+from wire.answer import Answer, TransportError
 
 READ_SLICE = 0.05    # seconds one read may block: the loop checks its deadline this often
 

@@ -1,5 +1,5 @@
 """``pocitadlo outbox``: list the backlog, retry it now, or export it to a file (USB stick)."""
-from firmware_host.commands.run import DEFAULT_CONFIG
+from cli.commands.run import DEFAULT_CONFIG
 
 HELP = "list the finished partie not yet delivered, retry now, or export them to a file"
 
@@ -15,7 +15,7 @@ def configure(parser) -> None:
 def _settings(args):
     from config.load import read_toml
     from config.options import Section
-    from firmware_host.sync_settings import read
+    from delivery.settings import read
 
     return read(Section(read_toml(args.config).get("sync", {}), "sync", args.config))
 
@@ -23,8 +23,8 @@ def _settings(args):
 def run(args) -> int:
     import os
 
-    from firmware_host.cli import UserError
-    from firmware_host.outbox import PENDING, Outbox
+    from cli.main import UserError
+    from delivery.outbox import PENDING, Outbox
 
     settings = _settings(args)
     if args.dir and not os.path.isdir(os.path.join(args.dir, PENDING)):
@@ -45,9 +45,9 @@ def run(args) -> int:
 
 
 def _export(args, settings, outbox, UserError) -> int:
-    from firmware_host.signing import Signer
+    from wire.signing import Signer
 
-    from firmware_host.commands import output_file
+    from cli.commands import output_file
 
     if not args.file:
         raise UserError("export needs a file to write, e.g. pocitadlo outbox export /media/usb/backlog.jsonl")
@@ -60,7 +60,7 @@ def _export(args, settings, outbox, UserError) -> int:
 
 
 def _retry(settings, outbox, UserError) -> int:
-    from firmware_host.sync import Syncer, transport_for
+    from delivery.sync import Syncer, transport_for
 
     transport = transport_for(settings)
     if transport is None:

@@ -4,7 +4,7 @@ import socket
 import ssl
 from urllib.parse import urlsplit
 
-from firmware_host.sync import Answer, TransportError
+from wire.answer import Answer, TransportError
 
 
 class HttpTransport:

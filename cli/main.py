@@ -1,4 +1,4 @@
-"""``pocitadlo``: one console script, one subcommand per module in firmware_host.commands.
+"""``pocitadlo``: one console script, one subcommand per module in cli.commands.
 
 Errors, one mechanism for every subcommand (main below):
 * a problem the user can fix (UserError, ConfigError, RuleError, OSError, DisplayFault, a bad
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show the traceback of an internal error (a bug) instead of one line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
     for name in COMMANDS:
-        module = import_module(f"firmware_host.commands.{name}")
+        module = import_module(f"cli.commands.{name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(command)
         command.set_defaults(_run=module.run)
@@ -118,9 +118,3 @@ def main(argv=None) -> int:
         print(f"pocitadlo {command}: {report_bug(command, exc)}", file=sys.stderr)
         return 1
 
-
-if __name__ == "__main__":
-    # through the package module, so that commands' `from firmware_host.cli import UserError` is this class
-    from firmware_host.cli import main as package_main
-
-    sys.exit(package_main())

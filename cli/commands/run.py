@@ -136,7 +136,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from firmware_host.night import Night
     from firmware_host.notify import Notifier
     from firmware_host.service import DisplayLink, Refresh, Service
-    from firmware_host.sync import Syncer
+    from delivery.sync import Syncer
     from input.referee import Referee
 
     game = config.device.game

@@ -33,7 +33,6 @@ def emulator_config(args):
     from dataclasses import replace
 
     from config.load import load
-    from firmware_host.cli import UserError
 
     config = load(args.config or BUNDLED)
     data = os.path.abspath(args.data or default_data_dir())
@@ -53,8 +52,8 @@ def emulator_config(args):
 def run(args) -> int:
     import logging
 
-    from firmware_host.cli import UserError
-    from firmware_host.commands import output_dir
+    from cli.main import UserError
+    from cli.commands import output_dir
 
     if args.frames and not args.keys:
         raise UserError("--frames needs --keys (a key script to play)")
@@ -75,8 +74,8 @@ def run(args) -> int:
 
 def key_script(path) -> str:
     """The key script's text; a character that is no key is refused (a typo would silently go missing)."""
-    from firmware_host.cli import UserError
-    from firmware_host.commands import read_text
+    from cli.main import UserError
+    from cli.commands import read_text
     from input.terminal import CHARS, HOLD_PREFIX
 
     script = read_text(path, "--keys")
@@ -90,7 +89,7 @@ def key_script(path) -> str:
 
 
 def interactive(config) -> int:
-    from firmware_host.commands.run import serve
+    from cli.commands.run import serve
     from firmware_host.service import Stop
 
     keys = QuitStream(sys.stdin)
@@ -175,7 +174,7 @@ class ScriptPlayer:
     def __init__(self, config):
         from dataclasses import replace
 
-        from firmware_host.commands.run import assemble
+        from cli.commands.run import assemble
 
         self.clock = ScriptClock()
         parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))

@@ -10,7 +10,7 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    from firmware_host.commands import read_record
+    from cli.commands import read_record
 
     result = read_record(args.record)
     print(json.dumps(result.summary(), ensure_ascii=False, indent=args.indent))

@@ -8,7 +8,7 @@ import os
 
 
 def user_error(message: str):
-    from firmware_host.cli import UserError
+    from cli.main import UserError
 
     return UserError(message)
 

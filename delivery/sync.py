@@ -11,51 +11,15 @@ An answer of 200 ("stored" or "already have it") marks the item delivered. A fin
 (400, 409, 413, 422) sets the item aside in outbox/held (kept, listed, never deleted) so one bad
 item does not block the rest; anything else (401, 5xx, no answer) is retried.
 """
-import json
 import logging
 import random
 import threading
 import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from wire.answer import Answer, TransportError
+
 log = logging.getLogger(__name__)
-
-FINAL_STATUSES = (400, 409, 413, 422)
-
-
-class TransportError(Exception):
-    """The receiver could not be reached or did not answer in time."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    status: int
-    message: str = ""
-    server_time: float | None = None
-
-    @property
-    def delivered(self) -> bool:
-        return self.status == 200
-
-    @property
-    def final(self) -> bool:
-        return self.status in FINAL_STATUSES
-
-    @classmethod
-    def from_json(cls, status: int, data: bytes) -> "Answer":
-        """Read the receiver's JSON answer; a body that is not JSON still yields the status."""
-        try:
-            obj = json.loads(data)
-        except (ValueError, RecursionError):    # RecursionError: JSON nested too deeply for the parser
-            obj = None
-        if not isinstance(obj, dict):
-            return cls(status, data[:200].decode("utf-8", "replace"))
-        server_time = obj.get("server_time")
-        message = obj.get("reason") or obj.get("status") or ""
-        return cls(int(obj.get("code", status)), str(message),
-                   float(server_time) if isinstance(server_time, (int, float)) else None)
-
 
 class Backoff:
     """Capped exponential backoff with jitter."""
@@ -92,7 +56,7 @@ class Syncer:
     @classmethod
     def from_settings(cls, settings, outbox=None) -> "Syncer":
         """The service's syncer for its [sync] settings (transport "none": it only counts the backlog)."""
-        from firmware_host.outbox import Outbox
+        from delivery.outbox import Outbox
 
         return cls(outbox or Outbox(settings.outbox), transport_for(settings),
                    backoff_initial=settings.backoff_initial, backoff_max=settings.backoff_max)
@@ -211,14 +175,14 @@ class Syncer:
 
 def transport_for(settings):
     """The transport the [sync] settings ask for, or None for transport = "none"."""
-    from firmware_host.signing import Signer
+    from wire.signing import Signer
 
     if settings.transport == "none":
         return None
     signer = Signer(settings.device_id, settings.secret)
     if settings.transport == "http":
-        from firmware_host.transport_http import HttpTransport
+        from delivery.transport_http import HttpTransport
         return HttpTransport(settings.url, signer, timeout=settings.timeout, ca_file=settings.ca_file)
-    from firmware_host.transport_serial import SerialTransport
+    from delivery.transport_serial import SerialTransport
     return SerialTransport(settings.serial_port, signer, baudrate=settings.baudrate,
                            ack_timeout=settings.ack_timeout, tries=settings.frame_tries)

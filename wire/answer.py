@@ -1,0 +1,42 @@
+"""What a receiver answers to a delivery attempt, and the failure to get an answer at all.
+
+Both ends speak it: the device's transports build an Answer from the receiver's reply, the
+serial listener raises TransportError on a dead line.
+"""
+import json
+from dataclasses import dataclass
+
+FINAL_STATUSES = (400, 409, 413, 422)
+
+
+class TransportError(Exception):
+    """The receiver could not be reached or did not answer in time."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    message: str = ""
+    server_time: float | None = None
+
+    @property
+    def delivered(self) -> bool:
+        return self.status == 200
+
+    @property
+    def final(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+    @classmethod
+    def from_json(cls, status: int, data: bytes) -> "Answer":
+        """Read the receiver's JSON answer; a body that is not JSON still yields the status."""
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError):    # RecursionError: JSON nested too deeply for the parser
+            obj = None
+        if not isinstance(obj, dict):
+            return cls(status, data[:200].decode("utf-8", "replace"))
+        server_time = obj.get("server_time")
+        message = obj.get("reason") or obj.get("status") or ""
+        return cls(int(obj.get("code", status)), str(message),
+                   float(server_time) if isinstance(server_time, (int, float)) else None)
