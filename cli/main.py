@@ -78,14 +78,15 @@ def crash_log_path() -> str:
 
 def report_bug(command: str, exc: BaseException) -> str:
     """Append the traceback to the crash log; the one line that tells the user where it is."""
-    import time
     import traceback
+
+    from clock import SystemClock
 
     path = crash_log_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} pocitadlo {' '.join(sys.argv[1:])}\n")
+            fh.write(f"--- {SystemClock().now():%Y-%m-%d %H:%M:%S} pocitadlo {' '.join(sys.argv[1:])}\n")
             fh.write("".join(traceback.format_exception(exc)))
         where = f"the traceback is in {path}"
     except OSError:

@@ -19,6 +19,10 @@ class SystemClock:
         """Seconds since the epoch."""
         return _time.time()
 
+    def monotonic(self) -> float:
+        """Seconds for deadlines: never jumps with the wall clock."""
+        return _time.monotonic()
+
     def now(self) -> datetime:
         """The current local time, time-zone aware."""
         return datetime.now().astimezone()
@@ -33,7 +37,8 @@ class SystemClock:
 class ManualClock:
     """A clock that stands still until moved: ``ManualClock(datetime(2026, 3, 4, 19, 0))``.
 
-    A naive start is taken in ``zone`` (UTC unless given).
+    A naive start is taken in ``zone`` (UTC unless given). Its monotonic time is its wall time, so
+    moving it runs deadlines and the time of day together.
     """
 
     def __init__(self, start: datetime | float = 0.0, zone: tzinfo = timezone.utc):
@@ -45,14 +50,17 @@ class ManualClock:
     def time(self) -> float:
         return self._t
 
+    def monotonic(self) -> float:
+        return self._t
+
     def now(self) -> datetime:
-        return datetime.fromtimestamp(self._t, self.zone)
+        return datetime.fromtimestamp(self.time(), self.zone)
 
     def today(self) -> date:
         return self.now().date()
 
     def utc(self) -> datetime:
-        return datetime.fromtimestamp(self._t, timezone.utc)
+        return datetime.fromtimestamp(self.time(), timezone.utc)
 
     def advance(self, seconds: float | timedelta) -> None:
         self._t += seconds.total_seconds() if isinstance(seconds, timedelta) else float(seconds)

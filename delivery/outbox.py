@@ -20,8 +20,10 @@ import logging
 import os
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
+
+from clock import SystemClock
 
 from delivery.fsync import sync_directory
 
@@ -155,7 +157,7 @@ class Outbox:
     # -- moving ----------------------------------------------------------
     def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
         self._move(item_id, DELIVERED)
-        stamp = when if isinstance(when, str) else (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+        stamp = when if isinstance(when, str) else (when or SystemClock().utc()).isoformat(timespec="seconds")
         self._write_durably(self.directory / "last-delivery", stamp.encode("utf-8"))
 
     def hold(self, item_id: str, why: str) -> None:

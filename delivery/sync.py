@@ -15,7 +15,7 @@ import logging
 import random
 import threading
 import time
-from datetime import datetime, timezone
+from clock import SystemClock
 
 from wire.answer import Answer, TransportError
 
@@ -46,7 +46,7 @@ class Syncer:
         self.on_delivered = on_delivered    # called (in the syncer's thread) after each delivery
         self._backoff = Backoff(backoff_initial, backoff_max, rand)
         self._clock = clock
-        self._now = now or (lambda: datetime.now(timezone.utc))
+        self._now = now or SystemClock().utc          # the wall time a delivery is stamped with
         self._next_try = 0.0
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -54,12 +54,15 @@ class Syncer:
         self._last_error: str | None = None
 
     @classmethod
-    def from_settings(cls, settings, outbox=None) -> "Syncer":
-        """The service's syncer for its [sync] settings (transport "none": it only counts the backlog)."""
+    def from_settings(cls, settings, outbox=None, clock=None) -> "Syncer":
+        """The service's syncer for its [sync] settings (transport "none": it only counts the backlog);
+        ``clock`` (clock.SystemClock unless given) times the backoff and stamps deliveries and signatures."""
         from delivery.outbox import Outbox
 
-        return cls(outbox or Outbox(settings.outbox), transport_for(settings),
-                   backoff_initial=settings.backoff_initial, backoff_max=settings.backoff_max)
+        clock = clock or SystemClock()
+        return cls(outbox or Outbox(settings.outbox), transport_for(settings, clock),
+                   backoff_initial=settings.backoff_initial, backoff_max=settings.backoff_max,
+                   clock=clock.monotonic, now=clock.utc)
 
     def start(self) -> threading.Thread:
         """Deliver in a daemon thread until ``stop()``."""
@@ -173,13 +176,13 @@ class Syncer:
             self.transport.close()
 
 
-def transport_for(settings):
+def transport_for(settings, clock=None):
     """The transport the [sync] settings ask for, or None for transport = "none"."""
     from wire.signing import Signer
 
     if settings.transport == "none":
         return None
-    signer = Signer(settings.device_id, settings.secret)
+    signer = Signer(settings.device_id, settings.secret, clock=(clock or SystemClock()).time)
     if settings.transport == "http":
         from delivery.transport_http import HttpTransport
         return HttpTransport(settings.url, signer, timeout=settings.timeout, ca_file=settings.ca_file)

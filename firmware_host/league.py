@@ -55,10 +55,13 @@ class League:
                 return team
         raise KeyError(name)
 
-    def fixtures_for(self, venue: str, date: dt.date) -> list[Fixture]:
-        """Tonight's fixtures at this venue (matched without regard to case and spacing)."""
+    def fixtures_for(self, venue: str, date: dt.date, days: int = 0) -> list[Fixture]:
+        """This venue's fixtures (matched without regard to case and spacing) within ``days`` of
+        ``date``: that date's first, then the nearest (a postponed match, a night begun before
+        midnight), earlier before later at the same distance."""
         key = _fold(venue)
-        return [f for f in self.fixtures if f.date == date and _fold(f.venue) == key]
+        near = [f for f in self.fixtures if abs((f.date - date).days) <= days and _fold(f.venue) == key]
+        return sorted(near, key=lambda f: (abs((f.date - date).days), f.date))
 
 
 EMPTY = League("", (), ())

@@ -12,13 +12,12 @@ Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", or 
 ``command(cmd)`` for the record commands of the partie being played. ``screen()`` is the screen
 model to show (docs/screens.md).
 """
-import datetime as dt
 import logging
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from clock import SystemClock
 from display.text import clock_text
 from delivery.fsync import sync_directory
 from firmware_host.journal import Journal
@@ -31,6 +30,10 @@ log = logging.getLogger("pocitadlo.night")
 
 CAROM_PARTIE = 4          # RULES 1.6
 CAROM_MIN_PLAYERS = 4     # RULES 1.6
+FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
+
+# The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.
+SINGLE_ITEM, KEYTEST_ITEM, OTHER_MATCH_ITEM, FIRST_FIXTURE_ITEM = 1, 2, 3, 4
 
 
 TEXTS = {
@@ -90,9 +93,18 @@ class Menu:
     choose: Callable[[int], None]           # called with the confirmed index
     cancel: Callable[[], None] | None = None
     selected: int = 0
+    numbers: list[int] | None = None        # each item's digit; 1, 2, 3, … unless given
+
+    def number(self, index: int) -> int:
+        return self.numbers[index] if self.numbers else index + 1
+
+    def index(self, number: int) -> int | None:
+        """The item that digit picks, if any."""
+        return next((i for i in range(len(self.items)) if self.number(i) == number), None)
 
     def model(self) -> dict:
-        return {"screen": "menu", "title": self.title, "items": list(self.items), "selected": self.selected}
+        return {"screen": "menu", "title": self.title, "selected": self.selected,
+                "items": [f"{self.number(i)} {item}" for i, item in enumerate(self.items)]}
 
 
 @dataclass
@@ -146,14 +158,14 @@ class Match:
 
 class Night:
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
-                 clock=time.time, urandom=os.urandom, on_record=None):
+                 clock=None, urandom=os.urandom, on_record=None):
         self.config = config
         self.device = config.device
         self.league = league
         self.outbox = outbox
         self.on_record = on_record          # called after a record entered the outbox
         self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
-        self.clock = clock
+        self.clock = clock or SystemClock()
         self.urandom = urandom
         self.t = TEXTS[self.device.language]
         self.dir = os.path.join(self.device.data_dir, "journal")
@@ -260,10 +272,14 @@ class Night:
 
     def ready_model(self) -> dict:
         status = self.status()
-        now = time.localtime(self.clock())
         return {"screen": "ready", "venue": self.device.venue, "table": self.device.table,
-                "time": time.strftime("%H:%M", now), "unsent": int(status.get("unsent") or 0),
+                "time": self.clock.now().strftime("%H:%M"), "unsent": int(status.get("unsent") or 0),
                 "last_sent": clock_text(status.get("last_delivery"))}
+
+    def seconds_to_next_minute(self) -> float:
+        """When the ready screen's time of day next changes."""
+        now = self.clock.now()
+        return 60.0 - now.second - now.microsecond / 1e6
 
     def match_model(self) -> dict:
         match = self.match
@@ -342,7 +358,7 @@ class Night:
         if self.prompt is not None:
             return self.prompt.hint
         if self.menu is not None:
-            return self.t["hint_menu"].format(n=len(self.menu.items))
+            return self.t["hint_menu"].format(n=self.menu.number(len(self.menu.items) - 1))
         if self.phase == "partie":
             if self.board.finished:
                 return self._partie_text("hint_finished")
@@ -364,9 +380,10 @@ class Night:
     def _menu_action(self, action) -> bool:
         menu = self.menu
         if isinstance(action, int) and not isinstance(action, bool):
-            if not 1 <= action <= len(menu.items):
+            index = menu.index(action)
+            if index is None:
                 return False
-            menu.selected = action - 1
+            menu.selected = index
         elif action == "up":
             menu.selected = (menu.selected - 1) % len(menu.items)
         elif action == "down":
@@ -403,26 +420,28 @@ class Night:
 
     # -- setup ---------------------------------------------------------------
     def _setup_menu(self) -> None:
-        today = dt.date.fromtimestamp(self.clock())
-        game = self.device.game
-        fixtures = self.league.fixtures_for(self.device.venue, today) if self.league else []
-        items, actions = [], []
-        for fixture in fixtures:
-            items.append(f"{fixture.home} – {fixture.away}")
-            actions.append(lambda f=fixture: self._present_menu(Setup(f.home, f.away, f.id)))
+        """A single partie, the key test and another match keep their digits (1, 2, 3) on any
+        night; the venue's fixtures follow from 4, tonight's first and selected, then those within
+        a week either side (a postponed match, a night begun before midnight) with their dates."""
+        today = self.clock.today()
+        entries = [(SINGLE_ITEM, self.t["single_" + self.device.game], self._start_single),
+                   (KEYTEST_ITEM, self.t["keytest"], self._want_keytest)]
         if len(self.league.teams) >= 2:
-            items.append(self.t["other_match"])
-            actions.append(self._home_menu)
-        items.append(self.t["single_" + game])
-        actions.append(self._start_single)
-        items.append(self.t["keytest"])
-        actions.append(self._want_keytest)
-        self.menu = Menu(self.t["setup"], items, lambda i: actions[i]())
+            entries.append((OTHER_MATCH_ITEM, self.t["other_match"], self._home_menu))
+        fixtures = self.league.fixtures_for(self.device.venue, today, FIXTURE_DAYS) if self.league else []
+        for number, fixture in enumerate(fixtures, start=FIRST_FIXTURE_ITEM):
+            when = "" if fixture.date == today else f"{fixture.date.day}.{fixture.date.month}. "
+            entries.append((number, f"{when}{fixture.home} – {fixture.away}",
+                            lambda f=fixture: self._present_menu(Setup(f.home, f.away, f.id))))
+        tonight = bool(fixtures) and fixtures[0].date == today
+        self.menu = Menu(self.t["setup"], [text for _, text, _ in entries], lambda i: entries[i][2](),
+                         selected=len(entries) - len(fixtures) if tonight else 0,
+                         numbers=[number for number, _, _ in entries])
 
     def _want_keytest(self) -> None:
         self.keytest_wanted = True          # the service hands the keys to the referee's key test
         self._setup_menu()                  # under it the setup menu waits, so leaving returns there
-        self.menu.selected = len(self.menu.items) - 1
+        self.menu.selected = self.menu.index(KEYTEST_ITEM)
 
     def _home_menu(self) -> None:
         names = [t.name for t in self.league.teams]
@@ -686,7 +705,7 @@ class Night:
         self.journal = Journal.open(os.path.join(self.dir, "night.jsonl"), fsync=self.fsync)
 
     def _archive_name(self) -> str:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        stamp = self.clock.now().strftime("%Y%m%d-%H%M%S")
         return f"{stamp}-{os.getpid()}-{self.journal.size}"
 
     # -- ids and times ---------------------------------------------------------
@@ -701,10 +720,10 @@ class Night:
         return os.path.join(self.dir, self._partie_id(number) + ".jsonl")
 
     def _today(self) -> str:
-        return dt.date.fromtimestamp(self.clock()).isoformat()
+        return self.clock.today().isoformat()
 
     def _now_iso(self) -> str:
-        return dt.datetime.fromtimestamp(self.clock()).astimezone().isoformat(timespec="seconds")
+        return self.clock.now().isoformat(timespec="seconds")
 
 
 def _pair(number: int, pair) -> dict:

@@ -172,7 +172,7 @@ class Service:
     def _minute_deadline(self, now: float):
         if self.display.model is None or self.display.model.get("screen") != "ready":
             return None
-        return now + (60.0 - time.time() % 60.0) + 0.05
+        return now + self.night.seconds_to_next_minute() + 0.05
 
     def _board(self):
         """The board keys act on: the partie in play, None while a service screen is shown."""

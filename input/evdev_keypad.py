@@ -18,6 +18,7 @@ import selectors
 import threading
 import time
 
+from clock import SystemClock
 from input.events import DeviceStatus, KeyEvent
 
 EV_KEY = 0x01
@@ -143,8 +144,11 @@ class EvdevKeypad:
     """One evdev keypad by path (or the first by-id keyboard found when ``path`` is None)."""
 
     def __init__(self, path: str | None = None, *, clock=time.monotonic, grab: bool = True,
-                 burst: float = 0.03, retry: float = 1.0, opener=None, finder=find_keypads):
+                 burst: float = 0.03, retry: float = 1.0, opener=None, finder=find_keypads,
+                 event_clock=None):
         self.path = path
+        # the kernel stamps input events with the wall clock: the burst window is timed on it
+        self.event_clock = event_clock or SystemClock().time
         self.name = path or "evdev"
         self.clock, self.grab, self.burst, self.retry = clock, grab, burst, retry
         self._opener = opener
@@ -216,7 +220,7 @@ class EvdevKeypad:
             sel.register(self._wake_r, selectors.EVENT_READ, "wake")
             while not self._stop.is_set():
                 due = translator.deadline()
-                timeout = None if due is None else max(0.0, due - time.time())
+                timeout = None if due is None else max(0.0, due - self.event_clock())
                 ready = sel.select(timeout)
                 for key, _ in ready:
                     if key.data == "device":
@@ -225,7 +229,7 @@ class EvdevKeypad:
                                 self._emit(translator.feed(event))
                         except BlockingIOError:     # woken without an event: not an unplug
                             pass
-                self._emit(translator.flush(time.time()))
+                self._emit(translator.flush(self.event_clock()))
 
     def _emit(self, keys) -> None:
         for key, pressed, _ in keys:

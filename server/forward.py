@@ -10,8 +10,9 @@ between a delivery and its mark only causes a resend, which the league's receive
 have it": every item arrives exactly once.
 """
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 
+from clock import SystemClock
 from delivery.outbox import DELIVERED, HELD, PENDING, Item
 from wire.signing import RelaySigner, Signed
 from delivery.sync import Syncer
@@ -72,7 +73,7 @@ class ForwardQueue:
 def _stamp(when) -> str:
     if isinstance(when, str):
         return when
-    return (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    return (when or SystemClock().utc()).isoformat(timespec="seconds")
 
 
 def forwarder(store, url: str, gateway_id: str, secret: bytes, *, timeout: float = 10.0,

@@ -9,8 +9,8 @@ device's, with its original signature, so the gateway cannot forge nor alter a r
 Every refusal is logged (Python logging and the store's refusals table); nothing stored changes.
 """
 import logging
-import time
 
+from clock import SystemClock
 from server.store import Conflict
 from server.verify import Refused, check, parse_body
 
@@ -21,8 +21,8 @@ MAX_BODY = 1 << 20
 
 
 class Receiver:
-    def __init__(self, store, *, clock=time.time, window: int = WINDOW, on_stored=None):
-        self.store, self._clock, self.window = store, clock, window
+    def __init__(self, store, *, clock=None, window: int = WINDOW, on_stored=None):
+        self.store, self._clock, self.window = store, clock or SystemClock().time, window
         self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:

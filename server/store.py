@@ -7,7 +7,8 @@ import json
 import sqlite3
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
+
+from clock import SystemClock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS devices (
@@ -34,7 +35,7 @@ class Conflict(Exception):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return SystemClock().utc().isoformat(timespec="seconds")
 
 
 class Store:

@@ -5,34 +5,15 @@ The walkthrough uses the bundled emulator config and league file with small limi
 5 innings) so the scripts stay short; every step asserts what the counter's screen model shows.
 """
 import json
-from argparse import Namespace
-from pathlib import Path
 
 import pytest
 
-from cli.commands import emulate
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
 SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
 
 
-def emulator(tmp_path, data="data", game="carom", **limits):
-    """The bundled emulator config (carom or 8-ball) with its league file and small limits."""
-    name = "emulator.toml" if game == "carom" else "emulator-8ball.toml"
-    text = (EXAMPLES / name).read_text(encoding="utf-8")
-    text = text.replace('league = "league.toml"', f'league = {json.dumps(str(EXAMPLES / "league.toml"))}')
-    for option, value in limits.items():
-        text = "\n".join(f"{option} = {value}" if line.startswith(f"{option} =") else line
-                         for line in text.splitlines())
-    path = tmp_path / f"{game}.toml"
-    path.write_text(text, encoding="utf-8")
-    args = Namespace(config=str(path), data=str(tmp_path / data), keys="script", frames=None)
-    return emulate.ScriptPlayer(emulate.emulator_config(args))
-
-
 @pytest.fixture
-def player(tmp_path):
-    return emulator(tmp_path, points_limit=30, innings_limit=5)
+def player(emulator):
+    return emulator(points_limit=30, innings_limit=5)
 
 
 def state(model):
@@ -48,9 +29,11 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     ready = player.service.screen()
     assert ready["screen"] == "ready" and ready["venue"] == "Hospoda U Lva"
     menu = player.key("enter")
-    assert menu["title"] == "Utkání" and menu["items"][0] == "Sokol Dvůr – Jiskra Hořice"   # tonight's first
+    assert menu["title"] == "Utkání" and menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání",
+                                                          "4 Sokol Dvůr – Jiskra Hořice"]
+    assert menu["selected"] == 3                                            # tonight's fixture
     present = player.key("enter")
-    assert present["title"] == "Přítomni: Sokol Dvůr" and present["items"][present["selected"]] == "Hotovo"
+    assert present["title"] == "Přítomni: Sokol Dvůr" and present["items"][present["selected"]] == "6 Hotovo"
     player.key("enter")
     lot = player.key("enter")
     assert lot["screen"] == "lotdraw" and isinstance(lot["seed"], int)
@@ -58,7 +41,7 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [p["partie"] for p in pairs] == [1, 2, 3, 4]
     assert len({p["home"] for p in pairs}) == len({p["away"] for p in pairs}) == 4       # each plays once
     lag = player.key("enter")
-    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [pairs[0]["home"], pairs[0]["away"]]
+    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [f"1 {pairs[0]['home']}", f"2 {pairs[0]['away']}"]
     model = player.key("enter")                      # the home player won the lag: A
     assert model["summary"]["players"]["a"]["name"] == pairs[0]["home"]
     assert state(model) == (0, 0, 1, "a", 0)
@@ -94,7 +77,7 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert end["summary"]["result"] == "draw"                        # 1.4.4: B reached the limit too
     assert player.key("0")["message"]["text"] == "Partie skončila"   # a key after the end changes nothing
     close = player.key("enter")
-    assert close["title"] == "Uzavřít partii?" and close["items"][:2] == ["Ano", "Ne"]
+    assert close["title"] == "Uzavřít partii?" and close["items"][:2] == ["1 Ano", "2 Ne"]
     assert player.key("enter")["title"] == "Partie 2: kdo začíná?"
 
     player.key("enter")
@@ -121,11 +104,11 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert json.dumps(match, ensure_ascii=False).count(str(lot["seed"])) >= 1          # the seed recorded
 
 
-def test_quit_mid_series_and_start_again_comes_back_to_the_same_stroke(tmp_path):
-    first = emulator(tmp_path, points_limit=30, innings_limit=5)
+def test_quit_mid_series_and_start_again_comes_back_to_the_same_stroke(emulator):
+    first = emulator(points_limit=30, innings_limit=5)
     first.play(SETUP + "\n\n" + "1120" "112")
     before = first.service.screen()
-    again = emulator(tmp_path, points_limit=30, innings_limit=5)      # the same --data
+    again = emulator(points_limit=30, innings_limit=5)      # the same --data
     assert again.service.screen() == before
     assert state(before) == (4, 4, 1, "b", 4)
     assert state(again.key("2")) == (4, 6, 1, "b", 6)
@@ -135,10 +118,10 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     """The referee corrects A's 2nd inning and inserts an inning B forgot, from Enter's menu."""
     player.play(SETUP + "\n\n" + "1120" "20" "0" "0")
     protocol = player.key("enter")
-    assert protocol["title"] == "Zápis partie" and protocol["items"] == ["Opravit náběh", "Vložit náběh"]
-    assert player.key("enter")["items"][0] == player.service.night.board.header["a"]
+    assert protocol["title"] == "Zápis partie" and protocol["items"] == ["1 Opravit náběh", "2 Vložit náběh"]
+    assert player.key("enter")["items"][0] == "1 " + player.service.night.board.header["a"]
     innings = player.key("enter")
-    assert innings["items"] == ["1. náběh: 4", "2. náběh: 0"]
+    assert innings["items"] == ["1 1. náběh: 4", "2 2. náběh: 0"]
     player.key("2")
     prompt = player.key("enter")
     assert prompt["screen"] == "prompt" and prompt["title"] == "Body v 2. náběhu?"
@@ -161,21 +144,21 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     assert state(inserted) == (10, 5, 4, "a", 0)
 
 
-def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(tmp_path):
+def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(emulator):
     """RULES 1.1: A is whoever won the lag. An Enter too quick on "kdo začíná?" must not make the
     wrong player A for the whole partie: until anything is entered, Enter offers to start again."""
-    player = emulator(tmp_path, points_limit=30, innings_limit=5)
+    player = emulator(points_limit=30, innings_limit=5)
     lot = player.play(SETUP)[-1]
     pair = lot["pairs"][0]
     started = player.play("\n\n")[-1]
     assert started["summary"]["players"]["a"]["name"] == pair["home"]
     menu = player.key("enter")
-    assert menu["title"] == "Zápis partie" and menu["items"] == ["Začít znovu (jiný začínající)"]
+    assert menu["title"] == "Zápis partie" and menu["items"] == ["1 Začít znovu (jiný začínající)"]
     again = player.key("enter")
     assert again["title"] == "Partie 1: kdo začíná?"
-    assert emulator(tmp_path, points_limit=30, innings_limit=5).service.night.board is None   # durable
+    assert emulator(points_limit=30, innings_limit=5).service.night.board is None   # durable
     player.key("2")
     fixed = player.key("enter")
     assert fixed["summary"]["players"]["a"]["name"] == pair["away"]
     player.key("1")
-    assert player.key("enter")["items"] == ["Opravit náběh", "Vložit náběh"]      # once scored: no restart
+    assert player.key("enter")["items"] == ["1 Opravit náběh", "2 Vložit náběh"]      # once scored: no restart

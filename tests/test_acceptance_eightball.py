@@ -1,16 +1,15 @@
 """Acceptance: an 8-ball individual match played from the referee's keys in the emulator
 (bundled emulator-8ball.toml; 2 games a set, 2 sets to win, to keep the script short)."""
-from test_acceptance_carom import emulator
 
-PLAY = "\n" * 8          # setup → other match → home team → away team → all present → home player → away player
+PLAY = "\n3" + "\n" * 7   # setup, 3 other match → home team → away team → all present → home player → away player
 
 
 def current(model):
     return model["summary"]["current"]
 
 
-def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(tmp_path):
-    player = emulator(tmp_path, game="8ball", games_to_win=2, sets_to_win=2)
+def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(emulator):
+    player = emulator(game="8ball", games_to_win=2, sets_to_win=2)
     start = player.play(PLAY)[-1]
     summary = start["summary"]
     assert summary["names"] == {"a": "Novák", "b": "Kučera"} and summary["home"] == "a"

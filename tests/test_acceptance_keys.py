@@ -2,7 +2,7 @@
 press) for a moment and nothing else changes (COMMON standards; docs/referee.md)."""
 import pytest
 
-from test_acceptance_carom import SETUP, emulator
+SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
 
 CAROM_STATES = {       # key script from the ready screen → the state's name
     "ready": "",
@@ -35,8 +35,8 @@ def without_message(model: dict) -> dict:
 
 
 @pytest.mark.parametrize("name", CAROM_STATES)
-def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(tmp_path, name):
-    player = emulator(tmp_path, points_limit=30, innings_limit=5)
+def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(emulator, name):
+    player = emulator(points_limit=30, innings_limit=5)
     player.play(CAROM_STATES[name])
     before = player.service.screen()
     journal = player.service.night.partie_bytes
@@ -47,7 +47,7 @@ def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(tmp_path, 
     assert player.service.night.partie_bytes == journal
 
 
-EIGHTBALL_PLAY = "\n" * 8                          # other match → teams → all present → players
+EIGHTBALL_PLAY = "\n3" + "\n" * 7                # setup, 3 other match → teams → all present → players
 EIGHTBALL_STATES = {
     "break": (EIGHTBALL_PLAY, "1", "Nejdřív koule, pak kapsa"),
     "pocket prompt": (EIGHTBALL_PLAY + "8", "7", "1–6, Zpět = zrušit"),
@@ -58,9 +58,9 @@ EIGHTBALL_STATES = {
 
 
 @pytest.mark.parametrize("name", EIGHTBALL_STATES)
-def test_a_wrong_key_in_each_eightball_state_says_why_and_changes_nothing(tmp_path, name):
+def test_a_wrong_key_in_each_eightball_state_says_why_and_changes_nothing(emulator, name):
     script, key, said = EIGHTBALL_STATES[name]
-    player = emulator(tmp_path, game="8ball", games_to_win=2, sets_to_win=2)
+    player = emulator(game="8ball", games_to_win=2, sets_to_win=2)
     player.play(script)
     before = player.service.screen()
     shown = player.key(key)
@@ -68,10 +68,11 @@ def test_a_wrong_key_in_each_eightball_state_says_why_and_changes_nothing(tmp_pa
     assert without_message(shown) == without_message(before)
 
 
-def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(tmp_path):
-    player = emulator(tmp_path)
+def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(emulator):
+    player = emulator()
     menu = player.key("enter")
-    player.key(str(menu["items"].index("Test kláves") + 1))
+    assert menu["items"][1] == "2 Test kláves"              # the key test is 2 on any night
+    player.key("2")
     start = player.key("enter")
     assert start["screen"] == "keytest" and start["key"] is None
     assert start["message"]["text"] == "Podržte Enter = konec"
@@ -82,5 +83,5 @@ def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(tm
     short = player.key("enter")                      # a short Enter is shown, and the way out said again
     assert short["key"] == "Enter" and short["message"]["text"] == "Podržte Enter = konec"
     back = player.key("enter", held=True)            # back where the test was started from
-    assert back["screen"] == "menu" and back["items"][back["selected"]] == "Test kláves"
+    assert back["screen"] == "menu" and back["items"][back["selected"]] == "2 Test kláves"
     assert player.service.night.match is None        # nothing was scored or set up

@@ -9,7 +9,6 @@ as its keypads post them, and the loop is run by hand (Table).
 RULES 1.5 (team points 2/1/0), 1.6 (4 partie, match result, zápis), 1.8 (league table),
 2.9 (8-ball match records); issue 7: exactly once, byte-identical, delivered after an outage.
 """
-import datetime as dt
 import json
 import socket
 import time
@@ -25,7 +24,7 @@ from server import exports
 from sync_helpers import DEVICE, SECRET, league_store, records_url, relay, running_server, serial_listener, wait_for
 
 HOME, AWAY = "Sokol Dvůr", "Jiskra Hořice"
-LEAGUE = f"""
+LEAGUE = """
 [[teams]]
 name = "{HOME}"
 venue = "Hospoda U Lva"
@@ -34,15 +33,17 @@ players = ["Novák", "Dvořák", "Svoboda", "Černý"]
 name = "{AWAY}"
 players = ["Kučera", "Veselý", "Horák", "Němec", "Pokorný"]
 [[fixtures]]
-date = {dt.date.today().isoformat()}
+date = {tonight}
 home = "{HOME}"
 away = "{AWAY}"
 """
 
 
-def write_config(tmp_path, sync: str, *, game: str = "carom", league: bool = True,
+def write_config(tmp_path, sync: str, clock, *, game: str = "carom", league: bool = True,
                  pins: str = '"enter" = 25') -> object:
-    (tmp_path / "league.toml").write_text(LEAGUE, encoding="utf-8")
+    """The device's config, and a league with tonight's fixture by ``clock``."""
+    text = LEAGUE.format(HOME=HOME, AWAY=AWAY, tonight=clock.today().isoformat())
+    (tmp_path / "league.toml").write_text(text, encoding="utf-8")
     (tmp_path / "config.toml").write_text(f"""
 [device]
 venue = "Hospoda U Lva"
@@ -91,10 +92,10 @@ def free_port() -> int:
 class Table:
     """The service as ``serve`` assembles it: the syncer in its thread, the loop run by hand."""
 
-    def __init__(self, config):
-        self.service, self.devices, self.syncer = assemble(config, pin_factory=MockFactory())
+    def __init__(self, config, clock):
+        self.service, self.devices, self.syncer = assemble(config, pin_factory=MockFactory(), clock=clock)
         self.outbox = self.syncer.outbox
-        self.service.display.start(time.monotonic())
+        self.service.display.start(clock.monotonic())
         self.service.show()
         self.sync_thread = self.syncer.start()
 
@@ -128,11 +129,11 @@ class Table:
 
 
 @pytest.fixture
-def table_for(tmp_path):
+def table_for(tmp_path, evening):
     tables = []
 
     def make(sync: str, game: str = "carom") -> Table:
-        tables.append(Table(write_config(tmp_path, sync, game=game)))
+        tables.append(Table(write_config(tmp_path, sync, evening, game=game), evening))
         return tables[-1]
 
     yield make
@@ -214,7 +215,7 @@ def play_night(table: Table) -> dict:
 def play_single(table: Table, cmds) -> None:
     """Ready → a single partie (carom) or single match (8-ball) outside the league, player 1 starts."""
     assert table.screen["screen"] == "ready"
-    table.ui("confirm", 3, "confirm")         # setup: fixture, other match, *single*, key test
+    table.ui("confirm", 1, "confirm")         # setup: 1 is a single partie on any night
     assert table.screen["screen"] == "menu"    # who starts?
     table.ui("confirm")
     table.play(*cmds)
@@ -254,10 +255,10 @@ def assert_carom_night_at_the_receiver(store, items: dict, lot: dict) -> None:
     assert rows[AWAY]["place"] == 1 and rows[HOME]["matches"] == rows[AWAY]["matches"] == 1
 
 
-def test_carom_match_night_reaches_the_league_server_over_http(tmp_path, table_for):
+def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path, table_for):
     """RULES 1.6: the 4 drawn partie and the match item arrive once and intact over HTTP; the Syncer
     is woken by each closed record (its idle wait is 60 s, far beyond the wait here)."""
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port))
         lot = play_night(table)
         assert wait_for(table.sent, timeout=20)
@@ -285,12 +286,12 @@ def fetch(port: int, path: str):
     return json.loads(fetch_html(port, path))
 
 
-def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(tmp_path, table_for):
+def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(evening, tmp_path, table_for):
     """Issue 7 serial transport: the same night across real pty pairs to the receiver's serial listener."""
     from server.receiver import Receiver
 
     with league_store(tmp_path / "league.sqlite") as store, relay() as cable, \
-            serial_listener(Receiver(store), cable.listener_port):
+            serial_listener(Receiver(store, clock=evening.time), cable.listener_port):
         table = table_for(f'transport = "serial"\nserial_port = "{cable.device_port}"\nack_timeout = 0.5\n')
         lot = play_night(table)
         assert wait_for(table.sent, timeout=20)
@@ -300,7 +301,7 @@ def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(tmp
         assert_carom_night_at_the_receiver(store, items, lot)
 
 
-def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(tmp_path, table_for):
+def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(evening, tmp_path, table_for):
     """Issue 7: the receiver is down when the partie closes: the ready screen shows "1 unsent" and
     no last delivery; once the receiver is up the record arrives, once and intact."""
     port = free_port()
@@ -310,7 +311,7 @@ def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(tmp
     ready = table.screen
     assert ready["unsent"] == 1 and ready["last_sent"] is None
     assert table.service.display.model["unsent"] == 1          # what the counter was given to draw
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1 and next(iter(items.values()))["summary"]["result"] == "a"
@@ -318,10 +319,10 @@ def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(tmp
         assert wait_for(lambda: table.syncer.status()["last_error"] is None, timeout=10)   # set just after
 
 
-def test_eightball_single_match_reaches_the_league_server(tmp_path, table_for):
+def test_eightball_single_match_reaches_the_league_server(evening, tmp_path, table_for):
     """RULES 2.9: a single 8-ball match outside the league arrives once and intact, and replays to
     its summary at the receiver (games to win 2, sets to win 1)."""
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game="8ball")
         play_single(table, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
                             {"cmd": "game", "winner": "a"}])
@@ -334,12 +335,12 @@ def test_eightball_single_match_reaches_the_league_server(tmp_path, table_for):
         assert_ready_all_sent(table)
 
 
-def test_eightball_team_match_reaches_the_league_server(tmp_path, table_for):
+def test_eightball_team_match_reaches_the_league_server(evening, tmp_path, table_for):
     """RULES 2.9: an 8-ball team match of 3 individual matches through the service: each arrives
     once and intact; the receiver's 8-ball match record has them in order with their winners, and
     the team score (individual matches won, 2:1) reaches the 8-ball league table."""
     game = {"a": {"cmd": "game", "winner": "a"}, "b": {"cmd": "game", "winner": "b"}}
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game="8ball")
         assert table.screen["screen"] == "ready"
         table.ui("confirm", "confirm", "confirm", "confirm")          # tonight's fixture, all present
@@ -369,12 +370,12 @@ def test_eightball_team_match_reaches_the_league_server(tmp_path, table_for):
 
 
 @pytest.mark.parametrize("game", ["carom", "8ball"])
-def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(tmp_path, table_for, game):
+def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(evening, tmp_path, table_for, game):
     """RULES 1.6 / A.3.7: the away team did not come; the match item (the only item) reaches the
     receiver, whose match record shows the forfeit result and whose league table (1.8; 8-ball: 2.9)
     counts the match for both teams with the present team's points."""
     full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.match); 3 individual matches
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
         table.ui("down", "confirm", "confirm")             # the away team: "did not come", yes
@@ -394,7 +395,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(tm
         assert AWAY in fetch_html(server.port, "/table.html" if game == "carom" else "/table-8ball.html")
 
 
-def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_once(tmp_path, table_for):
+def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_once(evening, tmp_path, table_for):
     """Issue 7: the partie closes while the receiver is down, then the device restarts: the new
     service's ready screen still shows "1 unsent", and the record is delivered once when the
     receiver is up."""
@@ -406,7 +407,7 @@ def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_
 
     table = table_for(http_sync(port))                          # the service starts again
     assert table.screen["unsent"] == 1 and table.screen["last_sent"] is None
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1
@@ -416,7 +417,7 @@ def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_
 PINS = {"1": 17, "2": 27, "7": 5, "0": 22, "enter": 25}      # "7" is +10 in the default carom key map
 
 
-def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_on_sigterm(tmp_path):
+def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_on_sigterm(evening, tmp_path):
     """``serve`` exactly as ``pocitadlo run`` calls it: keys on gpiozero mock pins, the syncer it
     starts delivers the closed single partie to the receiver over HTTP; SIGTERM stops it cleanly
     (exit 0). RULES 1.4.1: a reaches the limit, b misses the equalising inning, a wins."""
@@ -433,7 +434,7 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
                "enter", "enter"]                                # close the partie? yes
     pins = "\n".join(f'"{key}" = {pin}' for key, pin in PINS.items())
     with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
-        config = write_config(tmp_path, http_sync(server.port), league=False, pins=pins)
+        config = write_config(tmp_path, http_sync(server.port), evening, league=False, pins=pins)
         outbox = Outbox(config.parts["sync"].outbox)
         done = threading.Event()
         untouched = signal.getsignal(signal.SIGTERM)
@@ -463,7 +464,7 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
         assert item["summary"]["result"] == "a" and item["summary"]["players"]["a"]["points"] == 20
 
 
-def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_once(tmp_path, table_for):
+def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_once(evening, tmp_path, table_for):
     """Issue 7: the ready screen shows the backlog. The loop sleeps up to a minute on the ready
     screen, so a delivery made by the syncer's thread must wake it (an event in its queue), or
     "1 unsent" would stay on the counter for up to a minute after the record went."""
@@ -474,7 +475,7 @@ def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_o
     assert table.service.display.model["unsent"] == 1
     while not table.service.queue.empty():                    # nothing else is waiting for the loop
         table.service.handle(table.service.queue.get())
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port):
+    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
         assert wait_for(lambda: not table.service.queue.empty(), timeout=10)   # the loop is woken
         assert wait_for(table.sent, timeout=10)
         table.service.handle(table.service.queue.get())           # what the loop does when woken

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from clock import ManualClock
 from config.load import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
@@ -13,7 +14,7 @@ from rules.errors import IllegalCommand
 from rules.match import draw_lot
 from rules.record import replay_file
 
-TONIGHT = dt.datetime(2026, 11, 29, 19, 30).timestamp()
+TONIGHT = dt.datetime(2026, 11, 29, 19, 30)        # the clock of these nights (UTC)
 LEAGUE = """
 [[teams]]
 name = "Sokol Dvůr"
@@ -51,14 +52,15 @@ def setup(tmp_path):
     return tmp_path
 
 
-def night_of(path, game="carom", **kw):
+def night_of(path, game="carom", clock=None, **kw):
     config = load(path / "config.toml")
     if game != "carom":
         from dataclasses import replace
         config = replace(config, device=replace(config.device, game=game))
     outbox = Outbox(path / "outbox")
     night = Night(config, load_league(config.device.league), outbox=outbox, status=lambda: {
-        "unsent": outbox.unsent(), "last_delivery": None}, clock=lambda: TONIGHT, urandom=Urandom(), **kw)
+        "unsent": outbox.unsent(), "last_delivery": None}, clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
+        **kw)
     return night, outbox
 
 
@@ -76,7 +78,9 @@ def test_ready_screen_names_venue_table_time_and_unsent(setup):
 def test_tonights_fixture_for_this_venue_is_offered_first(setup):
     night, _ = night_of(setup)
     night.ui("confirm")
-    assert night.screen()["items"] == ["Sokol Dvůr – Jiskra Hořice", "Jiné utkání", "Jedna partie", "Test kláves"]
+    menu = night.screen()
+    assert menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání", "4 Sokol Dvůr – Jiskra Hořice"]
+    assert menu["selected"] == 3
 
 
 def start_league_match(night):
@@ -97,7 +101,7 @@ def test_lot_draw_is_seeded_shown_and_recorded(setup):
     assert screen == {"screen": "lotdraw", "seed": seed, "pairs": expected}
     night.ui("confirm")
     assert night.screen()["title"] == "Partie 1: kdo začíná?"
-    assert night.screen()["items"] == [expected[0]["home"], expected[0]["away"]]
+    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"]]
 
 
 def test_absent_player_is_not_drawn_and_too_few_players_are_refused(setup):
@@ -155,7 +159,7 @@ def test_whole_carom_match_night_closes_every_record(setup):
 
 def test_finished_partie_can_still_be_undone_before_it_is_closed(setup):
     night, outbox = night_of(setup)
-    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")   # single partie
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")   # single partie
     finish_partie(night)
     night.ui("confirm"), night.ui("cancel")               # close? ... not yet
     night.command({"cmd": "undo"})
@@ -187,7 +191,7 @@ def test_restart_after_the_lot_shows_the_draw_again(setup):
 def test_restart_between_closing_and_journalling_adds_the_partie_once(setup):
     """The outbox is idempotent by id: closing again after a crash does not double it."""
     night, outbox = night_of(setup)
-    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
     finish_partie(night)
     partie_id = night.board.header["id"]
     outbox.add(partie_id, "partie", "x", {})               # the crash came right after outbox.add
@@ -201,8 +205,8 @@ def test_single_8ball_match_outside_the_league(setup):
     """RULES 2.3: the record says who breaks first; a single match has no teams."""
     night, outbox = night_of(setup, game="8ball")
     night.ui("confirm")
-    assert night.screen()["items"][-2] == "Jeden zápas"
-    night.ui(3), night.ui("confirm"), night.ui("confirm")
+    assert night.screen()["items"][0] == "1 Jeden zápas"            # 1 on any night
+    night.ui(1), night.ui("confirm"), night.ui("confirm")
     assert night.screen()["screen"] == "8ball"
     assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
     assert night.board.header["first_break"] == "a"           # the player picked to start breaks
@@ -235,7 +239,7 @@ def test_8ball_team_game_picks_each_individual_match(setup):
 
 def test_partie_journal_is_the_record_replay_reads(setup):
     night, _ = night_of(setup)
-    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
     path = night.partie_journal.path
     assert replay_file(path).summary()["players"]["a"]["series"] == [2]
@@ -243,7 +247,7 @@ def test_partie_journal_is_the_record_replay_reads(setup):
 
 
 def start_single(night):
-    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
     assert night.phase == "partie"
 
 
@@ -254,9 +258,9 @@ def test_protocol_correction_is_a_journalled_command(setup):
     play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "miss"})
     night.ui("confirm")                                   # Enter between strokes: the protocol menu
     assert night.screen() == {"screen": "menu", "title": "Zápis partie",
-                              "items": ["Opravit náběh", "Vložit náběh"], "selected": 0}
+                              "items": ["1 Opravit náběh", "2 Vložit náběh"], "selected": 0}
     night.ui("confirm"), night.ui("confirm")              # correct → player a
-    assert night.screen()["items"] == ["1. náběh: 2"]
+    assert night.screen()["items"] == ["1 1. náběh: 2"]
     night.ui("confirm")
     night.ui(1), night.ui(2)
     assert night.screen() == {"screen": "prompt", "title": "Body v 1. náběhu?", "value": "12",
@@ -275,7 +279,7 @@ def test_protocol_insert_of_a_forgotten_inning(setup):
     play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
     night.ui("confirm"), night.ui(2), night.ui("confirm")    # insert
     night.ui(2), night.ui("confirm")                          # player b
-    assert night.screen()["items"] == ["na konec"]
+    assert night.screen()["items"] == ["1 na konec"]
     night.ui("confirm"), night.ui(5), night.ui("confirm")
     assert night.board.summary()["players"]["b"]["series"] == [5]
 
@@ -317,10 +321,10 @@ def test_new_partie_closes_only_a_finished_partie(setup):
 
 def test_key_test_is_offered_in_setup(setup):
     night, _ = night_of(setup)
-    night.ui("confirm"), night.ui(4), night.ui("confirm")
+    night.ui("confirm"), night.ui(2), night.ui("confirm")       # the key test is 2 on any night
     assert night.keytest_wanted
     # the setup menu waits under the key test, on its item, so leaving the test returns there
-    assert night.phase == "menu" and night.screen()["selected"] == 3
+    assert night.phase == "menu" and night.screen()["selected"] == 1
     night.ui("cancel")
     assert night.phase == "ready"
 
@@ -354,7 +358,7 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     """RULES 1.6 / A.3.7: the match is forfeited to the team present (8-ball: every individual match)."""
     night, outbox = night_of(setup, game=game)
     night.ui("confirm"), night.ui("confirm"), night.ui("confirm")    # fixture; home all present
-    assert night.screen()["items"][-1] == "Tým nepřišel"
+    assert night.screen()["items"][-1] == "6 Tým nepřišel"
     night.ui(6), night.ui("confirm"), night.ui("confirm")           # Jiskra did not come: yes
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
@@ -392,3 +396,65 @@ def test_power_cut_between_match_and_lot_draw_draws_the_lot_on_restart(setup):
     again, _ = night_of(setup)
     assert again.screen()["screen"] == "lotdraw" and len(again.screen()["pairs"]) == 4
     assert len(path.read_text(encoding="utf-8").splitlines()) == 2   # and it is journalled now
+
+
+def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup):
+    """Issue 10: a match started at 23:40 and finished at 00:50 is the fixture's match of its date."""
+    clock = ManualClock(dt.datetime(2026, 11, 29, 23, 40))
+    night, outbox = night_of(setup, clock=clock)
+    start_league_match(night)
+    night.ui("confirm")
+    for number in range(1, 5):
+        clock.advance(dt.timedelta(minutes=17))            # the last two partie are played after midnight
+        night.ui(1), night.ui("confirm")
+        assert night.board.header["date"] == "2026-11-29"
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")
+    assert clock.now().strftime("%d %H:%M") == "30 00:48"
+    clock.advance(dt.timedelta(minutes=2))
+    night.ui("confirm"), night.ui("confirm")              # close the match at 00:50
+    items = outbox.pending()
+    match = next(item.content["summary"] for item in items if item.kind == "match")
+    assert match["date"] == "2026-11-29" and match["id"].startswith("2026-11-29-sokol-dvur-jiskra-horice")
+    headers = [json.loads(item.content["record"].splitlines()[0]) for item in items if item.kind == "partie"]
+    assert len(headers) == 4 and {h["date"] for h in headers} == {"2026-11-29"}
+    assert {h["match"]["id"] for h in headers} == {match["id"]}
+
+
+def test_after_midnight_the_evenings_fixture_is_still_offered_with_its_date(setup):
+    """Issue 10: a night that began before midnight; setup after 00:00 still offers its fixture."""
+    night, _ = night_of(setup, clock=ManualClock(dt.datetime(2026, 11, 30, 0, 20)))
+    night.ui("confirm")
+    menu = night.screen()
+    assert menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání", "4 29.11. Sokol Dvůr – Jiskra Hořice"]
+    assert menu["selected"] == 0                          # not tonight's: nothing preselected but item 1
+    night.ui(4), night.ui("confirm")
+    assert night.screen()["title"] == "Přítomni: Sokol Dvůr"
+
+
+@pytest.mark.parametrize("days, offered", [(-7, True), (-3, True), (5, True), (7, True), (8, False), (-8, False)])
+def test_fixtures_within_a_week_either_side_are_offered(setup, days, offered):
+    """Issue 10: a postponed match (or one brought forward) is offered within a week of its date."""
+    night, _ = night_of(setup, clock=ManualClock(TONIGHT + dt.timedelta(days=days)))
+    night.ui("confirm")
+    items = night.screen()["items"]
+    assert items[:3] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání"]      # their digits on any night
+    assert (items[3:] == ["4 29.11. Sokol Dvůr – Jiskra Hořice"]) is offered
+    assert len(items) == 3 + offered
+
+
+def test_the_setup_menu_items_keep_their_digits_and_a_wrong_digit_says_which(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm")
+    with pytest.raises(IllegalCommand, match="Vyberte 1–4, Enter"):
+        night.ui(5)
+    night.ui(1), night.ui("confirm"), night.ui("confirm")  # 1 is a single partie, tonight's fixture or not
+    assert night.phase == "partie" and "match" not in night.board.header
+
+
+def test_the_ready_screen_shows_the_clocks_time_and_knows_when_it_changes(setup):
+    clock = ManualClock(dt.datetime(2026, 11, 29, 19, 30, 45))
+    night, _ = night_of(setup, clock=clock)
+    assert night.screen()["time"] == "19:30" and night.seconds_to_next_minute() == 15
+    clock.advance(15)
+    assert night.screen()["time"] == "19:31" and night.seconds_to_next_minute() == 60

@@ -13,6 +13,7 @@ import os
 
 import pytest
 
+from clock import ManualClock
 from config.load import load
 from firmware_host.journal import Journal
 from firmware_host.league import load_league
@@ -21,7 +22,7 @@ from delivery.outbox import Outbox
 from rules.errors import RuleError
 from rules.record import replay_lines
 
-TONIGHT = dt.datetime(2026, 11, 29, 19, 30).timestamp()
+TONIGHT = dt.datetime(2026, 11, 29, 19, 30)        # the clock of these nights (UTC)
 LEAGUE = """
 [[teams]]
 name = "Sokol"
@@ -64,7 +65,7 @@ def make(path) -> Night:
     config = load(path / "config.toml")
     counter = iter(range(1, 10**6))
     return Night(config, load_league(path / "league.toml"), outbox=Outbox(path / "outbox"),
-                 clock=lambda: TONIGHT, urandom=lambda n: next(counter).to_bytes(n, "big"))
+                 clock=ManualClock(TONIGHT), urandom=lambda n: next(counter).to_bytes(n, "big"))
 
 
 def referee_step(night: Night) -> None:

@@ -6,6 +6,7 @@ excepted, whose cursor is not a decision (firmware_host/night.py).
 """
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from clock import ManualClock
 from config.load import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
@@ -32,7 +33,7 @@ class Counter:
 
 def make(path, urandom):
     config = load(path / "config.toml")
-    return Night(config, load_league(path / "league.toml"), clock=lambda: TONIGHT, urandom=urandom)
+    return Night(config, load_league(path / "league.toml"), clock=ManualClock(TONIGHT), urandom=urandom)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

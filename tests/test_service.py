@@ -260,7 +260,7 @@ def test_run_with_missing_config_file_waits_too(tmp_path):
 
 def test_emulate_plays_a_key_script_and_writes_png_frames(tmp_path, capsys):
     keys = tmp_path / "keys.txt"
-    keys.write_text("\n3\n\n1112", encoding="utf-8")      # single partie, a starts, 1+1+1+2
+    keys.write_text("\n1\n\n1112", encoding="utf-8")      # setup, 1 single partie, a starts, 1+1+1+2
     frames = tmp_path / "frames"
     assert main(["emulate", "--data", str(tmp_path / "data"), "--keys", str(keys), "--frames", str(frames)]) == 0
     import json
@@ -274,7 +274,7 @@ def test_emulate_plays_a_key_script_and_writes_png_frames(tmp_path, capsys):
 
 def test_emulate_resumes_where_the_last_run_stopped(tmp_path, capsys):
     keys = tmp_path / "keys.txt"
-    keys.write_text("\n3\n\n12", encoding="utf-8")
+    keys.write_text("\n1\n\n12", encoding="utf-8")
     data = str(tmp_path / "data")
     main(["emulate", "--data", data, "--keys", str(keys)])
     keys.write_text("2", encoding="utf-8")

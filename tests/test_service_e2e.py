@@ -4,7 +4,6 @@ Buttons on gpiozero's MockFactory pins → input.buttons → referee (debounce o
 → service → night → journal → counter on luma.emulator's capture device (PNG per frame) →
 outbox. RULES 1.6 (4 partie drawn by lot, team points summed), 1.4.1 (limit and equaliser).
 """
-import datetime as dt
 import json
 
 import pytest
@@ -13,15 +12,14 @@ from gpiozero.pins.mock import MockFactory
 from config.load import load
 from cli.commands.run import assemble
 from delivery.outbox import Outbox
-from input.testing import FakeClock
 from rules.record import replay_lines
 
 PINS = {"1": 17, "2": 27, "7": 5, "0": 22, "enter": 25, "-": 24, "+": 23}
 
 
 @pytest.fixture
-def night_config(tmp_path):
-    today = dt.date.today().isoformat()
+def night_config(tmp_path, clock):
+    today = clock.today().isoformat()
     (tmp_path / "league.toml").write_text(f"""
 [[teams]]
 name = "Sokol Dvůr"
@@ -63,11 +61,11 @@ outbox = "outbox"
 class Table:
     """The referee's fingers on the mock pins; the service's loop run by hand on a fake clock."""
 
-    def __init__(self, config):
+    def __init__(self, config, clock):
         self.factory = MockFactory()
-        self.clock = FakeClock(time_now())
-        self.service, self.devices, self.syncer = assemble(config, pin_factory=self.factory, clock=self.clock)
-        self.service.display.start(self.clock())
+        self.clock = clock
+        self.service, self.devices, self.syncer = assemble(config, pin_factory=self.factory, clock=clock)
+        self.service.display.start(clock.monotonic())
         self.service.show()
         self.screens = []
 
@@ -99,17 +97,13 @@ class Table:
             device.close()
 
 
-def time_now():
-    import time
-    return time.monotonic()
-
-
-def test_match_night_through_mock_buttons(night_config, tmp_path):
-    table = Table(night_config)
+def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
+    table = Table(night_config, clock)
     try:
         assert table.service.screen()["screen"] == "ready"
         table.keys("enter")                                   # setup
-        assert table.service.screen()["items"][0] == "Sokol Dvůr – Jiskra Hořice"
+        menu = table.service.screen()
+        assert menu["items"][menu["selected"]] == "4 Sokol Dvůr – Jiskra Hořice"
         table.keys("enter", "enter", "enter")                 # tonight's fixture, all present
         lot = table.service.screen()
         assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4

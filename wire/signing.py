@@ -15,9 +15,9 @@ import hashlib
 import hmac
 import json
 import secrets
-import time
 from dataclasses import dataclass, replace
 
+from clock import SystemClock
 from rules.record import parse_json
 
 HEADER_DEVICE = "X-Pocitadlo-Device"
@@ -147,8 +147,9 @@ class Signed:
 class Signer:
     """Signs bodies for one device; ``clock`` gives Unix seconds, ``offset`` corrects a wrong clock."""
 
-    def __init__(self, device: str, secret: bytes, *, clock=time.time, token=secrets.token_hex):
-        self.device, self._secret, self._clock, self._token = device, secret, clock, token
+    def __init__(self, device: str, secret: bytes, *, clock=None, token=secrets.token_hex):
+        self.device, self._secret, self._token = device, secret, token
+        self._clock = clock or SystemClock().time
         self.offset = 0.0   # learned from the receiver's time when it refuses a stale timestamp
 
     def now(self) -> float:

@@ -158,29 +158,29 @@ class QuitStream:
         return "" if char == QUIT else char
 
 
-class ScriptClock:
-    """Time that moves only when the script says so: frames and long presses are reproducible."""
+def script_clock():
+    """A clock that starts now, in this machine's zone, and moves only when the script says so:
+    long presses and blinks are reproducible, records carry tonight's date."""
+    from clock import ManualClock, SystemClock
 
-    def __init__(self, t: float = 1000.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
+    now = SystemClock().now()
+    return ManualClock(now, zone=now.tzinfo)
 
 
 class ScriptPlayer:
-    """The service driven by a key script on a script clock (``--keys``; the acceptance tests)."""
+    """The service driven by a key script on a script clock (``--keys``; the acceptance tests,
+    which give it a ManualClock of their own)."""
 
-    def __init__(self, config):
+    def __init__(self, config, clock=None):
         from dataclasses import replace
 
         from cli.commands.run import assemble
 
-        self.clock = ScriptClock()
+        self.clock = clock or script_clock()
         parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
         self.service, _, self.syncer = assemble(replace(config, parts=parts), clock=self.clock)
         self.hold = config.parts["keypad"].long_press + 0.2
-        self.service.display.start(self.clock())
+        self.service.display.start(self.clock.monotonic())
         self.service.show()
 
     def key(self, key: str, held: bool = False) -> dict:
@@ -189,9 +189,9 @@ class ScriptPlayer:
         from input.events import KeyEvent
 
         service = self.service
-        service.handle(KeyEvent(key, True, self.clock(), "script", debounced=True))
+        service.handle(KeyEvent(key, True, self.clock.monotonic(), "script", debounced=True))
         _advance(service, self.clock, self.hold if held else 0.05)
-        service.handle(KeyEvent(key, False, self.clock(), "script", debounced=True))
+        service.handle(KeyEvent(key, False, self.clock.monotonic(), "script", debounced=True))
         shown = service.display.model
         _advance(service, self.clock, SCRIPT_KEY_GAP)
         return shown
@@ -216,13 +216,13 @@ def play(config, script: str) -> int:
     return 0
 
 
-def _advance(service, clock: ScriptClock, seconds: float) -> None:
-    """Move the script clock, running every deadline that falls due on the way."""
-    end = clock.t + seconds
+def _advance(service, clock, seconds: float) -> None:
+    """Move the script clock (a clock.ManualClock), running every deadline that falls due on the way."""
+    end = clock.monotonic() + seconds
     for _ in range(10_000):
         due = [d for d in (service.display.deadline, service.referee.deadline()) if d is not None]
         step = min([d for d in due if d <= end], default=None)
-        clock.t = max(clock.t, step) if step is not None else end
+        clock.advance(max(0.0, (step if step is not None else end) - clock.monotonic()))
         service.tick()
         if step is None:
             return

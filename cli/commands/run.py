@@ -128,8 +128,12 @@ def _error_counter(path):
 
 
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,
-             clock=time.monotonic, on_durable=None):
-    """Build the service and its parts from a loaded config; return (service, devices, syncer)."""
+             clock=None, on_durable=None):
+    """Build the service and its parts from a loaded config; return (service, devices, syncer).
+
+    ``clock``: the one clock (clock.SystemClock unless given) — the night's time of day and dates,
+    the outbox's and the signer's timestamps, and the monotonic deadlines of keys and screens."""
+    from clock import SystemClock
     from display.counter import Counter
     from display.devices import open_device
     from firmware_host.league import EMPTY, load_league
@@ -139,22 +143,23 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from delivery.sync import Syncer
     from input.referee import Referee
 
+    clock = clock or SystemClock()
     game = config.device.game
     keypad = config.parts["keypad"]
     display = config.parts["display"]
-    syncer = Syncer.from_settings(config.parts["sync"])
+    syncer = Syncer.from_settings(config.parts["sync"], clock=clock)
     league = load_league(config.device.league) if config.device.league else EMPTY
-    night = Night(config, league, outbox=syncer.outbox, status=syncer.status,
+    night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
                   on_record=syncer.retry_now)       # a new record: deliver it now
     counter = Counter(None, display)
     link = DisplayLink(counter, lambda: open_device(display, stream=display_stream))
-    referee = Referee(game, keypad.keymap(game), clock, language=config.device.language,
+    referee = Referee(game, keypad.keymap(game), clock.monotonic, language=config.device.language,
                       bounce=keypad.debounce, long_press=keypad.long_press)
-    service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock,
+    service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock.monotonic,
                       on_durable=on_durable)
     # the loop sleeps up to a minute on the ready screen: a delivery redraws its backlog at once
     syncer.on_delivered = lambda: service.post(Refresh("delivered"))
-    devices = open_keypads(keypad, service, clock=clock, pin_factory=pin_factory, stream=keypad_stream)
+    devices = open_keypads(keypad, service, clock=clock.monotonic, pin_factory=pin_factory, stream=keypad_stream)
     return service, devices, syncer
 
 
