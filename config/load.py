@@ -4,11 +4,13 @@ The service's own sections are read here — ``[device]``, ``[rules.carom]``, ``
 ``[journal]`` — and ``[display]``, ``[keypad]`` and ``[sync]`` are handed to the ``read(section)``
 of the part that owns them, so every error names the file, the section, the option and the fault.
 A syntax error names the file, the line and the column.
+
+Those parts sit above config in the layers, so config never imports them: the caller passes
+their readers (the device's set is ``firmware_host.settings.PART_READERS``).
 """
 import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any, Callable
 
 from config.options import ConfigError, Section
@@ -18,14 +20,8 @@ from rules.errors import HeaderError
 
 LANGUAGES = ("cs", "en")
 GAMES = ("carom", "8ball")
-SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync")
-
-# Each foreign section is read by its owner: "module:function".
-PART_READERS = {
-    "display": "display.settings:read",
-    "keypad": "input.settings:read",
-    "sync": "delivery.settings:read",
-}
+PARTS = ("display", "keypad", "sync")     # sections read by the part that owns them
+SECTIONS = ("device", "rules", "journal") + PARTS
 
 
 class ConfigFileError(ConfigError):
@@ -106,13 +102,15 @@ def read_toml(path) -> dict:
         raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
 
 
-def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> Config:
+def load(path, *, readers: dict[str, Callable[[Section], Any]], base_dir=None) -> Config:
     """Read and validate ``path``; raise ConfigError naming file, section and option.
 
-    ``readers`` maps a foreign section to its part's ``read(section)``; by default the parts'
-    own functions (PART_READERS). Relative paths in [device] resolve against ``base_dir``
-    (default: the config file's folder).
+    ``readers`` maps each of PARTS to its part's ``read(section)``. Relative paths in [device]
+    resolve against ``base_dir`` (default: the config file's folder).
     """
+    missing = sorted(set(PARTS) - set(readers))
+    if missing:
+        raise TypeError("load() needs a reader for every part; missing: " + ", ".join(missing))
     path = os.fspath(path)
     doc = read_toml(path)
     base_dir = base_dir or os.path.dirname(os.path.abspath(path))
@@ -134,14 +132,8 @@ def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> 
     tables = dict(doc)
     if isinstance(tables.get("display", {}), dict):    # the counter speaks [device] language by default
         tables["display"] = {"language": device.language, **tables.get("display", {})}
-    parts = {name: ((readers or {}).get(name) or _reader(name))(Section(tables.get(name, {}), name, path))
-             for name in PART_READERS}
+    parts = {name: readers[name](Section(tables.get(name, {}), name, path)) for name in PARTS}
     return Config(path, device, carom, eightball, journal, parts)
-
-
-def _reader(name: str) -> Callable[[Section], Any]:
-    module, attr = PART_READERS[name].split(":")
-    return getattr(import_module(module), attr)
 
 
 def read_device(sec: Section, base_dir: str) -> DeviceSettings:

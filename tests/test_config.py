@@ -3,7 +3,9 @@ import textwrap
 
 import pytest
 
-from config.load import ConfigFileError, load
+from config import load as config_load
+from config.load import ConfigFileError
+from firmware_host.settings import load
 from config.options import ConfigError
 from firmware_host.league import load_league
 
@@ -132,8 +134,8 @@ def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
             return name
         return read
 
-    config = load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
-                  readers={n: reader(n) for n in ("display", "keypad", "sync")})
+    config = config_load.load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
+                              readers={n: reader(n) for n in ("display", "keypad", "sync")})
     assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync"}
     assert seen["display"] == ("display", {"x": 1, "language": "cs"}) and seen["keypad"] == ("keypad", {})
 

@@ -17,7 +17,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from config.load import load
+from firmware_host.settings import load
 from cli.commands.run import assemble
 from firmware_host.service import Command, Ui
 from rules.record import replay_lines

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from config.load import load
+from firmware_host.settings import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
 from delivery.outbox import Outbox
