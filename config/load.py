@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from config.options import ConfigError, Section
-from rules.carom_state import Settings as CaromSettings
-from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
+from rules.carom.state import Settings as CaromSettings
+from rules.eightball.match import INDIVIDUAL_MATCHES
+from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
 from rules.errors import HeaderError
+from rules.games import game_names
 
 LANGUAGES = ("cs", "en")
-GAMES = ("carom", "8ball")
+GAMES = game_names()
 PARTS = ("display", "keypad", "sync")     # sections read by the part that owns them
 SECTIONS = ("device", "rules", "journal") + PARTS
 
@@ -58,7 +60,7 @@ class CaromRules:
 class EightBallRules:
     games_to_win: int = DEFAULT_GAMES_TO_WIN
     sets_to_win: int = DEFAULT_SETS_TO_WIN
-    individual_matches: int = 4      # individual matches in a team game (RULES 2.9)
+    individual_matches: int = INDIVIDUAL_MATCHES     # in a team game (RULES 2.9)
     opposite: tuple = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
 
     def header(self) -> dict:
@@ -84,7 +86,7 @@ class Config:
 
     def rules_header(self, game: str) -> dict:
         """Every rule setting of ``game`` spelled out, for a record header."""
-        return (self.carom if game == "carom" else self.eightball).header()
+        return {"carom": self.carom, "8ball": self.eightball}[game].header()
 
 
 def read_toml(path) -> dict:

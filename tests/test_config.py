@@ -166,8 +166,8 @@ def test_the_counter_speaks_the_device_language_unless_display_says_otherwise(tm
 
 def test_rule_defaults_are_the_rule_cores_own(tmp_path):
     """RULES 1.4 (200 points, 15 innings) and the 8-ball core's race defaults: one source of truth."""
-    from rules.carom_state import Settings
-    from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
+    from rules.carom.state import Settings
+    from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
 
     config = load(write(tmp_path, GOOD))
     assert (config.carom.points_limit, config.carom.innings_limit) == (Settings.points_limit, Settings.innings_limit) == (200, 15)

@@ -373,7 +373,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(tm
     """RULES 1.6 / A.3.7: the away team did not come; the match item (the only item) reaches the
     receiver, whose match record shows the forfeit result and whose league table (1.8; 8-ball: 2.9)
     counts the match for both teams with the present team's points."""
-    full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.match); 3 individual matches
+    full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.carom.match); 3 individual matches
     with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
