@@ -7,7 +7,7 @@ protocol of rules.board; undo and redo are the Board's. Record commands (docs/re
     {"cmd":"miss"}  {"cmd":"foul"}                                 RULES 1.3
     {"cmd":"frozen"}                                               RULES 1.2 guard
     {"cmd":"forfeit","by":"a"|"b"}                                 RULES 1.4.8
-    {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (carom_corrections)
+    {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (rules.carom.corrections)
     {"cmd":"insert","player":P,"inning":N,"points":X}
 """
 from dataclasses import replace
