@@ -57,7 +57,7 @@ def write_config(directory: Path, *, points=10000, innings=1000, devices='["butt
 def latency(directory: Path, presses: int) -> list[float]:
     from gpiozero.pins.mock import MockFactory
 
-    from config.load import load
+    from firmware_host.settings import load
     from cli.commands.run import assemble
     from firmware_host.service import Stop, Ui
 
@@ -136,7 +136,7 @@ def _rss_kib(pid: int) -> int:
 
 def partie_bytes(directory: Path) -> dict:
     """A 15-inning partie (both players, 30 innings), series like a league evening's, then closed."""
-    from config.load import load
+    from firmware_host.settings import load
     from firmware_host.night import Night
     from delivery.outbox import Outbox
 

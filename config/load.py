@@ -4,28 +4,26 @@ The service's own sections are read here — ``[device]``, ``[rules.carom]``, ``
 ``[journal]`` — and ``[display]``, ``[keypad]`` and ``[sync]`` are handed to the ``read(section)``
 of the part that owns them, so every error names the file, the section, the option and the fault.
 A syntax error names the file, the line and the column.
+
+Those parts sit above config in the layers, so config never imports them: the caller passes
+their readers (the device's set is ``firmware_host.settings.PART_READERS``).
 """
 import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any, Callable
 
 from config.options import ConfigError, Section
-from rules.carom_state import Settings as CaromSettings
-from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
+from rules.carom.state import Settings as CaromSettings
+from rules.eightball.match import INDIVIDUAL_MATCHES
+from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
 from rules.errors import HeaderError
+from rules.games import game_names
 
 LANGUAGES = ("cs", "en")
-GAMES = ("carom", "8ball")
-SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync")
-
-# Each foreign section is read by its owner: "module:function".
-PART_READERS = {
-    "display": "display.settings:read",
-    "keypad": "input.settings:read",
-    "sync": "delivery.settings:read",
-}
+GAMES = game_names()
+PARTS = ("display", "keypad", "sync")     # sections read by the part that owns them
+SECTIONS = ("device", "rules", "journal") + PARTS
 
 
 class ConfigFileError(ConfigError):
@@ -62,7 +60,7 @@ class CaromRules:
 class EightBallRules:
     games_to_win: int = DEFAULT_GAMES_TO_WIN
     sets_to_win: int = DEFAULT_SETS_TO_WIN
-    individual_matches: int = 4      # individual matches in a team game (RULES 2.9)
+    individual_matches: int = INDIVIDUAL_MATCHES     # in a team game (RULES 2.9)
     opposite: tuple = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
 
     def header(self) -> dict:
@@ -88,7 +86,7 @@ class Config:
 
     def rules_header(self, game: str) -> dict:
         """Every rule setting of ``game`` spelled out, for a record header."""
-        return (self.carom if game == "carom" else self.eightball).header()
+        return {"carom": self.carom, "8ball": self.eightball}[game].header()
 
 
 def read_toml(path) -> dict:
@@ -106,13 +104,15 @@ def read_toml(path) -> dict:
         raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
 
 
-def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> Config:
+def load(path, *, readers: dict[str, Callable[[Section], Any]], base_dir=None) -> Config:
     """Read and validate ``path``; raise ConfigError naming file, section and option.
 
-    ``readers`` maps a foreign section to its part's ``read(section)``; by default the parts'
-    own functions (PART_READERS). Relative paths in [device] resolve against ``base_dir``
-    (default: the config file's folder).
+    ``readers`` maps each of PARTS to its part's ``read(section)``. Relative paths in [device]
+    resolve against ``base_dir`` (default: the config file's folder).
     """
+    missing = sorted(set(PARTS) - set(readers))
+    if missing:
+        raise TypeError("load() needs a reader for every part; missing: " + ", ".join(missing))
     path = os.fspath(path)
     doc = read_toml(path)
     base_dir = base_dir or os.path.dirname(os.path.abspath(path))
@@ -134,14 +134,8 @@ def load(path, *, readers: dict[str, Callable] | None = None, base_dir=None) -> 
     tables = dict(doc)
     if isinstance(tables.get("display", {}), dict):    # the counter speaks [device] language by default
         tables["display"] = {"language": device.language, **tables.get("display", {})}
-    parts = {name: ((readers or {}).get(name) or _reader(name))(Section(tables.get(name, {}), name, path))
-             for name in PART_READERS}
+    parts = {name: readers[name](Section(tables.get(name, {}), name, path)) for name in PARTS}
     return Config(path, device, carom, eightball, journal, parts)
-
-
-def _reader(name: str) -> Callable[[Section], Any]:
-    module, attr = PART_READERS[name].split(":")
-    return getattr(import_module(module), attr)
 
 
 def read_device(sec: Section, base_dir: str) -> DeviceSettings:

@@ -14,7 +14,6 @@ from display.text import texts
 
 log = logging.getLogger(__name__)
 
-_SCREENS = {"8ball": "eightball"}
 _MODEL_FAULTS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
@@ -88,20 +87,9 @@ class Counter:
         return self._message_start is not None and self._message_part(now) < self._message_parts
 
     def _draw(self, scene: Scene, model: dict, message: bool, now: float) -> None:
-        screen = str(model.get("screen"))
-        if self.settings.is_segment:
-            text = self.layout.line(scene, model)
-            if message and model.get("message"):
-                text = self.layout.fit(str(model["message"].get("text", ""))[:self.settings.digits])
-            _segments(scene, text)
-            return
-        handler = getattr(self.layout, _SCREENS.get(screen, screen), None)
-        if handler is None or screen.startswith("_") or screen == "message":
-            handler = self.layout.unknown
-        handler(scene, model)
+        self.layout.draw(scene, model)
         if message and model.get("message"):
-            part = self._message_part(now)
-            self._message_parts = self.layout.message(scene, model["message"], part)
+            self._message_parts = self.layout.message(scene, model["message"], self._message_part(now))
 
     def _refresh(self, now: float):
         showing_message = self._message_showing(now)
@@ -133,15 +121,3 @@ class Counter:
 def _logical_size(settings) -> tuple[int, int]:
     width, height = settings.size
     return (height, width) if settings.rotate % 2 and not settings.is_segment else (width, height)
-
-
-def _segments(scene: Scene, text: str) -> None:
-    """Encode text for a 7-segment board the way luma's sevensegment does (column = digit,
-    bit 7 the decimal point, which luma's emulator does not draw)."""
-    from luma.led_matrix.segment_mapper import dot_muncher
-
-    data = bytearray(dot_muncher(text, notfound="_"))[:scene.width].ljust(scene.width, b"\0")
-    for x, byte in enumerate(reversed(data)):
-        for y in range(8):
-            if byte >> y & 1:
-                scene.draw.point((x, y), fill=scene.fill["text"])

@@ -23,13 +23,12 @@ from delivery.fsync import sync_directory
 from firmware_host.journal import Journal
 from firmware_host.league import EMPTY, League, slug
 from rules.board import Board
+from rules.carom.match import PARTIE_PER_MATCH as CAROM_PARTIE, PLAYERS_PER_TEAM as CAROM_MIN_PLAYERS
 from rules.errors import IllegalCommand, RuleError
 from rules.record import encode_line, strip_meta
 
 log = logging.getLogger("pocitadlo.night")
 
-CAROM_PARTIE = 4          # RULES 1.6
-CAROM_MIN_PLAYERS = 4     # RULES 1.6
 FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
 
 # The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.
@@ -505,7 +504,7 @@ class Night:
                       "date": self._today(), "partie_count": 1})
 
     def _draw_lot(self) -> None:
-        from rules.match import draw_lot
+        from rules.carom.match import draw_lot
 
         seed = int.from_bytes(self.urandom(4), "big")
         pairs = draw_lot(self.match.present["home"], self.match.present["away"], seed)
@@ -658,8 +657,8 @@ class Night:
         self._archive()
 
     def _match_result(self) -> dict:
-        """RULES 1.6 through rules.match for carom; 8-ball: individual matches won (RULES 2.9)."""
-        from rules.match import forfeited_match, match_result
+        """RULES 1.6 through rules.carom.match for carom; 8-ball: individual matches won (RULES 2.9)."""
+        from rules.carom.match import forfeited_match, match_result
 
         match = self.match
         if match.game == "carom":

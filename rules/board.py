@@ -20,7 +20,7 @@ STACK_COMMANDS = ("undo", "redo")
 class Board:
     def __init__(self, header: dict):
         self.header = dict(header)
-        self.game = game_for(self.header.get("game"))
+        self.game = game_for(self.header.get("game")).core
         self.settings = self.game.parse_header(self.header)
         self._states = [self.game.initial(self.settings)]
         self.move_stack: list[dict] = []   # commands in effect (undo removes from here)

@@ -3,10 +3,10 @@
 An 8-ball team match is a number of individual matches (each one stored item of kind "partie"
 whose header carries ``"match": {"id", "home", "away"}``, ``"partie"`` (its number) and ``"home"``,
 the side that played for the home team). Team score = individual matches won (RULES 2.9,
-Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball table; our
+Decision), via ``rules.eightball.match.team_score``. RULES does not order the 8-ball table; our
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
-from rules.eightball import team_score
+from rules.eightball.match import team_score
 from server.exports import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
                             missing, result_points, side_of)
 

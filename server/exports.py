@@ -7,7 +7,7 @@ form has 3 decimals, truncated (RULES 1.5).
 import json
 from fractions import Fraction
 
-from rules.carom_figures import average, average_text
+from rules.carom.figures import average, average_text
 from server.verify import match_summary
 
 SIDES = ("home", "away")

@@ -40,7 +40,7 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
     (id, record text, summary) of kind "match".
     """
-    from rules.match import match_result
+    from rules.carom.match import match_result
 
     info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date, "seed": seed}
     played = []
@@ -85,7 +85,7 @@ def eightball_match(match_id: str, home: str, away: str, results: list[str], *, 
                     date: str = "2026-11-27", **race):
     """An 8-ball team match: one individual match per entry of ``results`` (games won, in order, by
     "h" home or "w" away, e.g. "hhwhh"). Returns ``(individual, match_item)`` like ``match``."""
-    from rules.eightball import team_score
+    from rules.eightball.match import team_score
 
     info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date}
     played = []

@@ -1,4 +1,4 @@
-"""Corrections after the fact: ``correct`` and ``insert`` (rules/carom_corrections.py).
+"""Corrections after the fact: ``correct`` and ``insert`` (rules/carom/corrections.py).
 
 The rules are documented in docs/record-format.md ("Corrections"); B.9.2 and B.4.1 are the league
 clauses they rest on.

@@ -4,7 +4,7 @@ from fractions import Fraction
 import pytest
 
 from rules.board import Board
-from rules.carom import CAROM, CaromState, Settings, parse_header
+from rules.carom.core import CAROM, CaromState, Settings, parse_header
 from rules.errors import HeaderError, IllegalCommand
 
 SHORT = {"m": {"cmd": "miss"}, "f": {"cmd": "foul"}, "z": {"cmd": "frozen"},

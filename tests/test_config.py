@@ -3,7 +3,9 @@ import textwrap
 
 import pytest
 
-from config.load import ConfigFileError, load
+from config import load as config_load
+from config.load import ConfigFileError
+from firmware_host.settings import load
 from config.options import ConfigError
 from firmware_host.league import load_league
 
@@ -132,8 +134,8 @@ def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
             return name
         return read
 
-    config = load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
-                  readers={n: reader(n) for n in ("display", "keypad", "sync")})
+    config = config_load.load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
+                              readers={n: reader(n) for n in ("display", "keypad", "sync")})
     assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync"}
     assert seen["display"] == ("display", {"x": 1, "language": "cs"}) and seen["keypad"] == ("keypad", {})
 
@@ -164,8 +166,8 @@ def test_the_counter_speaks_the_device_language_unless_display_says_otherwise(tm
 
 def test_rule_defaults_are_the_rule_cores_own(tmp_path):
     """RULES 1.4 (200 points, 15 innings) and the 8-ball core's race defaults: one source of truth."""
-    from rules.carom_state import Settings
-    from rules.eightball_state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
+    from rules.carom.state import Settings
+    from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
 
     config = load(write(tmp_path, GOOD))
     assert (config.carom.points_limit, config.carom.innings_limit) == (Settings.points_limit, Settings.innings_limit) == (200, 15)

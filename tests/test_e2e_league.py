@@ -16,7 +16,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from config.load import load
+from firmware_host.settings import load
 from cli.commands.run import assemble
 from firmware_host.service import Command, Ui
 from rules.record import replay_lines
@@ -374,7 +374,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(ev
     """RULES 1.6 / A.3.7: the away team did not come; the match item (the only item) reaches the
     receiver, whose match record shows the forfeit result and whose league table (1.8; 8-ball: 2.9)
     counts the match for both teams with the present team's points."""
-    full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.match); 3 individual matches
+    full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.carom.match); 3 individual matches
     with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present

@@ -5,9 +5,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
-from rules.eightball import (
-    DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN, EIGHTBALL, initial, parse_header, step, team_score,
+from rules.eightball.core import (
+    DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN, EIGHTBALL, initial, parse_header, step,
 )
+from rules.eightball.match import team_score
 from rules.errors import HeaderError, IllegalCommand, NothingToUndo
 from test_eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
 

@@ -12,7 +12,7 @@ NOT_KEYS = {"bad_header", "bad_record", "unknown_game", "bad_player", "bad_race"
 
 
 def rule_codes() -> set[str]:
-    text = "\n".join(p.read_text(encoding="utf-8") for p in RULES.glob("*.py"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in RULES.rglob("*.py"))
     return set(re.findall(r'code ?= ?"([a-z_]+)"', text)) - NOT_KEYS
 
 

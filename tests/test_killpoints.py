@@ -25,7 +25,7 @@ import traceback
 
 import pytest
 
-from config.load import load
+from firmware_host.settings import load
 from firmware_host.night import Night
 from firmware_host.service import Command, DisplayLink, Service, Stop
 from rules.board import Board

@@ -1,7 +1,7 @@
 """The carom match (RULES 1.6; A.3.5-A.3.7, A.5.3-A.5.5): lot draw and match result."""
 import pytest
 
-from rules.match import MatchError, Pairing, draw_lot, forfeited_match, match_result
+from rules.carom.match import MatchError, Pairing, draw_lot, forfeited_match, match_result
 from test_carom_rules import board
 
 HOME = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]

@@ -5,13 +5,13 @@ import json
 import pytest
 
 from clock import ManualClock
-from config.load import load
+from firmware_host.settings import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
 from delivery.outbox import Outbox
 from rules.board import Board
 from rules.errors import IllegalCommand
-from rules.match import draw_lot
+from rules.carom.match import draw_lot
 from rules.record import replay_file
 
 TONIGHT = dt.datetime(2026, 11, 29, 19, 30)        # the clock of these nights (UTC)
@@ -371,7 +371,7 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
 
 
 def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup):
-    """RULES 1.6: the match summary comes from rules.match over the replayed partie records."""
+    """RULES 1.6: the match summary comes from rules.carom.match over the replayed partie records."""
     night, outbox = night_of(setup)
     start_league_match(night)
     night.ui("confirm")

@@ -14,7 +14,7 @@ import os
 import pytest
 
 from clock import ManualClock
-from config.load import load
+from firmware_host.settings import load
 from firmware_host.journal import Journal
 from firmware_host.league import load_league
 from firmware_host.night import Night

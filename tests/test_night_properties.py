@@ -7,7 +7,7 @@ excepted, whose cursor is not a decision (firmware_host/night.py).
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clock import ManualClock
-from config.load import load
+from firmware_host.settings import load
 from firmware_host.league import load_league
 from firmware_host.night import Night
 from rules.errors import RuleError

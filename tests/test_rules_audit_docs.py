@@ -61,6 +61,7 @@ def codes_in_source(*patterns: str) -> set[str]:
     return found
 
 
+CAROM_PARTIE_MODULES = [f"carom/{name}.py" for name in ("core", "state", "errors", "corrections", "figures")]
 BOARD_CODES = {"nothing_to_undo", "nothing_to_redo", "bad_command"}
 BASE_CODES = {"rule", "illegal", "bad_header", "bad_record"}      # rules/errors.py base classes
 EIGHTBALL_HEADER_CODES = {"bad_player", "bad_race", "bad_side", "bad_opposite"}
@@ -70,7 +71,7 @@ def test_carom_refusal_codes_in_the_doc_are_the_cores():
     """docs "Refusals (codes)" lists every code the carom core raises and no other."""
     words = codes_in(section("### Refusals (codes)", "### Corrections"))
     not_codes = {"code", "forfeit", "value", "by", "player", "inning", "points"}   # other words
-    assert words - not_codes == codes_in_source("carom*.py") | BOARD_CODES
+    assert words - not_codes == codes_in_source(*CAROM_PARTIE_MODULES) | BOARD_CODES
 
 
 def test_8ball_refusal_codes_in_the_doc_are_the_cores():
@@ -79,19 +80,19 @@ def test_8ball_refusal_codes_in_the_doc_are_the_cores():
     table = section("Refusal codes (`IllegalCommand.code`", "### 8-ball summary")
     documented = set(re.findall(r"^\| `([a-z_]+)`(?: / `([a-z_]+)`)? \|", table, re.M))
     documented = {c for pair in documented for c in pair if c}
-    source = codes_in_source("eightball*.py")
+    source = codes_in_source("eightball/*.py")
     assert documented == (source - EIGHTBALL_HEADER_CODES) | BOARD_CODES - {"bad_command"}
     header_line = section("Header errors (`HeaderError.code`)", "\n\n")
     assert codes_in(header_line) - {"HeaderError"} == EIGHTBALL_HEADER_CODES
 
 
 def test_8ball_game_log_reasons_in_the_doc_are_the_cores():
-    """docs games_log `reason` list = issue 3's list = what rules/eightball*.py can write."""
+    """docs games_log `reason` list = issue 3's list = what rules/eightball/ can write."""
     text = section("`reason` (", ")")
     documented = set(re.findall(r'"([a-z_]+)"', text))
     issue = {"eight", "eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball",
              "eight_wrong_pocket", "reported", "forfeit"}
-    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules").glob("eightball*.py"))
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules").glob("eightball/*.py"))
     produced = set(re.findall(r'return "(eight[a-z_]*)"', source))          # eight_reason
     produced |= set(re.findall(r'"(reported|forfeit)"\)', source))          # game, forfeit
     assert documented == issue == produced

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from rules.board import Board
-from rules.eightball import summary as eightball_summary
+from rules.eightball.core import summary as eightball_summary
 from test_eightball_helpers import HEADER, B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
 from test_eightball_properties import SETTINGS, header, run, sequences
 

@@ -142,7 +142,7 @@ def test_truncated_not_rounded():
     """RULES 1.5: averages are printed with 3 decimals, truncated."""
     from fractions import Fraction
 
-    from rules.carom_figures import average_text
+    from rules.carom.figures import average_text
     assert average_text(Fraction(2, 3)) == "0.666"
     assert average_text(Fraction(200, 7)) == "28.571"
 

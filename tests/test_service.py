@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from config.load import load
+from firmware_host.settings import load
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings

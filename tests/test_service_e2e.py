@@ -9,7 +9,7 @@ import json
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from config.load import load
+from firmware_host.settings import load
 from cli.commands.run import assemble
 from delivery.outbox import Outbox
 from rules.record import replay_lines

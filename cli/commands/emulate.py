@@ -32,7 +32,7 @@ def emulator_config(args):
     """The config with the emulator's data dir, outbox and devices."""
     from dataclasses import replace
 
-    from config.load import load
+    from firmware_host.settings import load
 
     config = load(args.config or BUNDLED)
     data = os.path.abspath(args.data or default_data_dir())

@@ -21,7 +21,7 @@ def run(args) -> int:
     output_file(args.png, "--png")
     settings, game, language = KeypadSettings(), "carom", "cs"
     if args.config:
-        from config.load import load
+        from firmware_host.settings import load
         config = load(args.config)
         settings = config.parts["keypad"]
         game, language = config.device.game, config.device.language

@@ -52,7 +52,7 @@ def run(args) -> int:
             output_file(path, option)
     replay = read_record(args.record)
     summary = replay.board.summary()
-    model = {"screen": "8ball" if summary.get("game") == "8ball" else "carom", "summary": summary}
+    model = {"screen": replay.board.header["game"], "summary": summary}     # a partie's screen is its game
     if args.png:
         _png(args, model)
     if args.gif:

@@ -34,7 +34,7 @@ def setup_logging(level: str) -> None:
 
 def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None):
     """The loaded config (its league file checked too); while broken, show why and wait for a fix."""
-    from config.load import load
+    from firmware_host.settings import load
     from config.options import ConfigError
     from firmware_host.league import load_league
 

@@ -9,6 +9,7 @@ geometry follows the counter's size. The game screens are here; the text screens
 from dataclasses import dataclass
 
 from display import fonts
+from display.layouts.base import Layout
 from display.layouts.text_screens import TextScreens, wrap
 from display.scene import Scene
 
@@ -55,7 +56,7 @@ def _arrowed(value, side: str | None) -> str:
     return f"{_arrow(side)}{value}" if side == "a" else f"{value}{_arrow(side)}"
 
 
-class MatrixLayout(TextScreens):
+class MatrixLayout(TextScreens, Layout):
     def __init__(self, width: int, height: int):
         self.geometry = Geometry(width, height)
         self.big = fonts.digits(self.geometry.digit_width, self.geometry.digit_height)

@@ -9,6 +9,7 @@ Pages (carom, both): at 20 points or fewer to go, the score of the player at the
 ``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
 announced, until the next stroke) stands still in place of the inning.
 """
+from display.layouts.base import Layout
 from display.scene import Scene
 
 
@@ -31,14 +32,24 @@ def _mark(text: str, marked: bool) -> str:
     return f"{text}." if marked else text
 
 
-class SegmentLayout:
+class SegmentLayout(Layout):
+    """Each screen method returns the board's text (``.`` lights the previous digit's decimal point)."""
+
     def __init__(self, digits: int):
         self.digits = digits
 
     def line(self, scene: Scene, model: dict) -> str:
-        """The text for the board (``.`` lights the previous digit's decimal point)."""
-        handler = getattr(self, "_" + str(model.get("screen")), None)
-        return handler(scene, model) if handler else "-" * self.digits
+        """The text for the board."""
+        return self.screen(model)(scene, model)
+
+    def draw(self, scene: Scene, model: dict) -> None:
+        _segments(scene, self.line(scene, model))
+
+    def message(self, scene: Scene, message: dict, part: int = 0) -> int:
+        """The message, as much of it as the digits hold, in place of the screen: one part."""
+        scene.draw.rectangle((0, 0, scene.width - 1, scene.height - 1), fill=0)
+        _segments(scene, self.fit(str(message.get("text", ""))[:self.digits]))
+        return 1
 
     def fit(self, text: str) -> str:
         plain = text.replace(".", "")
@@ -47,7 +58,7 @@ class SegmentLayout:
             plain = text.replace(".", "")
         return " " * (self.digits - len(plain)) + text
 
-    def _carom(self, scene: Scene, model: dict) -> str:
+    def carom(self, scene: Scene, model: dict) -> str:
         summary = model["summary"]
         pa, pb = summary["players"]["a"], summary["players"]["b"]
         counter = summary.get("counter") or {}
@@ -72,7 +83,7 @@ class SegmentLayout:
         sa, sb = (series if at == "a" else "   "), (series if at == "b" else "   ")
         return self.fit(f"{a} {sa}{inning}{sb} {b}")
 
-    def _8ball(self, scene: Scene, model: dict) -> str:
+    def eightball(self, scene: Scene, model: dict) -> str:
         summary = model["summary"]
         games, sets = summary.get("games") or {}, summary.get("sets") or {}
         shooter = (summary.get("current") or {}).get("shooter")
@@ -84,26 +95,41 @@ class SegmentLayout:
         la, lb = (_balls_left(summary.get("current") or {}, side) for side in ("a", "b"))
         return self.fit(f"{ga}  {la:>2} {middle} {lb:>2}  {gb}")
 
-    def _ready(self, scene: Scene, model: dict) -> str:
+    def ready(self, scene: Scene, model: dict) -> str:
         time = str(model.get("time") or "").replace(":", "-")
         unsent = model.get("unsent") or 0
         return self.fit(f"{time} {unsent if unsent else ''}")
 
-    def _menu(self, scene: Scene, model: dict) -> str:
+    def menu(self, scene: Scene, model: dict) -> str:
         return self.fit(f"P {int(model.get('selected') or 0) + 1}")
 
-    def _prompt(self, scene: Scene, model: dict) -> str:
+    def prompt(self, scene: Scene, model: dict) -> str:
         return self.fit(f"{model.get('value') or ''}_")
 
-    def _lotdraw(self, scene: Scene, model: dict) -> str:
+    def lotdraw(self, scene: Scene, model: dict) -> str:
         return self.fit(str(model.get("seed", ""))[-self.digits:])
 
-    def _match(self, scene: Scene, model: dict) -> str:
+    def match(self, scene: Scene, model: dict) -> str:
         points = model.get("points") or {}
         return self.fit(f"{points.get('home', 0)}-{points.get('away', 0)}")
 
-    def _error(self, scene: Scene, model: dict) -> str:
+    def error(self, scene: Scene, model: dict) -> str:
         return self.fit(f"Err {str(model.get('code', ''))[:self.digits - 4]}")
 
-    def _keytest(self, scene: Scene, model: dict) -> str:
+    def keytest(self, scene: Scene, model: dict) -> str:
         return self.fit(str(model.get("key") or "-")[-self.digits:])
+
+    def unknown(self, scene: Scene, model: dict) -> str:
+        return "-" * self.digits
+
+
+def _segments(scene: Scene, text: str) -> None:
+    """Encode text for a 7-segment board the way luma's sevensegment does (column = digit,
+    bit 7 the decimal point, which luma's emulator does not draw)."""
+    from luma.led_matrix.segment_mapper import dot_muncher
+
+    data = bytearray(dot_muncher(text, notfound="_"))[:scene.width].ljust(scene.width, b"\0")
+    for x, byte in enumerate(reversed(data)):
+        for y in range(8):
+            if byte >> y & 1:
+                scene.draw.point((x, y), fill=scene.fill["text"])

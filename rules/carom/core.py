@@ -1,23 +1,23 @@
 """The carom rule core of the Královédvorská league (RULES Part 1): ``CAROM``.
 
-A pure state machine over immutable states (rules.carom_state). ``CAROM`` implements the game
+A pure state machine over immutable states (rules.carom.state). ``CAROM`` implements the game
 protocol of rules.board; undo and redo are the Board's. Record commands (docs/record-format.md):
 
     {"cmd":"score","value":V}   V in 1, 2, 10, 20                  RULES 1.2
     {"cmd":"miss"}  {"cmd":"foul"}                                 RULES 1.3
     {"cmd":"frozen"}                                               RULES 1.2 guard
     {"cmd":"forfeit","by":"a"|"b"}                                 RULES 1.4.8
-    {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (carom_corrections)
+    {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (rules.carom.corrections)
     {"cmd":"insert","player":P,"inning":N,"points":X}
 """
 from dataclasses import replace
 from fractions import Fraction
 
-from rules.carom_corrections import correct, insert
-from rules.carom_errors import (BadArgument, BadValue, FrozenBalls, Inconsistent, LimitKept,
+from rules.carom.corrections import correct, insert
+from rules.carom.errors import (BadArgument, BadValue, FrozenBalls, Inconsistent, LimitKept,
                                 OverLimit, PartieOver, SeriesRunning, UnknownCommand)
-from rules.carom_figures import average, average_text, team_points
-from rules.carom_state import PLAYERS, CaromState, Settings
+from rules.carom.figures import average, average_text, team_points
+from rules.carom.state import PLAYERS, CaromState, Settings
 from rules.errors import HeaderError
 
 STROKE_VALUES = (1, 2, 10, 20)

@@ -6,7 +6,7 @@ Pending entries are tuples: ("pot", group, pocket|None), ("pot8", pocket), ("scr
 """
 from dataclasses import dataclass, replace
 
-from rules.eightball_state import (
+from rules.eightball.state import (
     GROUPS, POCKETS, BadArgument, Rack, Refused, State, credit, end_game, other,
     other_group, rerack,
 )

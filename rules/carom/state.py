@@ -3,7 +3,7 @@
 The state holds only facts: the credited series of every completed inning of each player, the
 credited points of the inning in progress, the frozen-balls announcement and a forfeit. Who is at
 the table, whether the partie is over and who won are derived from them, so a correction of past
-innings (rules.carom_corrections) re-evaluates the end of the partie by construction.
+innings (rules.carom.corrections) re-evaluates the end of the partie by construction.
 """
 from dataclasses import dataclass, replace
 

@@ -15,12 +15,12 @@ Rules (docs/record-format.md, "Corrections"):
    innings as B or one more (A opens every round, B.4.1); nobody exceeds the innings limit; nobody
    reaches the points limit before their own last inning; once B reached it A has no later inning.
    With the cap (RULES 1.4.6) nobody is credited more than the limit (``over_limit``).
-5. Whether the partie is over and its result follow from the corrected innings (rules.carom_state),
+5. Whether the partie is over and its result follow from the corrected innings (rules.carom.state),
    so they are re-evaluated by construction; an insert can re-open a partie whose innings then
    say it is not over (e.g. B's equalising inning becomes due).
 """
-from rules.carom_errors import BadArgument, Inconsistent, LimitKept, OverLimit, SeriesRunning
-from rules.carom_state import PLAYERS, CaromState
+from rules.carom.errors import BadArgument, Inconsistent, LimitKept, OverLimit, SeriesRunning
+from rules.carom.state import PLAYERS, CaromState
 
 
 def correct(state: CaromState, cmd: dict) -> CaromState:

@@ -6,8 +6,8 @@ partie records' headers and replay summaries.
 import random
 from dataclasses import dataclass
 
-from rules.carom_figures import TEAM_POINTS
-from rules.carom_state import PLAYERS, other
+from rules.carom.figures import TEAM_POINTS
+from rules.carom.state import PLAYERS, other
 from rules.errors import RuleError
 
 PARTIE_PER_MATCH = 4      # A.3.6
@@ -144,3 +144,11 @@ def forfeited_match(absent: str) -> MatchResult:
     full = PARTIE_PER_MATCH * TEAM_POINTS["win"]
     home, away = (0, full) if absent == "home" else (full, 0)
     return MatchResult(home, away, (), True, absent)
+
+
+def partie_points(summary: dict) -> dict | None:
+    """The team points a finished partie brings each player ("a"/"b"): 2 : 0 or 1 : 1 (RULES 1.6);
+    None while it goes on."""
+    if not summary.get("finished"):
+        return None
+    return {p: summary["players"][p]["team_points"] for p in PLAYERS}

@@ -2,20 +2,20 @@
 
 ``EIGHTBALL`` is the game object the Board uses (protocol in rules/board.py). The header, the
 commands and the summary are documented in docs/record-format.md ("8-ball"). Settings, state and
-match progression live in rules/eightball_state.py, the shot itself in rules/eightball_shot.py.
+match progression live in rules/eightball/state.py, the shot itself in rules/eightball/shot.py.
 """
 from dataclasses import replace
 from types import SimpleNamespace
 
-from rules.eightball_shot import (
+from rules.eightball.shot import (
     BALL_GROUP, INPUT_COMMANDS, add_input, assign_group, check_no_choice_pending, close_shot, pocket_arg,
 )
-from rules.eightball_state import (
+from rules.eightball.state import (
     DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN, GROUPS, PLAYERS, BadArgument, MatchOver, Refused,
     State, UnknownCommand, end_game, forfeit, initial, parse_header, rerack,
 )
 
-__all__ = ["EIGHTBALL", "DEFAULT_GAMES_TO_WIN", "DEFAULT_SETS_TO_WIN", "team_score",
+__all__ = ["EIGHTBALL", "DEFAULT_GAMES_TO_WIN", "DEFAULT_SETS_TO_WIN",
            "step", "summary", "finished", "initial", "parse_header"]
 
 
@@ -177,31 +177,6 @@ def _pending_commands(pending: tuple) -> list[dict]:
             cmd = {"cmd": name}
         out.append(cmd)
     return out
-
-
-# -- team game ---------------------------------------------------------------------
-
-def team_score(summaries, home_sides=None, points_per_match: int = 1) -> dict:
-    """RULES 2.9 Decision: a team scores ``points_per_match`` for every individual match its player won.
-
-    ``summaries`` are 8-ball summaries of the individual matches; ``home_sides`` gives for each
-    which side ("a" or "b") played for the home team (default: each summary's "home").
-    Returns {"home": points, "away": points, "unfinished": matches without a winner}.
-    """
-    summaries = list(summaries)
-    sides = list(home_sides) if home_sides is not None else [s.get("home") for s in summaries]
-    if len(sides) != len(summaries):
-        raise ValueError("team_score needs one home side per match")
-    score = {"home": 0, "away": 0, "unfinished": 0}
-    for match, home in zip(summaries, sides):
-        if home not in PLAYERS:
-            raise ValueError(f"home side must be \"a\" or \"b\", not {home!r}")
-        winner = match.get("winner")
-        if winner is None:
-            score["unfinished"] += 1
-        else:
-            score["home" if winner == home else "away"] += points_per_match
-    return score
 
 
 EIGHTBALL = SimpleNamespace(

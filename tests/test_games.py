@@ -1,0 +1,62 @@
+"""The games registry (rules.games): one entry per game with its rule core and its team match."""
+import pytest
+
+from rules.board import Board
+from rules.carom.core import CAROM
+from rules.eightball.core import EIGHTBALL
+from rules.errors import HeaderError
+from rules.games import GAMES, game_for, game_names
+
+
+def finished_carom(winner_points: int, loser_points: int) -> dict:
+    board = Board({"game": "carom", "a": "A", "b": "B", "points_limit": 30, "innings_limit": 1})
+    for value in (winner_points, loser_points):
+        board.push({"cmd": "score", "value": value})
+        board.push({"cmd": "miss"})
+    return board.summary()
+
+
+def test_every_game_has_one_entry_under_its_header_name():
+    assert game_names() == ("carom", "8ball")
+    assert game_for("carom").core is CAROM and game_for("8ball").core is EIGHTBALL
+    assert all(name == game.name for name, game in GAMES.items())
+
+
+def test_an_unknown_game_is_a_header_error():
+    with pytest.raises(HeaderError, match="unknown game 'pool'") as info:
+        game_for("pool")
+    assert info.value.code == "unknown_game"
+    with pytest.raises(HeaderError):
+        game_for(None)
+
+
+def test_1_6_a_carom_match_is_4_partie_of_teams_with_4_players_present():
+    carom = game_for("carom")
+    assert (carom.partie_per_match, carom.players_per_team) == (4, 4)
+    assert carom.first_break is None
+
+
+def test_1_6_a_carom_partie_brings_its_winner_2_team_points_a_draw_1_each():
+    carom = game_for("carom")
+    assert carom.partie_points(finished_carom(20, 10)) == {"a": 2, "b": 0}
+    assert carom.partie_points(finished_carom(20, 20)) == {"a": 1, "b": 1}
+    board = Board({"game": "carom", "a": "A", "b": "B"})
+    assert carom.partie_points(board.summary()) is None
+
+
+def test_2_9_an_individual_match_won_brings_one_team_point_by_default():
+    eightball = game_for("8ball")
+    assert (eightball.partie_per_match, eightball.players_per_team) == (4, 1)
+    board = Board({"game": "8ball", "a": "A", "b": "B", "games_to_win": 1, "sets_to_win": 1})
+    assert eightball.partie_points(board.summary()) is None
+    board.push({"cmd": "game", "winner": "b"})
+    assert eightball.partie_points(board.summary()) == {"a": 0, "b": 1}
+
+
+def test_2_3_the_away_player_breaks_the_first_game_of_a_team_match():
+    """8B:2b: the home player racks, the away player breaks; a single match: player "a" starts."""
+    first_break = game_for("8ball").first_break
+    assert first_break("a") == "b" and first_break("b") == "a"
+    assert first_break(None) == "a"
+    with pytest.raises(ValueError):
+        first_break("home")
