@@ -100,6 +100,8 @@ def read_toml(path) -> dict:
         raise ConfigFileError(path, f"not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigFileError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:      # tomllib parses nested arrays and tables recursively
+        raise ConfigFileError(path, "not valid TOML: arrays or tables nested too deeply") from None
     except OSError as exc:
         raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
 

@@ -10,6 +10,8 @@ Each subsystem reads its own section::
 Every ConfigError reads like ``/etc/pocitadlo/config.toml: [display] width: expected a whole
 number, got "wide"``.
 """
+import difflib
+import math
 from typing import Any
 
 _MISSING = object()
@@ -70,6 +72,8 @@ class Section:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.error(option, f"expected a number, got {_show(value)}")
+        if not math.isfinite(value):
+            raise self.error(option, f"expected a finite number, got {_show(value)}")
         if minimum is not None and value < minimum:
             raise self.error(option, f"must be at least {minimum}, got {value}")
         if maximum is not None and value > maximum:
@@ -136,5 +140,7 @@ class Section:
         """Reject options nobody read: a typo must not silently fall back to a default."""
         unknown = sorted(set(self.table) - self._seen)
         if unknown:
-            raise self.error(unknown[0], "unknown option" + (
-                f" (also unknown: {', '.join(unknown[1:])})" if len(unknown) > 1 else ""))
+            close = difflib.get_close_matches(unknown[0], sorted(self._seen), n=1)
+            raise self.error(unknown[0], "unknown option"
+                             + (f" (did you mean {close[0]}?)" if close else "")
+                             + (f" (also unknown: {', '.join(unknown[1:])})" if len(unknown) > 1 else ""))

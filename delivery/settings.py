@@ -69,7 +69,25 @@ def read(section: Section) -> SyncSettings:
     )
     section.finish()
     _check_together(section, settings)
+    _check_ca_file(section, settings.ca_file)
     return settings
+
+
+def _check_ca_file(section: Section, path: str | None) -> None:
+    """A CA file must be there and hold PEM certificates now, not fail at the first delivery."""
+    import ssl
+
+    if path is None:
+        return
+    try:
+        ssl.create_default_context(cafile=path)
+    except FileNotFoundError:
+        raise section.error("ca_file", f"{path}: file not found") from None
+    except ssl.SSLError:        # an OSError too: caught first
+        raise section.error("ca_file", f"{path}: no PEM certificate in it "
+                                       "(expected -----BEGIN CERTIFICATE-----)") from None
+    except OSError as exc:
+        raise section.error("ca_file", f"{path}: cannot read ({exc.strerror})") from None
 
 
 def _secret(section: Section) -> bytes | None:

@@ -102,11 +102,12 @@ def test_duplicate_pins(tmp_path, extra, option, problem):
 
 
 @pytest.mark.parametrize("extra, expected", [
-    ("[rules.carom]\npoints_limt = 100\n", "[rules.carom] points_limt: unknown option"),
+    ("[rules.carom]\npoints_limt = 100\n", "[rules.carom] points_limt: unknown option (did you mean points_limit?)"),
+    ("[device.x]\n", "[device] x: unknown option"),              # nothing close: no guess
     ("[jornal]\nfsync = true\n", "[jornal]: unknown section (known: device, rules, journal, display, keypad, sync)"),
     ("[rules.snooker]\nreds = 15\n", "[rules] snooker: unknown option"),
     ("[sync]\ntransport = \"pigeon\"\n", '[sync] transport: must be one of "http", "serial", "none", got "pigeon"'),
-], ids=["typo in option", "typo in section", "unknown game rules", "unknown transport"])
+], ids=["typo in option", "nothing like it", "typo in section", "unknown game rules", "unknown transport"])
 def test_unknown_options(tmp_path, extra, expected):
     assert error_of(tmp_path, GOOD + extra) == expected
 
@@ -115,6 +116,19 @@ def test_syntax_error_names_file_line_and_column(tmp_path):
     path = write(tmp_path, "[device]\nvenue = U Lva\n")
     with pytest.raises(ConfigFileError, match=r"config.toml: not valid TOML: .*line 2, column 9"):
         load(path)
+
+
+def test_a_deeply_nested_file_is_a_config_error_not_a_crash(tmp_path):
+    """Issue 12: tomllib recurses; a hostile or broken file must still be one line naming the file."""
+    path = write(tmp_path, '[device]\nvenue = "X"\nx = ' + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigFileError, match=r"config.toml: not valid TOML: arrays or tables nested too deeply"):
+        load(path)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_number_that_is_not_finite_is_refused(tmp_path, value):
+    assert error_of(tmp_path, GOOD + f"[sync]\ntimeout = {value}\n") == \
+        f"[sync] timeout: expected a finite number, got {float(value)!r}"
 
 
 def test_missing_file(tmp_path):

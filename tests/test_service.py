@@ -247,6 +247,20 @@ def test_config_error_is_shown_then_the_service_waits_for_a_fixed_file(tmp_path)
     assert sleeps == [3.0, 3.0, 3.0] and notifier.sent.count(("watchdog",)) == 3
 
 
+def test_a_missing_league_file_is_named_by_its_option_and_the_service_waits(tmp_path):
+    """Issue 12: the error names [device] league, not just a file the venue staff never typed."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + 'league = "liga.toml"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        (tmp_path / "liga.toml").write_text("", encoding="utf-8")
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.league == str(tmp_path / "liga.toml")
+    assert shown[0]["text"] == f"{path}: [device] league: {tmp_path / 'liga.toml'}: file not found"
+
+
 def test_run_with_missing_config_file_waits_too(tmp_path):
     path = tmp_path / "config.toml"
     shown = []

@@ -11,6 +11,24 @@ def sync(table, path="/etc/pocitadlo/config.toml"):
     return read(Section(table, "sync", path))
 
 
+HTTPS = {"transport": "http", "url": "https://liga.example/api/v1/records", "device_id": "d", "secret": SECRET}
+
+
+def test_a_missing_ca_file_is_a_config_error_at_start(tmp_path):
+    """Issue 12: found when the config is read, not at the first delivery of the night."""
+    with pytest.raises(ConfigError, match=r"config.toml: \[sync\] ca_file: .*liga-ca.pem: file not found"):
+        sync({**HTTPS, "ca_file": str(tmp_path / "liga-ca.pem")})
+
+
+def test_a_ca_file_without_a_pem_certificate_is_a_config_error(tmp_path):
+    junk = tmp_path / "liga-ca.pem"
+    junk.write_text("not a certificate\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[sync\] ca_file: .*liga-ca.pem: no PEM certificate in it"):
+        sync({**HTTPS, "ca_file": str(junk)})
+    with pytest.raises(ConfigError, match=r"\[sync\] ca_file: .*: cannot read"):
+        sync({**HTTPS, "ca_file": str(tmp_path)})                 # a folder
+
+
 def test_defaults_keep_everything_in_the_outbox():
     s = sync({})
     assert s.transport == "none" and s.outbox == "/var/lib/pocitadlo/outbox"

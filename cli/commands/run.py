@@ -50,7 +50,7 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
             if config.device.league:
                 watched = [path, config.device.league]
                 stamps.setdefault(config.device.league, _mtime(config.device.league))
-                load_league(config.device.league)
+                check_league(config, load_league)
             error_counter.close()
             return config
         except ConfigError as exc:
@@ -63,6 +63,17 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
             while {p: _mtime(p) for p in stamps} == stamps:
                 notifier.watchdog()
                 sleep(poll)
+
+
+def check_league(config, load_league) -> None:
+    """The league file [device] league names must be there and readable; its own errors name it."""
+    from config.load import ConfigFileError
+    from config.options import ConfigError
+
+    try:
+        load_league(config.device.league)
+    except ConfigFileError as exc:
+        raise ConfigError(config.path, "device", "league", exc.args[0]) from None
 
 
 def check_data_dir(config) -> None:
