@@ -37,7 +37,7 @@ class DisplaySettings:
     block_orientation: int = 0
     rotate: int = 0
     blocks_arranged_in_reverse_order: bool = False
-    contrast: int = 0x70
+    contrast: int = 64                # of 255: a 64x16 chain at full brightness draws up to 2 A
     spi_port: int = 0
     spi_device: int = 0
     spi_bus_speed: int = 1_000_000
@@ -111,7 +111,7 @@ def read(section: Section) -> DisplaySettings:
         block_orientation=section.choice("block_orientation", ORIENTATIONS, 0),
         rotate=section.choice("rotate", (0, 1, 2, 3), 0),
         blocks_arranged_in_reverse_order=section.bool("blocks_arranged_in_reverse_order", False),
-        contrast=section.int("contrast", 0x70, minimum=0, maximum=255),
+        contrast=section.int("contrast", DisplaySettings.contrast, minimum=0, maximum=255),
         spi_port=section.int("spi_port", 0, minimum=0, maximum=6),
         spi_device=section.int("spi_device", 0, minimum=0, maximum=3),
         spi_bus_speed=section.int("spi_bus_speed", 1_000_000, minimum=10_000, maximum=32_000_000),

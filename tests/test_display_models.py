@@ -91,6 +91,19 @@ def test_render_writes_a_png_of_the_counter(tmp_path):
         assert image.size == (128, 32) and image.getbbox() is not None
 
 
+def test_render_takes_the_language_as_keycard_does(tmp_path):
+    """Issue 12: one spelling for both commands (--lang stays as an alias); the finished partie's
+    screen says its words in the language asked for."""
+    finished = record(tmp_path, {"cmd": "score", "value": 10}, {"cmd": "score", "value": 10},
+                      {"cmd": "score", "value": 10}, {"cmd": "miss"})
+    pictures = {}
+    for flag, language in (("--language", "cs"), ("--language", "en"), ("--lang", "en")):
+        out = tmp_path / f"{flag}-{language}.png"
+        assert main(["render", str(finished), "--size", "128x32", "--png", str(out), "--pixels", flag, language]) == 0
+        pictures[flag, language] = out.read_bytes()
+    assert pictures["--language", "en"] == pictures["--lang", "en"] != pictures["--language", "cs"]
+
+
 def test_render_draws_round_leds_by_default(tmp_path):
     out = tmp_path / "counter.png"
     assert main(["render", str(record(tmp_path)), "--size", "32x8", "--png", str(out)]) == 0

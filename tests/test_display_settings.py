@@ -11,7 +11,7 @@ def settings(**table):
 
 def test_defaults_are_a_64x16_max7219_in_czech():
     s = settings()
-    assert (s.driver, s.size, s.language, s.contrast) == ("max7219", (64, 16), "cs", 0x70)
+    assert (s.driver, s.size, s.language, s.contrast) == ("max7219", (64, 16), "cs", 64)   # docs/install.md: modest by default
 
 
 def test_luma_option_names_are_read():

@@ -29,7 +29,8 @@ def configure(parser) -> None:
     parser.add_argument("--size", type=_size, default=(64, 16), help="matrix size WIDTHxHEIGHT (default 64x16)")
     parser.add_argument("--driver", choices=KINDS, default="max7219", help="the kind of counter drawn")
     parser.add_argument("--digits", type=int, choices=(8, 16), default=8, help="digits of a 7-segment board")
-    parser.add_argument("--lang", choices=("cs", "en"), default="cs", help="language of the counter")
+    parser.add_argument("--language", "--lang", choices=("cs", "en"), default="cs",
+                        help="language of the counter (as `pocitadlo keycard --language`)")
     parser.add_argument("--png", help="write the picture to this PNG file")
     parser.add_argument("--gif", help="write an animated GIF (blinking and pages) to this file")
     parser.add_argument("--pixels", action="store_true",
@@ -68,7 +69,7 @@ def _settings(args, driver: str, target: str):
     pixels = args.pixels or args.driver == "ws2812"
     transform = ("identity" if args.scale > 1 else "none") if pixels else "led_matrix"
     return DisplaySettings(driver=driver, emulate=args.driver, width=width, height=height,
-                           digits=args.digits, language=args.lang, emulator_scale=max(1, args.scale),
+                           digits=args.digits, language=args.language, emulator_scale=max(1, args.scale),
                            emulator_transform=transform, file_template=target.replace("{", "{{").replace("}", "}}"))
 
 
