@@ -4,6 +4,7 @@ machine without SPI (or pygame) only needs what its config names.
 Every hardware failure comes out as one ``DisplayFault`` with a clear message; the service keeps
 scoring, shows nothing until the display is back, and retries.
 """
+import os
 import sys
 
 
@@ -74,8 +75,16 @@ def serpentine(width: int, height: int) -> list[int]:
     return [y * width + (x if y % 2 == 0 else width - 1 - x) for y in range(height) for x in range(width)]
 
 
+SPI_PIN = 10     # rpi_ws281x drives GPIO 10 through /dev/spidev0.0: no root, the hardened unit allows it
+
+
 def _ws2812(settings, *, ws281x=None, **_):
     from luma.led_matrix.device import ws2812
+
+    if settings.ws2812_pin != SPI_PIN and os.geteuid() != 0:
+        raise DisplayFault(f"a ws2812 panel on GPIO {settings.ws2812_pin} needs root (PWM/PCM by DMA through "
+                           f"/dev/mem), which the service does not run as: wire the panel's DIN to GPIO {SPI_PIN} "
+                           f"(header pin 19) and set [display] ws2812_pin = {SPI_PIN} (SPI; docs/install.md)")
 
     if ws281x is None:
         import _rpi_ws281x as ws281x

@@ -42,7 +42,7 @@ class DisplaySettings:
     spi_device: int = 0
     spi_bus_speed: int = 1_000_000
     digits: int = 8                       # sevensegment: digits on the board
-    ws2812_pin: int = 18
+    ws2812_pin: int = 10                  # SPI: the one pin the unprivileged service can drive
     ws2812_serpentine: bool = False       # zig-zag wired matrices (most flexible panels)
     language: str = "cs"
     colours: dict = field(default_factory=lambda: dict(DEFAULT_COLOURS))
@@ -116,7 +116,7 @@ def read(section: Section) -> DisplaySettings:
         spi_device=section.int("spi_device", 0, minimum=0, maximum=3),
         spi_bus_speed=section.int("spi_bus_speed", 1_000_000, minimum=10_000, maximum=32_000_000),
         digits=section.choice("digits", SEGMENT_DIGITS, 8),
-        ws2812_pin=section.choice("ws2812_pin", WS2812_PINS, 18),
+        ws2812_pin=section.choice("ws2812_pin", WS2812_PINS, DisplaySettings.ws2812_pin),
         ws2812_serpentine=section.bool("ws2812_serpentine", False),
         language=section.choice("language", LANGUAGES, "cs"),
         colours=colours,

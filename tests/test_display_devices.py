@@ -114,6 +114,17 @@ def test_ws2812_on_the_configured_pin_with_contrast_and_colours():
     assert {0xFFB000, 0x00C8FF} <= set(ws.leds.values())
 
 
+def test_ws2812_defaults_to_the_spi_pin_which_needs_no_root(monkeypatch):
+    """Issue 12: the hardened unit runs unprivileged; GPIO 10 (SPI) works there, PWM/PCM pins do not."""
+    monkeypatch.setattr("os.geteuid", lambda: 999)
+    ws = FakeWs281x()
+    open_device(DisplaySettings(driver="ws2812", width=8, height=8), ws281x=ws)
+    assert 10 in ws.pins and {12, 18, 21}.isdisjoint(ws.pins)
+    for pin in (12, 18, 21):
+        with pytest.raises(DisplayFault, match=rf"GPIO {pin} needs root .* set \[display\] ws2812_pin = 10"):
+            open_device(DisplaySettings(driver="ws2812", width=8, height=8, ws2812_pin=pin), ws281x=FakeWs281x())
+
+
 def test_ws2812_init_failure_is_a_display_fault():
     ws = FakeWs281x()
     ws.ws2811_init = lambda leds: -5
