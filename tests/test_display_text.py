@@ -101,6 +101,22 @@ def test_terminal_device_writes_half_blocks_to_any_stream():
     assert device.frames == 1
 
 
+def test_a_terminal_too_small_for_the_counter_says_so_and_the_counter_returns_when_enlarged():
+    """Issue 12: a 64x16 counter in a 40-column window is one clear line, not wrapped garbage."""
+    out, size = io.StringIO(), [(40, 24)]
+    device = TerminalDevice(width=64, height=16, stream=out, terminal_size=lambda: size[0])
+    device.display(Image.new("RGB", (64, 16), (255, 0, 0)))
+    said = out.getvalue()
+    assert "the 64x16 counter needs 64x8 characters, this one has 40x24" in said and "▀" not in said
+    size[0] = (80, 24)                                     # the window enlarged: the next frame draws
+    out.seek(0), out.truncate()
+    device.display(Image.new("RGB", (64, 16), (255, 0, 0)))
+    assert out.getvalue().startswith("\x1b[2J\x1b[H") and out.getvalue().count("▀") == 64 * 8
+    size[0] = (64, 7)                                      # one line short is too small as well
+    device.display(Image.new("RGB", (64, 16)))
+    assert "this one has 64x7" in out.getvalue()
+
+
 def test_terminal_device_colours_lit_and_unlit_leds():
     out = io.StringIO()
     device = TerminalDevice(width=2, height=2, stream=out)
