@@ -97,6 +97,23 @@ def test_retry_with_the_receiver_down_says_what_happened(tmp_path, queued, capsy
     assert capsys.readouterr().out.startswith("5 unsent; last delivery: never; last error: ")
 
 
+def test_a_named_outbox_is_listed_without_the_device_config(tmp_path, queued, capsys, monkeypatch):
+    """Issue 12: `outbox list --dir X` needs no /etc/pocitadlo/config.toml and creates nothing else;
+    --data finds the outbox where `pocitadlo emulate --data` keeps it."""
+    monkeypatch.setattr("cli.commands.outbox.DEFAULT_CONFIG", str(tmp_path / "no-such-config.toml"))
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["outbox", "list", "--dir", str(tmp_path / "outbox")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "5 unsent; last delivery: never"
+    assert main(["outbox", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "5 unsent; last delivery: never"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert main(["outbox", "--data", str(tmp_path / "elsewhere")]) == 2
+    assert capsys.readouterr().err.strip() == (f"pocitadlo outbox: --data {tmp_path / 'elsewhere' / 'outbox'}: "
+                                               "no outbox there (no pending/ folder)")
+    assert not (tmp_path / "elsewhere").exists()
+
+
 def test_cli_errors_are_one_line(tmp_path, capsys):
     config = write_config(tmp_path, outbox="outbox")
     assert main(["outbox", "--config", config, "retry"]) == 2

@@ -1,4 +1,13 @@
-"""``pocitadlo outbox``: list the backlog, retry it now, or export it to a file (USB stick)."""
+"""``pocitadlo outbox``: list the backlog, retry it now, or export it to a file (USB stick).
+
+The outbox is found as the service keeps it: ``--dir`` names it, ``--data`` names a data folder
+laid out as ``pocitadlo emulate --data`` lays it (DATA/outbox), else ``[sync] outbox`` of
+``--config``. Listing a named outbox needs no config file; retry and export read ``[sync]`` for
+the transport and the signing secret. A named folder that holds no outbox is refused, not made into a new empty
+one, and the configured one is not touched then.
+"""
+import os
+
 from cli.commands.run import DEFAULT_CONFIG
 
 HELP = "list the finished partie not yet delivered, retry now, or export them to a file"
@@ -9,7 +18,9 @@ def configure(parser) -> None:
                         help="list (default), retry (send now; refused ones too), export FILE")
     parser.add_argument("file", nargs="?", help="export: the file to write (JSON Lines, signed)")
     parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"the device's config file ({DEFAULT_CONFIG})")
-    parser.add_argument("--dir", help="the outbox directory (default: [sync] outbox)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--dir", help="the outbox directory (default: [sync] outbox)")
+    where.add_argument("--data", help="a data folder as `pocitadlo emulate --data` keeps it (its outbox/)")
 
 
 def _settings(args):
@@ -20,17 +31,25 @@ def _settings(args):
     return read(Section(read_toml(args.config).get("sync", {}), "sync", args.config))
 
 
-def run(args) -> int:
-    import os
+def _folder(args) -> tuple[str, str] | None:
+    """(option, outbox folder) named on the command line, if one is."""
+    if args.dir:
+        return "--dir", args.dir
+    if args.data:
+        return "--data", os.path.join(args.data, "outbox")
+    return None
 
+
+def run(args) -> int:
     from cli.main import UserError
     from delivery.outbox import PENDING, Outbox
 
-    settings = _settings(args)
-    if args.dir and not os.path.isdir(os.path.join(args.dir, PENDING)):
-        # a mistyped --dir is refused, not made into a new empty outbox
-        raise UserError(f"--dir {args.dir}: no outbox there (no {PENDING}/ folder)")
-    outbox = Outbox(args.dir or settings.outbox)
+    named = _folder(args)
+    settings = None if named and args.action == "list" else _settings(args)
+    if named and not os.path.isdir(os.path.join(named[1], PENDING)):
+        # a mistyped folder is refused, not made into a new empty outbox
+        raise UserError(f"{named[0]} {named[1]}: no outbox there (no {PENDING}/ folder)")
+    outbox = Outbox(named[1] if named else settings.outbox)
     if args.action == "export":
         return _export(args, settings, outbox, UserError)
     if args.action == "retry":
