@@ -377,6 +377,9 @@ def test_emulator_key_help_follows_the_key_map():
     from cli.commands.emulate import BUNDLED, key_help
     line = key_help(load(BUNDLED))
     assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")
+    eightball = key_help(load(BUNDLED.with_name("emulator-8ball.toml")))      # issue 12: no "8 8"
+    assert eightball.startswith("7 solid · 9 stripe · 8 the 8 · * scratch · . foul · 0 shot done · / group · "
+                                "h 0 illegal break · - undo")
 
 
 def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):

@@ -124,11 +124,13 @@ def leave_drawing(row: int) -> str:
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space"}
 HELP_ACTIONS = {
     "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "togo", "undo", "redo"),
-    "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "undo", "redo"),
+    "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "choose", "nocushion",
+              "undo", "redo"),
 }
 
 LABELS = {"score1": "+1", "score2": "+2", "score10": "+10", "score20": "+20", "pot_solid": "solid",
-          "pot_stripe": "stripe", "pot8": "8", "togo": "to go"}
+          "pot_stripe": "stripe", "pot8": "the 8", "togo": "to go", "shot": "shot done", "choose": "group",
+          "nocushion": "illegal break"}
 
 
 def key_help(config) -> str:
@@ -137,9 +139,11 @@ def key_help(config) -> str:
     keymap = config.parts["keypad"].keymap(game)
     parts = []
     for action in HELP_ACTIONS[game]:
-        keys = [k for k in keymap.keys_for(action) if len(k) == 1 or k in TYPED]
-        if keys:
-            parts.append(f"{TYPED.get(keys[0], keys[0])} {LABELS.get(action, action)}")
+        tapped = [k for k, a in keymap.tap.items() if a == action and (len(k) == 1 or k in TYPED)]
+        held = [k for k, a in keymap.hold.items() if a == action and (len(k) == 1 or k in TYPED)]
+        if tapped or held:
+            key = TYPED.get((tapped or held)[0], (tapped or held)[0])
+            parts.append(f"{'' if tapped else 'h '}{key} {LABELS.get(action, action)}")
     parts += ["Enter OK", "h Enter menu", "Esc back", f"{QUIT} quit"]
     return " · ".join(parts)
 
