@@ -236,19 +236,18 @@ class Service:
         return True
 
     def _ui(self, action) -> None:
-        self._guarded(self.night.ui, action)
-        if self.night.keytest_wanted and self.referee is not None:
-            self.night.keytest_wanted = False
+        if self._guarded(self.night.ui, action) == "keytest" and self.referee is not None:
             self._outcome(self.referee.start_keytest())
 
-    def _guarded(self, call, *args) -> None:
+    def _guarded(self, call, *args):
         try:
-            call(*args)
+            return call(*args)
         except RuleError as exc:
             self.message(self._why(exc), "warn")
         except OSError as exc:              # the journal or the outbox could not be written
             log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
             self.message(f"SD: {exc.strerror or exc}", "error")
+        return None
 
     def _why(self, exc: RuleError) -> str:
         """The referee's short text for a refusal (the rule core's own text is English and long:

@@ -4,7 +4,7 @@ An overlay answers one fired key with ``(outcome, next_overlay)``: itself to sta
 another overlay to move on. Outcomes carry commands already checked against the board.
 """
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 from input.keymap import DIGITS, key_label
 from input.messages import refusal, say
@@ -28,7 +28,7 @@ class Outcome:
     message: dict | None = None
     screen: dict | None = None
     ui: str | None = None
-    value: str | None = None
+    value: Any = None
 
     @property
     def prompt(self) -> dict | None:
@@ -127,33 +127,56 @@ class MenuItem:
     ui: str | None = None             # or an action for the service
     confirm: bool = True              # destructive: ask "…?" before doing it
     opens: Callable | None = None     # or another overlay (a prompt)
+    value: Any = None                 # what goes with ``ui`` (which fixture, which player …)
 
 
 @dataclass(frozen=True)
 class Menu:
+    """Items picked by their digit or the cursor and Enter.
+
+    The referee's menu (default): a digit chooses at once; cancel, undo or menu leave it.
+    The match night's menus: ``digit_selects`` (a digit moves the cursor, Enter chooses),
+    ``numbers`` (the items' digits, 1, 2, 3 … unless given), ``leave_on`` ("cancel" only),
+    ``back`` (the item cancel performs: the menu before) and ``hint`` (said on a wrong key).
+    """
     title: str
     items: tuple
     selected: int = 0
     language: str = "cs"
+    numbers: tuple | None = None
+    digit_selects: bool = False
+    leave_on: tuple = CANCEL_ACTIONS + ("menu",)
+    back: MenuItem | None = None
+    hint: str | None = None
+
+    def number(self, index: int) -> int:
+        return self.numbers[index] if self.numbers else index + 1
+
+    def index(self, number: int) -> int | None:
+        """The item that digit picks, if any."""
+        return next((i for i in range(len(self.items)) if self.number(i) == number), None)
 
     def model(self) -> dict:
         return {"screen": "menu", "title": self.title,
-                "items": [f"{n} {item.text}" for n, item in enumerate(self.items, 1)],
+                "items": [f"{self.number(i)} {item.text}" for i, item in enumerate(self.items)],
                 "selected": self.selected}
 
     def handle(self, fired: Fired, board):
         count = len(self.items)
-        if fired.digit is not None and 1 <= fired.digit <= count:
-            return self.choose(self.items[fired.digit - 1], board)
+        index = self.index(fired.digit) if fired.digit is not None else None
+        if index is not None:
+            if self.digit_selects:
+                return Outcome(), replace(self, selected=index)
+            return self.choose(self.items[index], board)
         if fired.action in ("down", "redo"):
             return Outcome(), replace(self, selected=(self.selected + 1) % count)
         if fired.action == "up":
             return Outcome(), replace(self, selected=(self.selected - 1) % count)
         if fired.action == "confirm":
             return self.choose(self.items[self.selected], board)
-        if fired.action in CANCEL_ACTIONS or fired.action == "menu":
-            return Outcome(), None
-        return note(say("menu_hint", self.language)), self
+        if fired.action in self.leave_on:
+            return (Outcome() if self.back is None else perform(self.back, board, self.language)), None
+        return note(self.hint or say("menu_hint", self.language)), self
 
     def choose(self, item: MenuItem, board):
         if item.opens is not None:
@@ -161,6 +184,30 @@ class Menu:
         if item.confirm:
             return Outcome(), Confirm(item, self.language)
         return perform(item, board, self.language), None
+
+
+@dataclass(frozen=True)
+class NumberPrompt:
+    """A number typed digit by digit (the points of an inning in the protocol): Enter gives
+    ``make(number)`` as a command, cancel clears what was typed, then leaves."""
+
+    title: str
+    hint: str
+    make: Callable[[int], dict]
+    value: str = ""
+    digits: int = 4
+
+    def model(self) -> dict:
+        return {"screen": "prompt", "title": self.title, "value": self.value, "hint": self.hint}
+
+    def handle(self, fired: Fired, board):
+        if fired.key in DIGITS:
+            return Outcome(), replace(self, value=(self.value + fired.key)[-self.digits:])
+        if fired.action == "cancel":
+            return Outcome(), (replace(self, value="") if self.value else None)
+        if fired.action == "confirm" and self.value:
+            return Outcome(commands=(self.make(int(self.value)),)), None
+        return note(self.hint), self
 
 
 @dataclass(frozen=True)
@@ -183,7 +230,7 @@ class Confirm:
 def perform(item: MenuItem, board, language: str) -> Outcome:
     if item.command is not None:
         return checked(board, item.command, language)
-    return Outcome(ui=item.ui)
+    return Outcome(ui=item.ui, value=item.value)
 
 
 @dataclass(frozen=True)
