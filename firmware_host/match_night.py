@@ -105,12 +105,20 @@ class Night:
 
     # -- input -------------------------------------------------------------
     def command(self, cmd: dict) -> str | None:
-        """Apply a record command to the partie in play: checked, journalled (fsync), applied.
-        Returns what the counter should say about it, if anything (an 8-ball game won, a re-rack)."""
+        """A record command from outside the referee's keys (a scripted feed): checked against
+        the partie in play, then entered. Returns what the counter should say about it."""
+        if self.board is None or self.overlay is not None:
+            raise IllegalCommand(self.t["no_partie"], code="no_partie")
+        self.board.check(cmd)
+        return self.enter(cmd)
+
+    def enter(self, cmd: dict) -> str | None:
+        """A command the referee's overlays checked against this board (input.overlays.checked):
+        journalled (fsync), then pushed — not checked a second time. Returns what the counter
+        should say about it, if anything (an 8-ball game won, a re-rack)."""
         board = self.board
         if board is None or self.overlay is not None:
             raise IllegalCommand(self.t["no_partie"], code="no_partie")
-        board.check(cmd)
         eightball = board.header["game"] == "8ball"
         before = board.summary() if eightball else None
         self.partie.append(dict(cmd, at=self._now_iso()))
@@ -138,7 +146,7 @@ class Night:
         if outcome.message and not (outcome.commands or outcome.ui):
             raise IllegalCommand(outcome.message["text"], code="no_effect")
         for cmd in outcome.commands:
-            self.command(cmd)
+            self.enter(cmd)
         return self._do(outcome.ui, outcome.value) if outcome.ui else None
 
     def _screen_action(self, action) -> None:
@@ -202,7 +210,7 @@ class Night:
             "close_partie": self._close_partie,
             "protocol": lambda: menus.protocol_menu(t, self.board, value),
             "protocol_inning": lambda: self._inning_menu(*value),
-            "points": lambda: menus.points_prompt(t, *value),
+            "points": lambda: menus.points_prompt(t, *value, self.device.language),
             "close_match": self._close_match,
         }[ui]()
         if opened is not None:

@@ -163,6 +163,7 @@ def inning_menu(t: dict, board, kind: str, player: str) -> Menu | None:
                 back="protocol", back_value=kind)
 
 
-def points_prompt(t: dict, kind: str, player: str, inning: int) -> NumberPrompt:
+def points_prompt(t: dict, kind: str, player: str, inning: int, language: str) -> NumberPrompt:
     return NumberPrompt(t["points_of"].format(n=inning), t["points_hint"],
-                        lambda points: {"cmd": kind, "player": player, "inning": inning, "points": points})
+                        lambda points: {"cmd": kind, "player": player, "inning": inning, "points": points},
+                        language=language)

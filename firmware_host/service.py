@@ -219,9 +219,11 @@ class Service:
             self._outcome(self.referee.press(event, self._board()))
         self.show()
 
-    def _command(self, cmd: dict) -> bool:
+    def _command(self, cmd: dict, enter=None) -> bool:
+        """Journal and apply a record command; ``enter``: how (night.command checks it first,
+        the default for a scripted feed; night.enter for one the referee's overlays checked)."""
         try:
-            said = self.night.command(cmd)
+            said = (enter or self.night.command)(cmd)
         except RuleError as exc:
             self.message(self._why(exc), "warn")
             return False
@@ -262,8 +264,8 @@ class Service:
         """What the referee made of a key: commands, a menu action, a refusal message."""
         if outcome is None:
             return
-        for cmd in outcome.commands:
-            if not self._command(cmd):
+        for cmd in outcome.commands:             # checked by the referee against the board in play
+            if not self._command(cmd, self.night.enter):
                 break
         if outcome.ui == "digit":
             self._ui(int(outcome.value))

@@ -189,13 +189,15 @@ class Menu:
 @dataclass(frozen=True)
 class NumberPrompt:
     """A number typed digit by digit (the points of an inning in the protocol): Enter gives
-    ``make(number)`` as a command, cancel clears what was typed, then leaves."""
+    ``make(number)`` as a command if the board accepts it, cancel clears what was typed, then
+    leaves."""
 
     title: str
     hint: str
     make: Callable[[int], dict]
     value: str = ""
     digits: int = 4
+    language: str = "cs"
 
     def model(self) -> dict:
         return {"screen": "prompt", "title": self.title, "value": self.value, "hint": self.hint}
@@ -206,7 +208,7 @@ class NumberPrompt:
         if fired.action == "cancel":
             return Outcome(), (replace(self, value="") if self.value else None)
         if fired.action == "confirm" and self.value:
-            return Outcome(commands=(self.make(int(self.value)),)), None
+            return checked(board, self.make(int(self.value)), self.language), None
         return note(self.hint), self
 
 

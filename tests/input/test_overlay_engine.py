@@ -1,6 +1,7 @@
 """The one menu/prompt engine (input/overlays.py) in both its uses: the referee's menu (a digit
 chooses) and the night's menus (a digit moves the cursor, Enter chooses, cancel goes back)."""
 from input.overlays import Fired, Menu, MenuItem, NumberPrompt
+from rules.board import Board
 
 
 def key(name):
@@ -39,8 +40,13 @@ def test_referee_menu_a_digit_chooses_at_once():
     assert menu.handle(key("menu"), None) == (menu.handle(key("cancel"), None)[0], None)
 
 
-def test_number_prompt_types_clears_leaves_and_gives_the_command():
-    prompt = NumberPrompt("Body?", "číslice, Enter", lambda n: {"cmd": "correct", "points": n})
+def test_number_prompt_types_clears_leaves_and_gives_the_command_the_board_accepts():
+    """Issue 6 (RULES 1.4.6): a correction typed in the protocol; one over the limit is refused."""
+    board = Board({"game": "carom", "a": "A", "b": "B", "points_limit": 3000, "innings_limit": 2})
+    board.push({"cmd": "score", "value": 2})
+    board.push({"cmd": "miss"})
+    prompt = NumberPrompt("Body?", "číslice, Enter",
+                          lambda n: {"cmd": "correct", "player": "a", "inning": 1, "points": n})
     for digit in "12345":
         prompt = prompt.handle(key(digit), None)[1]
     assert prompt.model()["value"] == "2345"                # four digits at most
@@ -48,5 +54,9 @@ def test_number_prompt_types_clears_leaves_and_gives_the_command():
     assert outcome.message["text"] == "číslice, Enter"
     cleared = prompt.handle(key("cancel"), None)[1]
     assert cleared.value == "" and cleared.handle(key("cancel"), None)[1] is None
-    outcome, closed = prompt.handle(key("confirm"), None)
-    assert outcome.commands == ({"cmd": "correct", "points": 2345},) and closed is None
+    outcome, closed = prompt.handle(key("confirm"), board)
+    assert outcome.commands == ({"cmd": "correct", "player": "a", "inning": 1, "points": 2345},)
+    assert closed is None
+    over = NumberPrompt("Body?", "", prompt.make, value="9999")
+    outcome, closed = over.handle(key("confirm"), board)
+    assert outcome.commands == () and outcome.message["text"] == "Oprava přes limit bodů" and closed is None
