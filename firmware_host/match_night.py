@@ -17,10 +17,9 @@ from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
 from firmware_host.night_store import NightStore
-from firmware_host.night_texts import night_texts
+from input.messages import Said, Texts
 from input.overlays import Fired
 from rules import night as rules_night
-from rules.errors import IllegalCommand
 from rules.record import encode_line
 
 
@@ -35,7 +34,7 @@ class Night:
         self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
         self.clock = clock or SystemClock()
         self.urandom = urandom
-        self.t = night_texts(self.device.language)
+        self.t = Texts(self.device.language)
         self.store = NightStore(self.device.data_dir, fsync=config.journal.fsync)
         self.state = self.store.fold()
         self.partie = None                  # night_store.OpenPartie in play
@@ -108,7 +107,7 @@ class Night:
         """A record command from outside the referee's keys (a scripted feed): checked against
         the partie in play, then entered. Returns what the counter should say about it."""
         if self.board is None or self.overlay is not None:
-            raise IllegalCommand(self.t["no_partie"], code="no_partie")
+            raise Said(self.t("no_partie"), code="no_partie")
         self.board.check(cmd)
         return self.enter(cmd)
 
@@ -118,7 +117,7 @@ class Night:
         should say about it, if anything (an 8-ball game won, a re-rack)."""
         board = self.board
         if board is None or self.overlay is not None:
-            raise IllegalCommand(self.t["no_partie"], code="no_partie")
+            raise Said(self.t("no_partie"), code="no_partie")
         eightball = board.header["game"] == "8ball"
         before = board.summary() if eightball else None
         self.partie.append(dict(cmd, at=self._now_iso()))
@@ -130,7 +129,7 @@ class Night:
             return None
         key, side = news
         names = self.board.summary().get("names", {})
-        return self.t[key].format(name=names.get(side, side))
+        return self.t(key, name=names.get(side, side))
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that
@@ -144,7 +143,7 @@ class Night:
         fired = Fired(str(action), "night", None) if digit else Fired("", "night", action)
         outcome, self.overlay = self.overlay.handle(fired, self.board)
         if outcome.message and not (outcome.commands or outcome.ui):
-            raise IllegalCommand(outcome.message["text"], code="no_effect")
+            raise Said(outcome.message["text"], code="no_effect")
         for cmd in outcome.commands:
             self.enter(cmd)
         return self._do(outcome.ui, outcome.value) if outcome.ui else None
@@ -161,28 +160,29 @@ class Night:
         elif phase == "partie" and action == "confirm":
             opened = self._partie_menu()
         elif phase == "result" and action == "confirm":
-            opened = menus.yes_no(self.t, self.t["close_match"], "close_match")
+            opened = menus.yes_no(self.t, self.t("close_match"), "close_match")
         if opened is None:
-            raise IllegalCommand(self._hint(), code="no_effect")
+            raise Said(self._hint(), code="no_effect")
         self.overlay = opened
 
     def _hint(self) -> str:
         if self.phase == "partie":
             if self.board.finished:
                 return self._partie_text("hint_finished")
-            return self.t["hint_partie" if self.board.header["game"] == "carom" else "hint_hold_menu"]
-        return self.t["hint_" + self.phase]
+            return self.t("hint_partie" if self.board.header["game"] == "carom" else "hint_hold_menu")
+        return self.t("hint_" + self.phase)
 
     def _partie_text(self, key: str) -> str:
         """The text for the partie in play, in its game's word (8-ball: "zápas")."""
-        return self.t.get(f"{key}_{self.board.header['game']}", self.t[key])
+        game_key = f"{key}_{self.board.header['game']}"
+        return self.t(game_key if self.t.has(game_key) else key)
 
     def finish_partie(self) -> None:
         """The referee's confirmed "new partie" / "end match": close the partie once it is over."""
         if self.board is None:
             return
         if not self.board.finished:
-            raise IllegalCommand(self._partie_text("not_finished"), code="not_finished")
+            raise Said(self._partie_text("not_finished"), code="not_finished")
         self._close_partie()
 
     # -- what a chosen item does -----------------------------------------------
@@ -198,7 +198,7 @@ class Night:
             "present": lambda: menus.present_menu(t, league, value),
             "toggle": lambda: menus.toggled(t, league, *value),
             "present_done": lambda: self._present_done(*value),
-            "no_show": lambda: menus.yes_no(t, t["no_show_q"].format(team=value.team(value.side)),
+            "no_show": lambda: menus.yes_no(t, t("no_show_q", team=value.team(value.side)),
                                             "forfeit_match", value),
             "forfeit_match": lambda: self._start_match(value, forfeit=value.side),
             "single": self._start_single,
@@ -210,7 +210,7 @@ class Night:
             "close_partie": self._close_partie,
             "protocol": lambda: menus.protocol_menu(t, self.board, value),
             "protocol_inning": lambda: self._inning_menu(*value),
-            "points": lambda: menus.points_prompt(t, *value, self.device.language),
+            "points": lambda: menus.points_prompt(t, *value),
             "close_match": self._close_match,
         }[ui]()
         if opened is not None:
@@ -231,7 +231,7 @@ class Night:
     def _inning_menu(self, kind: str, player: str):
         opened = menus.inning_menu(self.t, self.board, kind, player)
         if opened is None:
-            raise IllegalCommand(self.t["no_innings"], code="no_innings")
+            raise Said(self.t("no_innings"), code="no_innings")
         return opened
 
     # -- decisions -------------------------------------------------------------

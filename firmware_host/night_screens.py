@@ -1,5 +1,6 @@
 """The match night's screen models (docs/screens.md): ready, lot draw, partie, match result."""
 from display.text import clock_text
+from input.messages import Texts
 from rules import night as rules_night
 
 
@@ -19,15 +20,15 @@ def partie_model(board) -> dict:
     return {"screen": board.header["game"], "summary": board.summary()}
 
 
-def match_model(match, t: dict) -> dict:
+def match_model(match, t: Texts) -> dict:
     """The team match: each closed partie's line and the team points (or the forfeit)."""
     if match.forfeit:
-        lines = [t["no_show"].format(team=match.home if match.forfeit == "home" else match.away)]
+        lines = [t("no_show", team=match.home if match.forfeit == "home" else match.away)]
     else:
         lines = [f"{number}. {line['home']} {line['score']} {line['away']} "
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
                  for number, line in enumerate(match.closed, start=1)]
-    return {"screen": "match", "home": match.home or t["home"], "away": match.away or t["away"],
+    return {"screen": "match", "home": match.home or t("home"), "away": match.away or t("away"),
             "points": rules_night.points(match), "partie": lines}
 
 

@@ -252,13 +252,12 @@ class Service:
         return None
 
     def _why(self, exc: RuleError) -> str:
-        """The referee's short text for a refusal (the rule core's own text is English and long:
-        a protocol correction refused used to say "insert is not accepted while a series is running...")."""
-        from input.messages import REFUSALS, refusal
+        """The referee's short text for a refusal (input.messages.refusal, the one mapping; the
+        rule core's own text is English and long: it goes to the debug log)."""
+        from input.messages import refusal
 
-        language = self.night.device.language
-        known = REFUSALS.get(language, REFUSALS["cs"])
-        return refusal(exc, language) if getattr(exc, "code", None) in known else str(exc)
+        log.debug("refused: %s", exc)
+        return refusal(exc, self.night.device.language)
 
     def _outcome(self, outcome) -> None:
         """What the referee made of a key: commands, a menu action, a refusal message."""
