@@ -18,14 +18,14 @@ from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
 from firmware_host.night_store import NightStore
 from input.messages import Said, Texts
-from input.overlays import Fired
+from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
 from rules.record import encode_line
 
 
-class Night:
+class Night(OnSlot):
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
-                 clock=None, urandom=os.urandom, on_record=None):
+                 clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None):
         self.config = config
         self.device = config.device
         self.league = league
@@ -38,7 +38,7 @@ class Night:
         self.store = NightStore(self.device.data_dir, fsync=config.journal.fsync)
         self.state = self.store.fold()
         self.partie = None                  # night_store.OpenPartie in play
-        self.overlay = None                 # the night's menu or prompt in force
+        self.slot = slot or Slot()          # the overlay in force, shared with the referee
         self.show_lot = False
         self._resume()
 
@@ -116,7 +116,7 @@ class Night:
         journalled (fsync), then pushed — not checked a second time. Returns what the counter
         should say about it, if anything (an 8-ball game won, a re-rack)."""
         board = self.board
-        if board is None or self.overlay is not None:
+        if board is None:
             raise Said(self.t("no_partie"), code="no_partie")
         eightball = board.header["game"] == "8ball"
         before = board.summary() if eightball else None
@@ -146,7 +146,7 @@ class Night:
             raise Said(outcome.message["text"], code="no_effect")
         for cmd in outcome.commands:
             self.enter(cmd)
-        return self._do(outcome.ui, outcome.value) if outcome.ui else None
+        return self.choose(*outcome.value) if outcome.ui == "night" else None
 
     def _screen_action(self, action) -> None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""
@@ -186,7 +186,9 @@ class Night:
         self._close_partie()
 
     # -- what a chosen item does -----------------------------------------------
-    def _do(self, ui: str, value) -> str | None:
+    def choose(self, ui: str, value) -> str | None:
+        """Carry out a night menu's chosen item (night_menus.item): open the next menu, or decide.
+        Returns "keytest" when the key test was asked for (the referee's keys run it)."""
         t, league = self.t, self.league
         if ui == "keytest":
             self.overlay = self._setup_menu(on_keytest=True)

@@ -1,8 +1,8 @@
 """The match night's menus, built on the one menu engine (input.overlays.Menu, NumberPrompt).
 
 A night menu moves its cursor with digits and up/down and chooses with Enter; cancel goes
-``back`` to the menu before. Its items carry no callbacks: a chosen item is an outcome
-``ui`` (what to do) and ``value`` (with what), which the night carries out.
+``back`` to the menu before. Its items carry no callbacks: a chosen item is the outcome
+ui "night" with (what to do, with what) as its value, which Night.choose carries out.
 """
 import datetime as dt
 from dataclasses import dataclass, field, replace
@@ -32,8 +32,10 @@ class Setup:
         return self.home if side == "home" else self.away
 
 
-def item(text: str, ui: str | None = None, value=None) -> MenuItem:
-    return MenuItem(text, ui=ui, value=value, confirm=False)
+def item(text: str, action: str | None = None, value=None) -> MenuItem:
+    """A night item: chosen, it is the outcome ui "night" with (action, value) for Night.choose;
+    without an action it only closes the menu."""
+    return MenuItem(text, ui=action and "night", value=action and (action, value), confirm=False)
 
 
 def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_value=None,

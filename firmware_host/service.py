@@ -5,6 +5,9 @@ with a timeout equal to the nearest deadline — the counter's next blink or mes
 referee's long press, the watchdog ping, the display retry, the ready screen's clock — so it
 sleeps when nothing happens (no busy loop).
 
+One way for a key: the referee (which drives the one overlay in force, shared with the night)
+makes it a command, a menu action or a chosen night item; the night journals and applies it;
+``night.screen()`` — the overlay or the night's own screen — is the one screen model shown.
 A record command is journalled and fsync'd by the night before ``show`` draws it; ``on_durable``
 is called right after, which is what the crash tests and the benchmark listen to.
 """
@@ -126,6 +129,8 @@ class Service:
         self.night = night
         self.display = display
         self.referee = referee
+        if referee is not None:
+            referee.slot = night.slot           # one overlay in force: the night's menus or the referee's
         self.notifier = notifier
         self.clock = clock
         self.on_durable = on_durable
@@ -176,7 +181,7 @@ class Service:
 
     def _board(self):
         """The board keys act on: the partie in play, None while a service screen is shown."""
-        return self.night.board if self.night.phase == "partie" else None
+        return self.night.board
 
     def tick(self) -> None:
         now = self.clock()
@@ -237,8 +242,10 @@ class Service:
             self.message(said, "info")
         return True
 
-    def _ui(self, action) -> None:
-        if self._guarded(self.night.ui, action) == "keytest" and self.referee is not None:
+    def _ui(self, action, *args) -> None:
+        """A menu action for the night (``args``: an item chosen in a night menu)."""
+        said = self._guarded(self.night.choose, *args) if args else self._guarded(self.night.ui, action)
+        if said == "keytest" and self.referee is not None:
             self._outcome(self.referee.start_keytest())
 
     def _guarded(self, call, *args):
@@ -270,6 +277,8 @@ class Service:
             self._ui(int(outcome.value))
         elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):
             self._ui(outcome.ui)
+        elif outcome.ui == "night":
+            self._ui(None, *outcome.value)
         elif outcome.ui in ("new_partie", "end_match"):
             self._guarded(self.night.finish_partie)
         if outcome.message:
@@ -299,7 +308,7 @@ class Service:
             device, why = next(iter(self.faults.items()))
             model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
         else:
-            model = (self.referee.screen if self.referee is not None else None) or self.night.screen()
+            model = self.night.screen()
         if self._message:
             if self._message_on is None:
                 self._message_on = model

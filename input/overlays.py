@@ -170,7 +170,7 @@ class Menu:
             return self.choose(self.items[index], board)
         if fired.action in ("down", "redo"):
             return Outcome(), replace(self, selected=(self.selected + 1) % count)
-        if fired.action == "up":
+        if fired.action == "up" or (fired.action == "undo" and "undo" not in self.leave_on):
             return Outcome(), replace(self, selected=(self.selected - 1) % count)
         if fired.action == "confirm":
             return self.choose(self.items[self.selected], board)
@@ -238,11 +238,39 @@ def perform(item: MenuItem, board, language: str) -> Outcome:
 @dataclass(frozen=True)
 class KeyTest:
     """Venue staff press keys and see them as printed on the keypad (the key card's names, not
-    internal ones like "dot"); holding the menu key ends it."""
+    internal ones like "dot"); holding the menu key ends it, back to the overlay ``under`` it."""
 
     key: str | None = None
     device: str | None = None
+    under: object = None
 
     def model(self) -> dict:
         return {"screen": "keytest", "key": key_label(self.key) if self.key else None,
                 "device": self.device}
+
+    def handle(self, fired: Fired, board):
+        """A menu action from a script while the keys are tested: only the keys end it."""
+        return note(say("keytest_hint"), "info"), self
+
+
+class Slot:
+    """Where the one overlay in force lives: the referee's keys and the night's menus share it,
+    so what covers the game screen has one place and one source."""
+
+    def __init__(self):
+        self.overlay = None
+
+
+class OnSlot:
+    """``self.overlay`` read and written through ``self.slot`` (the referee, the night)."""
+
+    slot: Slot
+
+    @property
+    def overlay(self):
+        """The menu, prompt or key test covering the screen, whoever opened it."""
+        return self.slot.overlay
+
+    @overlay.setter
+    def overlay(self, overlay) -> None:
+        self.slot.overlay = overlay
