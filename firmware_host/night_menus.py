@@ -41,8 +41,8 @@ def item(text: str, action: str | None = None, value=None) -> MenuItem:
 def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_value=None,
          selected: int = 0, numbers: tuple | None = None) -> Menu:
     last = numbers[-1] if numbers else len(items)
-    return Menu(title, tuple(items), selected, numbers=numbers, digit_selects=True, leave_on=("cancel",),
-                back=None if back is None else item("", back, back_value),
+    return Menu(title, tuple(items), selected, t.language, numbers=numbers, digit_selects=True,
+                leave_on=("cancel",), back=None if back is None else item("", back, back_value),
                 hint=t("hint_menu", n=last))
 
 

@@ -89,6 +89,16 @@ def first_error(board, cmds) -> RuleError | None:
 
 
 CANCEL_ACTIONS = ("cancel", "undo")
+# What a menu or prompt of the night takes besides digits; any other key "does nothing".
+NAVIGATION_ACTIONS = ("confirm", "cancel", "undo", "redo", "up", "down", "menu")
+
+
+def wrong_key(fired: Fired, hint: str, language: str) -> Outcome:
+    """A key a night menu or prompt has no use for: its hint (what to press), or for a key that
+    is not a digit nor navigation, that the key does nothing here."""
+    if fired.key and fired.digit is None and fired.action not in NAVIGATION_ACTIONS:
+        return note(say("unbound", language, key=key_label(fired.key)))
+    return note(hint)
 
 
 @dataclass(frozen=True)
@@ -176,6 +186,8 @@ class Menu:
             return self.choose(self.items[self.selected], board)
         if fired.action in self.leave_on:
             return (Outcome() if self.back is None else perform(self.back, board, self.language)), None
+        if self.digit_selects:
+            return wrong_key(fired, self.hint, self.language), self
         return note(self.hint or say("menu_hint", self.language)), self
 
     def choose(self, item: MenuItem, board):
@@ -209,7 +221,7 @@ class NumberPrompt:
             return Outcome(), (replace(self, value="") if self.value else None)
         if fired.action == "confirm" and self.value:
             return checked(board, self.make(int(self.value)), self.language), None
-        return note(self.hint), self
+        return wrong_key(fired, self.hint, self.language), self
 
 
 @dataclass(frozen=True)

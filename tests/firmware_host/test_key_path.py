@@ -64,6 +64,8 @@ def test_the_setup_menu_on_the_keypad_is_the_one_overlay_and_the_one_screen(read
     assert ready.display.model["selected"] == 0
     tap(ready, "5")                                     # no item 5: say which digits
     assert ready.display.model["message"]["text"] == "Vyberte 1–2, Enter"
+    tap(ready, "*")                                     # not a digit nor a menu key
+    assert ready.display.model["message"]["text"] == "Klávesa * nemá funkci"
     tap(ready, "enter")
     assert ready.display.model["title"] == "Partie 1: kdo začíná?"
 
