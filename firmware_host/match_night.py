@@ -166,31 +166,22 @@ class Night(OnSlot):
         self.overlay = opened
 
     def _hint(self) -> str:
-        if self.phase == "partie":
-            if self.board.finished:
-                return self._partie_text("hint_finished")
-            return self.t("hint_partie" if self.board.header["game"] == "carom" else "hint_hold_menu")
-        return self.t("hint_" + self.phase)
-
-    def _partie_text(self, key: str) -> str:
-        """The text for the partie in play, in its game's word (8-ball: "zápas")."""
-        game_key = f"{key}_{self.board.header['game']}"
-        return self.t(game_key if self.t.has(game_key) else key)
+        return menus.screen_hint(self.t, self.phase, self.board)
 
     def finish_partie(self) -> None:
         """The referee's confirmed "new partie" / "end match": close the partie once it is over."""
         if self.board is None:
             return
         if not self.board.finished:
-            raise Said(self._partie_text("not_finished"), code="not_finished")
+            raise Said(menus.partie_text(self.t, self.board, "not_finished"), code="not_finished")
         self._close_partie()
 
     # -- what a chosen item does -----------------------------------------------
-    def choose(self, ui: str, value) -> str | None:
+    def choose(self, action: str, value) -> str | None:
         """Carry out a night menu's chosen item (night_menus.item): open the next menu, or decide.
         Returns "keytest" when the key test was asked for (the referee's keys run it)."""
         t, league = self.t, self.league
-        if ui == "keytest":
+        if action == "keytest":
             self.overlay = self._setup_menu(on_keytest=True)
             return "keytest"
         opened = {
@@ -214,21 +205,21 @@ class Night(OnSlot):
             "protocol_inning": lambda: self._inning_menu(*value),
             "points": lambda: menus.points_prompt(t, *value),
             "close_match": self._close_match,
-        }[ui]()
+        }[action]()
         if opened is not None:
             self.overlay = opened
         return None
 
     def _setup_menu(self, on_keytest: bool = False):
         return menus.setup_menu(self.t, self.device.game, self.league, self.device.venue,
-                                        self.clock.today(), on_keytest=on_keytest)
+                                self.clock.today(), on_keytest=on_keytest)
 
     def _present_done(self, setup: menus.Setup, marked: list):
         done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
         return self._start_match(done) if isinstance(done, menus.Setup) else done
 
     def _partie_menu(self):
-        return menus.partie_menu(self.t, self.board, self._partie_text)
+        return menus.partie_menu(self.t, self.board)
 
     def _inning_menu(self, kind: str, player: str):
         opened = menus.inning_menu(self.t, self.board, kind, player)
@@ -243,20 +234,15 @@ class Night(OnSlot):
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
         game = self.device.game
-        event = {"ev": "match", "id": self._new_id(setup.fixture), "game": game, "date": self._today(),
-                 "home": setup.home, "away": setup.away, "present": {} if forfeit else setup.present,
-                 "partie_count": rules_night.partie_count(game, self.config.eightball.individual_matches)}
-        if forfeit:
-            event["forfeit"] = forfeit
-        if setup.fixture:
-            event["fixture"] = setup.fixture
-        self._record(event)
+        count = rules_night.partie_count(game, self.config.eightball.individual_matches)
+        self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
+                                             home=setup.home, away=setup.away, present=setup.present,
+                                             forfeit=forfeit, fixture=setup.fixture))
         if self.match.needs_lot:
             self._draw_lot()
 
     def _start_single(self) -> None:
-        self._record({"ev": "match", "id": self._new_id(None), "game": self.device.game,
-                      "date": self._today(), "partie_count": 1})
+        self._record(rules_night.match_event(self._new_id(None), self.device.game, self._today(), 1))
 
     def _draw_lot(self) -> None:
         self._record(rules_night.lot_event(self.match, int.from_bytes(self.urandom(4), "big")))

@@ -133,7 +133,22 @@ def away_player_menu(t: Texts, match, home_player: str) -> Menu:
                 back="next_menu")
 
 
-def partie_menu(t: Texts, board, partie_text) -> Menu | None:
+def partie_text(t: Texts, board, key: str) -> str:
+    """The text for the partie in play, in its game's word (8-ball: "zápas")."""
+    game_key = f"{key}_{board.header['game']}"
+    return t(game_key if t.has(game_key) else key)
+
+
+def screen_hint(t: Texts, phase: str, board) -> str:
+    """What to press on a screen without a menu, for a key that does nothing there."""
+    if phase == "partie":
+        if board.finished:
+            return partie_text(t, board, "hint_finished")
+        return t("hint_partie" if board.header["game"] == "carom" else "hint_hold_menu")
+    return t("hint_" + phase)
+
+
+def partie_menu(t: Texts, board) -> Menu | None:
     """Enter during a partie: close it (once finished), correct its protocol (carom), or —
     before anything is entered — start it again (the wrong player picked as the starter)."""
     items = []
@@ -145,7 +160,7 @@ def partie_menu(t: Texts, board, partie_text) -> Menu | None:
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
     if not items:
         return None
-    return menu(t, partie_text("close_partie") if board.finished else t("protocol"), items)
+    return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items)
 
 
 def protocol_menu(t: Texts, board, kind: str) -> Menu:

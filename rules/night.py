@@ -104,6 +104,22 @@ def min_players(game: str) -> int:
     return PLAYERS_PER_TEAM if game == "carom" else 1
 
 
+def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
+                away: str | None = None, present: dict | None = None, forfeit: str | None = None,
+                fixture: str | None = None) -> dict:
+    """The ``match`` event: a single partie (no teams), a league match, or one a team did not
+    come to (``forfeit``: its side; nobody is present then, A.3.7)."""
+    event = {"ev": "match", "id": match_id, "game": game, "date": date}
+    if home is not None:
+        event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
+    event["partie_count"] = partie_count
+    if forfeit:
+        event["forfeit"] = forfeit
+    if fixture:
+        event["fixture"] = fixture
+    return event
+
+
 def lot_event(match: Match, seed: int) -> dict:
     """The lot draw of a carom match from its seed (RULES 1.6 Decision)."""
     pairs = draw_lot(match.present["home"], match.present["away"], seed)

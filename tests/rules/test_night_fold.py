@@ -116,3 +116,12 @@ def test_2_3_rack_news_says_who_took_the_game_or_that_the_breaker_breaks_again()
     again = {**before, "finished": False}
     assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None)
     assert night.rack_news({"cmd": "foul"}, before, again) is None
+
+
+def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
+    event = night.match_event("m2", "carom", "2026-11-29", 4, home="Sokol", away="Jiskra",
+                              present={"home": HOME}, forfeit="away", fixture="f-1")
+    assert event["present"] == {} and event["forfeit"] == "away" and event["fixture"] == "f-1"
+    single = night.match_event("s1", "carom", "2026-11-29", 1)
+    assert list(single) == ["ev", "id", "game", "date", "partie_count"]      # no teams
+    assert not fold(single).match.league
