@@ -153,8 +153,17 @@ def closed_event(number: int, header: dict, summary: dict) -> dict:
     """The ``closed`` event of a finished partie: its line, and for carom what RULES 1.6 needs."""
     event = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
     if header["game"] == "carom" and header.get("home"):
-        event["record"] = {"header": {"home": header["home"]}, "summary": summary}
+        event["record"] = {"header": {"home": header["home"]}, "summary": _match_facts(summary)}
     return event
+
+
+def _match_facts(summary: dict) -> dict:
+    """What rules.match.partie_line reads of a carom summary (the rest would only wear the SD
+    card: the night journal keeps this much per partie)."""
+    players = summary["players"]
+    return {"game": summary["game"], "finished": summary.get("finished"), "forfeit": summary.get("forfeit"),
+            "players": {side: {key: players[side].get(key) for key in ("name", "points", "innings", "team_points")}
+                        for side in ("a", "b")}}
 
 
 def partie_line(header: dict, summary: dict) -> dict:
