@@ -1,7 +1,9 @@
-"""What the referee's keys drive while the game screen is covered: prompts, menu, confirm, key test.
+"""What the referee's keys drive while the game screen is covered: prompts, menus, confirm, key
+test — the one menu/prompt engine, for the referee's menus and the match night's alike.
 
 An overlay answers one fired key with ``(outcome, next_overlay)``: itself to stay, None to close,
-another overlay to move on. Outcomes carry commands already checked against the board.
+another overlay to move on. Outcomes carry commands already checked against the board. The one
+overlay in force lives in a ``Slot`` the referee and the night share.
 """
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -20,8 +22,10 @@ class Outcome:
     screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
     ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
               "new_partie" (close the finished partie, confirmed), "keytest_end", "keypad_lost",
-              "keypad_back"; or None. ("end_match" is no longer sent: it was the same close.)
-    value:    the digit for ui "digit", the device for "keypad_*", else the key name.
+              "keypad_back", "night" (an item of a night menu chosen); or None. ("end_match" is
+              no longer sent: it was the same close.)
+    value:    the digit for ui "digit", the device for "keypad_*", (action, value) for "night",
+              else the key name.
     """
 
     commands: tuple = ()
