@@ -137,7 +137,7 @@ def _rss_kib(pid: int) -> int:
 def partie_bytes(directory: Path) -> dict:
     """A 15-inning partie (both players, 30 innings), series like a league evening's, then closed."""
     from firmware_host.settings import load
-    from firmware_host.night import Night
+    from firmware_host.match_night import Night
     from delivery.outbox import Outbox
 
     outbox = Outbox(directory / "outbox")

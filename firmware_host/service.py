@@ -5,6 +5,9 @@ with a timeout equal to the nearest deadline — the counter's next blink or mes
 referee's long press, the watchdog ping, the display retry, the ready screen's clock — so it
 sleeps when nothing happens (no busy loop).
 
+One way for a key: the referee (which drives the one overlay in force, shared with the night)
+makes it a command, a menu action or a chosen night item; the night journals and applies it;
+``night.screen()`` — the overlay or the night's own screen — is the one screen model shown.
 A record command is journalled and fsync'd by the night before ``show`` draws it; ``on_durable``
 is called right after, which is what the crash tests and the benchmark listen to.
 """
@@ -126,6 +129,8 @@ class Service:
         self.night = night
         self.display = display
         self.referee = referee
+        if referee is not None:
+            referee.slot = night.slot           # one overlay in force: the night's menus or the referee's
         self.notifier = notifier
         self.clock = clock
         self.on_durable = on_durable
@@ -176,7 +181,7 @@ class Service:
 
     def _board(self):
         """The board keys act on: the partie in play, None while a service screen is shown."""
-        return self.night.board if self.night.phase == "partie" else None
+        return self.night.board
 
     def tick(self) -> None:
         now = self.clock()
@@ -219,9 +224,11 @@ class Service:
             self._outcome(self.referee.press(event, self._board()))
         self.show()
 
-    def _command(self, cmd: dict) -> bool:
+    def _command(self, cmd: dict, enter=None) -> bool:
+        """Journal and apply a record command; ``enter``: how (night.command checks it first,
+        the default for a scripted feed; night.enter for one the referee's overlays checked)."""
         try:
-            said = self.night.command(cmd)
+            said = (enter or self.night.command)(cmd)
         except RuleError as exc:
             self.message(self._why(exc), "warn")
             return False
@@ -235,41 +242,43 @@ class Service:
             self.message(said, "info")
         return True
 
-    def _ui(self, action) -> None:
-        self._guarded(self.night.ui, action)
-        if self.night.keytest_wanted and self.referee is not None:
-            self.night.keytest_wanted = False
+    def _ui(self, action, *args) -> None:
+        """A menu action for the night (``args``: an item chosen in a night menu)."""
+        said = self._guarded(self.night.choose, *args) if args else self._guarded(self.night.ui, action)
+        if said == "keytest" and self.referee is not None:
             self._outcome(self.referee.start_keytest())
 
-    def _guarded(self, call, *args) -> None:
+    def _guarded(self, call, *args):
         try:
-            call(*args)
+            return call(*args)
         except RuleError as exc:
             self.message(self._why(exc), "warn")
         except OSError as exc:              # the journal or the outbox could not be written
             log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
             self.message(f"SD: {exc.strerror or exc}", "error")
+        return None
 
     def _why(self, exc: RuleError) -> str:
-        """The referee's short text for a refusal (the rule core's own text is English and long:
-        a protocol correction refused used to say "insert is not accepted while a series is running...")."""
-        from input.messages import REFUSALS, refusal
+        """The referee's short text for a refusal (input.messages.refusal, the one mapping; the
+        rule core's own text is English and long: it goes to the debug log)."""
+        from input.messages import refusal
 
-        language = self.night.device.language
-        known = REFUSALS.get(language, REFUSALS["cs"])
-        return refusal(exc, language) if getattr(exc, "code", None) in known else str(exc)
+        log.debug("refused: %s", exc)
+        return refusal(exc, self.night.device.language)
 
     def _outcome(self, outcome) -> None:
         """What the referee made of a key: commands, a menu action, a refusal message."""
         if outcome is None:
             return
-        for cmd in outcome.commands:
-            if not self._command(cmd):
+        for cmd in outcome.commands:             # checked by the referee against the board in play
+            if not self._command(cmd, self.night.enter):
                 break
         if outcome.ui == "digit":
             self._ui(int(outcome.value))
         elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):
             self._ui(outcome.ui)
+        elif outcome.ui == "night":
+            self._ui(None, *outcome.value)
         elif outcome.ui in ("new_partie", "end_match"):
             self._guarded(self.night.finish_partie)
         if outcome.message:
@@ -299,7 +308,7 @@ class Service:
             device, why = next(iter(self.faults.items()))
             model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
         else:
-            model = (self.referee.screen if self.referee is not None else None) or self.night.screen()
+            model = self.night.screen()
         if self._message:
             if self._message_on is None:
                 self._message_on = model

@@ -1,185 +1,66 @@
-"""Short texts the referee sees: refusals (by rules.errors code), prompts, menus. Czech default.
+"""What the counter and the referee's menus say: one gettext catalog per language.
+
+The catalogs are ``input/locale/<language>/LC_MESSAGES/pocitadlo.po`` (the source a translator
+edits) compiled to ``pocitadlo.mo`` beside it (``msgfmt -o pocitadlo.mo pocitadlo.po``); both
+ship as package data. A msgid is the text's id in the code: a plain id for screens, menus and
+prompts (``say``), ``refusal.<code>`` for the rule core's refusals by error code, ``label.<action>``
+for the key card. Czech is the default and the language of anything not offered. A text missing
+from a catalog is a test failure (tests/input/test_catalogs.py), never a runtime error.
 
 Texts are short on purpose: the wall counter shows a message line of a few words.
 """
-from rules.errors import RuleError
+import functools
+import gettext
+from pathlib import Path
+
+from rules.errors import IllegalCommand, RuleError
 
 LANGUAGES = ("cs", "en")
-
-# Refusals, by the ``code`` of the rule core's error.
-REFUSALS = {
-    "cs": {
-        "nothing_to_undo": "Není co vrátit",
-        "nothing_to_redo": "Není co obnovit",
-        "bad_value": "Jen 1, 2, 10 nebo 20",
-        "frozen": "Lpí: jen 1 nebo 2",
-        "partie_over": "Partie skončila",
-        "match_over": "Zápas skončil",
-        "series_running": "Nejdřív ukončete náběh",
-        "pocket_required": "Zadejte kapsu 1–6",
-        "bad_pocket": "Kapsa jen 1–6",
-        "must_choose": "Nejdřív zvolte skupinu",
-        "nothing_to_choose": "Není co volit",
-        "no_pocket_choice": "Kapsu pro 8 teď volit nelze",
-        "not_in_play": "Hra ještě nezačala",
-        "shot_open": "Nejdřív ukončete šťouch",
-        "no_balls_left": "Tahle skupina je dohraná",
-        "already_entered": "Už zadáno",
-        "not_a_foul": "Tohle není faul",
-        "not_break": "Jen při rozstřelu",
-        "nocushion_with_pot": "Rozstřel s padlou koulí je platný",
-        "unknown_command": "Neznámý povel",
-        "bad_argument": "Chybný povel",
-        "bad_command": "Chybný povel",
-        "inconsistent": "Oprava nesedí s náběhy",
-        "over_limit": "Oprava přes limit bodů",
-        "limit_kept": "Dosažený limit nelze vzít",
-    },
-    "en": {
-        "nothing_to_undo": "Nothing to undo",
-        "nothing_to_redo": "Nothing to redo",
-        "bad_value": "Only 1, 2, 10 or 20",
-        "frozen": "Frozen: only 1 or 2",
-        "partie_over": "The partie is over",
-        "match_over": "The match is over",
-        "series_running": "End the inning first",
-        "pocket_required": "Enter the pocket 1-6",
-        "bad_pocket": "Pocket 1-6 only",
-        "must_choose": "Choose a group first",
-        "nothing_to_choose": "Nothing to choose",
-        "no_pocket_choice": "No pocket to name now",
-        "not_in_play": "The game has not started",
-        "shot_open": "Close the shot first",
-        "no_balls_left": "That group is cleared",
-        "already_entered": "Already entered",
-        "not_a_foul": "That is not a foul",
-        "not_break": "On the break only",
-        "nocushion_with_pot": "A break with a pot is legal",
-        "unknown_command": "Unknown command",
-        "bad_argument": "Bad command",
-        "bad_command": "Bad command",
-        "inconsistent": "Correction breaks innings",
-        "over_limit": "Correction over the limit",
-        "limit_kept": "A reached limit stays",
-    },
-}
-REFUSED = {"cs": "Teď nelze", "en": "Not now"}
-
-# Everything else the keypad layer says, by key; {placeholders} are filled by ``say``.
-TEXTS = {
-    "cs": {
-        "unbound": "Klávesa {key} nemá funkci",
-        "hold_longer": "Podržte klávesu déle",
-        "pocket_title": "Kapsa?",
-        "pocket_last_solid": "Kapsa poslední plné?",
-        "pocket_last_stripe": "Kapsa poslední půlené?",
-        "pocket8_title": "Kapsa 8?",
-        "pocket_named_title": "Ohlášená kapsa 8?",
-        "pocket_hint": "1–6, Zpět = zrušit",
-        "choose_title": "Skupina?",
-        "choose_hint": "1 plné, 2 půlené",
-        "prompt_waiting": "Nejdřív odpovězte, Zpět = zrušit",
-        "menu_title": "Menu",
-        "menu_hint": "číslo nebo Enter",
-        "confirm_hint": "Enter = ano, jiná = ne",
-        "cancelled": "Zrušeno",
-        "forfeit": "Vzdává {name}",
-        "game_won": "Hru vyhrál {name}",
-        "stalemate": "PAT – opakovat hru",
-        "nocushion": "Neplatný rozstřel",
-        "pocket8": "Ohlásit kapsu 8",
-        "close_carom": "Uzavřít partii",
-        "close_8ball": "Uzavřít zápas",
-        "not_over_carom": "Partie neskončila",
-        "not_over_8ball": "Zápas neskončil",
-        "keytest": "Test kláves",
-        "keytest_hint": "Podržte Enter = konec",
-        "togo": "Zbývá {a}:{b}",
-        "confirm_title": "{item}?",
-        "not_in_game": "Jen během hry",
-        "pocket_first": "Nejdřív koule, pak kapsa",
-        "keypad_lost": "Klávesnice odpojena",
-        "keypad_back": "Klávesnice připojena",
-    },
-    "en": {
-        "unbound": "Key {key} does nothing",
-        "hold_longer": "Hold the key longer",
-        "pocket_title": "Pocket?",
-        "pocket_last_solid": "Pocket of last solid?",
-        "pocket_last_stripe": "Pocket of last stripe?",
-        "pocket8_title": "Pocket of the 8?",
-        "pocket_named_title": "Named pocket for 8?",
-        "pocket_hint": "1-6, Undo = cancel",
-        "choose_title": "Group?",
-        "choose_hint": "1 solids, 2 stripes",
-        "prompt_waiting": "Answer first, Undo = cancel",
-        "menu_title": "Menu",
-        "menu_hint": "number or Enter",
-        "confirm_hint": "Enter = yes, other = no",
-        "cancelled": "Cancelled",
-        "forfeit": "{name} forfeits",
-        "game_won": "Game to {name}",
-        "stalemate": "Stalemate - replay",
-        "nocushion": "Illegal break",
-        "pocket8": "Name the 8's pocket",
-        "close_carom": "Close the partie",
-        "close_8ball": "Close the match",
-        "not_over_carom": "The partie is not over",
-        "not_over_8ball": "The match is not over",
-        "keytest": "Key test",
-        "keytest_hint": "Hold Enter = end",
-        "togo": "To go {a}:{b}",
-        "confirm_title": "{item}?",
-        "not_in_game": "Only during a game",
-        "pocket_first": "Ball first, then the pocket",
-        "keypad_lost": "Keypad disconnected",
-        "keypad_back": "Keypad connected",
-    },
-}
-
-# Short action labels for the key card and hints.
-ACTION_LABELS = {
-    "cs": {
-        "score1": "+1", "score2": "+2 (mantinel)", "score10": "+10", "score20": "+20 (mantinel)",
-        "miss": "chyba – konec náběhu", "foul": "faul", "frozen": "zamrzlé koule",
-        "togo": "kolik zbývá do limitu",
-        "pot_solid": "padla plná", "pot_stripe": "padla půlená", "pot8": "padla 8",
-        "scratch": "padla bílá", "shot": "konec šťouchu", "choose": "volba skupiny",
-        "nocushion": "neplatný rozstřel", "pocket8": "ohlásit kapsu 8",
-        "stalemate": "PAT", "game": "výsledek hry",
-        "undo": "zpět", "redo": "znovu", "confirm": "potvrdit", "cancel": "zrušit",
-        "menu": "menu", "up": "nahoru", "down": "dolů", "keytest": "test kláves",
-        "forfeit": "vzdání", "new_partie": "uzavřít partii", "end_match": "uzavřít partii",
-        **{f"pocket{n}": f"kapsa {n}" for n in range(1, 7)},
-    },
-    "en": {
-        "score1": "+1", "score2": "+2 (cushion)", "score10": "+10", "score20": "+20 (cushion)",
-        "miss": "miss - end inning", "foul": "foul", "frozen": "frozen balls",
-        "togo": "points to go",
-        "pot_solid": "solid potted", "pot_stripe": "stripe potted", "pot8": "8 potted",
-        "scratch": "scratch", "shot": "end of shot", "choose": "choose group",
-        "nocushion": "illegal break", "pocket8": "name the 8's pocket",
-        "stalemate": "stalemate", "game": "game result",
-        "undo": "undo", "redo": "redo", "confirm": "confirm", "cancel": "cancel",
-        "menu": "menu", "up": "up", "down": "down", "keytest": "key test",
-        "forfeit": "forfeit", "new_partie": "close the partie", "end_match": "close the partie",
-        **{f"pocket{n}": f"pocket {n}" for n in range(1, 7)},
-    },
-}
+DOMAIN = "pocitadlo"
+LOCALE_DIR = Path(__file__).resolve().with_name("locale")
 
 
-def _lang(language: str) -> str:
-    return language if language in LANGUAGES else "cs"
+class Said(IllegalCommand):
+    """A refusal whose text is already the referee's words (a hint on a wrong key)."""
 
 
-def refusal(error: RuleError, language: str = "cs") -> str:
-    lang = _lang(language)
-    return REFUSALS[lang].get(getattr(error, "code", None), REFUSED[lang])
+@functools.cache
+def catalog(language: str) -> gettext.GNUTranslations:
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language if language in LANGUAGES else "cs"])
+
+
+def has(msgid: str, language: str = "cs") -> bool:
+    return catalog(language).gettext(msgid) != msgid
 
 
 def say(text_id: str, language: str = "cs", **values) -> str:
-    return TEXTS[_lang(language)][text_id].format(**values)
+    text = catalog(language).gettext(text_id)
+    return text.format(**values) if values else text
+
+
+def refusal(error: RuleError, language: str = "cs") -> str:
+    """The referee's short text for a refusal: by the error's code, the words a ``Said`` carries,
+    or "Teď nelze" for a code without a text of its own."""
+    if isinstance(error, Said):
+        return str(error)
+    msgid = f"refusal.{getattr(error, 'code', None)}"
+    return say(msgid if has(msgid, language) else "refused", language)
 
 
 def label(action: str, language: str = "cs") -> str:
-    return ACTION_LABELS[_lang(language)].get(action, action)
+    """The short label of a key's action (the key card, hints); the action's name if it has none."""
+    msgid = f"label.{action}"
+    return say(msgid, language) if has(msgid, language) else action
+
+
+class Texts:
+    """``say`` bound to one language: ``t("present", team=...)``."""
+
+    def __init__(self, language: str):
+        self.language = language
+
+    def __call__(self, text_id: str, **values) -> str:
+        return say(text_id, self.language, **values)
+
+    def has(self, text_id: str) -> bool:
+        return has(text_id, self.language)

@@ -1,10 +1,12 @@
-"""What the referee's keys drive while the game screen is covered: prompts, menu, confirm, key test.
+"""What the referee's keys drive while the game screen is covered: prompts, menus, confirm, key
+test — the one menu/prompt engine, for the referee's menus and the match night's alike.
 
 An overlay answers one fired key with ``(outcome, next_overlay)``: itself to stay, None to close,
-another overlay to move on. Outcomes carry commands already checked against the board.
+another overlay to move on. Outcomes carry commands already checked against the board. The one
+overlay in force lives in a ``Slot`` the referee and the night share.
 """
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 from input.keymap import DIGITS, key_label
 from input.messages import refusal, say
@@ -20,15 +22,17 @@ class Outcome:
     screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
     ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
               "new_partie" (close the finished partie, confirmed), "keytest_end", "keypad_lost",
-              "keypad_back"; or None. ("end_match" is no longer sent: it was the same close.)
-    value:    the digit for ui "digit", the device for "keypad_*", else the key name.
+              "keypad_back", "night" (an item of a night menu chosen); or None. ("end_match" is
+              no longer sent: it was the same close.)
+    value:    the digit for ui "digit", the device for "keypad_*", (action, value) for "night",
+              else the key name.
     """
 
     commands: tuple = ()
     message: dict | None = None
     screen: dict | None = None
     ui: str | None = None
-    value: str | None = None
+    value: Any = None
 
     @property
     def prompt(self) -> dict | None:
@@ -89,6 +93,16 @@ def first_error(board, cmds) -> RuleError | None:
 
 
 CANCEL_ACTIONS = ("cancel", "undo")
+# What a menu or prompt of the night takes besides digits; any other key "does nothing".
+NAVIGATION_ACTIONS = ("confirm", "cancel", "undo", "redo", "up", "down", "menu")
+
+
+def wrong_key(fired: Fired, hint: str, language: str) -> Outcome:
+    """A key a night menu or prompt has no use for: its hint (what to press), or for a key that
+    is not a digit nor navigation, that the key does nothing here."""
+    if fired.key and fired.digit is None and fired.action not in NAVIGATION_ACTIONS:
+        return note(say("unbound", language, key=key_label(fired.key)))
+    return note(hint)
 
 
 @dataclass(frozen=True)
@@ -127,33 +141,58 @@ class MenuItem:
     ui: str | None = None             # or an action for the service
     confirm: bool = True              # destructive: ask "…?" before doing it
     opens: Callable | None = None     # or another overlay (a prompt)
+    value: Any = None                 # what goes with ``ui`` (which fixture, which player …)
 
 
 @dataclass(frozen=True)
 class Menu:
+    """Items picked by their digit or the cursor and Enter.
+
+    The referee's menu (default): a digit chooses at once; cancel, undo or menu leave it.
+    The match night's menus: ``digit_selects`` (a digit moves the cursor, Enter chooses),
+    ``numbers`` (the items' digits, 1, 2, 3 … unless given), ``leave_on`` ("cancel" only),
+    ``back`` (the item cancel performs: the menu before) and ``hint`` (said on a wrong key).
+    """
     title: str
     items: tuple
     selected: int = 0
     language: str = "cs"
+    numbers: tuple | None = None
+    digit_selects: bool = False
+    leave_on: tuple = CANCEL_ACTIONS + ("menu",)
+    back: MenuItem | None = None
+    hint: str | None = None
+
+    def number(self, index: int) -> int:
+        return self.numbers[index] if self.numbers else index + 1
+
+    def index(self, number: int) -> int | None:
+        """The item that digit picks, if any."""
+        return next((i for i in range(len(self.items)) if self.number(i) == number), None)
 
     def model(self) -> dict:
         return {"screen": "menu", "title": self.title,
-                "items": [f"{n} {item.text}" for n, item in enumerate(self.items, 1)],
+                "items": [f"{self.number(i)} {item.text}" for i, item in enumerate(self.items)],
                 "selected": self.selected}
 
     def handle(self, fired: Fired, board):
         count = len(self.items)
-        if fired.digit is not None and 1 <= fired.digit <= count:
-            return self.choose(self.items[fired.digit - 1], board)
+        index = self.index(fired.digit) if fired.digit is not None else None
+        if index is not None:
+            if self.digit_selects:
+                return Outcome(), replace(self, selected=index)
+            return self.choose(self.items[index], board)
         if fired.action in ("down", "redo"):
             return Outcome(), replace(self, selected=(self.selected + 1) % count)
-        if fired.action == "up":
+        if fired.action == "up" or (fired.action == "undo" and "undo" not in self.leave_on):
             return Outcome(), replace(self, selected=(self.selected - 1) % count)
         if fired.action == "confirm":
             return self.choose(self.items[self.selected], board)
-        if fired.action in CANCEL_ACTIONS or fired.action == "menu":
-            return Outcome(), None
-        return note(say("menu_hint", self.language)), self
+        if fired.action in self.leave_on:
+            return (Outcome() if self.back is None else perform(self.back, board, self.language)), None
+        if self.digit_selects:
+            return wrong_key(fired, self.hint, self.language), self
+        return note(self.hint or say("menu_hint", self.language)), self
 
     def choose(self, item: MenuItem, board):
         if item.opens is not None:
@@ -161,6 +200,32 @@ class Menu:
         if item.confirm:
             return Outcome(), Confirm(item, self.language)
         return perform(item, board, self.language), None
+
+
+@dataclass(frozen=True)
+class NumberPrompt:
+    """A number typed digit by digit (the points of an inning in the protocol): Enter gives
+    ``make(number)`` as a command if the board accepts it, cancel clears what was typed, then
+    leaves."""
+
+    title: str
+    hint: str
+    make: Callable[[int], dict]
+    value: str = ""
+    digits: int = 4
+    language: str = "cs"
+
+    def model(self) -> dict:
+        return {"screen": "prompt", "title": self.title, "value": self.value, "hint": self.hint}
+
+    def handle(self, fired: Fired, board):
+        if fired.key in DIGITS:
+            return Outcome(), replace(self, value=(self.value + fired.key)[-self.digits:])
+        if fired.action == "cancel":
+            return Outcome(), (replace(self, value="") if self.value else None)
+        if fired.action == "confirm" and self.value:
+            return checked(board, self.make(int(self.value)), self.language), None
+        return wrong_key(fired, self.hint, self.language), self
 
 
 @dataclass(frozen=True)
@@ -183,17 +248,45 @@ class Confirm:
 def perform(item: MenuItem, board, language: str) -> Outcome:
     if item.command is not None:
         return checked(board, item.command, language)
-    return Outcome(ui=item.ui)
+    return Outcome(ui=item.ui, value=item.value)
 
 
 @dataclass(frozen=True)
 class KeyTest:
     """Venue staff press keys and see them as printed on the keypad (the key card's names, not
-    internal ones like "dot"); holding the menu key ends it."""
+    internal ones like "dot"); holding the menu key ends it, back to the overlay ``under`` it."""
 
     key: str | None = None
     device: str | None = None
+    under: object = None
 
     def model(self) -> dict:
         return {"screen": "keytest", "key": key_label(self.key) if self.key else None,
                 "device": self.device}
+
+    def handle(self, fired: Fired, board):
+        """A menu action from a script while the keys are tested: only the keys end it."""
+        return note(say("keytest_hint"), "info"), self
+
+
+class Slot:
+    """Where the one overlay in force lives: the referee's keys and the night's menus share it,
+    so what covers the game screen has one place and one source."""
+
+    def __init__(self):
+        self.overlay = None
+
+
+class OnSlot:
+    """``self.overlay`` read and written through ``self.slot`` (the referee, the night)."""
+
+    slot: Slot
+
+    @property
+    def overlay(self):
+        """The menu, prompt or key test covering the screen, whoever opened it."""
+        return self.slot.overlay
+
+    @overlay.setter
+    def overlay(self, overlay) -> None:
+        self.slot.overlay = overlay

@@ -6,16 +6,19 @@
 
 ``board`` is the rules.board.Board of the partie being played, or None while the service shows
 its own screens (then keys come back as UI actions: digit, confirm, cancel, up, down, menu).
+The overlay in force (``slot``) is shared with the match night: keys drive the night's menus
+too, and a chosen night item comes back as ui "night" for the service to hand on.
 Commands in an Outcome were accepted by ``board.check``; the service journals and pushes them
 before it handles the next event. A refused key gives a message and no command.
 """
 import time
+from dataclasses import replace
 
 from input.debounce import Debouncer, Gesture
 from input.events import DeviceStatus
 from input.keymap import DEFAULTS, KeyMap, key_label
 from input.messages import refusal, say
-from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, Outcome, ValuePrompt,
+from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, OnSlot, Outcome, Slot, ValuePrompt,
                             checked, first_error, note)
 
 CAROM_COMMANDS = {
@@ -37,15 +40,16 @@ PLAYER_ITEMS = {"forfeit": ("forfeit", "by"), "game": ("game_won", "winner")}   
 _LAST = object()           # poll(): "the board of the last press"
 
 
-class Referee:
+class Referee(OnSlot):
     def __init__(self, game: str, keymap: KeyMap | None = None, clock=time.monotonic, *,
-                 language: str = "cs", bounce: float = 0.03, long_press: float = 0.8):
+                 language: str = "cs", bounce: float = 0.03, long_press: float = 0.8,
+                 slot: Slot | None = None):
         self.game = game
         self.keymap = keymap or DEFAULTS[game]
         self.clock = clock
         self.language = language
         self.debouncer = Debouncer(bounce, long_press)
-        self.overlay = None
+        self.slot = slot or Slot()  # the overlay in force, shared with the night's menus
         self._pending = []          # gestures waiting until the service has pushed a command
         self._board = None          # the board of the last press: a hold belongs to that partie
 
@@ -75,7 +79,7 @@ class Referee:
 
     def start_keytest(self) -> Outcome:
         """The key test, with how to leave it (staff would otherwise be stuck pressing Enter)."""
-        self.overlay = KeyTest()
+        self.overlay = KeyTest(under=self.overlay)
         return Outcome(message={"text": say("keytest_hint", self.language), "level": "info"}, screen=self.screen)
 
     def cancel(self) -> Outcome:
@@ -130,9 +134,9 @@ class Referee:
 
     def _keytest(self, gesture: Gesture) -> Outcome:
         if gesture.kind == "press":
-            self.overlay = KeyTest(gesture.key, gesture.device)
+            self.overlay = replace(self.overlay, key=gesture.key, device=gesture.device)
         elif gesture.kind == "hold" and self._leaves_keytest(gesture.key):
-            self.overlay = None
+            self.overlay = self.overlay.under
             return Outcome(ui="keytest_end")
         elif gesture.kind == "release" and not gesture.held and self._leaves_keytest(gesture.key):
             return note(say("keytest_hint", self.language), "info")     # a short Enter: say to hold it

@@ -53,7 +53,7 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
                                points_limit=points_limit, innings_limit=innings_limit)
         played.append((pid, text, summary))
     result = match_result((json.loads(text.splitlines()[0]), summary) for _, text, summary in played)
-    # the shape firmware_host.night writes when it closes a match
+    # the shape firmware_host.match_night writes when it closes a match
     summary = {**info, "game": "carom", "table": "1",
                "points": {"home": result.home_points, "away": result.away_points},
                "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}

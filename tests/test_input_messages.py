@@ -2,7 +2,9 @@
 import re
 from pathlib import Path
 
-from input.messages import REFUSALS, refusal
+import pytest
+
+from input.messages import LANGUAGES, Said, has, refusal, say
 from rules.errors import IllegalCommand
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
@@ -16,17 +18,23 @@ def rule_codes() -> set[str]:
     return set(re.findall(r'code ?= ?"([a-z_]+)"', text)) - NOT_KEYS
 
 
-def test_every_refusal_code_has_texts_in_both_languages():
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_refusal_code_has_texts_in_both_languages(language):
     codes = rule_codes()
     assert {"nothing_to_undo", "frozen", "pocket_required"} <= codes
-    for language in ("cs", "en"):
-        assert codes - set(REFUSALS[language]) == set(), language
+    assert {code for code in codes if not has(f"refusal.{code}", language)} == set()
 
 
-def test_texts_are_short_enough_for_the_counter():
-    assert max(len(t) for lang in REFUSALS.values() for t in lang.values()) <= 34
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_texts_are_short_enough_for_the_counter(language):
+    assert max(len(say(f"refusal.{code}", language)) for code in rule_codes()) <= 34
 
 
 def test_unknown_code_gets_a_generic_text():
     assert refusal(IllegalCommand("x", code="something_new")) == "Teď nelze"
     assert refusal(IllegalCommand("x", code="something_new"), "en") == "Not now"
+    assert refusal(IllegalCommand("x", code="something_new"), "de") == "Teď nelze"   # Czech by default
+
+
+def test_a_refusal_already_in_the_referees_words_is_said_as_it_is():
+    assert refusal(Said("Vyberte 1–4, Enter", code="no_effect"), "en") == "Vyberte 1–4, Enter"

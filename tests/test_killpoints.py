@@ -26,7 +26,7 @@ import traceback
 import pytest
 
 from firmware_host.settings import load
-from firmware_host.night import Night
+from firmware_host.match_night import Night
 from firmware_host.service import Command, DisplayLink, Service, Stop
 from rules.board import Board
 from rules.errors import RuleError

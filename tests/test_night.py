@@ -1,13 +1,14 @@
-"""The match night (firmware_host/night.py): setup, lot draw, partie after partie, records closed."""
+"""The match night (firmware_host/match_night.py and the modules it joins): setup, lot draw, partie after partie, records closed."""
 import datetime as dt
 import json
+import shutil
 
 import pytest
 
 from clock import ManualClock
 from firmware_host.settings import load
 from firmware_host.league import load_league
-from firmware_host.night import Night
+from firmware_host.match_night import Night
 from delivery.outbox import Outbox
 from rules.board import Board
 from rules.errors import IllegalCommand
@@ -321,8 +322,8 @@ def test_new_partie_closes_only_a_finished_partie(setup):
 
 def test_key_test_is_offered_in_setup(setup):
     night, _ = night_of(setup)
-    night.ui("confirm"), night.ui(2), night.ui("confirm")       # the key test is 2 on any night
-    assert night.keytest_wanted
+    night.ui("confirm"), night.ui(2)                            # the key test is 2 on any night
+    assert night.ui("confirm") == "keytest"                     # the referee's keys run it
     # the setup menu waits under the key test, on its item, so leaving the test returns there
     assert night.phase == "menu" and night.screen()["selected"] == 1
     night.ui("cancel")
@@ -370,18 +371,26 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     assert night.phase == "ready"
 
 
-def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup):
-    """RULES 1.6: the match summary comes from rules.carom.match over the replayed partie records."""
-    night, outbox = night_of(setup)
+def play_carom_match_to_its_result(night):
     start_league_match(night)
     night.ui("confirm")
     for _ in range(4):
         night.ui("confirm")
         finish_partie(night)
         night.ui("confirm"), night.ui("confirm")
+    assert night.phase == "result"
+
+
+def close_match(night, outbox) -> dict:
     night.ui("confirm"), night.ui("confirm")
-    [match] = [i.content for i in outbox.pending() if i.kind == "match"]
-    summary = match["summary"]
+    return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
+
+
+def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup):
+    """RULES 1.6: the match summary comes from rules.carom.match over the partie records."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    summary = close_match(night, outbox)
     assert summary["finished"] and summary["forfeit"] is None and len(summary["partie"]) == 4
     assert summary["partie"][0]["points"] == {"home": 20, "away": 0}
     assert summary["partie_ids"] == [f"{summary['id']}-p{n}" for n in range(1, 5)]
@@ -458,3 +467,39 @@ def test_the_ready_screen_shows_the_clocks_time_and_knows_when_it_changes(setup)
     assert night.screen()["time"] == "19:30" and night.seconds_to_next_minute() == 15
     clock.advance(15)
     assert night.screen()["time"] == "19:31" and night.seconds_to_next_minute() == 60
+
+
+def test_the_match_result_is_made_from_the_closed_partie_kept_in_memory(setup):
+    """RULES 1.6: closing the match does not replay the partie files (their summaries are known)."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    for path in (setup / "data" / "journal").glob("*-p?.jsonl"):
+        path.unlink()
+    summary = close_match(night, outbox)
+    assert summary["finished"] and summary["points"] == {"home": 8, "away": 0}
+    assert [line["points"] for line in summary["partie"]] == [{"home": 20, "away": 0}] * 4
+
+
+def test_a_night_journal_of_the_version_before_still_closes_its_match(setup):
+    """Closed events written without the partie summaries: the result replays the partie files."""
+    from firmware_host.journal import Journal
+    from rules.record import strip_meta
+
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    expected = close_match(night, outbox)
+    archived = next((setup / "data" / "archive").iterdir())
+    journal_dir = setup / "data" / "journal"
+    for path in archived.iterdir():
+        path.rename(journal_dir / path.name)
+    old = journal_dir / "night.jsonl"
+    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] != "end"]
+    old.unlink()
+    with Journal.open(old) as journal:
+        for event in events:
+            event.pop("record", None)
+            journal.append(event)
+    shutil.rmtree(setup / "outbox")                       # the match is sent afresh
+    again, outbox_again = night_of(setup)
+    assert again.phase == "result" and len(again.match.records) == 0
+    assert close_match(again, outbox_again) == expected

@@ -17,7 +17,7 @@ from clock import ManualClock
 from firmware_host.settings import load
 from firmware_host.journal import Journal
 from firmware_host.league import load_league
-from firmware_host.night import Night
+from firmware_host.match_night import Night
 from delivery.outbox import Outbox
 from rules.errors import RuleError
 from rules.record import replay_lines

@@ -13,7 +13,7 @@ from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings
 from cli.main import main
 from cli.commands.run import load_or_wait
-from firmware_host.night import Night
+from firmware_host.match_night import Night
 from firmware_host.notify import Notifier
 from firmware_host.service import IDLE_WAKE, Command, DisplayLink, Service, Stop, Ui
 from input.events import DeviceStatus, KeyEvent

@@ -148,7 +148,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from display.counter import Counter
     from display.devices import open_device
     from firmware_host.league import EMPTY, load_league
-    from firmware_host.night import Night
+    from firmware_host.match_night import Night
     from firmware_host.notify import Notifier
     from firmware_host.service import DisplayLink, Refresh, Service
     from delivery.sync import Syncer

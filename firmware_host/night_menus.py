@@ -1,0 +1,187 @@
+"""The match night's menus, built on the one menu engine (input.overlays.Menu, NumberPrompt).
+
+A night menu moves its cursor with digits and up/down and chooses with Enter; cancel goes
+``back`` to the menu before. Its items carry no callbacks: a chosen item is the outcome
+ui "night" with (what to do, with what) as its value, which Night.choose carries out.
+"""
+import datetime as dt
+from dataclasses import dataclass, field, replace
+
+from input.messages import Texts
+from input.overlays import Menu, MenuItem, NumberPrompt
+
+FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
+# The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.
+SINGLE_ITEM, KEYTEST_ITEM, OTHER_MATCH_ITEM, FIRST_FIXTURE_ITEM = 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A match being set up (not yet a decision: nothing is journalled until it is complete)."""
+    home: str
+    away: str
+    fixture: str | None = None
+    present: dict = field(default_factory=dict)
+
+    @property
+    def side(self) -> str | None:
+        """The team whose players are marked next, or None once both are done."""
+        return next((s for s in ("home", "away") if s not in self.present), None)
+
+    def team(self, side: str) -> str:
+        return self.home if side == "home" else self.away
+
+
+def item(text: str, action: str | None = None, value=None) -> MenuItem:
+    """A night item: chosen, it is the outcome ui "night" with (action, value) for Night.choose;
+    without an action it only closes the menu."""
+    return MenuItem(text, ui=action and "night", value=action and (action, value), confirm=False)
+
+
+def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_value=None,
+         selected: int = 0, numbers: tuple | None = None) -> Menu:
+    last = numbers[-1] if numbers else len(items)
+    return Menu(title, tuple(items), selected, t.language, numbers=numbers, digit_selects=True,
+                leave_on=("cancel",), back=None if back is None else item("", back, back_value),
+                hint=t("hint_menu", n=last))
+
+
+def yes_no(t: Texts, title: str, ui: str, value=None) -> Menu:
+    return menu(t, title, [item(t("yes"), ui, value), item(t("no"))])
+
+
+def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False) -> Menu:
+    """A single partie, the key test and another match keep their digits (1, 2, 3) on any
+    night; the venue's fixtures follow from 4, tonight's first and selected, then those within
+    a week either side (a postponed match, a night begun before midnight) with their dates."""
+    entries = [(SINGLE_ITEM, item(t("single_" + game), "single")), (KEYTEST_ITEM, item(t("keytest"), "keytest"))]
+    if len(league.teams) >= 2:
+        entries.append((OTHER_MATCH_ITEM, item(t("other_match"), "home_menu")))
+    fixtures = league.fixtures_for(venue, today, FIXTURE_DAYS)
+    for number, fixture in enumerate(fixtures, start=FIRST_FIXTURE_ITEM):
+        when = "" if fixture.date == today else f"{fixture.date.day}.{fixture.date.month}. "
+        entries.append((number, item(f"{when}{fixture.home} – {fixture.away}", "present",
+                                     Setup(fixture.home, fixture.away, fixture.id))))
+    tonight = bool(fixtures) and fixtures[0].date == today
+    selected = len(entries) - len(fixtures) if tonight else 0
+    if on_keytest:                        # under the key test, so leaving it returns there
+        selected = KEYTEST_ITEM - 1
+    return menu(t, t("setup"), [entry for _, entry in entries], selected=selected,
+                numbers=tuple(number for number, _ in entries))
+
+
+def home_menu(t: Texts, league) -> Menu:
+    return menu(t, t("home_team"), [item(team.name, "away_menu", team.name) for team in league.teams],
+                back="setup_menu")
+
+
+def away_menu(t: Texts, league, home: str) -> Menu:
+    return menu(t, t("away_team"), [item(team.name, "present", Setup(home, team.name))
+                                    for team in league.teams if team.name != home],
+                back="home_menu")
+
+
+def present_menu(t: Texts, league, setup: Setup, marked: list[str] | None = None, selected: int | None = None,
+                 title: str | None = None) -> Menu:
+    """Mark who is present, home team first; everybody is marked to start with. Enter on
+    "done" (where the cursor starts) takes them all."""
+    team = league.team(setup.team(setup.side))
+    marked = list(team.players) if marked is None else marked
+    toggles = [item(("✓ " if p in marked else "  ") + p, "toggle", (setup, marked, i))
+               for i, p in enumerate(team.players)]
+    items = toggles + [item(t("done"), "present_done", (setup, marked)),
+                       item(t("absent"), "no_show", setup)]
+    return menu(t, title or t("present", team=team.name), items, back="setup_menu",
+                selected=len(items) - 2 if selected is None else selected)
+
+
+def toggled(t: Texts, league, setup: Setup, marked: list[str], index: int) -> Menu:
+    """The presence menu with one player marked or unmarked."""
+    players = league.team(setup.team(setup.side)).players
+    now = [p for p in players if (p in marked) != (p == players[index])]
+    return present_menu(t, league, setup, now, index)
+
+
+def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -> Menu | Setup:
+    """The next team's presence menu, the same again when too few are marked, or the Setup
+    complete with who is present."""
+    if len(marked) < need:
+        done = len(league.team(setup.team(setup.side)).players)
+        return present_menu(t, league, setup, marked, done, t("too_few", n=need))
+    setup = replace(setup, present={**setup.present, setup.side: marked})
+    return setup if setup.side is None else present_menu(t, league, setup)
+
+
+def next_partie_menu(t: Texts, match) -> Menu:
+    """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball)."""
+    number = match.number
+    if not match.league:
+        players = [t("player", n=1), t("player", n=2)]
+        return menu(t, t("starts", n=number),
+                    [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)])
+    if match.game == "carom":
+        pair = match.pairs[number - 1]
+        names = [pair["home"], pair["away"]]
+        return menu(t, t("lag", n=number),
+                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)])
+    return menu(t, t("home_player", n=number),
+                [item(p, "pick_away", p) for p in match.present["home"]])
+
+
+def away_player_menu(t: Texts, match, home_player: str) -> Menu:
+    return menu(t, t("away_player"), [item(p, "start", (home_player, p, "a")) for p in match.present["away"]],
+                back="next_menu")
+
+
+def partie_text(t: Texts, board, key: str) -> str:
+    """The text for the partie in play, in its game's word (8-ball: "zápas")."""
+    game_key = f"{key}_{board.header['game']}"
+    return t(game_key if t.has(game_key) else key)
+
+
+def screen_hint(t: Texts, phase: str, board) -> str:
+    """What to press on a screen without a menu, for a key that does nothing there."""
+    if phase == "partie":
+        if board.finished:
+            return partie_text(t, board, "hint_finished")
+        return t("hint_partie" if board.header["game"] == "carom" else "hint_hold_menu")
+    return t("hint_" + phase)
+
+
+def partie_menu(t: Texts, board) -> Menu | None:
+    """Enter during a partie: close it (once finished), correct its protocol (carom), or —
+    before anything is entered — start it again (the wrong player picked as the starter)."""
+    items = []
+    if board.finished:
+        items += [item(t("yes"), "close_partie"), item(t("no"))]
+    if not board.history:
+        items.append(item(t("restart"), "take_back"))
+    elif board.header["game"] == "carom":
+        items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
+    if not items:
+        return None
+    return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items)
+
+
+def protocol_menu(t: Texts, board, kind: str) -> Menu:
+    """Pick the player, then the inning, then type the points: a journalled correction."""
+    return menu(t, t(kind), [item(board.header[side], "protocol_inning", (kind, side)) for side in "ab"],
+                back="partie_menu")
+
+
+def inning_menu(t: Texts, board, kind: str, player: str) -> Menu | None:
+    """The innings to correct, or the places to insert one; None when there is none yet."""
+    series = board.summary()["players"][player]["series"]
+    texts = [t("inning_points", n=n, points=p) for n, p in enumerate(series, start=1)]
+    if kind == "insert":
+        texts = [t("before", n=n) for n in range(1, len(series) + 1)] + [t("at_end")]
+    if not texts:
+        return None
+    return menu(t, t(kind), [item(text, "points", (kind, player, n)) for n, text in enumerate(texts, start=1)],
+                back="protocol", back_value=kind)
+
+
+def points_prompt(t: Texts, kind: str, player: str, inning: int) -> NumberPrompt:
+    return NumberPrompt(t("points_of", n=inning), t("points_hint"),
+                        lambda points: {"cmd": kind, "player": player, "inning": inning, "points": points},
+                        language=t.language)

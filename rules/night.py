@@ -1,0 +1,231 @@
+"""The match night as a pure fold, like ``rules.board.Board`` for a partie.
+
+A night is a sequence of decisions, each an event dict:
+
+    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"]}
+    {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
+    {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
+    {"ev": "end"}                                       the match closed and sent
+
+``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
+partie, the match result, the first break) comes from the game's rules. No file, clock or text.
+"""
+from dataclasses import dataclass, field, replace
+
+from rules.eightball.match import team_score
+from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
+
+SIDES = ("home", "away")
+
+
+class NightEventError(ValueError):
+    """An event that cannot be applied to the night as it stands (e.g. a lot without a match)."""
+
+
+class UnknownEvent(NightEventError):
+    """An event kind this version does not know."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """What the ``match`` event decided, and what followed."""
+    id: str
+    game: str
+    date: str
+    home: str | None = None          # team names; None for a single partie outside a league
+    away: str | None = None
+    present: dict = field(default_factory=dict)
+    partie_count: int = 1
+    seed: int | None = None
+    pairs: tuple | None = None       # the lot draw (carom): {"partie", "home", "away"} each
+    closed: tuple = ()               # the lines of closed partie, in order
+    records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
+    forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
+
+    @property
+    def league(self) -> bool:
+        return self.home is not None
+
+    @property
+    def number(self) -> int:
+        """The number of the partie to play next (1-based)."""
+        return len(self.closed) + 1
+
+    @property
+    def over(self) -> bool:
+        """Every partie is closed (or the match was forfeited): the result is next."""
+        return bool(self.forfeit) or len(self.closed) >= self.partie_count
+
+    @property
+    def needs_lot(self) -> bool:
+        """A carom league match without its lot draw yet (RULES 1.6)."""
+        return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
+
+    def partie_id(self, number: int) -> str:
+        return f"{self.id}-p{number}"
+
+
+@dataclass(frozen=True)
+class NightState:
+    match: Match | None = None
+
+
+def apply(state: NightState, event: dict) -> NightState:
+    """The night after ``event``; raise NightEventError if it cannot be applied."""
+    kind = event.get("ev")
+    try:
+        if kind == "match":
+            return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
+                                    event.get("away"), dict(event.get("present", {})),
+                                    event["partie_count"], forfeit=event.get("forfeit")))
+        if kind == "end":
+            return NightState(None)
+        match = state.match
+        if kind == "lot":
+            return NightState(replace(match, seed=event["seed"], pairs=tuple(event["pairs"])))
+        if kind == "closed":
+            record = event.get("record")
+            records = match.records + ((record["header"], record["summary"]),) if record else match.records
+            return NightState(replace(match, closed=match.closed + (event["summary"],), records=records))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
+    raise UnknownEvent(f"unknown event {kind!r}")
+
+
+# -- the match's rules ---------------------------------------------------------
+
+def partie_count(game: str, individual_matches: int) -> int:
+    """Partie in a match: 4 in carom (A.3.6), the league's individual matches in 8-ball (RULES 2.9)."""
+    return PARTIE_PER_MATCH if game == "carom" else individual_matches
+
+
+def min_players(game: str) -> int:
+    """Players a team needs present (carom: A.3.5); 8-ball asks for one."""
+    return PLAYERS_PER_TEAM if game == "carom" else 1
+
+
+def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
+                away: str | None = None, present: dict | None = None, forfeit: str | None = None,
+                fixture: str | None = None) -> dict:
+    """The ``match`` event: a single partie (no teams), a league match, or one a team did not
+    come to (``forfeit``: its side; nobody is present then, A.3.7)."""
+    event = {"ev": "match", "id": match_id, "game": game, "date": date}
+    if home is not None:
+        event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
+    event["partie_count"] = partie_count
+    if forfeit:
+        event["forfeit"] = forfeit
+    if fixture:
+        event["fixture"] = fixture
+    return event
+
+
+def lot_event(match: Match, seed: int) -> dict:
+    """The lot draw of a carom match from its seed (RULES 1.6 Decision)."""
+    pairs = draw_lot(match.present["home"], match.present["away"], seed)
+    return {"ev": "lot", "seed": seed, "pairs": [p.as_dict() for p in pairs]}
+
+
+def first_break(home: str | None) -> str:
+    """8B:2b: in a match the home player racks and the away player breaks; a single match
+    outside the league is broken by the player picked to start (side "a")."""
+    return "a" if home is None else ("b" if home == "a" else "a")
+
+
+def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, place: dict) -> dict:
+    """The record header of the next partie: players, rules, ``place`` (id-free device fields)."""
+    number = match.number
+    header = {"game": match.game, "a": a, "b": b}
+    header.update(rules)
+    if match.game == "8ball":
+        header["first_break"] = first_break(home)
+    header.update({"id": match.partie_id(number), **place, "date": match.date})
+    if match.league:
+        header["match"] = {"id": match.id, "home": match.home, "away": match.away}
+        if match.seed is not None:
+            header["match"]["seed"] = match.seed
+        header["partie"] = number
+        header["home"] = home
+    return header
+
+
+def closed_event(number: int, header: dict, summary: dict) -> dict:
+    """The ``closed`` event of a finished partie: its line, and for carom what RULES 1.6 needs."""
+    event = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
+    if header["game"] == "carom" and header.get("home"):
+        event["record"] = {"header": {"home": header["home"]}, "summary": _match_facts(summary)}
+    return event
+
+
+def _match_facts(summary: dict) -> dict:
+    """What rules.carom.match.partie_line reads of a carom summary (the rest would only wear the SD
+    card: the night journal keeps this much per partie)."""
+    players = summary["players"]
+    return {"game": summary["game"], "finished": summary.get("finished"), "forfeit": summary.get("forfeit"),
+            "players": {side: {key: players[side].get(key) for key in ("name", "points", "innings", "team_points")}
+                        for side in ("a", "b")}}
+
+
+def partie_line(header: dict, summary: dict) -> dict:
+    """What the match result needs of a partie: names, score, team points by side."""
+    home_side = header.get("home") or "a"
+    away_side = "b" if home_side == "a" else "a"
+    if header["game"] == "carom":
+        players = summary["players"]
+        by_side = {s: players[s].get("team_points") or 0 for s in ("a", "b")}
+        points = {"home": by_side[home_side], "away": by_side[away_side]}
+        score = f"{players[home_side]['points']}:{players[away_side]['points']}"
+    else:
+        won = team_score([summary], [home_side])       # RULES 2.9 Decision
+        points = {side: won[side] for side in SIDES}
+        sets = summary.get("sets", {"a": 0, "b": 0})
+        score = f"{sets[home_side]}:{sets[away_side]}"
+    return {"id": header["id"], "home": header[home_side], "away": header[away_side], "score": score,
+            "team_points": points}
+
+
+def points(match: Match) -> dict:
+    """The team points so far: the closed partie summed, or the forfeit's (A.3.7, RULES 2.9)."""
+    if match.forfeit:
+        if match.game == "carom":
+            return forfeited_match(match.forfeit).as_dict()["points"]
+        present = "away" if match.forfeit == "home" else "home"
+        won = team_score([{"winner": "a"}] * match.partie_count,
+                         ["a" if present == "home" else "b"] * match.partie_count)
+        return {side: won[side] for side in SIDES}
+    return {side: sum(line["team_points"][side] for line in match.closed) for side in SIDES}
+
+
+def result(match: Match, records=None) -> dict:
+    """RULES 1.6 through rules.carom.match for carom (``records``: (header, summary) of each closed
+    partie, default the ones the night kept); 8-ball: individual matches won (RULES 2.9)."""
+    if match.game == "carom":
+        if match.forfeit:
+            return forfeited_match(match.forfeit).as_dict()
+        return match_result(match.records if records is None else records).as_dict()
+    return {"points": points(match), "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
+
+
+def match_summary(match: Match, place: dict, records=None) -> dict:
+    """The match record sent to the league (docs/sync.md): the receiver groups the match by the
+    ids of its partie lines."""
+    summary = {"id": match.id, "game": match.game, "date": match.date, **place,
+               "home": match.home, "away": match.away, "seed": match.seed,
+               "partie_ids": [line["id"] for line in match.closed]}
+    summary.update(result(match, records))
+    summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
+    return summary
+
+
+def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None] | None:
+    """8-ball: what a command decided that the picture barely shows — ("set_won", side),
+    ("game_won", side), or ("rerack", None): the same player breaks again (RULES 2.3)."""
+    for side in ("a", "b"):
+        if after["sets"][side] > before["sets"][side]:
+            return "set_won", side
+        if after["games"][side] > before["games"][side]:
+            return "game_won", side
+    was, now = before["current"], after["current"]
+    if cmd.get("cmd") == "shot" and was["break_shot"] and now["break_shot"] and not after["finished"]:
+        return "rerack", None
+    return None

@@ -1,0 +1,72 @@
+"""The match night's files (firmware_host/night_store.py) and what the night sends from memory."""
+import datetime as dt
+import json
+import os
+
+import pytest
+
+from clock import ManualClock
+from firmware_host.settings import load
+from delivery.outbox import Outbox
+from firmware_host.match_night import Night
+from firmware_host.night_store import NightStore
+
+CONFIG = ('[device]\nvenue = "U Lva"\ntable = "2"\nname = "lev-2"\ndata_dir = "data"\n'
+          '[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n')
+
+
+@pytest.fixture
+def night_of(tmp_path):
+    (tmp_path / "config.toml").write_text(CONFIG, encoding="utf-8")
+
+    def make():
+        outbox = Outbox(tmp_path / "outbox")
+        return Night(load(tmp_path / "config.toml"), outbox=outbox,
+                     clock=ManualClock(dt.datetime(2026, 11, 29, 19, 30))), outbox
+    return make
+
+
+def single_partie_finished(night):
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
+    for cmd in ({"cmd": "score", "value": 10}, {"cmd": "score", "value": 10}, {"cmd": "miss"}):
+        night.command(cmd)
+    assert night.board.finished
+
+
+def test_the_record_text_at_hand_is_the_file(tmp_path):
+    store = NightStore(tmp_path, fsync=False)
+    partie = store.start_partie({"game": "carom", "a": "A", "b": "B", "id": "m-p1"}, "2026-11-29T19:30:00")
+    partie.append({"cmd": "score", "value": 2})
+    path = store.partie_path("m-p1")
+    assert partie.text == open(path, encoding="utf-8").read()
+    store.close_partie(partie)
+    again = store.resume("m-p1")
+    assert again.text == open(path, encoding="utf-8").read() and again.board.summary()["counter"]["series"] == 2
+
+
+def test_a_closed_partie_is_sent_from_memory_not_read_back(night_of):
+    """The record in the outbox is the text journalled, even if the file could not be read again."""
+    night, outbox = night_of()
+    single_partie_finished(night)
+    path = night.partie_journal.path
+    text = open(path, encoding="utf-8").read()
+    os.remove(path)                                       # reading it back would fail now
+    night.ui("confirm"), night.ui("confirm")              # close the partie: yes
+    [item] = outbox.pending()
+    assert item.content["record"] == text
+
+
+def test_archives_of_the_same_second_never_mix(tmp_path):
+    store = NightStore(tmp_path, fsync=False)
+    for n in range(3):
+        store.journal.append({"ev": "end", "n": n})
+        store.archive("20261129-231500")
+    folders = sorted(os.listdir(tmp_path / "archive"))
+    assert folders == ["20261129-231500-1", "20261129-231500-2", "20261129-231500-3"]
+    assert [json.loads((tmp_path / "archive" / f / "night.jsonl").read_text())["n"] for f in folders] == [0, 1, 2]
+
+
+def test_an_unknown_night_event_is_skipped_with_a_warning(tmp_path, caplog):
+    store = NightStore(tmp_path, fsync=False)
+    store.journal.append({"ev": "tea_break"})
+    assert NightStore(tmp_path, fsync=False).fold().match is None and "unknown event" in caplog.text

@@ -1,0 +1,127 @@
+"""The match night as a pure fold (rules/night.py): events in, an immutable night out."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rules import night
+from rules.board import Board
+from rules.carom.match import match_result
+
+HOME = ["Novák", "Dvořák", "Svoboda", "Černý"]
+AWAY = ["Kučera", "Veselý", "Horák", "Němec"]
+MATCH = {"ev": "match", "id": "m1", "game": "carom", "date": "2026-11-29", "home": "Sokol", "away": "Jiskra",
+         "present": {"home": HOME, "away": AWAY}, "partie_count": 4}
+RULES = {"points_limit": 20, "innings_limit": 2}
+PLACE = {"device": "lev-2", "venue": "U Lva", "table": "2"}
+
+
+def fold(*events):
+    state = night.NightState()
+    for event in events:
+        state = night.apply(state, event)
+    return state
+
+
+def carom_partie(match, home, strokes) -> Board:
+    """A partie of ``match`` with ``strokes`` (points of each inning, a then b) played out."""
+    board = Board(night.partie_header(match, "A", "B", home, RULES, PLACE))
+    for points in strokes:
+        if board.finished:
+            break
+        for value in (10,) * (points // 10) + (1,) * (points % 10):
+            if not board.finished:
+                board.push({"cmd": "score", "value": value})
+        if not board.finished:
+            board.push({"cmd": "miss"})
+    return board
+
+
+def test_1_6_a_match_then_its_lot_draw():
+    """RULES 1.6: the lot draw is a decision of its own, made from the players present and a seed."""
+    state = fold(MATCH)
+    assert state.match.needs_lot and state.match.number == 1 and not state.match.over
+    lot = night.lot_event(state.match, 7)
+    drawn = night.apply(state, lot)
+    assert drawn.match.pairs == tuple(lot["pairs"]) and drawn.match.seed == 7 and not drawn.match.needs_lot
+    assert state.match.pairs is None                      # the state before is untouched
+
+
+def test_end_closes_the_match_and_events_that_make_no_sense_are_refused():
+    assert fold(MATCH, {"ev": "end"}).match is None
+    with pytest.raises(night.NightEventError):
+        fold({"ev": "lot", "seed": 1, "pairs": []})       # a lot without a match
+    with pytest.raises(night.UnknownEvent):
+        fold(MATCH, {"ev": "tea_break"})
+
+
+def test_1_6_the_match_result_comes_from_the_closed_events_without_replaying_files():
+    """RULES 1.6: the result from rules.carom.match over each partie's header and summary, which the
+    closed events carry; the same as rules.carom.match over the boards themselves."""
+    state = fold(MATCH, night.lot_event(fold(MATCH).match, 3))
+    boards = []
+    for number, strokes in enumerate(([20], [5, 20, 3], [0, 0, 0, 0], [12, 8, 8]), start=1):
+        board = carom_partie(state.match, "ab"[number % 2], strokes)
+        boards.append(board)
+        state = night.apply(state, night.closed_event(number, board.header, board.summary()))
+    assert state.match.over
+    expected = match_result([(b.header, b.summary()) for b in boards]).as_dict()
+    assert night.result(state.match) == expected
+    assert night.points(state.match) == expected["points"]
+    summary = night.match_summary(state.match, {"venue": "U Lva", "table": "2"})
+    assert summary["partie_ids"] == [f"m1-p{n}" for n in range(1, 5)]
+    assert [line["id"] for line in summary["partie"]] == summary["partie_ids"]
+
+
+@pytest.mark.parametrize("game, points", [("carom", {"home": 0, "away": 8}), ("8ball", {"home": 0, "away": 3})])
+def test_a_3_7_a_team_that_did_not_come_loses_every_partie(game, points):
+    """A.3.7 (carom, 0 : 8) and RULES 2.9 (8-ball: every individual match to the team present)."""
+    state = fold({**MATCH, "game": game, "present": {}, "partie_count": 4 if game == "carom" else 3,
+                  "forfeit": "home"})
+    assert state.match.over and not state.match.needs_lot
+    assert night.points(state.match) == points
+    assert night.result(state.match)["forfeit"] == "home"
+
+
+@settings(max_examples=60, deadline=None)
+@given(winner=st.sampled_from(["a", "b", None]), home=st.sampled_from(["a", "b"]))
+def test_2_9_an_individual_match_scores_through_team_score(winner, home):
+    """RULES 2.9 Decision: the team of the winner scores (rules.eightball.team_score), none while open."""
+    header = {"game": "8ball", "id": "x-p1", "a": "Petr", "b": "Pavel", "home": home}
+    summary = {"winner": winner, "sets": {"a": 1, "b": 0}}
+    line = night.partie_line(header, summary)
+    home_won = winner == home
+    assert line["team_points"] == {"home": int(winner is not None and home_won),
+                                   "away": int(winner is not None and not home_won)}
+    assert line["home"] == header[home]
+
+
+def test_8b_2b_the_away_player_breaks_in_a_match_the_starter_in_a_single():
+    assert night.first_break("a") == "b" and night.first_break("b") == "a"
+    assert night.first_break(None) == "a"
+
+
+def test_the_partie_header_carries_the_match_and_its_seed():
+    match = fold(MATCH, night.lot_event(fold(MATCH).match, 9)).match
+    header = night.partie_header(match, "Novák", "Kučera", "a", RULES, PLACE)
+    assert header["id"] == "m1-p1" and header["partie"] == 1 and header["home"] == "a"
+    assert header["match"] == {"id": "m1", "home": "Sokol", "away": "Jiskra", "seed": 9}
+    assert header["date"] == "2026-11-29" and header["venue"] == "U Lva"
+    single = fold({"ev": "match", "id": "s", "game": "8ball", "date": "2026-11-29", "partie_count": 1}).match
+    assert "match" not in night.partie_header(single, "P", "Q", None, {}, PLACE)
+
+
+def test_2_3_rack_news_says_who_took_the_game_or_that_the_breaker_breaks_again():
+    before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": True}}
+    won = {**before, "games": {"a": 0, "b": 1}, "finished": False}
+    assert night.rack_news({"cmd": "pot8"}, before, won) == ("game_won", "b")
+    again = {**before, "finished": False}
+    assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None)
+    assert night.rack_news({"cmd": "foul"}, before, again) is None
+
+
+def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
+    event = night.match_event("m2", "carom", "2026-11-29", 4, home="Sokol", away="Jiskra",
+                              present={"home": HOME}, forfeit="away", fixture="f-1")
+    assert event["present"] == {} and event["forfeit"] == "away" and event["fixture"] == "f-1"
+    single = night.match_event("s1", "carom", "2026-11-29", 1)
+    assert list(single) == ["ev", "id", "game", "date", "partie_count"]      # no teams
+    assert not fold(single).match.league
