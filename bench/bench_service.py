@@ -5,7 +5,8 @@
 * keypress-to-frame latency, stage by stage (bench/stages.py): a gpiozero MockFactory button is
   pressed; the time until the frame reaches the (luma dummy) display device, through the real
   service loop in its thread — journal append and sync on the disk under --dir (default: /var/tmp,
-  not a tmpfs) included; beside it a bare write+fdatasync loop on the same disk (the floor);
+  not a tmpfs) included — with the partie journal preallocated (--preallocate) and as the night
+  opens it (exact size); beside them bare write+fdatasync loops on the same disk (the floors);
 * process start to first frame (bench/startup.py), where the start goes (-X importtime), beside an
   interpreter that only imports luma's driver (the floor); idle CPU and memory;
 * journal bytes of a 15-inning partie (30 innings, typical series, every line with time and CRC).
@@ -62,12 +63,14 @@ def write_config(directory: Path, *, points=10000, innings=1000, devices='["butt
     return path
 
 
-def latency(directory: Path, presses: int) -> list[dict]:
-    """Per press: the stages of bench/stages.py in seconds, and the total."""
+def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
+    """Per press: the stages of bench/stages.py in seconds, and the total. ``preallocate``: the
+    partie journal reopened with that much zero room (0: as the night opens it)."""
     from gpiozero.pins.mock import MockFactory
 
     from config.load import load
     from cli.commands.run import assemble
+    from firmware_host.journal import Journal
     from firmware_host.service import Stop, Ui
 
     factory = MockFactory()
@@ -88,6 +91,9 @@ def latency(directory: Path, presses: int) -> list[dict]:
         shown.set()
 
     device.display = display
+    if preallocate:
+        service.night.partie_journal.close()
+        service.night.partie_journal = Journal.open(service.night.partie_journal.path, preallocate=preallocate)
     stages = Stages()
     stages.wrap(service.referee, "press", "key")
     stages.wrap(service.night, "command", "command")
@@ -118,15 +124,20 @@ def latency(directory: Path, presses: int) -> list[dict]:
     return stages.presses
 
 
-def bare_sync(directory: Path, count: int = 200) -> tuple[float, float]:
-    """(median, p99) ms of the floor: one 75-byte write and fdatasync, appended to a file."""
+def bare_sync(directory: Path, preallocated: bool, count: int = 200) -> tuple[float, float]:
+    """(median, p99) ms of the floor: one 75-byte write and fdatasync — appended (the file grows:
+    its size is metadata to sync too) or into zeros written and synced beforehand (data only)."""
     path = directory / "bare.log"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    line = b"x" * 74 + b"\n"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
     times = []
     try:
-        for _ in range(count):
+        if preallocated:
+            os.write(fd, bytes(len(line) * count))
+            os.fsync(fd)
+        for i in range(count):
             start = time.perf_counter()
-            os.write(fd, b"x" * 74 + b"\n")
+            os.pwrite(fd, line, i * len(line))
             os.fdatasync(fd)
             times.append(time.perf_counter() - start)
     finally:
@@ -168,10 +179,12 @@ def partie_bytes(directory: Path) -> dict:
 def timed_figures(directory: Path, args, *, idle: float) -> dict:
     """Everything that depends on the CPU and the disk, measured once under the current conditions."""
     config = write_config(directory / "start", devices='["terminal"]')
-    presses = latency(directory / "lat", args.presses)
+    exact = latency(directory / "exact", args.presses, 0)
+    preallocated = latency(directory / "lat", args.presses, args.preallocate)
     proc = startup.start_and_idle(directory / "start", config, idle)
     imports, tops = startup.import_profile(directory / "start", config)
-    return {"lat": summary(presses), "sync": bare_sync(directory), "imports": imports, "tops": tops,
+    return {"lat": summary(preallocated), "exact": summary(exact), "sync": bare_sync(directory, False),
+            "sync_pre": bare_sync(directory, True), "imports": imports, "tops": tops,
             "bare_import": startup.bare_import(), **proc}
 
 
@@ -205,8 +218,13 @@ def report(runs: dict[str, dict], wear: dict, args) -> None:
     for label, key in (("key → frame", "total"), ("key → frame but the storage", "but_storage")):
         row(f"{label}, median", lambda r, k=key: r["lat"][k][0])
         row(f"{label}, p99", lambda r, k=key: r["lat"][k][1])
-    row("bare write+fdatasync loop, median (floor)", lambda r: r["sync"][0])
-    row("bare write+fdatasync loop, p99", lambda r: r["sync"][1])
+    row("key → frame, exact-size journal, median", lambda r: r["exact"]["total"][0])
+    row("key → frame, exact-size journal, p99", lambda r: r["exact"]["total"][1])
+    row("  its storage (median)", lambda r: r["exact"]["storage"][0])
+    row("bare append+fdatasync loop, median (floor)", lambda r: r["sync"][0])
+    row("bare append+fdatasync loop, p99", lambda r: r["sync"][1])
+    row("bare preallocated write+fdatasync, median", lambda r: r["sync_pre"][0])
+    row("bare preallocated write+fdatasync, p99", lambda r: r["sync_pre"][1])
     row("start → first frame (READY=1)", lambda r: r["first_frame"], scale=1000)
     row("  imports before it (-X importtime)", lambda r: r["imports"], scale=1000)
     row("bare `import luma.led_matrix.device` (floor)", lambda r: r["bare_import"], scale=1000)
@@ -223,7 +241,9 @@ def report(runs: dict[str, dict], wear: dict, args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("presses", nargs="?", type=int, default=300)
+    parser.add_argument("presses", nargs="?", type=int, default=200)
+    parser.add_argument("--preallocate", type=int, default=16384,
+                        help="zero room of the partie journal in bytes (default 16384; 0: exact size)")
     parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
     pi_class.add_arguments(parser)

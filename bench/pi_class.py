@@ -63,7 +63,7 @@ def pin(cpu: int) -> set:
 class Stealer:
     """The SCHED_FIFO duty cycle on one core; a context manager, stopped on exit."""
 
-    def __init__(self, cpu: int, slowdown: float = 12.0, *, period_ms: float = 0.5, max_seconds: float = 240.0):
+    def __init__(self, cpu: int, slowdown: float = 12.0, *, period_ms: float = 0.5, max_seconds: float = 600.0):
         if slowdown <= 1:
             raise ValueError("slowdown must be above 1")
         self.cpu, self.slowdown, self.max_seconds = cpu, slowdown, max_seconds
@@ -179,8 +179,8 @@ def add_arguments(parser) -> None:
                         help="the stealer's duty-cycle period in ms (default 0.5)")
     parser.add_argument("--storage", default="2:20:150:0.02",
                         help="SD card model LOW:HIGH:STALL:SHARE (ms, ms, ms, fraction; default 2:20:150:0.02)")
-    parser.add_argument("--max-seconds", type=float, default=240.0,
-                        help="the CPU stealer stops by itself after this long (default 240)")
+    parser.add_argument("--max-seconds", type=float, default=600.0,
+                        help="the CPU stealer stops by itself after this long (default 600)")
 
 
 @contextlib.contextmanager
