@@ -1,8 +1,10 @@
 """Process start → first frame of `pocitadlo run`, its idle CPU and memory, and where the start goes.
 
-* ``start_and_idle``: `pocitadlo run` started until its READY=1 (sent right after the first frame
-  is handed to the display), then idle CPU and resident memory with nothing pressed;
-* ``import_profile``: the same start under ``python -X importtime``, the modules that took longest;
+* ``start_and_idle``: `pocitadlo run` started until the counter is lit (STATUS=counter lit, sent
+  once the venue and table are on the display) and until READY=1 (the service's first screen is
+  shown, scoring can start), then idle CPU and resident memory with nothing pressed;
+* ``import_profile``: the same start under ``python -X importtime``, before and after the counter
+  is lit, the modules that took longest;
 * ``bare_import``: the floor — an interpreter that only imports luma's MAX7219 driver.
 """
 import os
@@ -28,10 +30,8 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float) -> dict:
         start = time.perf_counter()
         child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env)
         try:
-            message = server.recv(200).decode()
-            first_frame = time.perf_counter() - start
-            if not message.startswith("READY=1"):
-                raise SystemExit(f"pocitadlo run said {message!r} instead of READY=1")
+            lit = _wait_for(server, "STATUS=counter lit") - start
+            first_frame = _wait_for(server, "READY=1") - start
             ticks = os.sysconf("SC_CLK_TCK")
             cpu0 = _cpu(child.pid)
             time.sleep(idle_seconds)
@@ -42,11 +42,21 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float) -> dict:
             child.wait(20)
         os.unlink(address)
     idle = (cpu1 - cpu0) / ticks / idle_seconds if idle_seconds else 0.0
-    return {"first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
+    return {"lit": lit, "first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
 
 
-def import_profile(directory: Path, config: Path, top: int = 8) -> tuple[float, list[tuple[str, float]]]:
-    """(seconds of all imports until READY, [(top-level module, cumulative seconds)] longest first)."""
+def _wait_for(server: socket.socket, prefix: str) -> float:
+    """The perf_counter time the service's sd_notify message starting with ``prefix`` came."""
+    for _ in range(10):
+        message = server.recv(200).decode()
+        if message.startswith(prefix):
+            return time.perf_counter()
+    raise SystemExit(f"pocitadlo run never said {prefix}")
+
+
+def import_profile(directory: Path, config: Path, top: int = 6) -> dict:
+    """The start under -X importtime, split where the counter is lit: for "lit" and "ready",
+    (seconds of top-level imports in that part, [(module, cumulative seconds)] longest first)."""
     log = directory / "importtime.txt"
     address = str(directory / "notify-importtime.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server, open(log, "w") as err:
@@ -56,20 +66,26 @@ def import_profile(directory: Path, config: Path, top: int = 8) -> tuple[float, 
         child = subprocess.Popen(_run_command(config, "-X", "importtime"), stdin=subprocess.PIPE,
                                  stderr=err, env=env)
         try:
-            server.recv(200)
+            _wait_for(server, "STATUS=counter lit")
+            at_lit = log.stat().st_size          # the child's stderr is line-buffered: all written
+            _wait_for(server, "READY=1")
         finally:
             child.terminate()
             child.wait(20)
         os.unlink(address)
+    text = log.read_text()
+    return {"lit": _top_imports(text[:at_lit], top), "ready": _top_imports(text[at_lit:], top)}
+
+
+def _top_imports(text: str, top: int) -> tuple[float, list[tuple[str, float]]]:
     tops = []
-    for line in log.read_text().splitlines():
+    for line in text.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
         _, cumulative, name = line.split("|")
         if cumulative.strip().isdigit() and not name.startswith("  "):     # a top-level import
             tops.append((name.strip(), int(cumulative) / 1e6))
-    total = sum(t for _, t in tops)
-    return total, sorted(tops, key=lambda t: -t[1])[:top]
+    return sum(t for _, t in tops), sorted(tops, key=lambda t: -t[1])[:top]
 
 
 def bare_import() -> float:
