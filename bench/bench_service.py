@@ -185,7 +185,8 @@ def timed_figures(directory: Path, args, *, idle: float) -> dict:
     imports = startup.import_profile(directory / "start", config)
     return {"lat": summary(preallocated), "exact": summary(exact), "sync": bare_sync(directory, False),
             "sync_pre": bare_sync(directory, True), "imports": imports,
-            "bare_import": startup.bare_import(), **proc}
+            "bare_python": startup.bare_start("pass"),
+            "bare_import": startup.bare_start("import luma.led_matrix.device"), **proc}
 
 
 def _cpu_model() -> str:
@@ -228,6 +229,7 @@ def report(runs: dict[str, dict], wear: dict, args) -> None:
     row("start → counter lit (first frame)", lambda r: r["lit"], scale=1000)
     row("  imports before it (-X importtime)", lambda r: r["imports"]["lit"][0], scale=1000)
     row("bare `import luma.led_matrix.device` (floor)", lambda r: r["bare_import"], scale=1000)
+    row("bare `python -c pass`", lambda r: r["bare_python"], scale=1000)
     row("start → ready to score (READY=1)", lambda r: r["first_frame"], scale=1000)
     row("  imports after the counter is lit", lambda r: r["imports"]["ready"][0], scale=1000)
     for name in names:

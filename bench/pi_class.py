@@ -209,4 +209,4 @@ def slowed_core(args):
 
 
 def ratio(value: float, base: float) -> str:
-    return f"x{value / base:.1f}" if base > 0 else "-"
+    return f"×{value / base:.1f}" if base > 0 else "-"

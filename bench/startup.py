@@ -5,7 +5,8 @@
   shown, scoring can start), then idle CPU and resident memory with nothing pressed;
 * ``import_profile``: the same start under ``python -X importtime``, before and after the counter
   is lit, the modules that took longest;
-* ``bare_import``: the floor — an interpreter that only imports luma's MAX7219 driver.
+* ``bare_start``: the floors — an interpreter that does nothing, one that only imports luma's
+  MAX7219 driver.
 """
 import os
 import socket
@@ -88,10 +89,10 @@ def _top_imports(text: str, top: int) -> tuple[float, list[tuple[str, float]]]:
     return sum(t for _, t in tops), sorted(tops, key=lambda t: -t[1])[:top]
 
 
-def bare_import() -> float:
-    """Seconds for an interpreter that imports luma's MAX7219 driver and exits (the floor)."""
+def bare_start(code: str) -> float:
+    """Seconds for an interpreter (this venv's, its site included) that runs ``code`` and exits."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import luma.led_matrix.device"], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True)
     return time.perf_counter() - start
 
 
