@@ -31,6 +31,7 @@ def run(args) -> int:
     early = ErrorCounter(args.config)       # lit before the config's full load and everything after
     early.show(boot_model(args.config))
     notifier.status(LIT)
+    log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
     config = load_or_wait(args.config, notifier, show_error=early.show)
     return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
 
