@@ -182,6 +182,7 @@ def timed_figures(directory: Path, args, *, idle: float) -> dict:
     exact = latency(directory / "exact", args.presses, 0)
     preallocated = latency(directory / "lat", args.presses, args.preallocate)
     proc = startup.start_and_idle(directory / "start", config, idle)
+    proc["no_bytecode"] = startup.start_and_idle(directory / "start", config, 0, bytecode=False)["first_frame"]
     imports = startup.import_profile(directory / "start", config)
     return {"lat": summary(preallocated), "exact": summary(exact), "sync": bare_sync(directory, False),
             "sync_pre": bare_sync(directory, True), "imports": imports,
@@ -232,6 +233,7 @@ def report(runs: dict[str, dict], wear: dict, args) -> None:
     row("bare `python -c pass`", lambda r: r["bare_python"], scale=1000)
     row("start → ready to score (READY=1)", lambda r: r["first_frame"], scale=1000)
     row("  imports after the counter is lit", lambda r: r["imports"]["ready"][0], scale=1000)
+    row("start → READY=1 without bytecode (.pyc)", lambda r: r["no_bytecode"], scale=1000)
     for name in names:
         for part, label in (("lit", "before lit"), ("ready", "after lit")):
             tops = ", ".join(f"{m} {t * 1000:.0f}" for m, t in runs[name]["imports"][part][1])
@@ -260,6 +262,7 @@ def main() -> None:
     print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, load {load:.2f} at start, "
           f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
     runs = {}
+    startup.compile_tree()                  # as install.sh does on the Pi
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         tmp = Path(tmp)
         wear = partie_bytes(tmp / "partie")

@@ -1,6 +1,7 @@
 """The README's "Numbers": every device figure from one run of one script, as a Markdown table.
 
     .venv/bin/python bench/readme_numbers.py [--presses 150] [--slowdown 12] [--storage 2:20:150:0.02]
+                                             [--before DIR]
 
 Runs bench_display, bench_service and bench_serial's measurements on this machine (one core,
 pinned), then on that core slowed to a Pi Zero 2 W class (bench/pi_class.py), then with the SD
@@ -25,14 +26,19 @@ import bench_display  # noqa: E402
 import bench_serial  # noqa: E402
 import bench_service  # noqa: E402
 import pi_class  # noqa: E402
+import startup  # noqa: E402
 
 RECORDS = 5          # serial: league partie records sent at 115200 baud and unpaced
 
 
 def measure(args, directory: Path, *, idle: float, serial: bool = True) -> dict:
-    return {"display": bench_display.figures(args.iterations),
-            "service": bench_service.timed_figures(directory, args, idle=idle),
-            "serial": bench_serial.rates(115200, _records()) if serial else None}
+    out = {"display": bench_display.figures(args.iterations),
+           "service": bench_service.timed_figures(directory, args, idle=idle),
+           "serial": bench_serial.rates(115200, _records()) if serial else None}
+    if args.before:                  # the same start, of the source tree before this change
+        config = bench_service.write_config(directory / "before", devices='["terminal"]')
+        out["before"] = startup.start_and_idle(directory / "before", config, 0, root=Path(args.before))
+    return out
 
 
 def _records() -> list:
@@ -89,6 +95,11 @@ def table(runs: dict, wear: dict) -> list[str]:
         lambda r: r["service"]["lit"] / r["service"]["bare_import"], "bench_service.py", "×{:.2f}")
     row("process start → ready to score (READY=1)", lambda r: r["service"]["first_frame"] * 1000,
         "bench_service.py", "{:.0f} ms")
+    row("… the same without bytecode (every module compiled at start)",
+        lambda r: r["service"]["no_bytecode"] * 1000, "bench_service.py", "{:.0f} ms")
+    if "before" in runs[names[0]]:
+        row("… before: the first frame of the source tree given with --before (READY=1)",
+            lambda r: r["before"]["first_frame"] * 1000, "readme_numbers.py", "{:.0f} ms")
     row("bare `python -c 'import luma.led_matrix.device'` (the floor)",
         lambda r: r["service"]["bare_import"] * 1000, "bench_service.py", "{:.0f} ms")
     row("bare `python -c pass`", lambda r: r["service"]["bare_python"] * 1000, "bench_service.py", "{:.0f} ms")
@@ -117,9 +128,13 @@ def main() -> None:
     parser.add_argument("--preallocate", type=int, default=16384)
     parser.add_argument("--dir", default="/var/tmp")
     parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--before", help="a source tree to time the start of too (e.g. `git archive` of the base)")
     pi_class.add_arguments(parser)
     args = parser.parse_args()
     warnings.filterwarnings("ignore", category=DeprecationWarning)
+    startup.compile_tree()                          # bytecode, as install.sh makes it on the Pi
+    if args.before:
+        startup.compile_tree(Path(args.before))
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
     load = os.getloadavg()
     cpu = pi_class.bench_cpu()

@@ -22,17 +22,33 @@ def _run_command(config: Path, *flags: str) -> list[str]:
     return [sys.executable, *flags, "-m", "cli", "run", "--config", str(config), "--log-level", "WARNING"]
 
 
-def start_and_idle(directory: Path, config: Path, idle_seconds: float) -> dict:
+def compile_tree(root: Path = ROOT) -> None:
+    """Bytecode for a source tree, as systemd/install.sh makes it (the venv is left alone)."""
+    import compileall
+    import re
+
+    compileall.compile_dir(str(root), quiet=1, rx=re.compile(r"/\.(venv|git)/"))
+
+
+def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Path = ROOT, *,
+                   bytecode: bool = True) -> dict:
+    """``root``: the source tree to run (an older one says READY=1 without STATUS=counter lit:
+    then "lit" is None); ``bytecode=False``: a copy of it without __pycache__, so pocitadlo's own
+    modules are compiled at every start (the venv's, compiled by pip, are not)."""
+    if not bytecode:
+        root = _copy_sources(root, directory / "no-bytecode")
     address = str(directory / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(address)
         server.settimeout(60)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", PYTHONPATH=str(ROOT))
+        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", PYTHONPATH=str(root),
+                   PYTHONDONTWRITEBYTECODE="1")
         start = time.perf_counter()
-        child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env)
+        child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
         try:
-            lit = _wait_for(server, "STATUS=counter lit") - start
-            first_frame = _wait_for(server, "READY=1") - start
+            stamps = _stamps_until_ready(server)
+            lit = stamps["lit"] - start if "lit" in stamps else None
+            first_frame = stamps["ready"] - start
             ticks = os.sysconf("SC_CLK_TCK")
             cpu0 = _cpu(child.pid)
             time.sleep(idle_seconds)
@@ -44,6 +60,27 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float) -> dict:
         os.unlink(address)
     idle = (cpu1 - cpu0) / ticks / idle_seconds if idle_seconds else 0.0
     return {"lit": lit, "first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
+
+
+def _copy_sources(root: Path, target: Path) -> Path:
+    import shutil
+
+    if not target.exists():
+        shutil.copytree(root, target, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git", "*.egg-info"))
+    return target
+
+
+def _stamps_until_ready(server: socket.socket) -> dict:
+    stamps = {}
+    for _ in range(10):
+        message = server.recv(200).decode()
+        now = time.perf_counter()
+        if message.startswith("STATUS=counter lit"):
+            stamps["lit"] = now
+        elif message.startswith("READY=1"):
+            stamps["ready"] = now
+            return stamps
+    raise SystemExit("pocitadlo run never said READY=1")
 
 
 def _wait_for(server: socket.socket, prefix: str) -> float:
