@@ -5,16 +5,28 @@ serial interface — everything but the SPI transfer itself — and the 7-segmen
 driver. Each iteration shows a new carom state (points and series change, as after a stroke), so
 every call renders, compares and pushes one frame.
 
-    .venv/bin/python bench/bench_display.py [ITERATIONS]
+Beside each counter, the floor: luma's bare ``device.display(image)`` of a ready image on the same
+driver (what any luma program pays per frame); ``--pi-class`` runs everything again on a slowed core
+(bench/pi_class.py) and prints the ratios to the baseline of the same run.
+
+    .venv/bin/python bench/bench_display.py [ITERATIONS] [--pi-class [--slowdown 12]]
 """
+import argparse
 import copy
+import os
 import platform
 import statistics
 import sys
 import time
 import warnings
+from pathlib import Path
 
 from luma.core.interface.serial import noop
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pi_class  # noqa: E402
 
 from display.counter import Counter
 from display.devices import open_device
@@ -61,19 +73,60 @@ def measure(settings: DisplaySettings, models: list[dict]) -> tuple[list[float],
     return wall, cpu
 
 
+def bare(settings: DisplaySettings, count: int) -> list[float]:
+    """Wall-clock milliseconds of luma's own ``display()`` of a ready image, alternating two images."""
+    device = open_device(settings, serial_interface=noop())
+    images = [Image.new(device.mode, device.size), Image.new(device.mode, device.size, "white")]
+    wall = []
+    for i in range(count):
+        start = time.perf_counter_ns()
+        device.display(images[i % 2])
+        wall.append((time.perf_counter_ns() - start) / 1e6)
+    return wall
+
+
 def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
 
-def main(argv) -> int:
-    iterations = int(argv[1]) if len(argv) > 1 else 2000
+def figures(iterations: int) -> dict[str, tuple[float, float, float, float]]:
+    """counter → (median ms, p99 ms, CPU median ms, luma's bare display() median ms)."""
     models = states(iterations + 100)
-    print(f"python {platform.python_version()} on {platform.machine()}, {iterations} state changes each")
-    print(f"{'counter':22} {'median ms':>10} {'p99 ms':>8} {'CPU median':>11} {'CPU p99':>8}")
+    out = {}
     for name, settings in COUNTERS:
         wall, cpu = (t[100:] for t in measure(settings, models))   # the first 100 warm caches up
-        print(f"{name:22} {statistics.median(wall):10.3f} {p99(wall):8.3f}"
-              f" {statistics.median(cpu):11.3f} {p99(cpu):8.3f}")
+        floor = bare(settings, iterations + 100)[100:]
+        out[name] = (statistics.median(wall), p99(wall), statistics.median(cpu), statistics.median(floor))
+    return out
+
+
+def main(argv) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("iterations", nargs="?", type=int, default=2000)
+    pi_class.add_arguments(parser)
+    args = parser.parse_args(argv[1:])
+    print(f"python {platform.python_version()} on {platform.machine()}, {args.iterations} state changes each, "
+          f"load {os.getloadavg()[0]:.2f} at start")
+    runs = {}
+    if not args.pi_class:
+        runs["this machine"] = figures(args.iterations)
+    else:
+        before = pi_class.pin(pi_class.bench_cpu())
+        try:
+            runs["baseline"] = figures(args.iterations)
+            with pi_class.slowed_core(args) as (_, calibration):
+                runs["slowed core"] = figures(max(200, args.iterations // 10))
+        finally:
+            os.sched_setaffinity(0, before)
+        print(calibration)
+    base = next(iter(runs.values()))
+    for label, run in runs.items():
+        print(f"{label}:")
+        print(f"{'counter':22} {'median ms':>10} {'p99 ms':>8} {'CPU median':>11} {'bare display()':>15}"
+              f" {'/ bare':>7} {'/ baseline':>11}")
+        for name, (median, tail, cpu, floor) in run.items():
+            print(f"{name:22} {median:10.3f} {tail:8.3f} {cpu:11.3f} {floor:15.3f} {median / floor:7.1f}"
+                  f" {pi_class.ratio(median, base[name][0]):>11}")
     return 0
 
 

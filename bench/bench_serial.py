@@ -5,7 +5,10 @@ rate (8N1: 10 bits a byte) in each direction. The device sends real carom partie
 framed, stop-and-wait ACK) to the receiver's serial listener. Printed: records/s, body bytes/s,
 the share of the raw line rate that carries record bodies, and the same unpaced (CPU bound).
 
-    .venv/bin/python bench/bench_serial.py [--baud 115200] [--records 20]
+``--pi-class`` runs both again on a slowed core (bench/pi_class.py; the device, the relay and the
+receiver all on it) and prints the ratios to the baseline of the same run.
+
+    .venv/bin/python bench/bench_serial.py [--baud 115200] [--records 20] [--pi-class]
 """
 import argparse
 import os
@@ -18,6 +21,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pi_class  # noqa: E402
 
 from wire import framing  # noqa: E402
 from delivery.outbox import Outbox  # noqa: E402
@@ -95,6 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baud", type=int, default=115200)
     parser.add_argument("--records", type=int, default=20)
+    pi_class.add_arguments(parser)
     args = parser.parse_args()
     records = [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
     sizes = [len(text) for _, text, _ in records]
@@ -102,17 +109,39 @@ def main() -> None:
           f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
     print(f"records: {len(records)} league partie (200 points / 15 innings), record text "
           f"{min(sizes)}-{max(sizes)} B, mean {sum(sizes) // len(sizes)} B; frame overhead {framing.OVERHEAD} B")
+    runs = {}
+    if not args.pi_class:
+        runs["this machine"] = rates(args.baud, records)
+    else:
+        before = pi_class.pin(pi_class.bench_cpu())
+        try:
+            runs["baseline"] = rates(args.baud, records)
+            with pi_class.slowed_core(args) as (_, calibration):
+                runs["slowed core"] = rates(args.baud, records)
+        finally:
+            os.sched_setaffinity(0, before)
+        print(calibration)
     raw = args.baud / 10
-    with tempfile.TemporaryDirectory() as tmp:
-        for baud in (args.baud, None):
-            r = run(baud, records, Path(tmp))
-            rate = r["body_bytes"] / r["elapsed"]
+    base = next(iter(runs.values()))
+    for name, run in runs.items():
+        for baud, (per_second, rate) in run.items():
             label = f"{baud} baud (paced)" if baud else "unpaced pty"
-            line = (f"{label}: {len(records) / r['elapsed']:.2f} records/s, {rate:,.0f} body B/s")
+            line = f"{name}, {label}: {per_second:.2f} records/s, {rate:,.0f} body B/s"
             if baud:
                 line += f" = {100 * rate / raw:.1f}% of the raw line rate {raw:,.0f} B/s"
+            if run is not base:
+                line += f" ({pi_class.ratio(per_second, base[baud][0])} the baseline's records/s)"
             print(line)
 
+
+def rates(baud: int, records: list) -> dict:
+    """{baud or None (unpaced): (records/s, body bytes/s)}."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for rate in (baud, None):
+            r = run(rate, records, Path(tmp))
+            out[rate] = (len(records) / r["elapsed"], r["body_bytes"] / r["elapsed"])
+    return out
 
 if __name__ == "__main__":
     main()

@@ -1,20 +1,23 @@
 """Whole-service figures (a script, not a test): mock pins → referee → rule core → journal → display.
 
-    .venv/bin/python bench/bench_service.py [PRESSES]
+    .venv/bin/python bench/bench_service.py [PRESSES] [--pi-class [--slowdown 12] [--storage 2:20:150:0.02]]
 
-* keypress-to-frame latency: a gpiozero MockFactory button is pressed; the time until the frame
-  reaches the (luma dummy) display device, through the real service loop in its thread —
-  journal append and fsync on the disk under --dir (default: /var/tmp, not a tmpfs) included;
-* process start to first frame: `pocitadlo run` started until its READY=1 (sent right after the
-  first frame is handed to the display);
-* idle CPU and resident memory of that process with nothing pressed (10 s);
+* keypress-to-frame latency, stage by stage (bench/stages.py): a gpiozero MockFactory button is
+  pressed; the time until the frame reaches the (luma dummy) display device, through the real
+  service loop in its thread — journal append and sync on the disk under --dir (default: /var/tmp,
+  not a tmpfs) included — with the partie journal preallocated (--preallocate) and as the night
+  opens it (exact size); beside them bare write+fdatasync loops on the same disk (the floors);
+* process start to the counter lit and to ready to score (bench/startup.py), where the start goes (-X importtime), beside an
+  interpreter that only imports luma's driver (the floor); idle CPU and memory;
 * journal bytes of a 15-inning partie (30 innings, typical series, every line with time and CRC).
+
+``--pi-class`` (bench/pi_class.py) runs the timed figures again on a slowed core, then with the SD
+card model too, and prints each with its ratio to the baseline of the same run.
 """
 import argparse
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,6 +28,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import pi_class  # noqa: E402
+import startup  # noqa: E402
+from stages import Stages, percentile, summary  # noqa: E402
 
 CONFIG = """
 [device]
@@ -49,16 +57,20 @@ outbox = "outbox"
 
 
 def write_config(directory: Path, *, points=10000, innings=1000, devices='["buttons"]') -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / "config.toml"
     path.write_text(CONFIG.format(points=points, innings=innings, devices=devices), encoding="utf-8")
     return path
 
 
-def latency(directory: Path, presses: int) -> list[float]:
+def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
+    """Per press: the stages of bench/stages.py in seconds, and the total. ``preallocate``: the
+    partie journal reopened with that much zero room (0: as the night opens it)."""
     from gpiozero.pins.mock import MockFactory
 
     from firmware_host.settings import load
     from cli.commands.run import assemble
+    from firmware_host.journal import Journal
     from firmware_host.service import Stop, Ui
 
     factory = MockFactory()
@@ -79,59 +91,59 @@ def latency(directory: Path, presses: int) -> list[float]:
         shown.set()
 
     device.display = display
+    if preallocate:
+        service.night.partie_journal.close()
+        service.night.partie_journal = Journal.open(service.night.partie_journal.path, preallocate=preallocate)
+    stages = Stages()
+    stages.wrap(service.referee, "press", "key")
+    stages.wrap(service.night, "command", "command")
+    stages.wrap(service.night.partie_journal, "append", "append")
+    stages.wrap(service.display, "show", "frame")
+    for name in ("fsync", "fdatasync"):
+        stages.wrap(os, name, "storage")
     pin = factory.pin(17)
-    out = []
-    for _ in range(presses):
-        shown.clear()
-        start = time.perf_counter()
-        pin.drive_low()
-        if not shown.wait(2):
-            raise SystemExit("no frame after a key press")
-        out.append(stamps[-1] - start)
-        time.sleep(0.04)                             # past the 30 ms debounce lock
-        pin.drive_high()
-        time.sleep(0.04)
-    service.post(Stop())
-    thread.join(5)
-    for dev in devices:
-        dev.close()
+    try:
+        for _ in range(presses):
+            shown.clear()
+            stages.begin()
+            start = time.perf_counter()
+            pin.drive_low()
+            if not shown.wait(5):
+                raise SystemExit("no frame after a key press")
+            time.sleep(0.04)                         # past the 30 ms debounce lock (the frame's wrapper ends too)
+            stages.end(stamps[-1] - start)
+            pin.drive_high()
+            time.sleep(0.04)
+    finally:
+        stages.unwrap()
+        service.post(Stop())
+        thread.join(10)
+        for dev in devices:
+            dev.close()
     assert service.night.board.summary()["players"]["a"]["points"] == presses
-    return out
+    return stages.presses
 
 
-def start_and_idle(directory: Path, idle_seconds: float) -> dict:
-    config = write_config(directory, devices='["terminal"]')
-    address = str(directory / "notify.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-        server.bind(address)
-        server.settimeout(30)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="30000000", PYTHONPATH=str(ROOT))
-        start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config),
-                                  "--log-level", "WARNING"], stdin=subprocess.PIPE, env=env)
-        message = server.recv(200).decode()
-        first_frame = time.perf_counter() - start
-        assert message.startswith("READY=1"), message
-        ticks = os.sysconf("SC_CLK_TCK")
-        cpu0 = _cpu(child.pid)
-        time.sleep(idle_seconds)
-        cpu1 = _cpu(child.pid)
-        rss = _rss_kib(child.pid)
-        child.terminate()
-        child.wait(10)
-    return {"first_frame": first_frame, "idle_cpu": (cpu1 - cpu0) / ticks / idle_seconds, "rss_mib": rss / 1024}
-
-
-def _cpu(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])        # utime + stime
-
-
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+def bare_sync(directory: Path, preallocated: bool, count: int = 200) -> tuple[float, float]:
+    """(median, p99) ms of the floor: one 75-byte write and fdatasync — appended (the file grows:
+    its size is metadata to sync too) or into zeros written and synced beforehand (data only)."""
+    path = directory / "bare.log"
+    line = b"x" * 74 + b"\n"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    times = []
+    try:
+        if preallocated:
+            os.write(fd, bytes(len(line) * count))
+            os.fsync(fd)
+        for i in range(count):
+            start = time.perf_counter()
+            os.pwrite(fd, line, i * len(line))
+            os.fdatasync(fd)
+            times.append(time.perf_counter() - start)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return statistics.median(times) * 1000, percentile(times, 99) * 1000
 
 
 def partie_bytes(directory: Path) -> dict:
@@ -164,6 +176,20 @@ def partie_bytes(directory: Path) -> dict:
             "night": night_journal}
 
 
+def timed_figures(directory: Path, args, *, idle: float) -> dict:
+    """Everything that depends on the CPU and the disk, measured once under the current conditions."""
+    config = write_config(directory / "start", devices='["terminal"]')
+    exact = latency(directory / "exact", args.presses, 0)
+    preallocated = latency(directory / "lat", args.presses, args.preallocate)
+    proc = startup.start_and_idle(directory / "start", config, idle)
+    proc["no_bytecode"] = startup.start_and_idle(directory / "start", config, 0, bytecode=False)["first_frame"]
+    imports = startup.import_profile(directory / "start", config)
+    return {"lat": summary(preallocated), "exact": summary(exact), "sync": bare_sync(directory, False),
+            "sync_pre": bare_sync(directory, True), "imports": imports,
+            "bare_python": startup.bare_start("pass"),
+            "bare_import": startup.bare_start("import luma.led_matrix.device"), **proc}
+
+
 def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -174,39 +200,88 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
-def percentile(values, p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+def report(runs: dict[str, dict], wear: dict, args) -> None:
+    names = list(runs)
+    base = runs[names[0]]
+
+    def row(label: str, pick, unit: str = "ms", scale: float = 1.0):
+        cells = []
+        for name in names:
+            value = pick(runs[name]) * scale
+            cell = f"{value:.2f} {unit}"
+            if name != names[0]:
+                cell += f" ({pi_class.ratio(value, pick(base) * scale)})"
+            cells.append(f"{cell:>24}")
+        print(f"{label:44}" + "".join(cells))
+
+    print(f"{'':44}" + "".join(f"{n:>24}" for n in names))
+    for stage in ("key", "rules", "journal", "storage", "frame", "rest"):
+        row(f"  {stage} (median)", lambda r, s=stage: r["lat"][s][0])
+    for label, key in (("key → frame", "total"), ("key → frame but the storage", "but_storage")):
+        row(f"{label}, median", lambda r, k=key: r["lat"][k][0])
+        row(f"{label}, p99", lambda r, k=key: r["lat"][k][1])
+    row("key → frame, exact-size journal, median", lambda r: r["exact"]["total"][0])
+    row("key → frame, exact-size journal, p99", lambda r: r["exact"]["total"][1])
+    row("  its storage (median)", lambda r: r["exact"]["storage"][0])
+    row("bare append+fdatasync loop, median (floor)", lambda r: r["sync"][0])
+    row("bare append+fdatasync loop, p99", lambda r: r["sync"][1])
+    row("bare preallocated write+fdatasync, median", lambda r: r["sync_pre"][0])
+    row("bare preallocated write+fdatasync, p99", lambda r: r["sync_pre"][1])
+    row("start → counter lit (first frame)", lambda r: r["lit"], scale=1000)
+    row("  imports before it (-X importtime)", lambda r: r["imports"]["lit"][0], scale=1000)
+    row("bare `import luma.led_matrix.device` (floor)", lambda r: r["bare_import"], scale=1000)
+    row("bare `python -c pass`", lambda r: r["bare_python"], scale=1000)
+    row("start → ready to score (READY=1)", lambda r: r["first_frame"], scale=1000)
+    row("  imports after the counter is lit", lambda r: r["imports"]["ready"][0], scale=1000)
+    row("start → READY=1 without bytecode (.pyc)", lambda r: r["no_bytecode"], scale=1000)
+    for name in names:
+        for part, label in (("lit", "before lit"), ("ready", "after lit")):
+            tops = ", ".join(f"{m} {t * 1000:.0f}" for m, t in runs[name]["imports"][part][1])
+            print(f"slowest imports {label}, {name} (ms): {tops}")
+    print(f"idle CPU, nothing pressed, {args.idle:.0f} s: {base['idle_cpu'] * 100:.2f} %; "
+          f"resident memory of pocitadlo run: {base['rss_mib']:.1f} MiB")
+    size, commands = wear["journal"], wear["commands"]
+    print(f"journal bytes per 15-inning partie ({wear['innings']} innings): {size} bytes ({commands} commands + "
+          f"header, {size / (commands + 1):.0f} bytes a line); closing it adds {wear['outbox']} bytes of outbox "
+          f"item and {wear['night']} bytes of night journal: {size + wear['outbox'] + wear['night']} bytes in all")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("presses", nargs="?", type=int, default=300)
+    parser.add_argument("presses", nargs="?", type=int, default=200)
+    parser.add_argument("--preallocate", type=int, default=16384,
+                        help="zero room of the partie journal in bytes (default 16384; 0: exact size)")
     parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
+    pi_class.add_arguments(parser)
     args = parser.parse_args()
     import warnings
     warnings.filterwarnings("ignore", category=DeprecationWarning)
+    fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
+    load = os.getloadavg()[0]
+    print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, load {load:.2f} at start, "
+          f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
+    runs = {}
+    startup.compile_tree()                  # as install.sh does on the Pi
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         tmp = Path(tmp)
-        for sub in ("lat", "idle", "partie"):
-            (tmp / sub).mkdir()
-        lat = latency(tmp / "lat", args.presses)
-        proc = start_and_idle(tmp / "idle", args.idle)
         wear = partie_bytes(tmp / "partie")
-    fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
-    print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, journal on {args.dir} ({fs})")
-    print(f"keypress-to-frame ({len(lat)} presses, fsync included): median {statistics.median(lat) * 1000:.2f} ms, "
-          f"p99 {percentile(lat, 99) * 1000:.2f} ms, max {max(lat) * 1000:.2f} ms")
-    print(f"process start to first frame (pocitadlo run → READY=1): {proc['first_frame'] * 1000:.0f} ms")
-    print(f"idle CPU, nothing pressed, {args.idle:.0f} s: {proc['idle_cpu'] * 100:.2f} %")
-    print(f"resident memory (VmRSS) of pocitadlo run: {proc['rss_mib']:.1f} MiB")
-    size, commands = wear["journal"], wear["commands"]
-    print(f"journal bytes per 15-inning partie ({wear['innings']} innings): {size} bytes ({commands} commands + "
-          f"header, {size / (commands + 1):.0f} bytes a line); closing it adds {wear['outbox']} bytes of outbox "
-          f"item and {wear['night']} bytes of night journal: {size + wear['outbox'] + wear['night']} bytes in all "
-          f"(each line one fsync)")
+        if not args.pi_class:
+            runs["this machine"] = timed_figures(tmp / "base", args, idle=args.idle)
+        else:
+            before = pi_class.pin(pi_class.bench_cpu())       # the baseline on the same core
+            try:
+                runs["baseline"] = timed_figures(tmp / "base", args, idle=args.idle)
+                storage = pi_class.SlowStorage.parse(args.storage)
+                with pi_class.slowed_core(args) as (_, calibration):
+                    runs["slowed core"] = timed_figures(tmp / "slow", args, idle=0)
+                    with storage:
+                        runs["+ SD card model"] = timed_figures(tmp / "sd", args, idle=0)
+            finally:
+                os.sched_setaffinity(0, before)
+            print(calibration)
+            print(f"SD card model: {storage.describe()} (this process's syncs only)")
+    report(runs, wear, args)
 
 
 if __name__ == "__main__":

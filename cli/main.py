@@ -14,8 +14,6 @@ import os
 import sys
 from importlib import import_module
 
-from config.options import ConfigError
-from rules.errors import RuleError
 
 # Order is the order ``pocitadlo --help`` lists them.
 COMMANDS = (
@@ -54,8 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def user_errors() -> tuple:
-    """The exception types that are the user's to fix (imported late: the display is heavy-ish)."""
+    """The exception types that are the user's to fix (imported late: importing rules.errors
+    imports the rule cores' package, which `pocitadlo run` loads only after the counter is lit)."""
+    from config.options import ConfigError
     from display.devices import DisplayFault
+    from rules.errors import RuleError
 
     return UserError, ConfigError, RuleError, OSError, DisplayFault
 

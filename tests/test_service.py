@@ -406,6 +406,7 @@ def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(os, "fsync", failing_fsync)
+    monkeypatch.setattr(os, "fdatasync", failing_fsync)         # the journal syncs a stroke's data only
     service.handle(Command({"cmd": "score", "value": 1}))
     monkeypatch.undo()
     message = service.display.model["message"]

@@ -84,7 +84,8 @@ def test_install_script_dry_run_lists_every_step():
     out = subprocess.run(["bash", "systemd/install.sh", "--dry-run"], capture_output=True, text=True,
                          check=True).stdout
     for step in ("python3 -m venv /opt/pocitadlo/.venv", "install -d -m 0750 -o root -g pocitadlo /etc/pocitadlo",
-                 "systemctl enable pocitadlo.service", "raspi-config", "gpio,spi,input,dialout"):
+                 "systemctl enable pocitadlo.service", "raspi-config", "gpio,spi,input,dialout",
+                 "/opt/pocitadlo/.venv/bin/python -m compileall -q -j 0 /opt/pocitadlo/.venv/lib"):
         assert step in out, step
 
 
@@ -106,12 +107,13 @@ def test_run_sends_ready_and_watchdog_and_stops_cleanly_on_sigterm(tmp_path):
         child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         try:
-            messages = [server.recv(200).decode() for _ in range(3)]
+            messages = [server.recv(200).decode() for _ in range(4)]
         finally:
             child.send_signal(signal.SIGTERM)
             status = child.wait(20)
-    assert messages[0] == "READY=1\nSTATUS=scoring"
-    assert messages[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
+    assert messages[0] == "STATUS=counter lit, starting"     # the counter is lit before the rest is built
+    assert messages[1] == "READY=1\nSTATUS=scoring"
+    assert messages[2:] == ["WATCHDOG=1", "WATCHDOG=1"]
     assert status == 0, child.stderr.read()
 
 
@@ -127,10 +129,11 @@ def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
         child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         try:
-            ready = server.recv(500).decode()
+            lit, ready = server.recv(500).decode(), server.recv(500).decode()
         finally:
             child.kill()
             child.wait(20)
+    assert lit == "STATUS=counter lit, starting"              # on the default counter: the error comes next
     assert ready.startswith("READY=1\nSTATUS=config error: ")
     assert "[display] contrast: must be at most 255, got 999" in ready
     assert "config error, waiting for a fixed file" in child.stderr.read()

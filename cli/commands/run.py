@@ -2,6 +2,10 @@
 
 A config error is logged, shown on the counter and the service then waits for the file to
 change (its mtime is polled every few seconds) instead of exiting into a restart loop.
+
+Start order: the config, then the counter is lit (the venue and the table) before the rest is
+imported and built — rule cores, the night's journal, sync, the keypads — so the counter is lit
+in a fraction of the start (docs/install.md, "Boot ordering"); systemd hears STATUS=lit then.
 """
 import logging
 import os
@@ -24,8 +28,23 @@ def run(args) -> int:
     from firmware_host.notify import Notifier
 
     notifier = Notifier.from_env()
-    config = load_or_wait(args.config, notifier)
-    return serve(config, notifier=notifier)
+    early = ErrorCounter(args.config)       # lit before the config's full load and everything after
+    early.show(boot_model(args.config))
+    notifier.status(LIT)
+    log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
+    config = load_or_wait(args.config, notifier, show_error=early.show)
+    return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
+
+
+LIT = "counter lit, starting"
+
+
+def boot_model(path) -> dict:
+    """The first picture: the ready screen with the venue and the table as the file says them."""
+    device = _raw_toml(path).get("device")
+    device = device if isinstance(device, dict) else {}
+    place = {key: device[key] for key in ("venue", "table") if isinstance(device.get(key), str)}
+    return {"screen": "ready", "table": "1", **place}
 
 
 def setup_logging(level: str) -> None:
@@ -99,7 +118,8 @@ def _mtime(path):
 
 
 class ErrorCounter:
-    """The counter for a config error: the [display] section if it reads, defaults otherwise."""
+    """The counter lit at start and showing a config error: the [display] section if it reads,
+    defaults otherwise. ``hand_over`` gives it to the service once the config is loaded."""
 
     def __init__(self, path):
         self.path = path
@@ -111,7 +131,17 @@ class ErrorCounter:
                 self.counter = _error_counter(self.path)
             self.counter.show(model, time.monotonic())
         except Exception as exc:       # noqa: BLE001 — no display either: the log has it
-            log.error("cannot show the config error on the counter: %s", exc)
+            log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
+
+    def hand_over(self, settings):
+        """The lit Counter if it was opened with ``settings`` (the loaded config's), else None
+        (the display is freed and the service opens it anew)."""
+        counter = self.counter
+        if counter is not None and counter.device is not None and counter.settings == settings:
+            self.counter = None
+            return counter
+        self.close()
+        return None
 
     def close(self) -> None:
         """Free the display for the service."""
@@ -125,25 +155,41 @@ class ErrorCounter:
 
 
 def _error_counter(path):
-    from config.load import read_toml
     from config.options import ConfigError, Section
     from display.counter import Counter
     from display.devices import open_device
     from display.settings import DisplaySettings, read
 
+    doc = _raw_toml(path)
+    display, device = doc.get("display", {}), doc.get("device", {})
+    if isinstance(display, dict) and isinstance(device, dict) and "language" in device:
+        display = {"language": device["language"], **display}     # as config.load does
     try:
-        settings = read(Section(read_toml(path).get("display", {}), "display", path))
+        settings = read(Section(display, "display", path))
     except ConfigError:
         settings = DisplaySettings()
     return Counter(open_device(settings), settings)
 
 
+def _raw_toml(path) -> dict:
+    """The file's tables, unchecked, {} when it does not read (config.load, which says why, and the
+    rule cores it imports come after the counter is lit)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, ValueError):      # missing, unreadable, not TOML, not UTF-8
+        return {}
+
+
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,
-             clock=None, on_durable=None):
+             clock=None, on_durable=None, counter=None):
     """Build the service and its parts from a loaded config; return (service, devices, syncer).
 
     ``clock``: the one clock (clock.SystemClock unless given) — the night's time of day and dates,
-    the outbox's and the signer's timestamps, and the monotonic deadlines of keys and screens."""
+    the outbox's and the signer's timestamps, and the monotonic deadlines of keys and screens.
+    ``counter``: one already lit (light_counter); its device is the service's first."""
     from clock import SystemClock
     from display.counter import Counter
     from display.devices import open_device
@@ -162,8 +208,9 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     league = load_league(config.device.league) if config.device.league else EMPTY
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
                   on_record=syncer.retry_now)       # a new record: deliver it now
-    counter = Counter(None, display)
-    link = DisplayLink(counter, lambda: open_device(display, stream=display_stream))
+    lit = [counter.device] if counter is not None and counter.device is not None else []
+    counter = counter or Counter(None, display)
+    link = DisplayLink(counter, lambda: lit.pop() if lit else open_device(display, stream=display_stream))
     referee = Referee(game, keypad.keymap(game), clock.monotonic, language=config.device.language,
                       bounce=keypad.debounce, long_press=keypad.long_press)
     service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock.monotonic,

@@ -1,0 +1,145 @@
+"""Process start → first frame of `pocitadlo run`, its idle CPU and memory, and where the start goes.
+
+* ``start_and_idle``: `pocitadlo run` started until the counter is lit (STATUS=counter lit, sent
+  once the venue and table are on the display) and until READY=1 (the service's first screen is
+  shown, scoring can start), then idle CPU and resident memory with nothing pressed;
+* ``import_profile``: the same start under ``python -X importtime``, before and after the counter
+  is lit, the modules that took longest;
+* ``bare_start``: the floors — an interpreter that does nothing, one that only imports luma's
+  MAX7219 driver.
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_command(config: Path, *flags: str) -> list[str]:
+    return [sys.executable, *flags, "-m", "cli", "run", "--config", str(config), "--log-level", "WARNING"]
+
+
+def compile_tree(root: Path = ROOT) -> None:
+    """Bytecode for a source tree, as systemd/install.sh makes it (the venv is left alone)."""
+    import compileall
+    import re
+
+    compileall.compile_dir(str(root), quiet=1, rx=re.compile(r"/\.(venv|git)/"))
+
+
+def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Path = ROOT, *,
+                   bytecode: bool = True) -> dict:
+    """``root``: the source tree to run (an older one says READY=1 without STATUS=counter lit:
+    then "lit" is None); ``bytecode=False``: a copy of it without __pycache__, so pocitadlo's own
+    modules are compiled at every start (the venv's, compiled by pip, are not)."""
+    if not bytecode:
+        root = _copy_sources(root, directory / "no-bytecode")
+    address = str(directory / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(60)
+        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", PYTHONPATH=str(root),
+                   PYTHONDONTWRITEBYTECODE="1")
+        start = time.perf_counter()
+        child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
+        try:
+            stamps = _stamps_until_ready(server)
+            lit = stamps["lit"] - start if "lit" in stamps else None
+            first_frame = stamps["ready"] - start
+            ticks = os.sysconf("SC_CLK_TCK")
+            cpu0 = _cpu(child.pid)
+            time.sleep(idle_seconds)
+            cpu1 = _cpu(child.pid)
+            rss = _rss_kib(child.pid)
+        finally:
+            child.terminate()
+            child.wait(20)
+        os.unlink(address)
+    idle = (cpu1 - cpu0) / ticks / idle_seconds if idle_seconds else 0.0
+    return {"lit": lit, "first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
+
+
+def _copy_sources(root: Path, target: Path) -> Path:
+    import shutil
+
+    if not target.exists():
+        shutil.copytree(root, target, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git", "*.egg-info"))
+    return target
+
+
+def _stamps_until_ready(server: socket.socket) -> dict:
+    stamps = {}
+    for _ in range(10):
+        message = server.recv(200).decode()
+        now = time.perf_counter()
+        if message.startswith("STATUS=counter lit"):
+            stamps["lit"] = now
+        elif message.startswith("READY=1"):
+            stamps["ready"] = now
+            return stamps
+    raise SystemExit("pocitadlo run never said READY=1")
+
+
+def _wait_for(server: socket.socket, prefix: str) -> float:
+    """The perf_counter time the service's sd_notify message starting with ``prefix`` came."""
+    for _ in range(10):
+        message = server.recv(200).decode()
+        if message.startswith(prefix):
+            return time.perf_counter()
+    raise SystemExit(f"pocitadlo run never said {prefix}")
+
+
+def import_profile(directory: Path, config: Path, top: int = 6) -> dict:
+    """The start under -X importtime, split where the counter is lit: for "lit" and "ready",
+    (seconds of top-level imports in that part, [(module, cumulative seconds)] longest first)."""
+    log = directory / "importtime.txt"
+    address = str(directory / "notify-importtime.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server, open(log, "w") as err:
+        server.bind(address)
+        server.settimeout(60)
+        env = dict(os.environ, NOTIFY_SOCKET=address, PYTHONPATH=str(ROOT))
+        child = subprocess.Popen(_run_command(config, "-X", "importtime"), stdin=subprocess.PIPE,
+                                 stderr=err, env=env)
+        try:
+            _wait_for(server, "STATUS=counter lit")
+            at_lit = log.stat().st_size          # the child's stderr is line-buffered: all written
+            _wait_for(server, "READY=1")
+        finally:
+            child.terminate()
+            child.wait(20)
+        os.unlink(address)
+    text = log.read_text()
+    return {"lit": _top_imports(text[:at_lit], top), "ready": _top_imports(text[at_lit:], top)}
+
+
+def _top_imports(text: str, top: int) -> tuple[float, list[tuple[str, float]]]:
+    tops = []
+    for line in text.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        _, cumulative, name = line.split("|")
+        if cumulative.strip().isdigit() and not name.startswith("  "):     # a top-level import
+            tops.append((name.strip(), int(cumulative) / 1e6))
+    return sum(t for _, t in tops), sorted(tops, key=lambda t: -t[1])[:top]
+
+
+def bare_start(code: str) -> float:
+    """Seconds for an interpreter (this venv's, its site included) that runs ``code`` and exits."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - start
+
+
+def _cpu(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])        # utime + stime
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
