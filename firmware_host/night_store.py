@@ -20,6 +20,11 @@ from rules.record import encode_line, strip_meta
 log = logging.getLogger("pocitadlo.night")
 
 
+# Zeros kept ahead of a partie's lines (about 120 strokes): a stroke then overwrites blocks the
+# file already has, so its fdatasync writes no metadata (firmware_host/journal.py).
+PARTIE_ROOM = 16 * 1024
+
+
 class OpenPartie:
     """The partie in play: its board and its record file, whose text is kept at hand."""
 
@@ -75,7 +80,8 @@ class NightStore:
     def start_partie(self, header: dict, at: str) -> OpenPartie:
         """A new partie: the header checked by the rule core, then journalled."""
         board = Board(header)
-        partie = OpenPartie(board, Journal.open(self.partie_path(header["id"]), fsync=self.fsync))
+        partie = OpenPartie(board, Journal.open(self.partie_path(header["id"]), fsync=self.fsync,
+                                                preallocate=PARTIE_ROOM))
         partie.append(dict(header, at=at))
         return partie
 
@@ -83,7 +89,7 @@ class NightStore:
         """The partie in play after a restart, replayed from its file; None if it has not begun
         (or its header is refused: the file is set aside and the partie starts again)."""
         path = self.partie_path(partie_id)
-        journal = Journal.open(path, fsync=self.fsync)
+        journal = Journal.open(path, fsync=self.fsync, preallocate=PARTIE_ROOM)
         if not journal.lines:
             journal.close()
             return None

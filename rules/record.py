@@ -123,5 +123,8 @@ def decode_lines(raw_lines):
 
 
 def replay_file(path) -> Replay:
+    """The replay of a record file; zeros after the last line are a journal's unused room (the
+    device keeps some ahead of a partie in play), not a line."""
     with open(path, "rb") as fh:
-        return replay_lines(decode_lines(fh))
+        data = fh.read().rstrip(b"\0")
+    return replay_lines(decode_lines(data.splitlines(keepends=True)))
