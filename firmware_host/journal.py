@@ -10,11 +10,22 @@ the data block and no metadata (no inode, no filesystem-journal commit per strok
 that halves the writes). ``close`` cuts the room off again, so a closed journal is exactly its lines.
 While it is open the file holds the zeros: read it through ``text()``, not by path.
 
-Power may be cut at any instant, so on open the file is read back line by line: the first line
-that is torn (no newline, bad checksum, not JSON) starts the *tail*. A tail of zeros only is the
-end — preallocated room, or a filesystem's NUL fill after a cut — and is not damage. Any other
-tail is cut off the file and kept beside it in ``<name>.cut`` for the audit, and logged. Lines
-before it are never touched.
+Every line carries its sequence number ``n`` (1, 2, …) and is written twice, both copies in the
+one ``pwrite``: a damaged byte anywhere (an SD card fault) spoils at most two adjacent copies of
+two different lines — never both copies of one — so the journal reads back whole. On open:
+
+* a copy that does not decode (bad checksum, not JSON, not UTF-8) is *damage*: skipped, counted,
+  logged; when the other copy of its line is good the line is *repaired*, when no copy of a
+  number survives (damage to both) that line is *in doubt* (``doubts``: its number) and the lines
+  after it are still read;
+* a good copy of a number already read is the mirror (or a duplicated line): it is never read as
+  one more line; a copy that disagrees with the first is logged and ignored;
+* what follows the last good copy is the *tail*. A tail of zeros only is the end — preallocated
+  room, or a filesystem's NUL fill after a cut — and not damage; any other tail (a torn write) is
+  cut off the file and kept beside it in ``<name>.cut`` for the audit, and logged.
+
+A file of lines without ``n`` (written before sequence numbers) is read as before: its first
+damaged line starts the tail. docs/record-format.md states the guarantee.
 
 A journal file of a partie is that partie's record (header line + command lines), so
 ``pocitadlo replay`` reads it as is.
@@ -23,8 +34,10 @@ import json
 import logging
 import os
 
-from rules.errors import RecordError
+from dataclasses import dataclass, field
+
 from delivery.fsync import sync_directory
+from rules.errors import RecordError
 from rules.record import decode_line, encode_line
 
 log = logging.getLogger("pocitadlo.journal")
@@ -34,9 +47,10 @@ class Journal:
     """One journal file, opened for appending. Use ``Journal.open(path)``."""
 
     def __init__(self, path, lines: list[dict], size: int, *, fsync: bool = True, preallocate: int = 0,
-                 end: int | None = None):
+                 end: int | None = None, damage: "Damage | None" = None):
         self.path = os.fspath(path)
         self.lines = lines              # decoded lines (meta keys kept), in file order
+        self.damage = damage or Damage()    # what reading it back found (nothing, in a healthy file)
         self.size = size                # bytes of lines in the file, all of it durable
         self.bytes_written = 0          # bytes appended by this process (SD wear)
         self.cut_bytes = 0              # bytes of a torn tail cut on open
@@ -54,9 +68,10 @@ class Journal:
                 data = fh.read()
         except FileNotFoundError:
             data = b""
-        lines, good = read_lines(data, path)
+        read = read_lines(data, path)
+        lines, good = read.lines, read.good
         tail = data[good:].rstrip(b"\0")
-        journal = cls(path, lines, good, fsync=fsync, preallocate=preallocate, end=len(data))
+        journal = cls(path, lines, good, fsync=fsync, preallocate=preallocate, end=len(data), damage=read.damage)
         if tail:
             journal._cut_tail(tail)
         elif len(data) > good and not preallocate:
@@ -102,10 +117,15 @@ class Journal:
             os.fsync(fd)
         self._end = new_end
 
+    @property
+    def next_number(self) -> int:
+        return (self.lines[-1].get("n") or len(self.lines)) + 1 if self.lines else 1
+
     def append(self, obj: dict) -> int:
-        """Write one line (checksum added) and make it durable; return the bytes written."""
-        text = encode_line(obj, checksum=True)
-        data = text.encode("utf-8")
+        """Write one line (sequence number and checksum added), twice, and make it durable; return
+        the bytes written."""
+        text = encode_line({**obj, "n": self.next_number}, checksum=True)
+        data = (text + text).encode("utf-8")
         fd = self._handle()
         try:
             if self.preallocate:
@@ -156,27 +176,97 @@ class Journal:
         self.close()
 
 
-def read_lines(data: bytes, name: str = "journal") -> tuple[list[dict], int]:
-    """Decode the good lines of a journal; return them and the byte length they span.
+@dataclass
+class Damage:
+    """What reading a journal back found besides its good lines."""
+    copies: int = 0                                   # copies that did not decode
+    doubts: list[int] = field(default_factory=list)   # line numbers no good copy of survives
+    duplicates: list[int] = field(default_factory=list)   # numbers written again beyond the mirror
 
-    Reading stops at the first line without a newline or that does not decode with a valid
-    checksum: appends are sequential, so everything from there on is the tail (zero room or damage).
-    """
+    @property
+    def repaired(self) -> bool:
+        """Damage was found and every line still read whole from its other copy."""
+        return bool(self.copies) and not self.doubts
+
+
+@dataclass
+class Read:
+    lines: list[dict]
+    good: int               # bytes up to the end of the last good copy: what follows is the tail
+    damage: Damage
+
+
+def _decoded(raw: bytes, number: int, name: str) -> dict | None:
+    try:
+        obj = decode_line(raw.decode("utf-8"), number)
+    except (UnicodeDecodeError, RecordError) as exc:
+        log.debug("%s: copy near line %d unreadable: %s", name, number, exc)
+        return None
+    return obj if "crc" in obj else None      # a line without a checksum is not trusted
+
+
+def _split(raw: bytes, number: int, name: str) -> list[dict]:
+    """A damaged newline joins two copies into one line (``…}X{…``): read each side on its own."""
+    for i in range(1, len(raw) - 1):
+        if raw[i - 1:i] == b"}" and raw[i + 1:i + 2] == b"{":
+            halves = [_decoded(raw[:i], number, name), _decoded(raw[i + 1:], number, name)]
+            if any(halves):
+                return [half for half in halves if half is not None]
+    return []
+
+
+def read_lines(data: bytes, name: str = "journal") -> Read:
+    """Decode the good lines of a journal (module docstring: copies, damage, doubts, the tail)."""
     lines: list[dict] = []
-    good = 0
-    while good < len(data):
-        end = data.find(b"\n", good)
+    damage, good, pos, unread = Damage(), 0, 0, 0
+    numbered = None                         # None until the first good line says which format
+    while pos < len(data):
+        end = data.find(b"\n", pos)
         if end < 0:
             break
-        raw = data[good:end]
-        if raw.strip():
-            try:
-                obj = decode_line(raw.decode("utf-8"), len(lines) + 1)
-            except (UnicodeDecodeError, RecordError) as exc:
-                log.debug("%s: line %d unreadable: %s", name, len(lines) + 1, exc)
+        raw, pos = data[pos:end], end + 1
+        if not raw.strip(b"\0 \t\r"):
+            if not unread:
+                good = pos
+            continue
+        last = (lines[-1].get("n") or len(lines)) if lines else 0
+        obj = _decoded(raw, last + 1, name)
+        objs = [obj] if obj is not None else ([] if numbered is False else _split(raw, last + 1, name))
+        if obj is None:
+            if numbered is False:           # the old format: its first damaged line starts the tail
                 break
-            if "crc" not in obj:
-                break
-            lines.append(obj)
-        good = end + 1
-    return lines, good
+            unread += 1
+        for obj in objs:
+            last = (lines[-1].get("n") or len(lines)) if lines else 0
+            numbered = "n" in obj if numbered is None else numbered
+            number = obj.get("n") if numbered else last + 1
+            if not isinstance(number, int) or number < 1:
+                continue
+            if number <= last:
+                _duplicate(lines, obj, number, damage, name)
+            else:
+                damage.doubts += range(last + 1, number)
+                lines.append(obj)
+        if objs:
+            damage.copies += unread
+            unread, good = 0, pos
+    _log(damage, name)
+    return Read(lines, good, damage)
+
+
+def _duplicate(lines: list[dict], obj: dict, number: int, damage: Damage, name: str) -> None:
+    first = next((line for line in lines if line.get("n") == number), None)
+    if first is not None and first != obj:
+        log.error("%s: two different copies of line %d; the first is kept", name, number)
+    elif (first is None or lines[-1] is not first) and number not in damage.duplicates:
+        damage.duplicates.append(number)                # not the mirror right after its line
+
+
+def _log(damage: Damage, name: str) -> None:
+    if damage.doubts:
+        log.error("%s: line(s) %s unreadable in both copies: in doubt", name, ", ".join(map(str, damage.doubts)))
+    elif damage.copies:
+        log.warning("%s: %d damaged cop%s read from the other copy", name, damage.copies,
+                    "y" if damage.copies == 1 else "ies")
+    if damage.duplicates:
+        log.warning("%s: duplicated line(s) %s skipped", name, ", ".join(map(str, damage.duplicates)))

@@ -55,6 +55,20 @@ class Night(OnSlot):
         self.partie = self.store.resume(match.partie_id(match.number))
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
 
+    def startup_notice(self) -> tuple[str, str] | None:
+        """(text, level) the counter says at start when a journal read back damaged: which stroke
+        of the partie in play is in doubt, or that the match's journal lost a decision, or that
+        everything was read whole from the second copies (firmware_host/journal.py)."""
+        partie = self.partie.journal.damage if self.partie else None
+        night = self.store.journal.damage
+        if partie and partie.doubts:
+            return self.t("stroke_in_doubt", strokes=", ".join(str(n - 1) for n in partie.doubts)), "warn"
+        if night.doubts:
+            return self.t("night_in_doubt"), "warn"
+        if night.copies or (partie and partie.copies):
+            return self.t("journal_repaired"), "info"
+        return None
+
     # -- reading ---------------------------------------------------------
     @property
     def match(self) -> rules_night.Match | None:

@@ -142,6 +142,9 @@ class Service:
         self._message_on: dict | None = None    # ... this screen, until it changes
         self._messages = 0
         self._next_ping = None
+        notice = night.startup_notice()         # a journal read back damaged: said over the first screen
+        if notice:
+            self.message(*notice)
 
     def post(self, event) -> None:
         """Thread-safe: what devices call with each event."""

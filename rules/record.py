@@ -14,7 +14,7 @@ from rules.board import Board
 from rules.errors import RecordError, RuleError
 
 FORMAT_VERSION = 1
-META_KEYS = ("at", "crc")
+META_KEYS = ("at", "crc", "n")     # time, checksum, sequence number: not part of what a line says
 
 
 def canonical(obj: dict) -> str:
@@ -92,10 +92,14 @@ def replay_lines(lines) -> Replay:
     """
     board = None
     rejected: list[dict] = []
+    previous = None
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         obj = decode_line(text, number)
+        if _mirrors(obj, previous, number):
+            continue
+        previous = obj
         if board is None:
             try:
                 board = Board(check_header(obj, number))
@@ -111,6 +115,16 @@ def replay_lines(lines) -> Replay:
     if board is None:
         raise RecordError(1, "empty record: no header line")
     return Replay(board, rejected)
+
+
+def _mirrors(obj: dict, previous: dict | None, number: int) -> bool:
+    """A device journal writes each line twice with its sequence number ``n``: the second copy is
+    skipped; a line that repeats the number with other content is an error, never a second stroke."""
+    if previous is None or "n" not in obj or obj.get("n") != previous.get("n"):
+        return False
+    if obj != previous:
+        raise RecordError(number, f"line number {obj['n']} appears twice with different content")
+    return True
 
 
 def decode_lines(raw_lines):

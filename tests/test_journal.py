@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware_host.journal import Journal, read_lines
-from rules.record import encode_line
+from rules.record import encode_line, replay_file, strip_meta
 
 HEADER = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
 COMMANDS = [{"cmd": "score", "value": 1}, {"cmd": "score", "value": 10}, {"cmd": "miss"},
@@ -25,9 +25,18 @@ def test_lines_come_back_in_order_with_checksums(tmp_path):
     path = tmp_path / "p.jsonl"
     write_journal(path, [HEADER] + COMMANDS)
     journal = Journal.open(path)
-    assert [{k: v for k, v in line.items() if k != "crc"} for line in journal.lines] == [HEADER] + COMMANDS
+    assert [strip_meta(line) for line in journal.lines] == [HEADER] + COMMANDS
     assert all("crc" in line for line in journal.lines)
-    assert journal.cut_bytes == 0
+    assert [line["n"] for line in journal.lines] == list(range(1, 7))      # sequence numbers
+    assert journal.cut_bytes == 0 and not journal.damage.copies
+
+
+def test_each_line_is_written_twice_and_a_record_replay_reads_it_once(tmp_path):
+    path = tmp_path / "p.jsonl"
+    data = write_journal(path, [HEADER] + COMMANDS)
+    physical = data.decode("utf-8").splitlines()
+    assert len(physical) == 12 and physical[0::2] == physical[1::2]
+    assert replay_file(path).board.history == COMMANDS
 
 
 def test_bytes_written_counts_every_appended_byte(tmp_path):
@@ -36,7 +45,8 @@ def test_bytes_written_counts_every_appended_byte(tmp_path):
     total = sum(journal.append(obj) for obj in [HEADER] + COMMANDS)
     journal.close()
     assert journal.bytes_written == total == os.path.getsize(path)
-    assert total == sum(len(encode_line(o, checksum=True).encode()) for o in [HEADER] + COMMANDS)
+    assert total == sum(2 * len(encode_line({**o, "n": n}, checksum=True).encode())
+                        for n, o in enumerate([HEADER] + COMMANDS, start=1))
 
 
 def test_reopened_journal_appends_after_the_old_lines(tmp_path):
@@ -54,7 +64,7 @@ def test_a_torn_last_line_is_cut_and_earlier_lines_survive(tmp_path_factory, cut
     full = write_journal(path, [HEADER] + COMMANDS)
     cut %= len(full) + 1
     path.write_bytes(full[:cut])
-    whole_lines = full[:cut].count(b"\n")
+    whole_lines = (full[:cut].count(b"\n") + 1) // 2        # a line is whole once one copy is
     journal = Journal.open(path)
     assert len(journal.lines) == whole_lines
     # the file now ends at a line boundary, and appending goes on cleanly
@@ -65,7 +75,9 @@ def test_a_torn_last_line_is_cut_and_earlier_lines_survive(tmp_path_factory, cut
 
 @settings(max_examples=150, deadline=None)
 @given(position=st.integers(min_value=0, max_value=10_000), byte=st.integers(min_value=0, max_value=255))
-def test_a_corrupted_byte_cuts_from_its_line_and_keeps_the_lines_before(tmp_path_factory, position, byte):
+def test_a_damaged_byte_anywhere_loses_no_line(tmp_path_factory, position, byte):
+    """Issue 12: one damaged byte (an SD card fault) spoils one copy, or two adjacent copies of two
+    lines: every line is still read, none is in doubt, and appending goes on."""
     path = tmp_path_factory.mktemp("j") / "p.jsonl"
     full = bytearray(write_journal(path, [HEADER] + COMMANDS))
     position %= len(full)
@@ -73,10 +85,42 @@ def test_a_corrupted_byte_cuts_from_its_line_and_keeps_the_lines_before(tmp_path
         return
     full[position] = byte
     path.write_bytes(bytes(full))
-    line_of_damage = bytes(full[:position]).count(b"\n")
     journal = Journal.open(path)
-    assert len(journal.lines) == line_of_damage
-    assert path.read_bytes() == bytes(full[:journal.size])
+    assert [strip_meta(line) for line in journal.lines] == [HEADER] + COMMANDS
+    assert journal.damage.doubts == [] and journal.damage.duplicates == []
+    journal.append({"cmd": "miss"})
+    journal.close()
+    assert [strip_meta(line) for line in Journal.open(path).lines] == [HEADER] + COMMANDS + [{"cmd": "miss"}]
+
+
+def test_a_line_lost_in_both_copies_is_in_doubt_and_the_lines_after_it_are_kept(tmp_path, caplog):
+    path = tmp_path / "p.jsonl"
+    physical = write_journal(path, [HEADER] + COMMANDS).splitlines(keepends=True)
+    physical[4] = physical[5] = b"#" + physical[4][1:]          # line 3, both copies
+    path.write_bytes(b"".join(physical))
+    with caplog.at_level(logging.ERROR, logger="pocitadlo.journal"):
+        journal = Journal.open(path)
+    assert journal.damage.doubts == [3] and "line(s) 3 unreadable in both copies" in caplog.text
+    assert [line["n"] for line in journal.lines] == [1, 2, 4, 5, 6]
+    assert journal.append({"cmd": "miss"}) and journal.lines[-1]["n"] == 7
+
+
+def test_a_duplicated_line_is_never_read_as_one_more(tmp_path):
+    path = tmp_path / "p.jsonl"
+    physical = write_journal(path, [HEADER] + COMMANDS).splitlines(keepends=True)
+    path.write_bytes(b"".join(physical[:8] + physical[2:4] + physical[8:]))   # line 2 again after line 4
+    journal = Journal.open(path)
+    assert [line["n"] for line in journal.lines] == [1, 2, 3, 4, 5, 6] and journal.damage.duplicates == [2]
+
+
+def test_an_old_journal_without_sequence_numbers_reads_as_before(tmp_path):
+    path = tmp_path / "p.jsonl"
+    old = [encode_line(o, checksum=True).encode() for o in [HEADER] + COMMANDS]
+    path.write_bytes(b"".join(old[:3]) + b"#" + old[3][1:] + b"".join(old[4:]))
+    journal = Journal.open(path)
+    assert [strip_meta(line) for line in journal.lines] == [HEADER] + COMMANDS[:2]    # cut at the damage
+    journal.append({"cmd": "miss"})
+    assert journal.lines[-1]["n"] == 4
 
 
 def test_cut_tail_is_logged_and_kept_beside_the_journal(tmp_path, caplog):
@@ -93,8 +137,8 @@ def test_cut_tail_is_logged_and_kept_beside_the_journal(tmp_path, caplog):
 
 def test_a_line_without_checksum_is_not_trusted():
     data = encode_line(HEADER, checksum=True).encode() + b'{"cmd":"miss"}\n'
-    lines, good = read_lines(data)
-    assert len(lines) == 1 and good == len(encode_line(HEADER, checksum=True).encode())
+    read = read_lines(data)
+    assert len(read.lines) == 1 and read.good == len(encode_line(HEADER, checksum=True).encode())
 
 
 def test_missing_file_opens_empty_and_is_created_on_first_append(tmp_path):
@@ -152,7 +196,8 @@ def test_closed_preallocated_journal_is_exactly_its_lines(tmp_path):
         for obj in [HEADER] + COMMANDS:
             journal.append(obj)
         assert path.read_bytes().endswith(b"\0")
-        assert journal.text() == "".join(encode_line(o, checksum=True) for o in [HEADER] + COMMANDS)
+        assert journal.text() == "".join(2 * encode_line({**o, "n": n}, checksum=True)
+                                         for n, o in enumerate([HEADER] + COMMANDS, start=1))
     assert path.read_bytes() == journal.text().encode()
 
 
@@ -190,10 +235,11 @@ def test_a_torn_line_in_the_room_is_cut_and_earlier_lines_survive(tmp_path_facto
     full = write_journal(path, [HEADER] + COMMANDS)
     cut %= len(full) + 1
     path.write_bytes(full[:cut] + bytes(4096))
-    whole_lines = full[:cut].count(b"\n")
+    complete = full[:cut].count(b"\n")
+    whole_lines = (complete + 1) // 2                      # a line is whole once one copy is
     journal = Journal.open(path, preallocate=4096)
     assert len(journal.lines) == whole_lines
-    assert journal.cut_bytes == cut - len(b"".join(full[:cut].splitlines(keepends=True)[:whole_lines]))
+    assert journal.cut_bytes == cut - len(b"".join(full[:cut].splitlines(keepends=True)[:complete]))
     journal.append({"cmd": "miss"})
     journal.close()
     assert len(Journal.open(path).lines) == whole_lines + 1

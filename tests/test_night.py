@@ -402,10 +402,11 @@ def test_power_cut_between_match_and_lot_draw_draws_the_lot_on_restart(setup):
     start_league_match(night)
     path = setup / "data" / "journal" / "night.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    path.write_text(lines[0], encoding="utf-8")                     # the lot line never made it
+    path.write_text(lines[0], encoding="utf-8")     # cut after the match line's first copy: no lot line
     again, _ = night_of(setup)
     assert again.screen()["screen"] == "lotdraw" and len(again.screen()["pairs"]) == 4
-    assert len(path.read_text(encoding="utf-8").splitlines()) == 2   # and it is journalled now
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and lines[1] == lines[2] and '"ev":"lot"' in lines[1]   # journalled now, twice
 
 
 def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup):

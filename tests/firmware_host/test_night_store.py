@@ -34,8 +34,11 @@ def single_partie_finished(night):
 
 
 def lines_of(path) -> str:
-    """A partie file's lines, without the zero room an open journal keeps ahead of them."""
-    return open(path, "rb").read().rstrip(b"\0").decode("utf-8")
+    """A partie file's record: one copy of each line (the journal writes two), without the zero
+    room an open journal keeps ahead of them."""
+    lines = open(path, "rb").read().rstrip(b"\0").decode("utf-8").splitlines(keepends=True)
+    assert lines[0::2] == lines[1::2]
+    return "".join(lines[0::2])
 
 
 def test_the_record_text_at_hand_is_the_file(tmp_path):
@@ -45,7 +48,7 @@ def test_the_record_text_at_hand_is_the_file(tmp_path):
     path = store.partie_path("m-p1")
     assert partie.text == lines_of(path)
     store.close_partie(partie)
-    assert partie.text == open(path, encoding="utf-8").read()             # closed: the room is cut off
+    assert not open(path, "rb").read().endswith(b"\0")                  # closed: the room is cut off
     again = store.resume("m-p1")
     assert again.text == lines_of(path) and again.board.summary()["counter"]["series"] == 2
 
@@ -65,11 +68,12 @@ def test_a_closed_partie_is_sent_from_memory_not_read_back(night_of):
 def test_archives_of_the_same_second_never_mix(tmp_path):
     store = NightStore(tmp_path, fsync=False)
     for n in range(3):
-        store.journal.append({"ev": "end", "n": n})
+        store.journal.append({"ev": "end", "k": n})
         store.archive("20261129-231500")
     folders = sorted(os.listdir(tmp_path / "archive"))
     assert folders == ["20261129-231500-1", "20261129-231500-2", "20261129-231500-3"]
-    assert [json.loads((tmp_path / "archive" / f / "night.jsonl").read_text())["n"] for f in folders] == [0, 1, 2]
+    firsts = [(tmp_path / "archive" / f / "night.jsonl").read_text().splitlines()[0] for f in folders]
+    assert [json.loads(line)["k"] for line in firsts] == [0, 1, 2]
 
 
 def test_an_unknown_night_event_is_skipped_with_a_warning(tmp_path, caplog):

@@ -1,0 +1,100 @@
+"""Issue 12: the journal never drops good strokes in silence. One damaged byte anywhere loses no
+line (each line is written twice, with its sequence number); a line lost in both copies is named
+on the counter at start and the strokes after it are kept; a duplicated line is never replayed as
+one more stroke (firmware_host/journal.py, docs/record-format.md)."""
+import datetime as dt
+import random
+
+import pytest
+
+from clock import ManualClock
+from firmware_host.journal import Journal, read_lines
+from firmware_host.match_night import Night
+from firmware_host.service import DisplayLink, Service
+from firmware_host.settings import load
+from rules.record import strip_meta
+
+HEADER = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
+STROKES = [{"cmd": "score", "value": v} if v else {"cmd": "miss"} for v in (1, 2, 0, 10, 1, 0, 20, 0) * 3]
+
+
+def journal_bytes(tmp_path, objs) -> bytes:
+    path = tmp_path / "j.jsonl"
+    with Journal.open(path, fsync=False) as journal:
+        for obj in objs:
+            journal.append(obj)
+    return path.read_bytes()
+
+
+@pytest.mark.slow
+def test_every_damaged_byte_of_a_journal_loses_no_line(tmp_path):
+    """Each position of a 25-line journal, changed to another byte and to a line break."""
+    data = journal_bytes(tmp_path, [HEADER] + STROKES)
+    expected = [HEADER] + STROKES
+    for position in range(len(data)):
+        for byte in {data[position] ^ 0xFF, ord("\n")} - {data[position]}:
+            damaged = data[:position] + bytes([byte]) + data[position + 1:]
+            read = read_lines(damaged)
+            assert [strip_meta(line) for line in read.lines] == expected, position
+            assert read.damage.doubts == [], position
+
+
+def test_a_duplicated_line_at_any_place_is_detected_never_replayed(tmp_path):
+    data = journal_bytes(tmp_path, [HEADER] + STROKES[:8])
+    physical = data.splitlines(keepends=True)
+    for source in range(0, len(physical), 2):
+        for place in range(source + 2, len(physical) + 1):
+            copied = physical[:place] + physical[source:source + 2] + physical[place:]
+            read = read_lines(b"".join(copied))
+            assert [strip_meta(line) for line in read.lines] == [HEADER] + STROKES[:8]
+            mirror_right_after = place == source + 2
+            assert read.damage.duplicates == ([] if mirror_right_after else [source // 2 + 1])
+
+
+CONFIG = ('[device]\nvenue = "U Lva"\ndata_dir = "data"\n[journal]\nfsync = false\n'
+          '[rules.carom]\npoints_limit = 10000\ninnings_limit = 1000\n')   # room for 300 strokes
+
+
+@pytest.fixture
+def partie_file(tmp_path):
+    """A single partie of 300 strokes journalled by the night; the path of its file."""
+    (tmp_path / "config.toml").write_text(CONFIG, encoding="utf-8")
+    night = Night(load(tmp_path / "config.toml"), clock=ManualClock(dt.datetime(2026, 3, 4, 19, 30)))
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
+    strokes = [{"cmd": "score", "value": 1} if i % 3 else {"cmd": "miss"} for i in range(300)]
+    for stroke in strokes:
+        night.command(stroke)
+    path = night.partie_journal.path
+    night.partie_journal.close()
+    return tmp_path, path, strokes
+
+
+def reopened(tmp_path):
+    night = Night(load(tmp_path / "config.toml"), clock=ManualClock(dt.datetime(2026, 3, 4, 21, 0)))
+    return night, Service(night, DisplayLink(None)).screen()
+
+
+@pytest.mark.slow
+def test_a_damaged_byte_in_a_300_stroke_partie_loses_nothing_and_the_counter_says_so(partie_file):
+    tmp_path, path, strokes = partie_file
+    data = open(path, "rb").read()
+    end = len(data.rstrip(b"\0"))
+    for position in random.Random(12).sample(range(end), 40):
+        with open(path, "wb") as fh:
+            fh.write(data[:position] + bytes([data[position] ^ 0x5A]) + data[position + 1:])
+        night, screen = reopened(tmp_path)
+        assert night.board.history == strokes, position
+        assert screen["message"]["text"] == "Záznam opraven z kopie", position
+        night.partie_journal.close()
+
+
+def test_a_stroke_lost_in_both_copies_is_named_and_the_strokes_after_it_are_kept(partie_file):
+    tmp_path, path, strokes = partie_file
+    lines = open(path, "rb").read().rstrip(b"\0").splitlines(keepends=True)
+    stroke = 200                                       # line n = 201: physical lines 400 and 401
+    lines[2 * stroke] = lines[2 * stroke + 1] = b"?" + lines[2 * stroke][1:]
+    open(path, "wb").write(b"".join(lines))
+    night, screen = reopened(tmp_path)
+    assert screen["message"] == {"text": "Úder 200 nečitelný: zkontrolujte zápis", "level": "warn",
+                                 "n": screen["message"]["n"]}
+    assert night.board.history == strokes[:199] + strokes[200:]      # only that one stroke is missing
