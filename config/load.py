@@ -1,7 +1,7 @@
 """Load and validate the one TOML configuration file of a device.
 
 The service's own sections are read here — ``[device]``, ``[rules.carom]``, ``[rules.8ball]``,
-``[journal]`` — and ``[display]``, ``[keypad]`` and ``[sync]`` are handed to the ``read(section)``
+``[journal]`` — and ``[display]``, ``[keypad]``, ``[sync]`` and ``[live]`` are handed to the ``read(section)``
 of the part that owns them, so every error names the file, the section, the option and the fault.
 A syntax error names the file, the line and the column.
 """
@@ -18,13 +18,14 @@ from rules.errors import HeaderError
 
 LANGUAGES = ("cs", "en")
 GAMES = ("carom", "8ball")
-SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync")
+SECTIONS = ("device", "rules", "journal", "display", "keypad", "sync", "live")
 
 # Each foreign section is read by its owner: "module:function".
 PART_READERS = {
     "display": "display.settings:read",
     "keypad": "input.settings:read",
     "sync": "delivery.settings:read",
+    "live": "firmware_host.live.settings:read",
 }
 
 
