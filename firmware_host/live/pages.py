@@ -12,7 +12,8 @@ from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = {"/live.js": ("live.js", "text/javascript; charset=utf-8"),
-          "/live.css": ("live.css", "text/css; charset=utf-8")}
+          "/live.css": ("live.css", "text/css; charset=utf-8"),
+          "/favicon.svg": ("favicon.svg", "image/svg+xml")}
 PAGES = {"/": "page", "/overlay": "overlay"}
 HTML = "text/html; charset=utf-8"
 
