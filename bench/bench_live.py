@@ -9,22 +9,20 @@
 * `pocitadlo run` with [live] enabled: process start → first frame (READY=1), and idle CPU with
   20 viewers connected to /events and nothing pressed.
 """
-import argparse
 import os
 import platform
 import selectors
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench_service import _cpu, _cpu_model, percentile, write_config  # noqa: E402
+from bench_service import (_cpu_model, arguments, idle_cpu, percentile, press, run_stamping_frames,  # noqa: E402
+                           started, write_config)
 
 WAIT = 5.0
 
@@ -90,40 +88,20 @@ def presses(directory: Path, count: int, viewers: int | None) -> tuple[list[floa
     live = attach(config, service) if viewers is not None else None
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
-    shown = threading.Event()
-    frames = []
-    thread = threading.Thread(target=service.run, daemon=True)
-    thread.start()
-    time.sleep(0.5)
-    device = service.display.counter.device
-    original = device.display
-
-    def display(image):
-        original(image)
-        frames.append(time.perf_counter())
-        shown.set()
-
-    device.display = display
+    thread, shown, frames = run_stamping_frames(service)
     watchers = None
     if live is not None:
         if not live.listening(WAIT):
             raise SystemExit(f"live page: {live.error}")
         watchers = Viewers(live.address, viewers)
         watchers.wait_all(1, time.perf_counter() + WAIT)
-    pin = factory.pin(17)
-    to_frame, to_event = [], []
-    for n in range(count):
-        shown.clear()
-        start = time.perf_counter()
-        pin.drive_low()
-        if not shown.wait(2):
-            raise SystemExit("no frame after a key press")
-        to_frame.append(frames[-1] - start)
+    to_event = []
+
+    def events(n: int, start: float) -> None:
         if watchers is not None:
-            to_event += [t - start for t in watchers.wait_all(n + 2, start + WAIT)]
-        time.sleep(0.04)                             # past the 30 ms debounce lock
-        pin.drive_high()
-        time.sleep(0.04)
+            to_event.extend(t - start for t in watchers.wait_all(n + 2, start + WAIT))
+
+    to_frame = press(factory.pin(17), shown, frames, count, events)
     service.post(Stop())
     thread.join(5)
     if watchers is not None:
@@ -140,17 +118,7 @@ def idle_with_viewers(directory: Path, viewers: int, seconds: float) -> dict:
     config = write_config(directory, devices='["terminal"]')
     with open(config, "a", encoding="utf-8") as fh:
         fh.write(f'[live]\nenabled = {str(viewers > 0).lower()}\nbind = "127.0.0.1"\nport = {port}\n')
-    address = str(directory / "notify.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-        server.bind(address)
-        server.settimeout(30)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="30000000", PYTHONPATH=str(ROOT))
-        start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config),
-                                  "--log-level", "WARNING"], stdin=subprocess.PIPE, env=env)
-        message = server.recv(200).decode()
-        first_frame = time.perf_counter() - start
-        assert message.startswith("READY=1"), message
+    with started(config, directory) as (child, first_frame):
         watchers = None
         for _ in range(100 if viewers else 0):
             try:
@@ -162,15 +130,10 @@ def idle_with_viewers(directory: Path, viewers: int, seconds: float) -> dict:
             raise SystemExit("the live page did not come up")
         if watchers is not None:
             watchers.wait_all(1, time.perf_counter() + WAIT)
-        ticks = os.sysconf("SC_CLK_TCK")
-        cpu0 = _cpu(child.pid)
-        time.sleep(seconds)
-        cpu1 = _cpu(child.pid)
+        idle = idle_cpu(child.pid, seconds)
         if watchers is not None:
             watchers.close()
-        child.terminate()
-        child.wait(10)
-    return {"first_frame": first_frame, "idle_cpu": (cpu1 - cpu0) / ticks / seconds}
+    return {"first_frame": first_frame, "idle_cpu": idle}
 
 
 def figures(values: list[float]) -> str:
@@ -179,13 +142,7 @@ def figures(values: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("presses", nargs="?", type=int, default=200)
-    parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
-    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
-    args = parser.parse_args()
-    import warnings
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    args = arguments(__doc__, presses=200)
     print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,6 +66,38 @@ def latency(directory: Path, presses: int) -> list[float]:
     service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
+    thread, shown, stamps = run_stamping_frames(service)
+    out = press(factory.pin(17), shown, stamps, presses)
+    service.post(Stop())
+    thread.join(5)
+    for dev in devices:
+        dev.close()
+    assert service.night.board.summary()["players"]["a"]["points"] == presses
+    return out
+
+
+def press(pin, shown, stamps, presses: int, after=None) -> list[float]:
+    """Press and release the mock ``pin`` ``presses`` times; each press's seconds to its frame.
+    ``after(n, start)``: called after the n-th press's frame (while the key is still down)."""
+    out = []
+    for n in range(presses):
+        shown.clear()
+        start = time.perf_counter()
+        pin.drive_low()
+        if not shown.wait(2):
+            raise SystemExit("no frame after a key press")
+        out.append(stamps[-1] - start)
+        if after is not None:
+            after(n, start)
+        time.sleep(0.04)                             # past the 30 ms debounce lock
+        pin.drive_high()
+        time.sleep(0.04)
+    return out
+
+
+def run_stamping_frames(service):
+    """Run ``service``'s loop in a thread; once it is up, stamp each frame its display device gets.
+    (thread, an Event set by each frame, the list of perf_counter stamps)."""
     shown = threading.Event()
     stamps = []
     thread = threading.Thread(target=service.run, daemon=True)
@@ -79,28 +112,20 @@ def latency(directory: Path, presses: int) -> list[float]:
         shown.set()
 
     device.display = display
-    pin = factory.pin(17)
-    out = []
-    for _ in range(presses):
-        shown.clear()
-        start = time.perf_counter()
-        pin.drive_low()
-        if not shown.wait(2):
-            raise SystemExit("no frame after a key press")
-        out.append(stamps[-1] - start)
-        time.sleep(0.04)                             # past the 30 ms debounce lock
-        pin.drive_high()
-        time.sleep(0.04)
-    service.post(Stop())
-    thread.join(5)
-    for dev in devices:
-        dev.close()
-    assert service.night.board.summary()["players"]["a"]["points"] == presses
-    return out
+    return thread, shown, stamps
 
 
 def start_and_idle(directory: Path, idle_seconds: float) -> dict:
     config = write_config(directory, devices='["terminal"]')
+    with started(config, directory) as (child, first_frame):
+        idle = idle_cpu(child.pid, idle_seconds)
+        rss = _rss_kib(child.pid)
+    return {"first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
+
+
+@contextmanager
+def started(config: Path, directory: Path):
+    """`pocitadlo run --config config` until its READY=1: (the process, seconds it took); ended after."""
     address = str(directory / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(address)
@@ -109,17 +134,21 @@ def start_and_idle(directory: Path, idle_seconds: float) -> dict:
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config),
                                   "--log-level", "WARNING"], stdin=subprocess.PIPE, env=env)
-        message = server.recv(200).decode()
-        first_frame = time.perf_counter() - start
-        assert message.startswith("READY=1"), message
-        ticks = os.sysconf("SC_CLK_TCK")
-        cpu0 = _cpu(child.pid)
-        time.sleep(idle_seconds)
-        cpu1 = _cpu(child.pid)
-        rss = _rss_kib(child.pid)
-        child.terminate()
-        child.wait(10)
-    return {"first_frame": first_frame, "idle_cpu": (cpu1 - cpu0) / ticks / idle_seconds, "rss_mib": rss / 1024}
+        try:
+            message = server.recv(200).decode()
+            first_frame = time.perf_counter() - start
+            assert message.startswith("READY=1"), message
+            yield child, first_frame
+        finally:
+            child.terminate()
+            child.wait(10)
+
+
+def idle_cpu(pid: int, seconds: float) -> float:
+    """The share of one core process ``pid`` used over the next ``seconds``."""
+    cpu0 = _cpu(pid)
+    time.sleep(seconds)
+    return (_cpu(pid) - cpu0) / os.sysconf("SC_CLK_TCK") / seconds
 
 
 def _cpu(pid: int) -> int:
@@ -179,14 +208,20 @@ def percentile(values, p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("presses", nargs="?", type=int, default=300)
+def arguments(doc: str, presses: int = 300):
+    """PRESSES, --dir and --idle of a service bench; luma's deprecation warnings silenced."""
+    import warnings
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("presses", nargs="?", type=int, default=presses)
     parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
-    args = parser.parse_args()
-    import warnings
     warnings.filterwarnings("ignore", category=DeprecationWarning)
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments(__doc__)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         tmp = Path(tmp)
         for sub in ("lat", "idle", "partie"):
