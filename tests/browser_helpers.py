@@ -23,6 +23,12 @@ def missing() -> str | None:
     return None
 
 
+def browser_env() -> dict:
+    """This environment without libfaketime (CI's shifted-clock run preloads it): the browser's
+    clock is not under test, and Chromium crawls with it."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("FAKETIME")}
+
+
 @contextmanager
 def chromium(**context):
     """A persistent browser context on a fresh, temporary profile; ``context``: viewport etc."""
@@ -32,7 +38,7 @@ def chromium(**context):
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=ARGS, **context)
+                profile, executable_path=CHROMIUM, headless=True, args=ARGS, env=browser_env(), **context)
             try:
                 yield browser
             finally:

@@ -48,8 +48,10 @@ def open_page(browser):
     assert errors == []
 
 
-def at_seq(page, seq: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=WAIT_MS)
+def caught_up(page, live) -> None:
+    """Wait until ``page`` shows the newest state the device's live part has."""
+    assert live.flush()
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {live.hub.seq}", timeout=WAIT_MS)
 
 
 def text(page, selector: str) -> str:
@@ -62,11 +64,11 @@ def test_a_key_at_the_device_appears_on_the_page_and_the_overlay(emulator, open_
     try:
         url = "http://%s:%s" % live.address
         page, bug = open_page(url + "/"), open_page(url + "/overlay?x=40&y=900&w=1000")
-        at_seq(page, live.hub.seq), at_seq(bug, live.hub.seq)
+        caught_up(page, live), caught_up(bug, live)
         assert "Připraveno" in text(page, "main")
         player.play(START_PARTIE + "127")
         for shown in (page, bug):
-            at_seq(shown, live.hub.seq)
+            caught_up(shown, live)
             assert text(shown, ".player.a .points") == "13" and text(shown, ".player.b .points") == "0"
             assert "Hráč 1" in text(shown, ".player.at .name")
         assert "série 13" in text(page, ".series") and "1 / 15" in text(page, ".inning")
@@ -84,7 +86,7 @@ def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):
     try:
         page = open_page("http://127.0.0.1:%s/" % port)
         player.play(START_PARTIE + "1")
-        at_seq(page, live.hub.seq)
+        caught_up(page, live)
         live.stop()                                    # the device's web part goes away ...
         page.wait_for_selector("#offline", timeout=WAIT_MS)
         player.play("270")                             # ... keys go on meanwhile ...
@@ -108,7 +110,7 @@ def test_a_hostile_name_is_shown_as_text(emulator, open_page):
     try:
         page = open_page("http://%s:%s/" % live.address)
         player.play(START_PARTIE)
-        at_seq(page, live.hub.seq)
+        caught_up(page, live)
         assert hostile in text(page, "header .place")
         assert page.locator("main img, main script").count() == 0
         assert "inning" in text(page, ".mid")           # [device] language = en
@@ -122,9 +124,32 @@ def test_an_eightball_table_shows_games_sets_and_the_shooter(emulator, open_page
     try:
         page = open_page("http://%s:%s/" % live.address)
         player.play(START_PARTIE)
-        at_seq(page, live.hub.seq)
+        caught_up(page, live)
         assert text(page, ".player.a .points") == "0" and "sety 0" in text(page, ".player.a .facts")
         assert "rozstřel" in text(page, ".lines")
         assert page.locator(".player.at").count() == 1
+    finally:
+        live.stop()
+
+
+def test_a_match_night_partie_to_its_end_with_averages_and_highest_series(emulator, open_page):
+    player = emulator(points_limit=3, innings_limit=5)
+    live = serve(player)
+    try:
+        page = open_page("http://%s:%s/" % live.address)
+        player.play("\n4\n\n\n\n\n")                   # tonight's fixture, all present, lot, A starts
+        caught_up(page, live)
+        header = text(page, "header")
+        assert "Sokol Dvůr" in header and "Jiskra Hořice" in header and "partie 1 z 4" in header
+        assert "0 : 0" in text(page, ".team-score")
+        player.play("1" + "0" + "20" + "2")            # A 1, B 2, A +2 reaches 3: B's equalising inning
+        caught_up(page, live)
+        assert "dohrávka" in text(page, ".lines")
+        player.play("0")                               # B misses: A wins 3 : 2 in 2 innings
+        caught_up(page, live)
+        assert text(page, ".result") == "konec · vyhrál " + text(page, ".player.a .name").rstrip(" ●")
+        assert "průměr 1.500 · nejvyšší série 2" in text(page, ".player.a .facts")
+        assert "průměr 1.000 · nejvyšší série 2" in text(page, ".player.b .facts")
+        assert page.locator(".player.a.winner").count() == 1
     finally:
         live.stop()

@@ -67,6 +67,15 @@ class LiveServer:
         """Wait until the server listens (True) or could not (False, ``error`` says why)."""
         return self._up.wait(timeout) and self.address is not None
 
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every model observed so far has reached the hub (tests, benches)."""
+        loop = self._loop
+        if loop is None:
+            return False
+        done = threading.Event()
+        loop.call_soon_threadsafe(done.set)
+        return done.wait(timeout)
+
     def stop(self, timeout: float = 5.0) -> None:
         loop = self._loop
         if loop is not None:
