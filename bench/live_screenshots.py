@@ -42,7 +42,7 @@ def shoot(url: str, name: str, width: int, height: int, *, clip=None, transparen
     with chromium(viewport={"width": width, "height": height}) as browser:
         page = browser.new_page()
         page.goto(url)
-        page.wait_for_function("Number(document.body.dataset.seq) > 0", timeout=10_000)
+        page.wait_for_function("() => Number(document.body.dataset.seq) > 0", timeout=10_000)
         page.screenshot(path=str(IMG / name), clip=clip, omit_background=transparent)
     print(f"docs/img/{name}")
 

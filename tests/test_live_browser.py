@@ -51,7 +51,7 @@ def open_page(browser):
 def caught_up(page, live) -> None:
     """Wait until ``page`` shows the newest state the device's live part has."""
     assert live.flush()
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {live.hub.seq}", timeout=WAIT_MS)
+    page.wait_for_function("seq => Number(document.body.dataset.seq) >= seq", arg=live.hub.seq, timeout=WAIT_MS)
 
 
 def text(page, selector: str) -> str:
@@ -97,7 +97,7 @@ def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):
         live.observe(player.service.display.model)
         assert live.listening(10), live.error
         page.wait_for_selector("#offline", state="detached", timeout=WAIT_MS)
-        page.wait_for_function("document.querySelector('.player.b.at') !== null", timeout=WAIT_MS)
+        page.wait_for_selector(".player.b.at", timeout=WAIT_MS)
         assert text(page, ".player.a .points") == "13"
     finally:
         live.stop()
@@ -128,6 +128,11 @@ def test_an_eightball_table_shows_games_sets_and_the_shooter(emulator, open_page
         assert text(page, ".player.a .points") == "0" and "sety 0" in text(page, ".player.a .facts")
         assert "rozstřel" in text(page, ".lines")
         assert page.locator(".player.at").count() == 1
+        player.play("70" + "*0")                       # a solid on the break, then a scratch
+        caught_up(page, live)
+        assert "plné · zbývá koulí 6" in text(page, ".player.a .chips")
+        assert "půlené · zbývá koulí 7" in text(page, ".player.b .chips")
+        assert "koule v ruce" in text(page, ".lines") and page.locator(".player.b.at").count() == 1
     finally:
         live.stop()
 
@@ -137,7 +142,10 @@ def test_a_match_night_partie_to_its_end_with_averages_and_highest_series(emulat
     live = serve(player)
     try:
         page = open_page("http://%s:%s/" % live.address)
-        player.play("\n4\n\n\n\n\n")                   # tonight's fixture, all present, lot, A starts
+        player.play("\n4\n\n\n")                       # tonight's fixture, everybody present: the lot
+        caught_up(page, live)
+        assert "Los dvojic" in text(page, "main") and page.locator(".partie-list li").count() == 4
+        player.play("\n\n")                           # the first pair, A starts
         caught_up(page, live)
         header = text(page, "header")
         assert "Sokol Dvůr" in header and "Jiskra Hořice" in header and "partie 1 z 4" in header
