@@ -97,3 +97,24 @@ def until(condition, what: str, limit: float = WAIT):
             return value
         time.sleep(0.01)
     raise AssertionError(f"not within {limit} s: {what}")
+
+
+HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
+MATCH = "\n4\n\n\n\n\n"          # tonight's fixture, everybody present, the lot draw, A starts
+
+
+def hostile_home_team(player) -> None:
+    """Every home player's name (Sokol Dvůr) is ``HOSTILE`` + their own: whoever the lot draws
+    for partie 1 has a name that tries to be markup."""
+    import json
+
+    from firmware_host.league import load_league
+
+    night = player.service.night
+    path = night.device.league
+    text = open(path, encoding="utf-8").read()
+    for name in ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka"):
+        text = text.replace(json.dumps(name, ensure_ascii=False), json.dumps(HOSTILE + name, ensure_ascii=False))
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    night.league = load_league(path)

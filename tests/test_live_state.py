@@ -4,9 +4,7 @@ import pytest
 from config.options import ConfigError, Section
 from firmware_host.live.settings import LiveSettings, read
 from firmware_host.live.state import live_view, match_context
-from live_helpers import START_PARTIE
-
-MATCH = "\n4\n\n\n\n\n"          # tonight's fixture, everybody present, the lot draw, A starts
+from live_helpers import MATCH, START_PARTIE
 
 
 def test_live_is_off_by_default_and_listens_on_the_lan_when_on():
