@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench_service import (_cpu_model, arguments, idle_cpu, percentile, press, run_stamping_frames,  # noqa: E402
+from bench_service import (_cpu_model, _rss_kib, arguments, idle_cpu, percentile, press, run_stamping_frames,  # noqa: E402
                            started, write_config)
 
 WAIT = 5.0
@@ -131,9 +131,10 @@ def idle_with_viewers(directory: Path, viewers: int, seconds: float) -> dict:
         if watchers is not None:
             watchers.wait_all(1, time.perf_counter() + WAIT)
         idle = idle_cpu(child.pid, seconds)
+        rss = _rss_kib(child.pid)
         if watchers is not None:
             watchers.close()
-    return {"first_frame": first_frame, "idle_cpu": idle}
+    return {"first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
 
 
 def figures(values: list[float]) -> str:
@@ -160,7 +161,8 @@ def main() -> None:
             idle = idle_with_viewers(folder, viewers, args.idle)
             name = f"[live] on, {viewers} viewers connected" if viewers else "[live] off"
             print(f"pocitadlo run, {name}: start → first frame {idle['first_frame'] * 1000:.0f} ms; "
-                  f"idle CPU over {args.idle:.0f} s: {idle['idle_cpu'] * 100:.2f} %")
+                  f"idle CPU over {args.idle:.0f} s: {idle['idle_cpu'] * 100:.2f} %; "
+                  f"resident memory {idle['rss_mib']:.1f} MiB")
 
 
 if __name__ == "__main__":
