@@ -148,6 +148,25 @@ def test_the_connection_cap_answers_503_and_frees_a_place_when_a_viewer_leaves(e
         live.stop()
 
 
+def test_beyond_twice_the_cap_connections_are_closed_unread(emulator):
+    live = serve(emulator(), max_clients=1)
+    try:
+        viewer = Viewer(live.address)
+        viewer.next_state()
+        with socket.create_connection(live.address, timeout=10) as silent:
+            until(lambda: live.connections == 2, "the silent connection counted")
+            try:
+                answer = request(live.address, "GET /state.json HTTP/1.1\r\n\r\n")
+            except ConnectionResetError:
+                answer = b""
+            assert answer == b""
+            silent.sendall(b"GET /state.json HTTP/1.1\r\n\r\n")
+            assert silent.recv(100).startswith(b"HTTP/1.1 503 ")
+        viewer.close()
+    finally:
+        live.stop()
+
+
 def test_a_silent_client_is_dropped_after_the_header_deadline(emulator):
     live = serve(emulator(), header_deadline=0.2)
     try:

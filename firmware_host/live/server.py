@@ -5,8 +5,8 @@ to the loop with ``call_soon_threadsafe`` (a few microseconds, after the frame w
 loop sleeps in epoll between changes: 20 idle viewers cost a keep-alive comment each per
 ``HEARTBEAT`` seconds.
 
-Bounds: at most ``max_clients`` connections (more get 503 at once), a request head within
-``header_deadline`` seconds and 8 KiB, a viewer's queue cut back to the newest state when it
+Bounds: at most ``max_clients`` connections (more get 503 once their head is read; beyond twice
+that they are closed unread), a request head within ``header_deadline`` seconds and 8 KiB, a viewer's queue cut back to the newest state when it
 lags (hub.Client), a viewer whose socket takes no data for ``write_deadline`` seconds dropped.
 """
 import logging
@@ -133,6 +133,9 @@ class LiveServer:
         """One connection: its request head within the deadline, then one answer."""
         import asyncio
 
+        if self.connections >= 2 * self.settings.max_clients:
+            writer.transport.abort()           # a flood: not even a 503 (its head is not read)
+            return
         task = asyncio.current_task()
         self._handlers.add(task)
         self.connections += 1
