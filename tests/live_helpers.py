@@ -2,6 +2,7 @@
 import json
 import socket
 import time
+from contextlib import contextmanager
 
 from firmware_host.live.server import LiveServer
 from firmware_host.live.settings import LiveSettings
@@ -21,6 +22,16 @@ def serve(player, *, max_clients: int = 8, identity=None, **kw) -> LiveServer:
     live.observe(service.display.model)          # what the first frame told it
     assert live.listening(WAIT), live.error
     return live
+
+
+@contextmanager
+def serving(player, **kw):
+    """``serve`` for the length of a with block."""
+    live = serve(player, **kw)
+    try:
+        yield live
+    finally:
+        live.stop()
 
 
 def request(address, text: str) -> bytes:

@@ -11,7 +11,7 @@ import pytest
 from browser_helpers import chromium, missing
 from firmware_host.live.server import LiveServer
 from firmware_host.live.settings import LiveSettings
-from live_helpers import HOSTILE, MATCH, START_PARTIE, hostile_home_team, serve
+from live_helpers import HOSTILE, MATCH, START_PARTIE, hostile_home_team, serve, serving
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 10_000                  # a hang bound for each wait in the browser
@@ -60,8 +60,7 @@ def text(page, selector: str) -> str:
 
 def test_a_key_at_the_device_appears_on_the_page_and_the_overlay(emulator, open_page):
     player = emulator()
-    live = serve(player)
-    try:
+    with serving(player) as live:
         url = "http://%s:%s" % live.address
         page, bug = open_page(url + "/"), open_page(url + "/overlay?x=40&y=900&w=1000")
         caught_up(page, live), caught_up(bug, live)
@@ -75,8 +74,6 @@ def test_a_key_at_the_device_appears_on_the_page_and_the_overlay(emulator, open_
         box = bug.locator("main").bounding_box()
         assert (round(box["x"]), round(box["y"]), round(box["width"])) == (40, 900, 1000)
         assert bug.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
-    finally:
-        live.stop()
 
 
 def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):
@@ -106,8 +103,7 @@ def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):
 def test_hostile_names_are_shown_as_text(emulator, open_page):
     player = emulator()
     hostile_home_team(player)
-    live = serve(player, identity={"venue": HOSTILE, "table": "1", "language": "en"})
-    try:
+    with serving(player, identity={"venue": HOSTILE, "table": "1", "language": "en"}) as live:
         page = open_page("http://%s:%s/" % live.address)
         player.play(MATCH)
         caught_up(page, live)
@@ -115,14 +111,11 @@ def test_hostile_names_are_shown_as_text(emulator, open_page):
         assert text(page, ".player.a .name").startswith(HOSTILE)
         assert page.locator("main img, main script, main b").count() == 0
         assert "inning" in text(page, ".mid")           # [device] language = en
-    finally:
-        live.stop()
 
 
 def test_an_eightball_table_shows_games_sets_and_the_shooter(emulator, open_page):
     player = emulator(game="8ball")
-    live = serve(player)
-    try:
+    with serving(player) as live:
         page = open_page("http://%s:%s/" % live.address)
         player.play(START_PARTIE)
         caught_up(page, live)
@@ -134,14 +127,11 @@ def test_an_eightball_table_shows_games_sets_and_the_shooter(emulator, open_page
         assert "plné · zbývá koulí 6" in text(page, ".player.a .chips")
         assert "půlené · zbývá koulí 7" in text(page, ".player.b .chips")
         assert "koule v ruce" in text(page, ".lines") and page.locator(".player.b.at").count() == 1
-    finally:
-        live.stop()
 
 
 def test_a_match_night_partie_to_its_end_with_averages_and_highest_series(emulator, open_page):
     player = emulator(points_limit=3, innings_limit=5)
-    live = serve(player)
-    try:
+    with serving(player) as live:
         page = open_page("http://%s:%s/" % live.address)
         player.play(MATCH[:-2])                        # tonight's fixture, everybody present: the lot
         caught_up(page, live)
@@ -160,5 +150,3 @@ def test_a_match_night_partie_to_its_end_with_averages_and_highest_series(emulat
         assert "průměr 1.500 · nejvyšší série 2" in text(page, ".player.a .facts")
         assert "průměr 1.000 · nejvyšší série 2" in text(page, ".player.b .facts")
         assert page.locator(".player.a.winner").count() == 1
-    finally:
-        live.stop()

@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from firmware_host.live.pages import script_json
-from live_helpers import (HOSTILE, MATCH, START_PARTIE, Viewer, get, hostile_home_team, request, serve, state,
+from live_helpers import (HOSTILE, MATCH, START_PARTIE, Viewer, get, hostile_home_team, request, serving, state,
                           until)
 
 
@@ -16,9 +16,8 @@ from live_helpers import (HOSTILE, MATCH, START_PARTIE, Viewer, get, hostile_hom
 def table(emulator):
     """(player, address) of a carom table with its live endpoint; stopped after the test."""
     player = emulator(points_limit=30)
-    live = serve(player)
-    yield player, live.address, live
-    live.stop()
+    with serving(player) as live:
+        yield player, live.address, live
 
 
 def test_state_json_follows_the_keys_pressed(table):
@@ -115,8 +114,7 @@ def test_a_hostile_name_is_never_markup(emulator):
     """Player and venue names that try to close the data block and run a script stay text."""
     player = emulator()
     hostile_home_team(player)
-    live = serve(player, identity={"venue": HOSTILE, "table": '"><b>1', "language": "cs"})
-    try:
+    with serving(player, identity={"venue": HOSTILE, "table": '"><b>1', "language": "cs"}) as live:
         player.play(MATCH)
         body = get(live.address, "/")[2].decode()
         assert "<script>alert" not in body and "<img" not in body and "<b>" not in body
@@ -124,8 +122,6 @@ def test_a_hostile_name_is_never_markup(emulator):
         data = json.loads(body.split('id="live-data">', 1)[1].split("</script>", 1)[0])
         assert data["state"]["venue"] == HOSTILE
         assert data["state"]["summary"]["players"]["a"]["name"].startswith(HOSTILE)
-    finally:
-        live.stop()
 
 
 def test_script_json_escapes_what_could_end_the_block():
@@ -135,8 +131,7 @@ def test_script_json_escapes_what_could_end_the_block():
 
 
 def test_the_connection_cap_answers_503_and_frees_a_place_when_a_viewer_leaves(emulator):
-    live = serve(emulator(), max_clients=2)
-    try:
+    with serving(emulator(), max_clients=2) as live:
         first, second = Viewer(live.address), Viewer(live.address)
         first.next_state(), second.next_state()
         assert get(live.address, "/state.json")[0] == 503
@@ -144,13 +139,10 @@ def test_the_connection_cap_answers_503_and_frees_a_place_when_a_viewer_leaves(e
         until(lambda: live.connections < 2, "the server noticed the viewer left")
         assert get(live.address, "/state.json")[0] == 200
         second.close()
-    finally:
-        live.stop()
 
 
 def test_beyond_twice_the_cap_connections_are_closed_unread(emulator):
-    live = serve(emulator(), max_clients=1)
-    try:
+    with serving(emulator(), max_clients=1) as live:
         viewer = Viewer(live.address)
         viewer.next_state()
         with socket.create_connection(live.address, timeout=10) as silent:
@@ -163,27 +155,21 @@ def test_beyond_twice_the_cap_connections_are_closed_unread(emulator):
             silent.sendall(b"GET /state.json HTTP/1.1\r\n\r\n")
             assert silent.recv(100).startswith(b"HTTP/1.1 503 ")
         viewer.close()
-    finally:
-        live.stop()
 
 
 def test_a_silent_client_is_dropped_after_the_header_deadline(emulator):
-    live = serve(emulator(), header_deadline=0.2)
-    try:
+    with serving(emulator(), header_deadline=0.2) as live:
         with socket.create_connection(live.address, timeout=10) as sock:
             sock.sendall(b"GET / HTTP/1.1\r\n")          # and never the blank line
             assert sock.recv(100) == b""                   # closed by the server, no answer
         until(lambda: live.connections == 0, "the slot is free again")
-    finally:
-        live.stop()
 
 
 def test_a_slow_viewer_does_not_hold_up_the_others(emulator):
     """A viewer that reads nothing: its queue is cut back to the newest state; a reading viewer
     gets every event meanwhile, and the slow one, once it reads, ends on the newest state."""
     player = emulator(points_limit=30)
-    live = serve(player, queue_limit=4, send_buffer=2048)
-    try:
+    with serving(player, queue_limit=4, send_buffer=2048) as live:
         slow = Viewer(live.address, receive_buffer=2048)
         fast = Viewer(live.address)
         fast.next_state()
@@ -206,5 +192,3 @@ def test_a_slow_viewer_does_not_hold_up_the_others(emulator):
                 break
         assert events[-1][1] == newest and len(events) < 80    # not every step: it was cut back
         slow.close(), fast.close()
-    finally:
-        live.stop()
