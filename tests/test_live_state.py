@@ -74,3 +74,41 @@ def test_every_word_of_the_page_is_there_in_czech_and_english():
     words = texts()
     assert set(words) == {"cs", "en"} and set(words["cs"]) == set(words["en"])
     assert words["cs"]["inning"] == "náběh" and all(words["cs"].values()) and all(words["en"].values())
+
+
+def test_the_service_tells_its_observers_each_new_model_after_the_counter_drew_it(emulator):
+    player = emulator()
+    service, told = player.service, []
+    service.observers.append(lambda model: told.append((model, service.display.model is model)))
+    player.play(START_PARTIE + "1")
+    assert told and all(drawn for _, drawn in told)
+    assert [m for m, _ in told][-1]["summary"]["players"]["a"]["points"] == 1
+    count = len(told)
+    service.show()                                     # nothing changed: nobody is told
+    assert len(told) == count
+
+
+def test_the_live_part_listens_only_from_the_first_frame(tmp_path):
+    from dataclasses import replace
+
+    from cli.commands.run import assemble
+    from config.load import load
+    from firmware_host.live.server import attach
+    from live_helpers import state
+
+    path = tmp_path / "config.toml"
+    path.write_text('[device]\nvenue = "U Lva"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'
+                    '[keypad]\ndevices = []\n[sync]\noutbox = "outbox"\n'
+                    '[live]\nenabled = true\nbind = "127.0.0.1"\n', encoding="utf-8")
+    config = load(path)
+    config = replace(config, parts=dict(config.parts, live=replace(config.parts["live"], port=0)))
+    service, _, _ = assemble(config)
+    live = attach(config, service)
+    assert live.address is None and not live.listening(0)
+    service.display.start(0.0)
+    service.show()                                     # the first frame
+    try:
+        assert live.listening(10), live.error
+        assert state(live.address)["view"] == "ready" and state(live.address)["venue"] == "U Lva"
+    finally:
+        live.stop()
