@@ -57,11 +57,10 @@ class LiveServer:
         except Exception:                    # noqa: BLE001 — the live page must never stop scoring
             log.exception("live page: a screen model could not be passed on")
 
-    def start(self, wait: float = 0.0) -> None:
+    def start(self) -> None:
+        """Start the loop thread (``observe`` does, with the first model)."""
         self._thread = threading.Thread(target=self._run, name="pocitadlo-live", daemon=True)
         self._thread.start()
-        if wait:
-            self._up.wait(wait)
 
     def listening(self, timeout: float) -> bool:
         """Wait until the server listens (True) or could not (False, ``error`` says why)."""
@@ -92,6 +91,9 @@ class LiveServer:
         except OSError as exc:
             self.error = f"cannot listen on {self.settings.bind}:{self.settings.port}: {exc.strerror or exc}"
             log.error("live page off, scoring goes on: %s", self.error)
+        except Exception as exc:             # noqa: BLE001 — a bug here must not end the service
+            self.error = f"stopped by a fault: {exc!r}"
+            log.exception("live page off, scoring goes on")
         finally:
             self._loop = None
             self._up.set()
