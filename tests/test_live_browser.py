@@ -73,7 +73,9 @@ def test_a_key_at_the_device_appears_on_the_page_and_the_overlay(emulator, open_
         assert "série 13" in text(page, ".series") and "1 / 15" in text(page, ".inning")
         box = bug.locator("main").bounding_box()
         assert (round(box["x"]), round(box["y"]), round(box["width"])) == (40, 900, 1000)
-        assert bug.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        for element in ("document.documentElement", "document.body"):
+            assert bug.evaluate(f"getComputedStyle({element}).backgroundColor") == "rgba(0, 0, 0, 0)"
+        assert bug.evaluate("getComputedStyle(document.documentElement).colorScheme") == "normal"
 
 
 def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):

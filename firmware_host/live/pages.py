@@ -46,8 +46,10 @@ def render(kind: str, state: dict) -> str:
     words = texts()[language]
     title = f"{words['table']} {state.get('table', '')} · {state.get('venue', '')}"
     data = {"state": state, "words": words}
+    # the overlay declares no dark scheme: a browser source must not paint a dark canvas under it
     return _static("shell.html").decode().format(
-        lang=language, kind=kind, title=html.escape(title), data=script_json(data))
+        lang=language, kind=kind, scheme="dark" if kind == "page" else "normal",
+        title=html.escape(title), data=script_json(data))
 
 
 def script_json(value) -> str:

@@ -25,7 +25,7 @@
       el("span", "team", m.home), el("span", "team-score", m.points.home + " : " + m.points.away),
       el("span", "team", m.away),
       el("span", "partie", W.partie + " " + m.partie + " " + W.of + " " + m.partie_count)]) : null;
-    return el("header", null, null, [place, match]);
+    return el("header", m ? "with-match" : null, null, [place, match]);
   }
 
   function team(state, side) {
