@@ -77,6 +77,33 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
+    thread, shown, stamps = run_stamping_frames(service)
+    partie = service.night.partie                    # its journal reopened with the room asked for
+    partie.journal.close()
+    partie.journal = Journal.open(partie.journal.path, preallocate=preallocate)
+    stages = Stages()
+    stages.wrap(service.referee, "press", "key")
+    stages.wrap(service.night, "enter", "command")
+    stages.wrap(partie.journal, "append", "append")
+    stages.wrap(service.display, "show", "frame")
+    for name in ("fsync", "fdatasync"):
+        stages.wrap(os, name, "storage")
+    try:
+        press(factory.pin(17), shown, stamps, presses, before=lambda n: stages.begin(),
+              after=lambda n, start: stages.end(stamps[-1] - start))
+    finally:
+        stages.unwrap()
+        service.post(Stop())
+        thread.join(10)
+        for dev in devices:
+            dev.close()
+    assert service.night.board.summary()["players"]["a"]["points"] == presses
+    return stages.presses
+
+
+def run_stamping_frames(service):
+    """Run ``service``'s loop in a thread; once it is up, stamp each frame its display device gets.
+    (thread, an Event set by each frame, the list of perf_counter stamps)."""
     shown = threading.Event()
     stamps = []
     thread = threading.Thread(target=service.run, daemon=True)
@@ -91,37 +118,29 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
         shown.set()
 
     device.display = display
-    if preallocate:
-        service.night.partie_journal.close()
-        service.night.partie_journal = Journal.open(service.night.partie_journal.path, preallocate=preallocate)
-    stages = Stages()
-    stages.wrap(service.referee, "press", "key")
-    stages.wrap(service.night, "command", "command")
-    stages.wrap(service.night.partie_journal, "append", "append")
-    stages.wrap(service.display, "show", "frame")
-    for name in ("fsync", "fdatasync"):
-        stages.wrap(os, name, "storage")
-    pin = factory.pin(17)
-    try:
-        for _ in range(presses):
-            shown.clear()
-            stages.begin()
-            start = time.perf_counter()
-            pin.drive_low()
-            if not shown.wait(5):
-                raise SystemExit("no frame after a key press")
-            time.sleep(0.04)                         # past the 30 ms debounce lock (the frame's wrapper ends too)
-            stages.end(stamps[-1] - start)
-            pin.drive_high()
-            time.sleep(0.04)
-    finally:
-        stages.unwrap()
-        service.post(Stop())
-        thread.join(10)
-        for dev in devices:
-            dev.close()
-    assert service.night.board.summary()["players"]["a"]["points"] == presses
-    return stages.presses
+    return thread, shown, stamps
+
+
+def press(pin, shown, stamps, presses: int, *, before=None, after=None) -> list[float]:
+    """Press and release the mock ``pin`` ``presses`` times; each press's seconds to its frame.
+    ``before(n)`` runs just before the n-th press, ``after(n, start)`` after its frame (the key
+    still down)."""
+    out = []
+    for n in range(presses):
+        shown.clear()
+        if before is not None:
+            before(n)
+        start = time.perf_counter()
+        pin.drive_low()
+        if not shown.wait(5):
+            raise SystemExit("no frame after a key press")
+        out.append(stamps[-1] - start)
+        if after is not None:
+            after(n, start)
+        time.sleep(0.04)                             # past the 30 ms debounce lock
+        pin.drive_high()
+        time.sleep(0.04)
+    return out
 
 
 def bare_sync(directory: Path, preallocated: bool, count: int = 200) -> tuple[float, float]:

@@ -3,8 +3,8 @@
 ``Stages.wrap(obj, "name", stage)`` replaces ``obj.name`` (an instance attribute or a module
 function) with a timed call; nested stages are taken apart in ``breakdown``:
 
-    key      the referee deciding what the key means (input.referee)
-    rules    the rule core checking and applying the command (night.command minus the journal)
+    key      the referee deciding what the key means and checking it against the rules (input.referee)
+    rules    the rule core applying the checked command (night.enter minus the journal)
     journal  encoding and writing the line (the journal's append minus its sync)
     storage  fsync/fdatasync: the disk's (or the SD card model's) own time
     frame    the counter drawing the new state and handing it to the device

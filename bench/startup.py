@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +38,16 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Pat
     modules are compiled at every start (the venv's, compiled by pip, are not)."""
     if not bytecode:
         root = _copy_sources(root, directory / "no-bytecode")
+    with running(config, directory, root) as (child, stamps):
+        idle = idle_cpu(child.pid, idle_seconds)
+        rss = _rss_kib(child.pid)
+    return {"lit": stamps.get("lit"), "first_frame": stamps["ready"], "idle_cpu": idle, "rss_mib": rss / 1024}
+
+
+@contextmanager
+def running(config: Path, directory: Path, root: Path = ROOT):
+    """`pocitadlo run --config config` until READY=1: (the process, {"lit"/"ready": seconds from
+    the start}); ended after the block."""
     address = str(directory / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(address)
@@ -46,20 +57,21 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Pat
         start = time.perf_counter()
         child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
         try:
-            stamps = _stamps_until_ready(server)
-            lit = stamps["lit"] - start if "lit" in stamps else None
-            first_frame = stamps["ready"] - start
-            ticks = os.sysconf("SC_CLK_TCK")
-            cpu0 = _cpu(child.pid)
-            time.sleep(idle_seconds)
-            cpu1 = _cpu(child.pid)
-            rss = _rss_kib(child.pid)
+            stamps = {name: at - start for name, at in _stamps_until_ready(server).items()}
+            yield child, stamps
         finally:
             child.terminate()
             child.wait(20)
-        os.unlink(address)
-    idle = (cpu1 - cpu0) / ticks / idle_seconds if idle_seconds else 0.0
-    return {"lit": lit, "first_frame": first_frame, "idle_cpu": idle, "rss_mib": rss / 1024}
+            os.unlink(address)
+
+
+def idle_cpu(pid: int, seconds: float) -> float:
+    """The share of one core process ``pid`` used over the next ``seconds``."""
+    if not seconds:
+        return 0.0
+    cpu0 = _cpu(pid)
+    time.sleep(seconds)
+    return (_cpu(pid) - cpu0) / os.sysconf("SC_CLK_TCK") / seconds
 
 
 def _copy_sources(root: Path, target: Path) -> Path:

@@ -1,7 +1,7 @@
 """Load and validate the one TOML configuration file of a device.
 
 The service's own sections are read here — ``[device]``, ``[rules.carom]``, ``[rules.8ball]``,
-``[journal]`` — and ``[display]``, ``[keypad]`` and ``[sync]`` are handed to the ``read(section)``
+``[journal]`` — and ``[display]``, ``[keypad]``, ``[sync]`` and ``[live]`` are handed to the ``read(section)``
 of the part that owns them, so every error names the file, the section, the option and the fault.
 A syntax error names the file, the line and the column.
 
@@ -22,7 +22,7 @@ from rules.games import game_names
 
 LANGUAGES = ("cs", "en")
 GAMES = game_names()
-PARTS = ("display", "keypad", "sync")     # sections read by the part that owns them
+PARTS = ("display", "keypad", "sync", "live")     # sections read by the part that owns them
 SECTIONS = ("device", "rules", "journal") + PARTS
 
 

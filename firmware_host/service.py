@@ -134,6 +134,7 @@ class Service:
         self.notifier = notifier
         self.clock = clock
         self.on_durable = on_durable
+        self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
         self.queue: queue.Queue = queue.Queue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
@@ -324,3 +325,5 @@ class Service:
         model = self.screen()
         if model != self.display.model:
             self.display.show(model, self.clock())
+            for observer in self.observers:
+                observer(model)

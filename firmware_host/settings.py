@@ -6,12 +6,14 @@ service, above them all, hands them over here.
 from config import load as config_load
 from delivery.settings import read as read_sync
 from display.settings import read as read_display
+from firmware_host.live.settings import read as read_live
 from input.settings import read as read_keypad
 
 PART_READERS = {
     "display": read_display,
     "keypad": read_keypad,
     "sync": read_sync,
+    "live": read_live,
 }
 
 

@@ -39,7 +39,7 @@ def test_a_good_file_loads_with_defaults_and_relative_data_dir(tmp_path):
     assert config.carom.points_limit == 100 and config.carom.innings_limit == 15
     assert config.rules_header("carom") == {"points_limit": 100, "innings_limit": 15, "cap_points_at_limit": True}
     assert config.journal.fsync is True
-    assert set(config.parts) == {"display", "keypad", "sync"}
+    assert set(config.parts) == {"display", "keypad", "sync", "live"}
 
 
 @pytest.mark.parametrize("name", ["config.toml", "emulator.toml", "emulator-8ball.toml"])
@@ -104,7 +104,7 @@ def test_duplicate_pins(tmp_path, extra, option, problem):
 @pytest.mark.parametrize("extra, expected", [
     ("[rules.carom]\npoints_limt = 100\n", "[rules.carom] points_limt: unknown option (did you mean points_limit?)"),
     ("[device.x]\n", "[device] x: unknown option"),              # nothing close: no guess
-    ("[jornal]\nfsync = true\n", "[jornal]: unknown section (known: device, rules, journal, display, keypad, sync)"),
+    ("[jornal]\nfsync = true\n", "[jornal]: unknown section (known: device, rules, journal, display, keypad, sync, live)"),
     ("[rules.snooker]\nreds = 15\n", "[rules] snooker: unknown option"),
     ("[sync]\ntransport = \"pigeon\"\n", '[sync] transport: must be one of "http", "serial", "none", got "pigeon"'),
 ], ids=["typo in option", "nothing like it", "typo in section", "unknown game rules", "unknown transport"])
@@ -149,8 +149,8 @@ def test_parts_read_their_own_sections_through_injected_readers(tmp_path):
         return read
 
     config = config_load.load(write(tmp_path, GOOD + "[display]\nx = 1\n"),
-                              readers={n: reader(n) for n in ("display", "keypad", "sync")})
-    assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync"}
+                              readers={n: reader(n) for n in ("display", "keypad", "sync", "live")})
+    assert config.parts == {"display": "display", "keypad": "keypad", "sync": "sync", "live": "live"}
     assert seen["display"] == ("display", {"x": 1, "language": "cs"}) and seen["keypad"] == ("keypad", {})
 
 

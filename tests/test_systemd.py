@@ -137,3 +137,10 @@ def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
     assert ready.startswith("READY=1\nSTATUS=config error: ")
     assert "[display] contrast: must be at most 255, got 999" in ready
     assert "config error, waiting for a fixed file" in child.stderr.read()
+
+
+def test_the_unit_lets_the_service_listen_on_the_live_port_only():
+    from firmware_host.live.settings import DEFAULT_PORT
+
+    service = unit()["Service"]
+    assert service["SocketBindAllow"] == f"tcp:{DEFAULT_PORT}" and service["SocketBindDeny"] == "any"

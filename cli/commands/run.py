@@ -259,6 +259,10 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     if notifier is not None:
         service.notifier = notifier
     syncer.start()
+    live = None
+    if config.parts["live"].enabled:           # the live page: listens after the first frame
+        from firmware_host.live.server import attach
+        live = attach(config, service)
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
     previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(
         target=service.post, args=(Stop("SIGTERM"),), daemon=True).start())
@@ -269,6 +273,8 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
         for device in devices:
             device.close()
         syncer.stop()
+        if live is not None:
+            live.stop()
         if service.notifier:
             service.notifier.stopping()
     return 0

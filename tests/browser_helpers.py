@@ -1,0 +1,47 @@
+"""Headless Chromium (Debian's package `chromium`) driven by Playwright, for the browser tests
+and bench/live_screenshots.py. Playwright cannot download its own browser here: it is pointed
+at /usr/bin/chromium, with a fresh profile each time and nothing that calls home."""
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+
+CHROMIUM = os.environ.get("POCITADLO_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
+MISSING = "Chromium not installed: apt-get install chromium (Debian package `chromium`)"
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return MISSING
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright not installed: pip install -e '.[test]'"
+    return None
+
+
+def browser_env() -> dict:
+    """This environment without libfaketime (CI's shifted-clock run preloads it): the browser's
+    clock is not under test, and Chromium crawls with it."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("FAKETIME")}
+
+
+@contextmanager
+def chromium(**context):
+    """A persistent browser context on a fresh, temporary profile; ``context``: viewport etc."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="pocitadlo-chromium-")
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, headless=True, args=ARGS, env=browser_env(), **context)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
