@@ -433,3 +433,41 @@ def test_an_unusable_data_dir_is_a_config_error_naming_the_option(tmp_path):
     assert config.device.data_dir == str(tmp_path / "data")
     assert shown == [{"screen": "error", "code": "config", "text":
                       f"{path}: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: Not a directory"}]
+
+
+def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_exit(tmp_path, monkeypatch):
+    """Issue 12: disk full plus a torn tail to cut made `run` exit 2 (a dark counter under systemd's
+    start limit). Now the storage fault is on the counter, systemd hears READY and the watchdog, and
+    the service comes up, with every accepted stroke, once the card has room again."""
+    import errno
+
+    from cli.commands import run as run_command
+    from firmware_host import journal as journal_module
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + '[display]\ndriver = "dummy"\n[keypad]\ndevices = []\n', encoding="utf-8")
+    config = load(path)
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+    for value in (1, 2, 10):
+        service.handle(Command({"cmd": "score", "value": value}))
+    partie_file = service.night.partie_journal.path
+    service.night.partie_journal.close()
+    with open(partie_file, "ab") as fh:
+        fh.write(b'{"cmd":"sco')                        # a torn tail the next start must cut aside
+    real_open, full = open, [2]
+
+    def card(file, mode="r", *args, **kw):
+        if str(file).endswith(".cut") and full[0]:
+            full[0] -= 1
+            raise OSError(errno.ENOSPC, "No space left on device", str(file))
+        return real_open(file, mode, *args, **kw)
+
+    monkeypatch.setattr(journal_module, "open", card, raising=False)
+    counter = Counter(open_device(DisplaySettings(driver="dummy")), DisplaySettings(driver="dummy"))
+    shown, notifier = [], Recorder()
+    monkeypatch.setattr(counter, "show", lambda model, now: shown.append(model))
+    service, _, _ = run_command.assemble_or_wait(config, notifier, sleep=lambda s: None, counter=counter)
+    assert shown[0] == {"screen": "error", "code": "storage", "text": f"{partie_file}.cut: No space left on device"}
+    assert len(shown) == 2 and notifier.sent[0] == ("ready", f"storage fault: {partie_file}.cut: No space left on device")
+    assert service.night.board.history == [{"cmd": "score", "value": v} for v in (1, 2, 10)]

@@ -242,6 +242,38 @@ def open_keypads(settings, service, **kw) -> list:
     return started
 
 
+def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=time.sleep, **kw):
+    """``assemble``, but a storage fault while the journals are opened (the SD card full, gone
+    read-only, a torn tail that cannot be cut) is shown on the counter and retried every ``poll``
+    seconds — never an exit, which under systemd would only restart into the same fault until the
+    start limit and leave the counter dark. Nothing is lost by waiting: nothing was accepted yet."""
+    announced = False
+    while True:
+        try:
+            return assemble(config, **kw)
+        except OSError as exc:
+            where = exc.filename or config.device.data_dir
+            text = f"{where}: {exc.strerror or exc}"
+            log.error("storage fault, retrying every %.0f s: %s", poll, text)
+            _show_on(kw.get("counter"), {"screen": "error", "code": "storage", "text": text})
+            if notifier is not None:
+                if not announced:
+                    notifier.ready(f"storage fault: {text}")     # READY, so systemd does not kill us
+                    announced = True
+                notifier.status(f"storage fault: {text}")
+                notifier.watchdog()
+            sleep(poll)
+
+
+def _show_on(counter, model: dict) -> None:
+    if counter is None or counter.device is None:
+        return
+    try:
+        counter.show(model, time.monotonic())
+    except Exception as exc:       # noqa: BLE001 — no display either: the log has it
+        log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
+
+
 def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     """Run the service until stopped (SIGTERM/SIGINT); close devices and sync on the way out.
 
@@ -252,7 +284,7 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
 
     from firmware_host.service import Stop
 
-    service, devices, syncer = assemble(config, **kw)
+    service, devices, syncer = assemble_or_wait(config, notifier, **kw)
     for device in devices:
         if stop_on_end is not None and hasattr(device, "on_end"):
             device.on_end = lambda: service.post(stop_on_end)
