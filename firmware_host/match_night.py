@@ -206,7 +206,7 @@ class Night(OnSlot):
             "toggle": lambda: menus.toggled(t, league, *value),
             "present_done": lambda: self._present_done(*value),
             "no_show": lambda: menus.yes_no(t, t("no_show_q", team=value.team(value.side)),
-                                            "forfeit_match", value),
+                                            "forfeit_match", value, default_no=True, no=("present", value)),
             "forfeit_match": lambda: self._start_match(value, forfeit=value.side),
             "single": self._start_single,
             "next_menu": lambda: menus.next_partie_menu(t, self.match),

@@ -46,8 +46,10 @@ def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_val
                 hint=t("hint_menu", n=last))
 
 
-def yes_no(t: Texts, title: str, ui: str, value=None) -> Menu:
-    return menu(t, title, [item(t("yes"), ui, value), item(t("no"))])
+def yes_no(t: Texts, title: str, ui: str, value=None, *, default_no: bool = False, no: tuple = (None, None)) -> Menu:
+    """``default_no``: an irreversible choice starts on "Ne", so a habitual Enter, Enter never takes
+    it; ``no``: the (action, value) "Ne" leads to (none: the menu closes)."""
+    return menu(t, title, [item(t("yes"), ui, value), item(t("no"), *no)], selected=1 if default_no else 0)
 
 
 def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False) -> Menu:

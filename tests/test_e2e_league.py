@@ -378,7 +378,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(ev
     with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
-        table.ui("down", "confirm", "confirm")             # the away team: "did not come", yes
+        table.ui("down", "confirm", 1, "confirm")          # the away team: "did not come", 1 yes (Ne is preselected)
         assert close_match(table)["points"] == {"home": full, "away": 0}
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)

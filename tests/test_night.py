@@ -361,7 +361,11 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     night, outbox = night_of(setup, game=game)
     night.ui("confirm"), night.ui("confirm"), night.ui("confirm")    # fixture; home all present
     assert night.screen()["items"][-1] == "6 Tým nepřišel"
-    night.ui(6), night.ui("confirm"), night.ui("confirm")           # Jiskra did not come: yes
+    night.ui(6), night.ui("confirm")                                 # Jiskra did not come …
+    assert night.screen()["items"] == ["1 Ano", "2 Ne"] and night.screen()["selected"] == 1   # … starts on Ne
+    night.ui("confirm")                                             # a habitual Enter takes nothing
+    assert night.phase == "menu" and night.screen()["items"][-1] == "6 Tým nepřišel" and night.match is None
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("confirm")                    # yes, explicitly
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
