@@ -25,12 +25,14 @@ TITLES = {
            "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",
            "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
            "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
-                   "podržet Enter → menu → číslo → Enter."},
+                   "podržet Enter → menu → číslo → Enter.",
+           "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu."},
     "en": {"carom": "Carom – referee keys", "8ball": "8-ball – referee keys", "hold": "hold",
            "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
            "other": "Other keys",
            "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
-                   "hold Enter → menu → number → Enter."},
+                   "hold Enter → menu → number → Enter.",
+           "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one."},
 }
 MATRIX_ONLY = {"A", "B", "C", "D", "#"}
 UNIT_W, UNIT_H, GAP, MARGIN = 250, 150, 12, 40
@@ -89,7 +91,8 @@ class Card:
                 draw.text((MARGIN, y), f"{key_label(key)}: {self._describe(key)}",
                           font=self.small, fill=INK)
             y += 50
-        self._wrapped(draw, self.texts["foot"].format(s=self.settings.long_press),
+        foot = self.texts["foot"].format(s=self.settings.long_press) + self.texts.get(f"foot_{self.keymap.game}", "")
+        self._wrapped(draw, foot,
                       (MARGIN, y), width - 2 * MARGIN, INK)
         return image
 
