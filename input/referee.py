@@ -229,30 +229,31 @@ class Referee(OnSlot):
 
     # -- menus -----------------------------------------------------------------
     def _menu(self, items: list, board, single=None) -> Outcome:
-        """Rare actions, each confirmed; record commands the core refuses now are left out.
+        """Rare actions, each confirmed; items not offered now (None) and record commands the core
+        refuses now are left out, and every other item keeps its digit: its place in ``items``.
 
         ``single``: the overlay for a lone item (Confirm) instead of a one-line menu."""
-        allowed = tuple(i for i in items if i.command is None
-                        or first_error(board, [i.command]) is None)
-        if not allowed:
-            return checked(board, items[0].command, self.language)
-        if single is not None and len(allowed) == 1:
-            return self._open(single(allowed[0], self.language))
-        return self._open(Menu(say("menu_title", self.language), allowed,
-                               language=self.language))
+        numbered = [(n, i) for n, i in enumerate(items, start=1) if i is not None
+                    and (i.command is None or first_error(board, [i.command]) is None)]
+        if not numbered:
+            return checked(board, next(i for i in items if i is not None).command, self.language)
+        if single is not None and len(numbered) == 1:
+            return self._open(single(numbered[0][1], self.language))
+        return self._open(Menu(say("menu_title", self.language), tuple(i for _, i in numbered),
+                               language=self.language, numbers=tuple(n for n, _ in numbered)))
 
     def _menu_items(self, board) -> list:
+        """The hold menu in a fixed order, so an item keeps its digit however the game stands:
+        None where an item is not offered now (the 8's pocket, closing before the end)."""
         items = []
         if self.game == "8ball":
             prompt = self._eight_prompt("pocket8")
-            if first_error(board, prompt.commands()) is None:
-                items.append(MenuItem(say("pocket8", self.language), confirm=False,
-                                      opens=lambda: prompt))
+            items.append(MenuItem(say("pocket8", self.language), confirm=False, opens=lambda: prompt)
+                         if first_error(board, prompt.commands()) is None else None)
             items.append(self._stalemate_item())
             items += self._player_items("game", board)
         items += self._player_items("forfeit", board)
-        if board.finished:
-            items.append(self._close_item())
+        items.append(self._close_item() if board.finished else None)
         items.append(MenuItem(say("keytest", self.language), ui="keytest", confirm=False))
         return items
 
