@@ -141,9 +141,10 @@ class Night(OnSlot):
     def _news(self, news) -> str | None:
         if news is None:
             return None
-        key, side = news
+        key, side, how = news
         names = self.board.summary().get("names", {})
-        return self.t(key, name=names.get(side, side))
+        said = self.t(key, name=names.get(side, side))
+        return f"{said}: {self.t('loss.' + how)}" if how else said
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that

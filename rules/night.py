@@ -217,15 +217,27 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
     return summary
 
 
-def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None] | None:
-    """8-ball: what a command decided that the picture barely shows — ("set_won", side),
-    ("game_won", side), or ("rerack", None): the same player breaks again (RULES 2.3)."""
+def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, str | None] | None:
+    """8-ball: what a command decided that the picture barely shows — ("set_won", side, how),
+    ("game_won", side, how), or ("rerack", None, None): the same player breaks again (RULES 2.3).
+    ``how``: the game's reason (RULES 2.7: "eight_early", "eight_wrong_pocket", …) when it was lost
+    on the 8, else None."""
     for side in ("a", "b"):
-        if after["sets"][side] > before["sets"][side]:
-            return "set_won", side
-        if after["games"][side] > before["games"][side]:
-            return "game_won", side
+        for key, count in (("set_won", "sets"), ("game_won", "games")):
+            if after[count][side] > before[count][side]:
+                return key, side, _lost_on_the_eight(before, after)
     was, now = before["current"], after["current"]
     if cmd.get("cmd") == "shot" and was["break_shot"] and now["break_shot"] and not after["finished"]:
-        return "rerack", None
+        return "rerack", None, None
     return None
+
+
+LOST_ON_THE_EIGHT = ("eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball", "eight_wrong_pocket")
+
+
+def _lost_on_the_eight(before: dict, after: dict) -> str | None:
+    games = after.get("games_log", [])
+    if len(games) <= len(before.get("games_log", [])):
+        return None
+    reason = games[-1].get("reason")
+    return reason if reason in LOST_ON_THE_EIGHT else None

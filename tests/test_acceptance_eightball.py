@@ -57,6 +57,7 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(emu
     player.key("3")
     lost = player.key("0")                           # ... and pots the 8 before clearing them: 2.7 (5a)
     assert lost["summary"]["games"] == {"a": 0, "b": 1} and current(lost)["breaker"] == "b"
+    assert lost["message"]["text"] == "Hru vyhrál Kučera: 8 předčasně"      # says how (issue 12)
     menu = player.key("enter", held=True)        # the hold menu's digits are fixed (issue 12): 4 is B's game
     assert "4 Hru vyhrál Kučera" in menu["items"] and not any(i.startswith("1 ") for i in menu["items"])
     player.play("4" + "\n")

@@ -11,6 +11,7 @@ import pytest
 from input import messages
 from input.keymap import actions_for
 from input.messages import LANGUAGES, catalog, has, label
+from rules.night import LOST_ON_THE_EIGHT
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "input", ROOT / "firmware_host"]
@@ -19,7 +20,8 @@ GAMES = ("carom", "8ball")
 BUILT = ([f"{stem}_{game}" for stem in ("single", "close", "not_over") for game in GAMES]
          + [f"hint_{phase}" for phase in ("ready", "lotdraw", "result", "partie", "finished",
                                             "hold_menu", "menu")]
-         + [f"pocket_last_{group}" for group in ("solid", "stripe")])
+         + [f"pocket_last_{group}" for group in ("solid", "stripe")]
+         + [f"loss.{reason}" for reason in LOST_ON_THE_EIGHT])
 
 
 def po_entries(language: str) -> dict:

@@ -112,10 +112,21 @@ def test_the_partie_header_carries_the_match_and_its_seed():
 def test_2_3_rack_news_says_who_took_the_game_or_that_the_breaker_breaks_again():
     before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": True}}
     won = {**before, "games": {"a": 0, "b": 1}, "finished": False}
-    assert night.rack_news({"cmd": "pot8"}, before, won) == ("game_won", "b")
+    assert night.rack_news({"cmd": "pot8"}, before, won) == ("game_won", "b", None)
     again = {**before, "finished": False}
-    assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None)
+    assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None, None)
     assert night.rack_news({"cmd": "foul"}, before, again) is None
+
+
+@pytest.mark.parametrize("reason", night.LOST_ON_THE_EIGHT)
+def test_2_7_a_game_lost_on_the_8_says_how(reason):
+    """Issue 12: the counter says how the 8 lost the game, not only who took it."""
+    before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": False},
+              "games_log": []}
+    lost = {**before, "games": {"a": 0, "b": 1}, "games_log": [{"winner": "b", "reason": reason}]}
+    assert night.rack_news({"cmd": "shot"}, before, lost) == ("game_won", "b", reason)
+    won = {**lost, "games_log": [{"winner": "b", "reason": "eight"}]}         # the 8 potted legally
+    assert night.rack_news({"cmd": "shot"}, before, won) == ("game_won", "b", None)
 
 
 def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
