@@ -207,6 +207,8 @@ class Referee(OnSlot):
         return self._open(prompt)
 
     def _ask(self, action: str, board) -> Outcome:
+        if action == "pot8" and first_error(board, [{"cmd": "pot8"}]) is None:
+            return Outcome(commands=({"cmd": "pot8"},))      # on the break its pocket does not matter
         prompt = self._choose_prompt() if action == "choose" else self._eight_prompt(action)
         error = first_error(board, prompt.commands())
         if error is not None:

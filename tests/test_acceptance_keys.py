@@ -50,7 +50,7 @@ def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(emulator, 
 EIGHTBALL_PLAY = "\n3" + "\n" * 7                # setup, 3 other match → teams → all present → players
 EIGHTBALL_STATES = {
     "break": (EIGHTBALL_PLAY, "1", "Nejdřív koule, pak kapsa"),
-    "pocket prompt": (EIGHTBALL_PLAY + "8", "7", "1–6, Zpět = zrušit"),
+    "pocket prompt": (EIGHTBALL_PLAY + "70" + "8", "7", "1–6, Zpět = zrušit"),    # after the break (issue 12)
     "group prompt": (EIGHTBALL_PLAY + "790/", "3", "1 plné, 2 půlené"),
     "must choose": (EIGHTBALL_PLAY + "790", "7", "Nejdřív zvolte skupinu"),
     "nothing to undo": (EIGHTBALL_PLAY, "-", "Není co vrátit"),

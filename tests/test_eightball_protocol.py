@@ -71,7 +71,7 @@ def test_2_2_opposite_accepts_integer_keys():
     ({"cmd": "foul", "code": ["b"]}, "bad_argument"),
     ({"cmd": "game", "winner": ["a"]}, "bad_argument"),
     ({"cmd": "forfeit", "by": {}}, "bad_argument"),
-    ({"cmd": "pot8", "pocket": None}, "pocket_required"),
+    ({"cmd": "pot8", "pocket": 0}, "bad_pocket"),
 ])
 def test_core_refusals_have_stable_codes_and_change_nothing(command, code):
     state = initial(parse_header(HEADER))

@@ -208,9 +208,20 @@ def test_scratch_and_foul_keys():
     assert desk.commands[-2] == {"cmd": "foul"}
 
 
-def test_pot8_asks_for_the_pocket():
-    """RULES 2.3 (8B:2d): the 8 on the break — the pocket is asked for, then recorded."""
+def test_the_8_on_the_break_is_entered_without_asking_its_pocket():
+    """RULES 2.3 (8B:2d): the 8 on the break re-racks wherever it dropped: no "Kapsa 8?" (issue 12)."""
     desk = eight().keys("8")
+    assert desk.screen is None and desk.commands == [{"cmd": "pot8"}]
+    desk.keys("0")
+    current = desk.board.summary()["current"]
+    assert current["break_shot"] and current["breaker"] == "b"     # re-racked: the same player breaks
+
+
+def test_pot8_asks_for_the_pocket():
+    """RULES 2.7: after the break the 8's pocket decides the game — asked for, then recorded."""
+    desk = eight()
+    break_and_take_solids(desk)
+    desk.keys("8")
     assert desk.screen == {"screen": "prompt", "title": "Kapsa 8?", "value": "",
                            "hint": "1–6, Zpět = zrušit"}
     desk.keys("9")
@@ -218,12 +229,15 @@ def test_pot8_asks_for_the_pocket():
     desk.keys("*")
     assert desk.messages[-1] == "Nejdřív odpovězte, Zpět = zrušit"
     desk.keys("4")
-    assert desk.commands == [{"cmd": "pot8", "pocket": 4}] and desk.screen is None
+    assert desk.commands[-1] == {"cmd": "pot8", "pocket": 4} and desk.screen is None
 
 
 def test_prompt_cancelled_by_undo_without_a_command():
-    desk = eight().keys("8 -")
-    assert desk.commands == [] and desk.screen is None and desk.messages == ["Zrušeno"]
+    desk = eight()
+    break_and_take_solids(desk)
+    entered = len(desk.commands)
+    desk.keys("8 -")
+    assert len(desk.commands) == entered and desk.screen is None and desk.messages[-1] == "Zrušeno"
 
 
 def test_last_ball_of_a_group_asks_for_its_pocket():

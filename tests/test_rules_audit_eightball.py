@@ -289,17 +289,18 @@ def check_closed_shot(before: dict, after: dict) -> None:
     shooter, other = cur["shooter"], "b" if cur["shooter"] == "a" else "a"
     pending = cur["pending"]
     pots = [{"solid": "solids", "stripe": "stripes"}[c["ball"]] for c in pending if c["cmd"] == "pot"]
-    eight = next((c["pocket"] for c in pending if c["cmd"] == "pot8"), None)
+    eights = [c for c in pending if c["cmd"] == "pot8"]      # on the break without a pocket (8B:2d)
+    eight = eights[0].get("pocket") if eights else None
     scratch = {"cmd": "scratch"} in pending
     fouled = scratch or any(c["cmd"] == "foul" for c in pending)
     nocushion = {"cmd": "nocushion"} in pending
-    if cur["break_shot"] and (eight is not None or nocushion):          # 2.3: re-rack
+    if cur["break_shot"] and (eights or nocushion):                     # 2.3: re-rack
         assert after["games_log"] == before["games_log"]
         assert (new["breaker"], new["shooter"], new["break_shot"], new["ball_in_hand"]) == (
             cur["breaker"], cur["breaker"], True, False)
         assert new["left"] == {"solids": 7, "stripes": 7}
         return
-    if eight is not None:                                                # 2.7: the game ends
+    if eights:                                                           # 2.7: the game ends
         assert len(after["games_log"]) == len(before["games_log"]) + 1
         game = after["games_log"][-1]
         reason = expected_reason(cur, pots, eight, scratch, fouled)

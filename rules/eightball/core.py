@@ -170,7 +170,7 @@ def _pending_commands(pending: tuple) -> list[dict]:
             if args[1] is not None:
                 cmd["pocket"] = args[1]
         elif name == "pot8":
-            cmd = {"cmd": "pot8", "pocket": args[0]}
+            cmd = {"cmd": "pot8"} if args[0] is None else {"cmd": "pot8", "pocket": args[0]}
         elif name == "foul" and args[0] is not None:
             cmd = {"cmd": "foul", "code": args[0]}
         else:

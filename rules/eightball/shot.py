@@ -35,7 +35,7 @@ class Shot:
     def of(cls, pending: tuple) -> "Shot":
         return cls(
             pots=tuple(e[1:] for e in pending if e[0] == "pot"),
-            eight=next((e[1] for e in pending if e[0] == "pot8"), None),
+            eight=next((e[1] or 0 for e in pending if e[0] == "pot8"), None),    # 0: on the break, no pocket
             scratch=("scratch",) in pending,
             fouls=tuple(e[1] for e in pending if e[0] == "foul"),
             nocushion=("nocushion",) in pending,
@@ -96,7 +96,8 @@ def _pot8_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
     _check_not_after_nocushion(shot)
     if shot.eight is not None:
         raise Refused("the 8 is already entered for this shot", code="already_entered")
-    return ("pot8", pocket_arg(cmd, required=True))
+    # RULES 2.3 (8B:2d): the 8 on the break re-racks whatever its pocket, so none is asked for there
+    return ("pot8", pocket_arg(cmd, required=not rack.break_shot))
 
 
 def _scratch_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
