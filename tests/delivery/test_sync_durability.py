@@ -9,7 +9,7 @@ from pathlib import Path
 
 from delivery.outbox import Outbox, item_body
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 ADDER = textwrap.dedent("""
     import sys

@@ -129,7 +129,7 @@ def test_the_bundled_match_records_sum_to_five_three():
     from pathlib import Path
 
     from rules.record import replay_file
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     parties = []
     for name in ("draw", "points-limit", "innings", "forfeit"):
         replayed = replay_file(examples / f"carom-{name}.jsonl")

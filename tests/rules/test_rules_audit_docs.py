@@ -8,7 +8,7 @@ from rules.record import replay_lines
 from test_carom_rules import command as carom_command
 from test_eightball_helpers import B_NEEDS_EIGHT, cmd as eightball_command
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
 
 
@@ -119,8 +119,9 @@ def test_every_test_named_in_the_rules_coverage_table_exists():
     clause row names at least one."""
     text = (ROOT / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
     files = dict(re.findall(r"\*\*([A-Z]+)\*\* `(test_[a-z_0-9]+\.py)`", text))
-    defined = {abbr: set(re.findall(r"^def (test_\w+)", (ROOT / "tests" / name).read_text(
-        encoding="utf-8"), re.M)) for abbr, name in files.items()}
+    paths = {path.name: path for path in (ROOT / "tests").rglob("test_*.py")}   # basenames are unique
+    defined = {abbr: set(re.findall(r"^def (test_\w+)", paths[name].read_text(encoding="utf-8"), re.M))
+               for abbr, name in files.items()}
     named = re.findall(r"\b([A-Z]+)::(test_\w+)", text)
     missing = [f"{abbr}::{test}" for abbr, test in named if test not in defined.get(abbr, ())]
     assert named and not missing

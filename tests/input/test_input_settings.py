@@ -80,7 +80,7 @@ def test_wiring_table_in_install_doc_matches_the_defaults():
     from pathlib import Path
 
     from input.settings import DEFAULT_BUTTONS, DEFAULT_COLS, DEFAULT_ROWS
-    text = Path(__file__).resolve().parent.parent.joinpath("docs", "install.md").read_text()
+    text = Path(__file__).resolve().parents[2].joinpath("docs", "install.md").read_text()
     section = text.split("## Keypad wiring", 1)[1].split("\n## ", 1)[0]
     rows = [int(b) for b in re.findall(r"\| row \d \([^)]*\) \| (\d+) \|", section)]
     cols = [int(b) for b in re.findall(r"\| column \d \([^)]*\) \| (\d+) \|", section)]

@@ -65,7 +65,7 @@ def child_main(config_path: str, commands_in, acks_out) -> None:
 SPAWNED = """
 import sys
 sys.path.insert(0, sys.argv[2])
-from tests.test_killpoints import child_main
+from tests.firmware_host.test_killpoints import child_main
 child_main(sys.argv[1], sys.stdin, sys.stdout)
 """
 

@@ -7,7 +7,7 @@ import pytest
 from input.messages import LANGUAGES, Said, has, refusal, say
 from rules.errors import IllegalCommand
 
-RULES = Path(__file__).resolve().parent.parent / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules"
 # Codes of errors about files and headers, never the answer to a key.
 NOT_KEYS = {"bad_header", "bad_record", "unknown_game", "bad_player", "bad_race", "bad_side",
             "bad_opposite", "rule", "illegal", "match"}

@@ -9,7 +9,7 @@ import pytest
 from cli.main import main
 from rules.record import encode_line
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 POCITADLO = Path(sys.executable).with_name("pocitadlo")
 HEADER = '{"game":"carom","a":"Novák","b":"Dvořák","points_limit":30,"innings_limit":2}'

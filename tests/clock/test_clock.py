@@ -8,7 +8,7 @@ import pytest
 
 from clock import ManualClock, SystemClock
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("rules", "config", "wire", "delivery", "input", "display", "firmware_host", "server", "cli",
            "bench", "tests")
 # time.time(), time.localtime(), datetime.now(), date.today() and their kin read the wall clock

@@ -3,7 +3,7 @@
 The states come from real records replayed through the rule cores (display/samples.py).
 After an intended change of the pictures, regenerate them and look at the diff:
 
-    POCITADLO_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_display_golden.py
+    POCITADLO_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/display/test_display_golden.py
 """
 import os
 from pathlib import Path

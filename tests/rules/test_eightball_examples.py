@@ -8,7 +8,7 @@ import pytest
 
 from rules.record import replay_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 CLI = Path(sys.executable).parent / "pocitadlo"
 
