@@ -2,7 +2,7 @@
 import pytest
 
 from rules.errors import NothingToRedo, NothingToUndo
-from test_carom_rules import board, command, players
+from carom_helpers import board, command, players
 
 PARTIE = "10 2 m z 1 m 20 f 1 1 m m"
 

@@ -5,7 +5,7 @@ clauses they rest on.
 """
 import pytest
 
-from test_carom_rules import board, command, players, refused
+from carom_helpers import board, command, players, refused
 
 
 def fix(b, cmd: str, player: str, inning: int, points: int):

@@ -10,7 +10,7 @@ from rules.eightball.core import (
 )
 from rules.eightball.match import team_score
 from rules.errors import HeaderError, IllegalCommand, NothingToUndo
-from test_eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
+from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
 
 
 # -- header (RULES 2.2, 2.3, 2.9) -----------------------------------------------------

@@ -1,7 +1,7 @@
-"""8-ball rule core, clause by clause (RULES Part 2). Notation: tests/test_eightball_helpers.py."""
+"""8-ball rule core, clause by clause (RULES Part 2). Notation: tests/rules/eightball_helpers.py."""
 import pytest
 
-from test_eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
+from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
 
 
 def last_game(board) -> dict:

@@ -2,7 +2,7 @@
 import pytest
 
 from rules.carom.match import MatchError, Pairing, draw_lot, forfeited_match, match_result
-from test_carom_rules import board
+from carom_helpers import board
 
 HOME = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]
 AWAY = ["Kučera", "Veselý", "Horák", "Němec"]

@@ -1,13 +1,13 @@
 """Independent audit of the carom core (RULES Part 1): referee scenarios at the table, and a
 second, deliberately naive implementation of RULES 1.2-1.4 that random command sequences must agree
-with. Notation: tests/test_carom_rules.py (a number is a stroke, m miss, f foul, z frozen,
+with. Notation: tests/rules/carom_helpers.py (a number is a stroke, m miss, f foul, z frozen,
 Fa/Fb forfeit, u undo, r redo)."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleError
-from test_carom_rules import board, command, players, refused
+from carom_helpers import board, command, players, refused
 
 
 def figures(b, player: str) -> tuple:

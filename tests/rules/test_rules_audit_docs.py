@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 from rules.record import replay_lines
-from test_carom_rules import command as carom_command
-from test_eightball_helpers import B_NEEDS_EIGHT, cmd as eightball_command
+from carom_helpers import command as carom_command
+from eightball_helpers import B_NEEDS_EIGHT, cmd as eightball_command
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")

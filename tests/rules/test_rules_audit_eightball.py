@@ -1,5 +1,5 @@
 """Independent audit of the 8-ball core (RULES Part 2): referee scenarios for the tricky cases.
-Notation: tests/test_eightball_helpers.py."""
+Notation: tests/rules/eightball_helpers.py."""
 from itertools import combinations
 
 import pytest
@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 
 from rules.board import Board
 from rules.eightball.core import summary as eightball_summary
-from test_eightball_helpers import HEADER, B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
-from test_eightball_properties import SETTINGS, header, run, sequences
+from eightball_helpers import HEADER, B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
+from eightball_strategies import SETTINGS, header, run, sequences
 
 
 def log(board) -> list:

@@ -1,4 +1,4 @@
-"""A short notation for 8-ball command sequences, shared by the tests/test_eightball_*.py files.
+"""A short notation for 8-ball command sequences, shared by the 8-ball tests in tests/rules/.
 
 Tokens, separated by spaces:
   .        shot                   s / s3   pot a solid (into pocket 3)    t / t5   pot a stripe
