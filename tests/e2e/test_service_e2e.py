@@ -14,25 +14,14 @@ from cli.commands.run import assemble
 from delivery.outbox import Outbox
 from rules.record import replay_lines
 
+TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý")),
+         ("Jiskra Hořice", None, ("Kučera", "Veselý", "Horák", "Němec", "Pokorný")))
 PINS = {"1": 17, "2": 27, "7": 5, "0": 22, "enter": 25, "-": 24, "+": 23}
 
 
 @pytest.fixture
-def night_config(tmp_path, clock):
-    today = clock.today().isoformat()
-    (tmp_path / "league.toml").write_text(f"""
-[[teams]]
-name = "Sokol Dvůr"
-venue = "Hospoda U Lva"
-players = ["Novák", "Dvořák", "Svoboda", "Černý"]
-[[teams]]
-name = "Jiskra Hořice"
-players = ["Kučera", "Veselý", "Horák", "Němec", "Pokorný"]
-[[fixtures]]
-date = {today}
-home = "Sokol Dvůr"
-away = "Jiskra Hořice"
-""", encoding="utf-8")
+def night_config(tmp_path, league_file):
+    league_file(((0, "Sokol Dvůr", "Jiskra Hořice"),), teams=TEAMS)
     pins = "\n".join(f'"{key}" = {pin}' for key, pin in PINS.items())
     (tmp_path / "config.toml").write_text(f"""
 [device]

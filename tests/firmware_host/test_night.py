@@ -15,21 +15,11 @@ from rules.errors import IllegalCommand
 from rules.carom.match import draw_lot
 from rules.record import replay_file
 
-TONIGHT = dt.datetime(2026, 11, 29, 19, 30)        # the clock of these nights (UTC)
-LEAGUE = """
-[[teams]]
-name = "Sokol Dvůr"
-venue = "Hospoda U Lva"
-players = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]
-[[teams]]
-name = "Jiskra Hořice"
-venue = "Na Růžku"
-players = ["Kučera", "Veselý", "Horák", "Němec"]
-[[fixtures]]
-date = 2026-11-29
-home = "Sokol Dvůr"
-away = "Jiskra Hořice"
-"""
+from night_helpers import TONIGHT
+
+# the bundled league's first two teams, Jiskra one player short
+TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
+         ("Jiskra Hořice", "Na Růžku", ("Kučera", "Veselý", "Horák", "Němec")))
 
 
 class Urandom:
@@ -44,8 +34,8 @@ class Urandom:
 
 
 @pytest.fixture
-def setup(tmp_path):
-    (tmp_path / "league.toml").write_text(LEAGUE, encoding="utf-8")
+def setup(tmp_path, league_file):
+    league_file(((0, "Sokol Dvůr", "Jiskra Hořice"),), teams=TEAMS, tonight=TONIGHT.date())
     (tmp_path / "config.toml").write_text(
         '[device]\nvenue = "Hospoda U Lva"\ntable = "2"\nname = "lev-2"\nleague = "league.toml"\n'
         'data_dir = "data"\n[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n'

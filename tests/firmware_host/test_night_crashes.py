@@ -7,7 +7,6 @@ night. Then the outbox must hold the 4 partie and the match exactly once, each p
 replay to its own summary, and the match points must be the sum of the partie team points
 (RULES 1.6).
 """
-import datetime as dt
 import json
 import os
 
@@ -22,20 +21,7 @@ from delivery.outbox import Outbox
 from rules.errors import RuleError
 from rules.record import replay_lines
 
-TONIGHT = dt.datetime(2026, 11, 29, 19, 30)        # the clock of these nights (UTC)
-LEAGUE = """
-[[teams]]
-name = "Sokol"
-venue = "U Lva"
-players = ["A1", "A2", "A3", "A4"]
-[[teams]]
-name = "Jiskra"
-players = ["B1", "B2", "B3", "B4"]
-[[fixtures]]
-date = 2026-11-29
-home = "Sokol"
-away = "Jiskra"
-"""
+from night_helpers import TONIGHT, write_night
 
 
 class PowerCut(BaseException):
@@ -96,10 +82,7 @@ def night_dir(tmp_path):
     def fresh(name: str):
         path = tmp_path / name
         path.mkdir()
-        (path / "league.toml").write_text(LEAGUE, encoding="utf-8")
-        (path / "config.toml").write_text('[device]\nvenue = "U Lva"\nleague = "league.toml"\ndata_dir = "d"\n'
-                                          '[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n'
-                                          '[journal]\nfsync = false\n', encoding="utf-8")
+        write_night(path, points_limit=20)
         return path
     return fresh
 

@@ -12,7 +12,7 @@ from firmware_host.league import load_league
 from firmware_host.match_night import Night
 from rules.errors import RuleError
 
-from test_night_crashes import LEAGUE, TONIGHT   # the same league night (tests/ is on sys.path)
+from night_helpers import TONIGHT, write_night   # the crash tests' league night
 
 # Weighted so that random presses get through setup, partie and closing often enough.
 ACTIONS = st.sampled_from(
@@ -41,10 +41,7 @@ def make(path, urandom):
 def test_any_presses_never_break_the_night_and_restart_shows_the_same(tmp_path_factory, setup, presses):
     steps = ["confirm"] * setup + presses         # often straight into a match, then anything
     path = tmp_path_factory.mktemp("night")
-    (path / "league.toml").write_text(LEAGUE, encoding="utf-8")
-    (path / "config.toml").write_text('[device]\nvenue = "U Lva"\nleague = "league.toml"\ndata_dir = "d"\n'
-                                      '[rules.carom]\npoints_limit = 5\ninnings_limit = 2\n'
-                                      '[journal]\nfsync = false\n', encoding="utf-8")
+    write_night(path, points_limit=5)
     urandom = Counter()
     night = make(path, urandom)
     for step in steps:
