@@ -63,6 +63,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow
 def test_the_stealer_dies_with_a_killed_bench():
     parent = subprocess.Popen([sys.executable, "-c", PARENT, str(BENCH)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)

@@ -216,6 +216,7 @@ def results(workdir):
     return out, fill
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_is_one_line_naming_the_fault_and_exit_status_2(results, case):
     out, fill = results
@@ -230,6 +231,7 @@ def test_bad_input_is_one_line_naming_the_fault_and_exit_status_2(results, case)
         assert fill(word) in lines[0], (word, lines[0])
 
 
+@pytest.mark.slow
 def test_bad_input_changes_nothing(results, workdir):
     """Refused commands made no outbox, store, frames or pictures where they were refused."""
     for made in ("nodir", "no_outbox", "typo.sqlite", "o.png", "k.png", "frames", "b.jsonl", "adir.tmp"):

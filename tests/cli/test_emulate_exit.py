@@ -76,6 +76,7 @@ def terminate(master, child):
     child.send_signal(signal.SIGTERM)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [press(b"q"), press(b"\x03"), terminate], ids=["q", "ctrl-c", "sigterm"])
 def test_the_shell_carries_on_below_the_key_help_with_the_cursor_shown(tmp_path, stop):
     status, output = emulate_in_pty(tmp_path, stop)

@@ -14,6 +14,8 @@ from cli.commands.run import assemble
 from delivery.outbox import Outbox
 from rules.record import replay_lines
 
+pytestmark = pytest.mark.e2e
+
 TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý")),
          ("Jiskra Hořice", None, ("Kučera", "Veselý", "Horák", "Němec", "Pokorný")))
 PINS = {"1": 17, "2": 27, "7": 5, "0": 22, "enter": 25, "-": 24, "+": 23}

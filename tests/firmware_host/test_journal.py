@@ -46,6 +46,7 @@ def test_reopened_journal_appends_after_the_old_lines(tmp_path):
     assert len(Journal.open(path).lines) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(cut=st.integers(min_value=0, max_value=10_000))
 def test_a_torn_last_line_is_cut_and_earlier_lines_survive(tmp_path_factory, cut):
@@ -63,6 +64,7 @@ def test_a_torn_last_line_is_cut_and_earlier_lines_survive(tmp_path_factory, cut
     assert len(Journal.open(path).lines) == whole_lines + 1
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(position=st.integers(min_value=0, max_value=10_000), byte=st.integers(min_value=0, max_value=255))
 def test_a_corrupted_byte_cuts_from_its_line_and_keeps_the_lines_before(tmp_path_factory, position, byte):
@@ -181,6 +183,7 @@ def test_zero_room_reads_as_the_end_never_as_damage(tmp_path, caplog, room):
     assert len(Journal.open(path).lines) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(cut=st.integers(min_value=0, max_value=10_000))
 def test_a_torn_line_in_the_room_is_cut_and_earlier_lines_survive(tmp_path_factory, cut):
@@ -209,6 +212,7 @@ def _appender(path, commands_in: int, acks_out: int) -> None:
             acks.write("ack\n")
 
 
+@pytest.mark.slow
 def test_killed_at_random_moments_a_preallocated_journal_loses_no_acknowledged_line(tmp_path):
     """SIGKILL mid-write, between the sync and the ack, or while idle, 60 times on one file:
     every acknowledged line is there on the next open, in order, and nothing else but perhaps

@@ -31,6 +31,8 @@ from firmware_host.service import Command, DisplayLink, Service, Stop
 from rules.board import Board
 from rules.errors import RuleError
 
+pytestmark = pytest.mark.slow           # hundreds of SIGKILLed service processes
+
 KILL_POINTS = 210
 SPAWN_EVERY = 10
 LIMITS = {"points_limit": 5000, "innings_limit": 1000}

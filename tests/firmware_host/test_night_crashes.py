@@ -130,6 +130,7 @@ def test_the_uncut_night_has_this_many_writes(night_dir, monkeypatch):
     assert writes.count > 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after", [False, True], ids=["before-write", "after-write"])
 def test_power_cut_at_every_write_still_closes_every_record_once(night_dir, monkeypatch, after):
     writes = Writes()

@@ -4,6 +4,7 @@ Random menu actions and record commands (hypothesis) over a league with a fixtur
 every step a fresh Night folded from the files on disk must show the same screen — menus
 excepted, whose cursor is not a decision (firmware_host/match_night.py).
 """
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clock import ManualClock
@@ -13,6 +14,8 @@ from firmware_host.match_night import Night
 from rules.errors import RuleError
 
 from night_helpers import TONIGHT, write_night   # the crash tests' league night
+
+pytestmark = pytest.mark.slow           # 150 random nights of up to 200 presses, each step restarted
 
 # Weighted so that random presses get through setup, partie and closing often enough.
 ACTIONS = st.sampled_from(

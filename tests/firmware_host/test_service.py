@@ -346,6 +346,7 @@ def run_in_pty(tmp_path, keys: bytes):
     return status, output, before, after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("quit_key", [b"q", b"\x03"], ids=["q", "ctrl-c"])
 def test_emulate_in_a_terminal_quits_cleanly_and_restores_the_terminal(tmp_path, quit_key):
     status, output, before, after = run_in_pty(tmp_path, b"\n" + quit_key)

@@ -1,5 +1,6 @@
 """Property: 10,000 random presses (50 examples x 200), with bounces, held and stuck keys, never
 raise, and every command the keypad produces is one the rule core accepts in that state."""
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def run(desk: Desk, steps):
             desk.referee.cancel()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(step, min_size=200, max_size=200))
 def test_random_carom_presses(steps):
@@ -64,6 +66,7 @@ def test_random_carom_presses(steps):
     run(Desk(Board(HEADERS["carom"])), steps)      # Desk pushes each command: a refusal raises
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(step, min_size=200, max_size=200))
 def test_random_8ball_presses(steps):

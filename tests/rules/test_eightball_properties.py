@@ -1,11 +1,14 @@
 """Invariants of the 8-ball core over random command sequences through the Board (RULES Part 2)."""
 import json
 
+import pytest
 from hypothesis import given
 
 from eightball_helpers import HEADER
 from eightball_strategies import SETTINGS, header, run, sequences
 from rules.record import encode_line, replay_lines
+
+pytestmark = pytest.mark.slow           # each test plays 100 random matches
 
 
 @SETTINGS

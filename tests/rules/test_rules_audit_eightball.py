@@ -389,6 +389,7 @@ def racks_played_through(draw):
     return extra, cmds
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.one_of(st.tuples(header, sequences), racks_played_through()))
 def test_every_closed_shot_follows_rules_2_3_to_2_7(play_):
@@ -431,6 +432,7 @@ def check_progression(s: dict, first_break: str) -> None:
         assert s["current"]["breaker"] == expected
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(header, sequences)
 def test_games_sets_and_breakers_follow_rules_2_3_and_2_9(extra, cmds):
