@@ -1,5 +1,6 @@
 """systemd/pocitadlo.service and install.sh; `pocitadlo run` speaking sd_notify as the unit expects."""
 import configparser
+import contextlib
 import os
 import re
 import shutil
@@ -94,18 +95,29 @@ def test_install_script_refuses_unknown_options():
     assert result.returncode == 2 and "unknown option --frobnicate" in result.stderr
 
 
+@contextlib.contextmanager
+def notify_socket(tmp_path):
+    """The socket systemd would listen on for sd_notify messages."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(tmp_path / "n.sock"))
+        server.settimeout(20)
+        yield server
+
+
+def pocitadlo_run(config, server) -> subprocess.Popen:
+    """`pocitadlo run` as the unit starts it: NOTIFY_SOCKET set, a watchdog of 0.2 s."""
+    env = dict(os.environ, NOTIFY_SOCKET=server.getsockname(), WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
+    return subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
+                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+
+
 def test_run_sends_ready_and_watchdog_and_stops_cleanly_on_sigterm(tmp_path):
     """What systemd sees of `pocitadlo run`: READY=1, WATCHDOG=1 pings, exit 0 on SIGTERM."""
     config = tmp_path / "config.toml"
     config.write_text('[device]\nvenue = "Test"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'
                       '[keypad]\ndevices = ["terminal"]\n[sync]\noutbox = "outbox"\n', encoding="utf-8")
-    address = str(tmp_path / "n.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-        server.bind(address)
-        server.settimeout(20)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
-        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
-                                 stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    with notify_socket(tmp_path) as server:
+        child = pocitadlo_run(config, server)
         try:
             messages = [server.recv(200).decode() for _ in range(4)]
         finally:
@@ -121,13 +133,8 @@ def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
     """No crash loop: the service says READY with the error as STATUS, and keeps pinging."""
     config = tmp_path / "config.toml"
     config.write_text('[device]\nvenue = "Test"\n[display]\ndriver = "dummy"\ncontrast = 999\n', encoding="utf-8")
-    address = str(tmp_path / "n.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-        server.bind(address)
-        server.settimeout(20)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
-        child = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
-                                 stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    with notify_socket(tmp_path) as server:
+        child = pocitadlo_run(config, server)
         try:
             lit, ready = server.recv(500).decode(), server.recv(500).decode()
         finally:
