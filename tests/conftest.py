@@ -5,7 +5,6 @@ a league's fixtures are written relative to that clock's date (CI runs the suite
 shifted wall clock to prove it).
 """
 import json
-import re
 import time
 from argparse import Namespace
 from datetime import datetime, timedelta, timezone
@@ -14,12 +13,10 @@ from pathlib import Path
 import pytest
 
 from clock import ManualClock
+from leagues import EXAMPLES, TONIGHTS, league_text
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
 CET = timezone(timedelta(hours=1), "CET")
 EVENING = datetime(2026, 3, 4, 19, 30)           # a Wednesday; any date would do
-# (days from tonight, home, away): the bundled league's teams, a match tonight at Hospoda U Lva
-TONIGHTS = ((0, "Sokol Dvůr", "Jiskra Hořice"), (7, "Jiskra Hořice", "Slavoj Bílá Třemešná"))
 
 
 @pytest.fixture
@@ -47,23 +44,15 @@ def evening():
     return RunningClock(EVENING, zone=CET)
 
 
-def league_text(tonight, fixtures=TONIGHTS) -> str:
-    """The bundled example league's teams with ``fixtures`` (days from ``tonight``, home, away)."""
-    teams = re.split(r"^\[\[fixtures\]\]", (EXAMPLES / "league.toml").read_text(encoding="utf-8"),
-                     flags=re.M)[0]
-    return teams + "".join(f"[[fixtures]]\ndate = {(tonight + timedelta(days=days)).isoformat()}\n"
-                           f"home = {json.dumps(home, ensure_ascii=False)}\n"
-                           f"away = {json.dumps(away, ensure_ascii=False)}\n\n"
-                           for days, home, away in fixtures)
-
-
 @pytest.fixture
 def league_file(tmp_path, clock):
-    """A factory: ``league_file(fixtures=…, name=…)`` writes a league whose fixtures are relative
-    to the test's clock (tonight's match at Hospoda U Lva unless told otherwise); its path."""
-    def write(fixtures=TONIGHTS, name="league.toml") -> Path:
+    """A factory: ``league_file(fixtures=…, name=…, teams=…, tonight=…)`` writes a league (the
+    bundled league's teams unless ``teams`` are given, tonight's match at Hospoda U Lva unless
+    other ``fixtures`` are) with its fixtures relative to ``tonight`` (by default the date of the
+    test's clock); its path."""
+    def write(fixtures=TONIGHTS, name="league.toml", teams=None, tonight=None) -> Path:
         path = tmp_path / name
-        path.write_text(league_text(clock.today(), fixtures), encoding="utf-8")
+        path.write_text(league_text(tonight or clock.today(), fixtures, teams), encoding="utf-8")
         return path
     return write
 

@@ -1,0 +1,133 @@
+"""bench/pi_class.py and bench/stages.py: the Pi-class bench's own parts (issue 14).
+
+The CPU stealer runs at SCHED_FIFO; whatever happens to the bench, it must not outlive it. Its
+speed is not asserted here (bench figures go in bench/), only that it stops: by itself after
+max_seconds, and with its parent when the parent is killed. Waits are hang bounds, not timings.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import pi_class  # noqa: E402
+from stages import STAGES, Stages, breakdown  # noqa: E402
+
+
+def _fifo_allowed() -> bool:
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    except PermissionError:
+        return False
+    os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    return True
+
+
+def _gone(pid: int, bound: float = 30.0) -> bool:
+    end = time.monotonic() + bound
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_stealer_stops_by_itself_after_max_seconds():
+    stealer = pi_class.Stealer(pi_class.bench_cpu(), 2.0, max_seconds=0.3)
+    if not _fifo_allowed():
+        with pytest.raises(SystemExit, match="SCHED_FIFO needs root"):
+            stealer.start()
+        return
+    stealer.start()
+    try:
+        assert stealer.proc.wait(30) == 0          # ended on its own, no kill needed
+    finally:
+        stealer.stop()
+
+
+PARENT = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import pi_class
+stealer = pi_class.Stealer(pi_class.bench_cpu(), 2.0, max_seconds=600).start()
+print(stealer.proc.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_the_stealer_dies_with_a_killed_bench():
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(BENCH)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        said = parent.stdout.readline()
+    finally:
+        parent.kill()
+        parent.wait(30)
+        parent.stdout.close()
+        error = parent.stderr.read()
+        parent.stderr.close()
+    if not _fifo_allowed():             # no stealer at all: the bench stops with one line
+        assert said == "" and "SCHED_FIFO needs root" in error
+        return
+    pid = int(said)
+    outlived = not _gone(pid)
+    if outlived:                        # not left running at SCHED_FIFO on a shared machine
+        os.kill(pid, signal.SIGKILL)
+    assert not outlived, "the stealer outlived its bench"
+
+
+def test_the_stealer_refuses_a_slowdown_that_is_not_one():
+    with pytest.raises(ValueError):
+        pi_class.Stealer(0, 1.0)
+
+
+def test_the_sd_card_model_delays_every_sync_within_its_distribution(tmp_path, monkeypatch):
+    slept = []
+    monkeypatch.setattr(pi_class.time, "sleep", slept.append)
+    real = os.fsync, os.fdatasync
+    storage = pi_class.SlowStorage.parse("2:20:150:0.25")
+    with open(tmp_path / "f", "wb") as fh, storage:
+        for _ in range(100):
+            os.fdatasync(fh.fileno())
+            os.fsync(fh.fileno())
+    assert len(slept) == len(storage.waits) == 200
+    assert all(0.002 <= s <= 0.020 or s == 0.150 for s in slept)
+    assert 20 < slept.count(0.150) < 80                        # about a quarter, seeded
+    assert (os.fsync, os.fdatasync) == real                    # the real calls are back
+
+
+def test_a_malformed_storage_model_is_one_line():
+    with pytest.raises(SystemExit, match="LOW:HIGH:STALL:SHARE"):
+        pi_class.SlowStorage.parse("2-20")
+
+
+def test_stages_add_up_to_the_press_and_nest():
+    stages = breakdown({"key": 0.001, "command": 0.010, "append": 0.008, "storage": 0.005, "frame": 0.002}, 0.020)
+    assert [round(stages[s], 6) for s in STAGES] == [0.001, 0.002, 0.003, 0.005, 0.002, 0.007]
+    assert round(sum(stages[s] for s in STAGES), 9) == 0.020
+    assert round(stages["but_storage"], 6) == 0.015
+
+
+def test_stage_wrappers_time_calls_and_unwrap_cleanly():
+    class Thing:
+        def work(self):
+            return 42
+
+    thing = Thing()
+    stages = Stages()
+    stages.wrap(thing, "work", "key")
+    stages.wrap(os, "getpid", "rest")
+    stages.begin()
+    assert thing.work() == 42 and os.getpid() > 0
+    assert set(stages.current) == {"key", "rest"}
+    stages.unwrap()
+    assert "work" not in vars(thing) and os.getpid.__name__ == "getpid"

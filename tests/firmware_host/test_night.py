@@ -1,0 +1,501 @@
+"""The match night (firmware_host/match_night.py and the modules it joins): setup, lot draw, partie after partie, records closed."""
+import datetime as dt
+import json
+import shutil
+
+import pytest
+
+from clock import ManualClock
+from firmware_host.settings import load
+from firmware_host.league import load_league
+from firmware_host.match_night import Night
+from delivery.outbox import Outbox
+from rules.board import Board
+from rules.errors import IllegalCommand
+from rules.carom.match import draw_lot
+from rules.record import replay_file
+
+from night_helpers import TONIGHT
+
+# the bundled league's first two teams, Jiskra one player short
+TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
+         ("Jiskra Hořice", "Na Růžku", ("Kučera", "Veselý", "Horák", "Němec")))
+
+
+class Urandom:
+    """os.urandom's place: a known byte sequence, so the seed and ids are known."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, size: int) -> bytes:
+        self.n += 1
+        return bytes([self.n] * size)
+
+
+@pytest.fixture
+def setup(tmp_path, league_file):
+    league_file(((0, "Sokol Dvůr", "Jiskra Hořice"),), teams=TEAMS, tonight=TONIGHT.date())
+    (tmp_path / "config.toml").write_text(
+        '[device]\nvenue = "Hospoda U Lva"\ntable = "2"\nname = "lev-2"\nleague = "league.toml"\n'
+        'data_dir = "data"\n[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n'
+        '[rules.8ball]\ngames_to_win = 1\nsets_to_win = 1\nindividual_matches = 2\n', encoding="utf-8")
+    return tmp_path
+
+
+def night_of(path, game="carom", clock=None, **kw):
+    config = load(path / "config.toml")
+    if game != "carom":
+        from dataclasses import replace
+        config = replace(config, device=replace(config.device, game=game))
+    outbox = Outbox(path / "outbox")
+    night = Night(config, load_league(config.device.league), outbox=outbox, status=lambda: {
+        "unsent": outbox.unsent(), "last_delivery": None}, clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
+        **kw)
+    return night, outbox
+
+
+def play(night, *commands):
+    for cmd in commands:
+        night.command(cmd)
+
+
+def test_ready_screen_names_venue_table_time_and_unsent(setup):
+    night, _ = night_of(setup)
+    assert night.screen() == {"screen": "ready", "venue": "Hospoda U Lva", "table": "2", "time": "19:30",
+                              "unsent": 0, "last_sent": None}
+
+
+def test_tonights_fixture_for_this_venue_is_offered_first(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm")
+    menu = night.screen()
+    assert menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání", "4 Sokol Dvůr – Jiskra Hořice"]
+    assert menu["selected"] == 3
+
+
+def start_league_match(night):
+    night.ui("confirm")            # ready -> setup
+    night.ui("confirm")            # tonight's fixture
+    night.ui("confirm")            # home: everybody present (cursor starts on "Hotovo")
+    night.ui("confirm")            # away: everybody present
+
+
+def test_lot_draw_is_seeded_shown_and_recorded(setup):
+    """RULES 1.6: the seed is shown and recorded so both captains can verify the draw."""
+    night, _ = night_of(setup)
+    start_league_match(night)
+    screen = night.screen()
+    seed = int.from_bytes(bytes([2] * 4), "big")         # urandom call 1 made the match id
+    expected = [p.as_dict() for p in draw_lot(["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"],
+                                               ["Kučera", "Veselý", "Horák", "Němec"], seed)]
+    assert screen == {"screen": "lotdraw", "seed": seed, "pairs": expected}
+    night.ui("confirm")
+    assert night.screen()["title"] == "Partie 1: kdo začíná?"
+    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"]]
+
+
+def test_absent_player_is_not_drawn_and_too_few_players_are_refused(setup):
+    """RULES 1.6: each team needs at least 4 players present."""
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui("confirm")
+    night.ui(1), night.ui("confirm")                      # Novák is not here tonight
+    night.ui(6), night.ui("confirm")                      # home done
+    night.ui(1), night.ui("confirm")                      # Kučera is not here: 3 left
+    night.ui(5), night.ui("confirm")
+    assert night.screen()["title"] == "Málo hráčů (min. 4)"
+    assert night.match is None
+
+
+def finish_partie(night):
+    """Player a makes 20 in the first inning: the limit (RULES 1.4.1); b misses the equaliser."""
+    play(night, {"cmd": "score", "value": 10}, {"cmd": "score", "value": 10}, {"cmd": "miss"})
+    assert night.board.finished
+
+
+def test_whole_carom_match_night_closes_every_record(setup):
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    pairs = night.screen()["pairs"]
+    night.ui("confirm")
+    for number in range(1, 5):
+        night.ui(2 if number % 2 else 1)                  # the lag: away starts in odd partie
+        night.ui("confirm")
+        header = night.board.header
+        starter = pairs[number - 1]["away" if number % 2 else "home"]
+        assert header["a"] == starter and header["partie"] == number
+        assert header["home"] == ("b" if number % 2 else "a")
+        assert header["match"]["seed"] == night.match.seed
+        assert header["points_limit"] == 20 and header["innings_limit"] == 2 and header["cap_points_at_limit"]
+        assert (header["venue"], header["table"], header["date"], header["device"]) == \
+            ("Hospoda U Lva", "2", "2026-11-29", "lev-2")
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")          # close the partie? yes
+    result = night.screen()
+    assert result["screen"] == "match"
+    assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
+    assert len(result["partie"]) == 4
+    night.ui("confirm"), night.ui("confirm")              # close the match? yes
+    assert night.screen()["screen"] == "ready"
+    items = {item.id: item for item in outbox.pending()}
+    match_id = next(i for i, item in items.items() if item.kind == "match")
+    assert sorted(items) == sorted([match_id] + [f"{match_id}-p{n}" for n in range(1, 5)])
+    partie = items[f"{match_id}-p1"].content
+    assert partie["summary"]["result"] == "a"
+    board = Board(json.loads(partie["record"].splitlines()[0]))
+    assert board.header["id"] == f"{match_id}-p1"
+    assert items[match_id].content["summary"]["points"] == {"home": 4, "away": 4}
+    assert night.screen()["unsent"] == 5
+
+
+def test_finished_partie_can_still_be_undone_before_it_is_closed(setup):
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")   # single partie
+    finish_partie(night)
+    night.ui("confirm"), night.ui("cancel")               # close? ... not yet
+    night.command({"cmd": "undo"})
+    assert not night.board.finished and outbox.unsent() == 0
+
+
+def test_commands_outside_a_partie_are_refused(setup):
+    night, _ = night_of(setup)
+    with pytest.raises(IllegalCommand):
+        night.command({"cmd": "score", "value": 1})
+
+
+def test_restart_mid_series_resumes_the_same_screen(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "score", "value": 1})
+    before = night.screen()
+    again, _ = night_of(setup)
+    assert again.screen() == before and before["summary"]["counter"]["series"] == 3
+
+
+def test_restart_after_the_lot_shows_the_draw_again(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    assert night_of(setup)[0].screen() == night.screen()
+
+
+def test_restart_between_closing_and_journalling_adds_the_partie_once(setup):
+    """The outbox is idempotent by id: closing again after a crash does not double it."""
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
+    finish_partie(night)
+    partie_id = night.board.header["id"]
+    outbox.add(partie_id, "partie", "x", {})               # the crash came right after outbox.add
+    again, _ = night_of(setup)
+    again.ui("confirm"), again.ui("confirm")
+    assert [item.id for item in outbox.pending()] == [partie_id]
+    assert again.screen()["screen"] == "ready"
+
+
+def test_single_8ball_match_outside_the_league(setup):
+    """RULES 2.3: the record says who breaks first; a single match has no teams."""
+    night, outbox = night_of(setup, game="8ball")
+    night.ui("confirm")
+    assert night.screen()["items"][0] == "1 Jeden zápas"            # 1 on any night
+    night.ui(1), night.ui("confirm"), night.ui("confirm")
+    assert night.screen()["screen"] == "8ball"
+    assert night.board.header["games_to_win"] == 1 and "match" not in night.board.header
+    assert night.board.header["first_break"] == "a"           # the player picked to start breaks
+    with pytest.raises(IllegalCommand, match="Zápas neskončil"):    # 8-ball's unit is a zápas (8B:8)
+        night.finish_partie()
+    night.command({"cmd": "game", "winner": "a"})
+    assert night.board.finished
+    with pytest.raises(IllegalCommand, match="Enter = uzavřít zápas"):
+        night.ui("cancel")
+    night.ui("confirm")
+    assert night.screen()["title"] == "Uzavřít zápas?"
+    night.ui("confirm")
+    assert [i.kind for i in outbox.pending()] == ["partie"]
+
+
+def test_8ball_team_game_picks_each_individual_match(setup):
+    night, outbox = night_of(setup, game="8ball")
+    start_league_match(night)
+    assert night.screen()["title"] == "Zápas 1: domácí"
+    night.ui(2), night.ui("confirm"), night.ui(3), night.ui("confirm")
+    header = night.board.header
+    assert (header["a"], header["b"], header["home"], header["first_break"]) == ("Dvořák", "Horák", "a", "b")
+    night.command({"cmd": "game", "winner": "b"})
+    night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui("confirm")
+    night.command({"cmd": "game", "winner": "a"})
+    night.ui("confirm"), night.ui("confirm")
+    assert night.screen()["points"] == {"home": 1, "away": 1}
+
+
+def test_partie_journal_is_the_record_replay_reads(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    path = night.partie_journal.path
+    assert replay_file(path).summary()["players"]["a"]["series"] == [2]     # the zero room is no line
+    data = open(path, "rb").read()
+    assert night.partie_bytes == len(data.rstrip(b"\0")) < len(data)        # room kept ahead (issue 14)
+
+
+def start_single(night):
+    night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")
+    assert night.phase == "partie"
+
+
+def test_protocol_correction_is_a_journalled_command(setup):
+    """Issue 6: change the points of a past inning from the protocol screen; history stays auditable."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "miss"})
+    night.ui("confirm")                                   # Enter between strokes: the protocol menu
+    assert night.screen() == {"screen": "menu", "title": "Zápis partie",
+                              "items": ["1 Opravit náběh", "2 Vložit náběh"], "selected": 0}
+    night.ui("confirm"), night.ui("confirm")              # correct → player a
+    assert night.screen()["items"] == ["1 1. náběh: 2"]
+    night.ui("confirm")
+    night.ui(1), night.ui(2)
+    assert night.screen() == {"screen": "prompt", "title": "Body v 1. náběhu?", "value": "12",
+                              "hint": "číslice, Enter"}
+    night.ui("confirm")
+    assert night.board.summary()["players"]["a"]["series"] == [12]
+    assert night.board.history[-1] == {"cmd": "correct", "player": "a", "inning": 1, "points": 12}
+    lines = open(night.partie_journal.path, "rb").read().rstrip(b"\0").decode("utf-8").splitlines()
+    assert '"cmd":"correct"' in lines[-1]
+    assert night_of(setup)[0].board.summary()["players"]["a"]["series"] == [12]   # survives a restart
+
+
+def test_protocol_insert_of_a_forgotten_inning(setup):
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui(2), night.ui("confirm")    # insert
+    night.ui(2), night.ui("confirm")                          # player b
+    assert night.screen()["items"] == ["1 na konec"]
+    night.ui("confirm"), night.ui(5), night.ui("confirm")
+    assert night.board.summary()["players"]["b"]["series"] == [5]
+
+
+def test_refused_correction_changes_nothing(setup):
+    """A correction the core refuses (RULES 1.4.6: over the limit) is an error and changes nothing."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(9), night.ui(9)
+    size = night.partie_bytes
+    with pytest.raises(IllegalCommand):
+        night.ui("confirm")
+    assert night.board.summary()["players"]["a"]["series"] == [2] and night.partie_bytes == size
+
+
+def test_cancel_in_a_prompt_clears_then_leaves(setup):
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "miss"})
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(4)
+    night.ui("cancel")
+    assert night.screen()["value"] == ""
+    night.ui("cancel")
+    assert night.phase == "partie"
+
+
+def test_new_partie_closes_only_a_finished_partie(setup):
+    night, outbox = night_of(setup)
+    start_single(night)
+    with pytest.raises(IllegalCommand, match="Partie neskončila"):
+        night.finish_partie()
+    finish_partie(night)
+    night.finish_partie()
+    assert night.phase == "ready" and outbox.unsent() == 1
+
+
+def test_key_test_is_offered_in_setup(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui(2)                            # the key test is 2 on any night
+    assert night.ui("confirm") == "keytest"                     # the referee's keys run it
+    # the setup menu waits under the key test, on its item, so leaving the test returns there
+    assert night.phase == "menu" and night.screen()["selected"] == 1
+    night.ui("cancel")
+    assert night.phase == "ready"
+
+
+def test_a_partie_file_with_a_refused_header_is_set_aside_not_a_crash(setup, caplog):
+    night, _ = night_of(setup)
+    start_single(night)
+    path = night.partie_journal.path
+    night.partie_journal.close()
+    from firmware_host.journal import Journal
+    with open(path, "w", encoding="utf-8"):
+        pass
+    with Journal.open(path) as journal:
+        journal.append({"game": "snooker", "a": "X", "b": "Y"})
+    again, _ = night_of(setup)
+    assert again.phase == "next" and "header refused" in caplog.text
+    assert open(path + ".unreadable", encoding="utf-8").read().startswith('{"game":"snooker"')
+
+
+def test_a_night_event_that_makes_no_sense_is_skipped(setup, caplog):
+    from firmware_host.journal import Journal
+    (setup / "data" / "journal").mkdir(parents=True)
+    with Journal.open(setup / "data" / "journal" / "night.jsonl") as journal:
+        journal.append({"ev": "lot", "seed": 1, "pairs": []})      # a lot without a match
+    night, _ = night_of(setup)
+    assert night.phase == "ready" and "cannot be applied" in caplog.text
+
+
+@pytest.mark.parametrize("game, expected", [("carom", {"home": 8, "away": 0}), ("8ball", {"home": 2, "away": 0})])
+def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
+    """RULES 1.6 / A.3.7: the match is forfeited to the team present (8-ball: every individual match)."""
+    night, outbox = night_of(setup, game=game)
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm")    # fixture; home all present
+    assert night.screen()["items"][-1] == "6 Tým nepřišel"
+    night.ui(6), night.ui("confirm")                                 # Jiskra did not come …
+    assert night.screen()["items"] == ["1 Ano", "2 Ne"] and night.screen()["selected"] == 1   # … starts on Ne
+    night.ui("confirm")                                             # a habitual Enter takes nothing
+    assert night.phase == "menu" and night.screen()["items"][-1] == "6 Tým nepřišel" and night.match is None
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("confirm")                    # yes, explicitly
+    screen = night.screen()
+    assert screen["screen"] == "match" and screen["points"] == expected
+    assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
+    night.ui("confirm"), night.ui("confirm")
+    [item] = outbox.pending()
+    summary = item.content["summary"]
+    assert item.kind == "match" and summary["forfeit"] == "away" and summary["points"] == expected
+    assert night.phase == "ready"
+
+
+def play_carom_match_to_its_result(night):
+    start_league_match(night)
+    night.ui("confirm")
+    for _ in range(4):
+        night.ui("confirm")
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")
+    assert night.phase == "result"
+
+
+def close_match(night, outbox) -> dict:
+    night.ui("confirm"), night.ui("confirm")
+    return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
+
+
+def test_carom_match_record_is_rules_match_result_over_the_partie_records(setup):
+    """RULES 1.6: the match summary comes from rules.carom.match over the partie records."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    summary = close_match(night, outbox)
+    assert summary["finished"] and summary["forfeit"] is None and len(summary["partie"]) == 4
+    assert summary["partie"][0]["points"] == {"home": 20, "away": 0}
+    assert summary["partie_ids"] == [f"{summary['id']}-p{n}" for n in range(1, 5)]
+
+
+def test_power_cut_between_match_and_lot_draw_draws_the_lot_on_restart(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text(lines[0], encoding="utf-8")     # cut after the match line's first copy: no lot line
+    again, _ = night_of(setup)
+    assert again.screen()["screen"] == "lotdraw" and len(again.screen()["pairs"]) == 4
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and lines[1] == lines[2] and '"ev":"lot"' in lines[1]   # journalled now, twice
+
+
+def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup):
+    """Issue 10: a match started at 23:40 and finished at 00:50 is the fixture's match of its date."""
+    clock = ManualClock(dt.datetime(2026, 11, 29, 23, 40))
+    night, outbox = night_of(setup, clock=clock)
+    start_league_match(night)
+    night.ui("confirm")
+    for number in range(1, 5):
+        clock.advance(dt.timedelta(minutes=17))            # the last two partie are played after midnight
+        night.ui(1), night.ui("confirm")
+        assert night.board.header["date"] == "2026-11-29"
+        finish_partie(night)
+        night.ui("confirm"), night.ui("confirm")
+    assert clock.now().strftime("%d %H:%M") == "30 00:48"
+    clock.advance(dt.timedelta(minutes=2))
+    night.ui("confirm"), night.ui("confirm")              # close the match at 00:50
+    items = outbox.pending()
+    match = next(item.content["summary"] for item in items if item.kind == "match")
+    assert match["date"] == "2026-11-29" and match["id"].startswith("2026-11-29-sokol-dvur-jiskra-horice")
+    headers = [json.loads(item.content["record"].splitlines()[0]) for item in items if item.kind == "partie"]
+    assert len(headers) == 4 and {h["date"] for h in headers} == {"2026-11-29"}
+    assert {h["match"]["id"] for h in headers} == {match["id"]}
+
+
+def test_after_midnight_the_evenings_fixture_is_still_offered_with_its_date(setup):
+    """Issue 10: a night that began before midnight; setup after 00:00 still offers its fixture."""
+    night, _ = night_of(setup, clock=ManualClock(dt.datetime(2026, 11, 30, 0, 20)))
+    night.ui("confirm")
+    menu = night.screen()
+    assert menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání", "4 29.11. Sokol Dvůr – Jiskra Hořice"]
+    assert menu["selected"] == 0                          # not tonight's: nothing preselected but item 1
+    night.ui(4), night.ui("confirm")
+    assert night.screen()["title"] == "Přítomni: Sokol Dvůr"
+
+
+@pytest.mark.parametrize("days, offered", [(-7, True), (-3, True), (5, True), (7, True), (8, False), (-8, False)])
+def test_fixtures_within_a_week_either_side_are_offered(setup, days, offered):
+    """Issue 10: a postponed match (or one brought forward) is offered within a week of its date."""
+    night, _ = night_of(setup, clock=ManualClock(TONIGHT + dt.timedelta(days=days)))
+    night.ui("confirm")
+    items = night.screen()["items"]
+    assert items[:3] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání"]      # their digits on any night
+    assert (items[3:] == ["4 29.11. Sokol Dvůr – Jiskra Hořice"]) is offered
+    assert len(items) == 3 + offered
+
+
+def test_the_setup_menu_items_keep_their_digits_and_a_wrong_digit_says_which(setup):
+    night, _ = night_of(setup)
+    night.ui("confirm")
+    with pytest.raises(IllegalCommand, match="Vyberte 1–4, Enter"):
+        night.ui(5)
+    night.ui(1), night.ui("confirm"), night.ui("confirm")  # 1 is a single partie, tonight's fixture or not
+    assert night.phase == "partie" and "match" not in night.board.header
+
+
+def test_the_ready_screen_shows_the_clocks_time_and_knows_when_it_changes(setup):
+    clock = ManualClock(dt.datetime(2026, 11, 29, 19, 30, 45))
+    night, _ = night_of(setup, clock=clock)
+    assert night.screen()["time"] == "19:30" and night.seconds_to_next_minute() == 15
+    clock.advance(15)
+    assert night.screen()["time"] == "19:31" and night.seconds_to_next_minute() == 60
+
+
+def test_the_match_result_is_made_from_the_closed_partie_kept_in_memory(setup):
+    """RULES 1.6: closing the match does not replay the partie files (their summaries are known)."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    for path in (setup / "data" / "journal").glob("*-p?.jsonl"):
+        path.unlink()
+    summary = close_match(night, outbox)
+    assert summary["finished"] and summary["points"] == {"home": 8, "away": 0}
+    assert [line["points"] for line in summary["partie"]] == [{"home": 20, "away": 0}] * 4
+
+
+def test_a_night_journal_of_the_version_before_still_closes_its_match(setup):
+    """Closed events written without the partie summaries: the result replays the partie files."""
+    from firmware_host.journal import Journal
+    from rules.record import strip_meta
+
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    expected = close_match(night, outbox)
+    archived = next((setup / "data" / "archive").iterdir())
+    journal_dir = setup / "data" / "journal"
+    for path in archived.iterdir():
+        path.rename(journal_dir / path.name)
+    old = journal_dir / "night.jsonl"
+    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] != "end"]
+    old.unlink()
+    with Journal.open(old) as journal:
+        for event in events:
+            event.pop("record", None)
+            journal.append(event)
+    shutil.rmtree(setup / "outbox")                       # the match is sent afresh
+    again, outbox_again = night_of(setup)
+    assert again.phase == "result" and len(again.match.records) == 0
+    assert close_match(again, outbox_again) == expected

@@ -1,0 +1,62 @@
+"""Property: whatever the referee presses, the night never breaks and a restart shows the same.
+
+Random menu actions and record commands (hypothesis) over a league with a fixture tonight; after
+every step a fresh Night folded from the files on disk must show the same screen — menus
+excepted, whose cursor is not a decision (firmware_host/match_night.py).
+"""
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from clock import ManualClock
+from firmware_host.settings import load
+from firmware_host.league import load_league
+from firmware_host.match_night import Night
+from rules.errors import RuleError
+
+from night_helpers import TONIGHT, write_night   # the crash tests' league night
+
+pytestmark = pytest.mark.slow           # 150 random nights of up to 200 presses, each step restarted
+
+# Weighted so that random presses get through setup, partie and closing often enough.
+ACTIONS = st.sampled_from(
+    ["confirm"] * 12 + ["cancel", "up", "down", "menu", 0, 1, 2, 3, 6, 7]
+    + [{"cmd": "score", "value": v} for v in (1, 1, 2, 2, 10, 20)]
+    + [{"cmd": c} for c in ("miss", "miss", "miss", "miss", "foul", "undo", "redo", "frozen")]
+    + [{"cmd": "forfeit", "by": "b"}])
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, size):
+        self.n += 1
+        return self.n.to_bytes(size, "big")
+
+
+def make(path, urandom):
+    config = load(path / "config.toml")
+    return Night(config, load_league(path / "league.toml"), clock=ManualClock(TONIGHT), urandom=urandom)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=st.integers(min_value=0, max_value=8), presses=st.lists(ACTIONS, min_size=1, max_size=200))
+def test_any_presses_never_break_the_night_and_restart_shows_the_same(tmp_path_factory, setup, presses):
+    steps = ["confirm"] * setup + presses         # often straight into a match, then anything
+    path = tmp_path_factory.mktemp("night")
+    write_night(path, points_limit=5)
+    urandom = Counter()
+    night = make(path, urandom)
+    for step in steps:
+        try:
+            if isinstance(step, dict):
+                night.command(step)
+            else:
+                night.ui(step)
+        except RuleError:
+            pass
+        screen = night.screen()
+        assert isinstance(screen, dict) and "screen" in screen
+        if screen["screen"] not in ("menu", "prompt"):   # a menu cursor is not a decision
+            again = make(path, urandom)
+            assert again.screen() == screen or (screen["screen"] == "lotdraw" and again.phase == "lotdraw")

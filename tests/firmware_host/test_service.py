@@ -1,0 +1,474 @@
+"""The service loop: display faults, keypad faults, config errors, watchdog, the emulator."""
+import logging
+import os
+import socket
+import threading
+from dataclasses import replace
+
+import pytest
+
+from firmware_host.settings import load
+from display.counter import Counter
+from display.devices import DisplayFault, open_device
+from display.settings import DisplaySettings
+from cli.main import main
+from cli.commands.run import load_or_wait
+from firmware_host.match_night import Night
+from firmware_host.notify import Notifier
+from firmware_host.service import IDLE_WAKE, Command, DisplayLink, Service, Stop, Ui
+from input.events import DeviceStatus, KeyEvent
+from input.referee import Referee
+from input.testing import FakeClock
+
+CONFIG = '[device]\nvenue = "Test"\ndata_dir = "data"\n'
+
+
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    return load(path)
+
+
+def single_partie(service):
+    for _ in range(3):
+        service.handle(Ui("confirm"))
+    assert service.night.phase == "partie"
+
+
+class FlakyOpen:
+    """open_device() for a dummy display that is missing the first ``failures`` times."""
+
+    def __init__(self, failures: int):
+        self.failures, self.calls = failures, 0
+        self.settings = DisplaySettings(driver="dummy")
+
+    def __call__(self):
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise DisplayFault("cannot open the max7219 display: [Errno 2] No such file: '/dev/spidev0.0'")
+        return open_device(self.settings)
+
+
+def test_missing_display_scoring_goes_on_and_display_is_retried_with_backoff(config, caplog):
+    clock = FakeClock(100.0)
+    opener = FlakyOpen(failures=2)
+    link = DisplayLink(Counter(None, opener.settings), opener, first_retry=1.0)
+    service = Service(Night(config), link, clock=clock)
+    with caplog.at_level(logging.ERROR, logger="pocitadlo.service"):
+        link.start(clock())
+    assert link.fault and link.retry_at == 101.0 and "spidev0.0" in caplog.text
+    single_partie(service)
+    service.handle(Command({"cmd": "score", "value": 2}))
+    assert service.night.board.summary()["counter"]["series"] == 2      # scoring went on
+    clock.advance(1.0)
+    service.tick()                                                       # second failure
+    assert link.retry_at == 103.0                                        # 2 s later: backoff doubled
+    clock.advance(2.0)
+    service.tick()
+    assert link.fault is None and link.counter.device is not None
+    assert link.counter.frames == 1                                      # the current picture was sent
+    assert link.counter.device.image is not None
+
+
+class BrokenSpi:
+    """A luma device whose SPI write fails (cable pulled)."""
+    size, mode = (64, 16), "1"
+
+    def display(self, image):
+        raise OSError(121, "Remote I/O error")
+
+    def cleanup(self):
+        pass
+
+
+def test_failing_spi_write_is_a_fault_not_a_crash(config):
+    clock = FakeClock()
+    settings = DisplaySettings(driver="dummy")
+    devices = iter([BrokenSpi(), open_device(settings)])
+    link = DisplayLink(Counter(None, settings), lambda: next(devices))
+    service = Service(Night(config), link, clock=clock)
+    link.start(clock())
+    service.show()
+    assert link.fault and "Remote I/O error" in link.fault
+    single_partie(service)
+    service.handle(Command({"cmd": "score", "value": 1}))
+    clock.advance(1.0)
+    service.tick()
+    assert link.fault is None and link.counter.frames == 1
+
+
+def test_headless_service_shows_nothing_and_never_fails(config):
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+    service.handle(Command({"cmd": "score", "value": 1}))
+    assert service.display.model["summary"]["players"]["a"]["points"] == 1
+
+
+def test_refused_command_changes_nothing_and_says_why(config):
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+    service.handle(Command({"cmd": "score", "value": 7}))
+    assert service.display.model["message"]["level"] == "warn"
+    assert service.night.board.history == []
+
+
+def tap(service, clock, key):
+    service.handle(KeyEvent(key, True, clock(), "kp", debounced=True))
+    clock.t += 0.1
+    service.handle(KeyEvent(key, False, clock(), "kp", debounced=True))
+
+
+def showing_message(service, clock) -> bool:
+    """Whether the frame on the (dummy) device differs from the same screen without its message."""
+    counter = service.display.counter
+    counter.tick(clock())
+    plain = counter.render(service.display.model, clock(), message=False).image
+    return counter.device.image.tobytes() != plain.convert(counter.device.mode).tobytes()
+
+
+def test_a_refusal_outlives_the_release_of_its_key_and_a_repeat_is_said_again(config):
+    """A key's release changes nothing, so it must not wipe the refusal before it can be read;
+    the same refusal again restarts the counter's message time; an accepted key clears it."""
+    clock = FakeClock()
+    settings = DisplaySettings(driver="dummy")
+    service = Service(Night(config), DisplayLink(Counter(open_device(settings), settings)),
+                      referee=Referee("carom", clock=clock), clock=clock)
+    single_partie(service)
+    tap(service, clock, "-")                                       # nothing to undo
+    first = service.display.model["message"]
+    assert first["text"] == "Není co vrátit" and showing_message(service, clock)
+    clock.t += 5                                                   # the counter's 3 s are over
+    assert not showing_message(service, clock)
+    tap(service, clock, "-")
+    again = service.display.model["message"]
+    assert again["text"] == first["text"] and again != first
+    clock.t += 2
+    assert showing_message(service, clock)                        # said again, for 3 s more
+    clock.t += 2
+    assert not showing_message(service, clock)
+    tap(service, clock, "1")
+    assert "message" not in service.display.model
+    assert service.night.board.summary()["counter"]["series"] == 1
+
+
+def keypad_service(config, clock):
+    referee = Referee("carom", clock=clock)
+    return Service(Night(config), DisplayLink(None), referee=referee, clock=clock)
+
+
+def test_missing_keypad_is_an_error_screen_and_other_inputs_keep_working(config):
+    clock = FakeClock()
+    service = keypad_service(config, clock)
+    single_partie(service)
+    service.handle(DeviceStatus("evdev", False, "no such device /dev/input/by-id/usb-kp"))
+    model = service.display.model
+    assert model["screen"] == "error" and model["code"] == "keypad"
+    assert "usb-kp" in model["text"]
+    key = service.referee.keymap.keys_for("score1")[0]
+    service.handle(KeyEvent(key, True, clock(), "terminal", debounced=True))
+    service.handle(KeyEvent(key, False, clock(), "terminal", debounced=True))
+    assert service.night.board.summary()["counter"]["series"] == 1
+    assert service.display.model["screen"] == "carom"
+    assert service.faults == {"evdev": "no such device /dev/input/by-id/usb-kp"}
+    service.handle(DeviceStatus("evdev", True))
+    assert service.faults == {}
+
+
+def test_keys_in_menus_are_navigation(config):
+    clock = FakeClock()
+    service = keypad_service(config, clock)
+    service.handle(KeyEvent("enter", True, clock(), "kp", debounced=True))
+    service.handle(KeyEvent("enter", False, clock(), "kp", debounced=True))    # a tap: on release
+    assert service.display.model["screen"] == "menu"
+
+
+def test_no_busy_loop_when_idle(config):
+    """Nothing pressed, no deadline: the loop sleeps the longest wake, not a spin."""
+    service = Service(Night(config), DisplayLink(None), clock=FakeClock())
+    single_partie(service)
+    service.show()
+    assert service._timeout() == IDLE_WAKE
+
+
+def test_watchdog_pings_and_ready_go_to_the_notify_socket(config, tmp_path):
+    address = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(5)
+        notifier = Notifier(address, "4000000")
+        assert notifier.interval == 2.0
+        service = Service(Night(config), DisplayLink(None), notifier=notifier)
+        thread = threading.Thread(target=service.run, daemon=True)
+        thread.start()
+        try:
+            messages = [server.recv(100).decode(), server.recv(100).decode()]
+        finally:
+            service.post(Stop())
+            thread.join(5)
+    assert not thread.is_alive()
+    assert messages == ["READY=1\nSTATUS=scoring", "WATCHDOG=1"]
+
+
+def test_notifier_outside_systemd_does_nothing():
+    assert Notifier.from_env({}).ready() is False and Notifier.from_env({}).interval is None
+
+
+class Recorder:
+    def __init__(self):
+        self.sent = []
+
+    def ready(self, status=""):
+        self.sent.append(("ready", status))
+
+    def status(self, text):
+        self.sent.append(("status", text))
+
+    def watchdog(self):
+        self.sent.append(("watchdog",))
+
+
+def test_config_error_is_shown_then_the_service_waits_for_a_fixed_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[device]\nvenue = "Test"\n[rules.carom]\npoints_limit = "many"\n', encoding="utf-8")
+    shown, sleeps, notifier = [], [], Recorder()
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 3:               # staff fix the file while the service waits
+            path.write_text(CONFIG, encoding="utf-8")
+            os.utime(path, ns=(1, 1))
+
+    config = load_or_wait(path, notifier, poll=3.0, sleep=sleep, show_error=shown.append)
+    assert config.device.venue == "Test"
+    expected = f'{path}: [rules.carom] points_limit: expected a whole number, got "many"'
+    assert shown == [{"screen": "error", "code": "config", "text": expected}]
+    assert notifier.sent[0] == ("ready", f"config error: {expected}")
+    assert sleeps == [3.0, 3.0, 3.0] and notifier.sent.count(("watchdog",)) == 3
+
+
+def test_a_missing_league_file_is_named_by_its_option_and_the_service_waits(tmp_path):
+    """Issue 12: the error names [device] league, not just a file the venue staff never typed."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + 'league = "liga.toml"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        (tmp_path / "liga.toml").write_text("", encoding="utf-8")
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.league == str(tmp_path / "liga.toml")
+    assert shown[0]["text"] == f"{path}: [device] league: {tmp_path / 'liga.toml'}: file not found"
+
+
+def test_run_with_missing_config_file_waits_too(tmp_path):
+    path = tmp_path / "config.toml"
+    shown = []
+
+    def sleep(seconds):
+        path.write_text(CONFIG, encoding="utf-8")
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.venue == "Test" and "file not found" in shown[0]["text"]
+
+
+def test_emulate_plays_a_key_script_and_writes_png_frames(tmp_path, capsys):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("\n1\n\n1112", encoding="utf-8")      # setup, 1 single partie, a starts, 1+1+1+2
+    frames = tmp_path / "frames"
+    assert main(["emulate", "--data", str(tmp_path / "data"), "--keys", str(keys), "--frames", str(frames)]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    summary = out["screen"]["summary"]
+    assert summary["counter"]["series"] == 5 and summary["players"]["a"]["name"] == "Hráč 1"
+    pngs = sorted(frames.glob("frame_*.png"))
+    assert len(pngs) == out["frames"] >= 6
+    assert pngs[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_emulate_resumes_where_the_last_run_stopped(tmp_path, capsys):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("\n1\n\n12", encoding="utf-8")
+    data = str(tmp_path / "data")
+    main(["emulate", "--data", data, "--keys", str(keys)])
+    keys.write_text("2", encoding="utf-8")
+    capsys.readouterr()
+    main(["emulate", "--data", data, "--keys", str(keys)])
+    import json
+    assert json.loads(capsys.readouterr().out)["screen"]["summary"]["counter"]["series"] == 5
+
+
+def test_emulate_needs_keys_for_frames(tmp_path, capsys):
+    assert main(["emulate", "--frames", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == "pocitadlo emulate: --frames needs --keys (a key script to play)"
+
+
+def run_in_pty(tmp_path, keys: bytes):
+    """`pocitadlo emulate` on a real pseudo-terminal; returns (exit status, output, attrs before/after)."""
+    import fcntl
+    import select
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    master, slave = os.openpty()
+    before = termios.tcgetattr(slave)
+
+    def controlling_tty():
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    env = dict(os.environ, PYTHONPATH=os.getcwd(), TERM="xterm-256color")
+    child = subprocess.Popen([sys.executable, "-m", "cli", "emulate", "--data", str(tmp_path / "d")],
+                             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                             preexec_fn=controlling_tty, env=env)
+    output = b""
+
+    def read_until(marker: bytes, limit: float = 20.0):
+        nonlocal output
+        end = time.monotonic() + limit
+        while marker not in output and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                output += os.read(master, 65536)
+
+    read_until("▀".encode())                       # the counter is drawn
+    os.write(master, keys)
+    try:
+        end = time.monotonic() + 20
+        while child.poll() is None and time.monotonic() < end:
+            read_until(b"\0", 0.2)                 # keep reading: a full pty would block the child
+        status = child.wait(1)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    after = termios.tcgetattr(slave)
+    os.close(master), os.close(slave)
+    return status, output, before, after
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quit_key", [b"q", b"\x03"], ids=["q", "ctrl-c"])
+def test_emulate_in_a_terminal_quits_cleanly_and_restores_the_terminal(tmp_path, quit_key):
+    status, output, before, after = run_in_pty(tmp_path, b"\n" + quit_key)
+    assert status == 0, output.decode(errors="replace")[-2000:]
+    assert after == before                         # no raw/cbreak mode left behind
+    assert b"Traceback" not in output
+
+
+def test_key_test_from_the_setup_menu_shows_each_key(config):
+    clock = FakeClock()
+    service = keypad_service(config, clock)
+    for action in ("confirm", 2, "confirm"):                 # setup → "Test kláves"
+        service.handle(Ui(action))
+    service.handle(KeyEvent("7", True, clock(), "usb-kp", debounced=True))
+    assert service.display.model == {"screen": "keytest", "key": "7", "device": "usb-kp"}
+
+
+def test_new_partie_from_the_referee_menu_on_an_unfinished_partie_is_refused(config):
+    service = keypad_service(config, FakeClock())
+    single_partie(service)
+    from input.overlays import Outcome
+    service._outcome(Outcome(ui="new_partie"))
+    service.show()
+    assert service.display.model["message"]["text"].startswith("Partie neskončila")
+    assert service.night.phase == "partie"
+
+
+def test_emulator_key_help_follows_the_key_map():
+    from cli.commands.emulate import BUNDLED, key_help
+    line = key_help(load(BUNDLED))
+    assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")
+    eightball = key_help(load(BUNDLED.with_name("emulator-8ball.toml")))      # issue 12: no "8 8"
+    assert eightball.startswith("7 solid · 9 stripe · 8 the 8 · * scratch · . foul · 0 shot done · / group · "
+                                "h 0 illegal break · - undo")
+
+
+def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):
+    (tmp_path / "league.toml").write_text('[[teams]]\nname = "A"\nplayers = ["x", "x"]\n', encoding="utf-8")
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + 'league = "league.toml"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        (tmp_path / "league.toml").write_text('[[teams]]\nname = "A"\nplayers = ["x", "y"]\n', encoding="utf-8")
+        os.utime(tmp_path / "league.toml", ns=(1, 1))
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.league == str(tmp_path / "league.toml")
+    assert shown == [{"screen": "error", "code": "config",
+                      "text": f"{tmp_path / 'league.toml'}: [teams.1] players: a player is listed twice"}]
+
+
+def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+
+    def failing_fsync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    monkeypatch.setattr(os, "fdatasync", failing_fsync)         # the journal syncs a stroke's data only
+    service.handle(Command({"cmd": "score", "value": 1}))
+    monkeypatch.undo()
+    message = service.display.model["message"]
+    assert (message["text"], message["level"]) == ("SD: Input/output error", "error")
+    assert service.night.board.history == []
+    service.handle(Command({"cmd": "score", "value": 2}))            # the card works again
+    assert service.night.board.summary()["counter"]["series"] == 2
+    assert len(Night(config).board.history) == 1
+
+
+def test_an_unusable_data_dir_is_a_config_error_naming_the_option(tmp_path):
+    """The journal lives in [device] data_dir: if it cannot be written the service says which option
+    is wrong on the counter and waits for a fixed file, as for any config error."""
+    path = tmp_path / "config.toml"
+    (tmp_path / "blocker").write_text("a file, not a folder", encoding="utf-8")
+    path.write_text('[device]\nvenue = "Test"\ndata_dir = "blocker/data"\n', encoding="utf-8")
+    shown = []
+
+    def sleep(seconds):
+        path.write_text(CONFIG, encoding="utf-8")
+        os.utime(path, ns=(1, 1))
+
+    config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
+    assert config.device.data_dir == str(tmp_path / "data")
+    assert shown == [{"screen": "error", "code": "config", "text":
+                      f"{path}: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: Not a directory"}]
+
+
+def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_exit(tmp_path, monkeypatch):
+    """Issue 12: disk full plus a torn tail to cut made `run` exit 2 (a dark counter under systemd's
+    start limit). Now the storage fault is on the counter, systemd hears READY and the watchdog, and
+    the service comes up, with every accepted stroke, once the card has room again."""
+    import errno
+
+    from cli.commands import run as run_command
+    from firmware_host import journal as journal_module
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + '[display]\ndriver = "dummy"\n[keypad]\ndevices = []\n', encoding="utf-8")
+    config = load(path)
+    service = Service(Night(config), DisplayLink(None))
+    single_partie(service)
+    for value in (1, 2, 10):
+        service.handle(Command({"cmd": "score", "value": value}))
+    partie_file = service.night.partie_journal.path
+    service.night.partie_journal.close()
+    with open(partie_file, "ab") as fh:
+        fh.write(b'{"cmd":"sco')                        # a torn tail the next start must cut aside
+    real_open, full = open, [2]
+
+    def card(file, mode="r", *args, **kw):
+        if str(file).endswith(".cut") and full[0]:
+            full[0] -= 1
+            raise OSError(errno.ENOSPC, "No space left on device", str(file))
+        return real_open(file, mode, *args, **kw)
+
+    monkeypatch.setattr(journal_module, "open", card, raising=False)
+    counter = Counter(open_device(DisplaySettings(driver="dummy")), DisplaySettings(driver="dummy"))
+    shown, notifier = [], Recorder()
+    monkeypatch.setattr(counter, "show", lambda model, now: shown.append(model))
+    service, _, _ = run_command.assemble_or_wait(config, notifier, sleep=lambda s: None, counter=counter)
+    assert shown[0] == {"screen": "error", "code": "storage", "text": f"{partie_file}.cut: No space left on device"}
+    assert len(shown) == 2 and notifier.sent[0] == ("ready", f"storage fault: {partie_file}.cut: No space left on device")
+    assert service.night.board.history == [{"cmd": "score", "value": v} for v in (1, 2, 10)]

@@ -1,0 +1,153 @@
+"""systemd/pocitadlo.service and install.sh; `pocitadlo run` speaking sd_notify as the unit expects."""
+import configparser
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+UNIT = Path("systemd/pocitadlo.service")
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+
+
+def unit() -> dict:
+    """The unit's settings; repeated keys are joined with newlines."""
+    parser = configparser.RawConfigParser(strict=False, delimiters=("=",), comment_prefixes=("#",))
+    parser.optionxform = str
+    sections, current = {}, None
+    for line in UNIT.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        key, _, value = line.partition("=")
+        current[key] = (current[key] + "\n" + value) if key in current else value
+    return sections
+
+
+@needs_analyze
+def test_security_exposure_is_2_0_or_lower():
+    out = subprocess.run([ANALYZE, "security", "--offline=yes", str(UNIT)], capture_output=True,
+                         text=True, check=True).stdout
+    level = float(re.search(r"Overall exposure level for pocitadlo.service: (\d+\.\d+)", out).group(1))
+    assert level <= 2.0, out
+
+
+@needs_analyze
+def test_verify_is_clean(tmp_path):
+    """verify checks that ExecStart exists: check a copy whose binary is a real executable here."""
+    binary = tmp_path / "pocitadlo"
+    binary.write_text("#!/bin/sh\nexit 0\n")
+    binary.chmod(0o755)
+    text = UNIT.read_text()
+    assert "ExecStart=/opt/pocitadlo/.venv/bin/pocitadlo run --config /etc/pocitadlo/config.toml" in text
+    copy = tmp_path / "pocitadlo.service"
+    copy.write_text(text.replace("/opt/pocitadlo/.venv/bin/pocitadlo", str(binary)))
+    result = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+@needs_analyze
+def test_verify_notices_a_broken_unit(tmp_path):
+    """The check above can fail: a unit with a typo is reported."""
+    copy = tmp_path / "pocitadlo.service"
+    copy.write_text(UNIT.read_text().replace("Type=notify", "Type=notfy").replace(
+        "/opt/pocitadlo/.venv/bin/pocitadlo", "/bin/true"))
+    result = subprocess.run([ANALYZE, "verify", str(copy)], capture_output=True, text=True)
+    assert "notfy" in result.stderr
+
+
+def test_unit_is_notify_with_watchdog_restart_and_unprivileged_groups():
+    service = unit()["Service"]
+    assert service["Type"] == "notify" and int(service["WatchdogSec"]) > 0
+    assert service["Restart"] == "on-failure"
+    assert service["User"] == "pocitadlo" and service["User"] != "root"
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "spi", "input", "dialout"}
+    assert service["NoNewPrivileges"] == "yes" and service["CapabilityBoundingSet"] == ""
+
+
+def test_unit_waits_for_time_sync_but_never_for_the_network():
+    section = unit()["Unit"]
+    assert "time-sync.target" in section["After"] and "time-sync.target" in section["Wants"]
+    assert "network" not in section["After"] + section.get("Wants", "") + section.get("Requires", "")
+
+
+def test_install_script_dry_run_lists_every_step():
+    out = subprocess.run(["bash", "systemd/install.sh", "--dry-run"], capture_output=True, text=True,
+                         check=True).stdout
+    for step in ("python3 -m venv /opt/pocitadlo/.venv", "install -d -m 0750 -o root -g pocitadlo /etc/pocitadlo",
+                 "systemctl enable pocitadlo.service", "raspi-config", "gpio,spi,input,dialout",
+                 "/opt/pocitadlo/.venv/bin/python -m compileall -q -j 0 /opt/pocitadlo/.venv/lib"):
+        assert step in out, step
+
+
+def test_install_script_refuses_unknown_options():
+    result = subprocess.run(["bash", "systemd/install.sh", "--frobnicate"], capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown option --frobnicate" in result.stderr
+
+
+@contextlib.contextmanager
+def notify_socket(tmp_path):
+    """The socket systemd would listen on for sd_notify messages."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(tmp_path / "n.sock"))
+        server.settimeout(20)
+        yield server
+
+
+def pocitadlo_run(config, server) -> subprocess.Popen:
+    """`pocitadlo run` as the unit starts it: NOTIFY_SOCKET set, a watchdog of 0.2 s."""
+    env = dict(os.environ, NOTIFY_SOCKET=server.getsockname(), WATCHDOG_USEC="200000", PYTHONPATH=os.getcwd())
+    return subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
+                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def test_run_sends_ready_and_watchdog_and_stops_cleanly_on_sigterm(tmp_path):
+    """What systemd sees of `pocitadlo run`: READY=1, WATCHDOG=1 pings, exit 0 on SIGTERM."""
+    config = tmp_path / "config.toml"
+    config.write_text('[device]\nvenue = "Test"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'
+                      '[keypad]\ndevices = ["terminal"]\n[sync]\noutbox = "outbox"\n', encoding="utf-8")
+    with notify_socket(tmp_path) as server:
+        child = pocitadlo_run(config, server)
+        try:
+            messages = [server.recv(200).decode() for _ in range(4)]
+        finally:
+            child.send_signal(signal.SIGTERM)
+            status = child.wait(20)
+    assert messages[0] == "STATUS=counter lit, starting"     # the counter is lit before the rest is built
+    assert messages[1] == "READY=1\nSTATUS=scoring"
+    assert messages[2:] == ["WATCHDOG=1", "WATCHDOG=1"]
+    assert status == 0, child.stderr.read()
+
+
+def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
+    """No crash loop: the service says READY with the error as STATUS, and keeps pinging."""
+    config = tmp_path / "config.toml"
+    config.write_text('[device]\nvenue = "Test"\n[display]\ndriver = "dummy"\ncontrast = 999\n', encoding="utf-8")
+    with notify_socket(tmp_path) as server:
+        child = pocitadlo_run(config, server)
+        try:
+            lit, ready = server.recv(500).decode(), server.recv(500).decode()
+        finally:
+            child.kill()
+            child.wait(20)
+    assert lit == "STATUS=counter lit, starting"              # on the default counter: the error comes next
+    assert ready.startswith("READY=1\nSTATUS=config error: ")
+    assert "[display] contrast: must be at most 255, got 999" in ready
+    assert "config error, waiting for a fixed file" in child.stderr.read()
+
+
+def test_the_unit_lets_the_service_listen_on_the_live_port_only():
+    from firmware_host.live.settings import DEFAULT_PORT
+
+    service = unit()["Service"]
+    assert service["SocketBindAllow"] == f"tcp:{DEFAULT_PORT}" and service["SocketBindDeny"] == "any"
