@@ -21,7 +21,8 @@ from delivery.transport_http import HttpTransport  # noqa: E402
 from server import samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
 from server.store import Store  # noqa: E402
-from server.web import RECORDS, ReceiverServer  # noqa: E402
+from server.http_server import ReceiverServer
+from server.web import RECORDS  # noqa: E402
 
 SECRET = b"bench-secret-0123456789"
 

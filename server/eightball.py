@@ -7,8 +7,8 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.exports import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
-                            missing, result_points, side_of)
+from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
+                          missing, result_points, side_of, text, whole)
 
 ORDER = ["points", "sets_difference", "games_difference"]
 
@@ -18,17 +18,21 @@ def _individual(row) -> dict:
     content = content_of(row)
     header, summary = header_of(content["record"]), content["summary"]
     home = header.get("home") or "a"
+    if home not in ("a", "b"):
+        raise ValueError(f"home side {home!r}")
     away = "b" if home == "a" else "a"
     log = summary.get("games_log", [])
     names = summary.get("names", {})
 
+    played = [g for g in log if g["reason"] != "forfeit"]   # a forfeit wins the match, not a game
+
     def side(letter):
-        return {"player": letter, "name": names.get(letter, header.get(letter)),
-                "sets": summary.get("sets", {}).get(letter, 0),
-                "games": sum(1 for g in log if g["winner"] == letter)}
+        return {"player": letter, "name": text(names.get(letter, header.get(letter))),
+                "sets": whole(summary.get("sets", {}).get(letter, 0)),
+                "games": sum(1 for g in played if g["winner"] == letter)}
 
     sets = {}
-    for game in log:
+    for game in played:
         sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
         sets[game["set"]]["games"][side_of(game["winner"], home)] += 1
     for entry in sets.values():
@@ -54,7 +58,7 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
     if not rows:
         return None
     info, listed, declared, closed = match_info(rows)
-    played = in_playing_order(rows, _individual)
+    played, unreadable = in_playing_order(rows, _individual)
     score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
                        points_per_match=points_per_match)
     forfeit = forfeit_of(rows)
@@ -66,7 +70,7 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
         "home": info.get("home"), "away": info.get("away"), "closed": closed, "forfeit": forfeit,
         "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
         "points_per_match": points_per_match,
-        "declared_points": declared, "missing_partie": missing(listed, played),
+        "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,
         "totals": totals, "individual": played,
     }
 
@@ -95,8 +99,10 @@ class _Team:
 def league_table(store, *, points_per_match: int = 1) -> dict:
     """The 8-ball league table: team points (individual matches won), sets difference, games difference."""
     teams: dict[str, _Team] = {}
+    unreadable = []
     for match_id in match_ids(store, game="8ball"):
         record = match_record(store, match_id, points_per_match=points_per_match)
+        unreadable += record["unreadable"]
         if not record["home"] or not record["away"]:
             continue
         for side, other in (("home", "away"), ("away", "home")):
@@ -114,4 +120,5 @@ def league_table(store, *, points_per_match: int = 1) -> dict:
             "games_won": team.games[0], "games_lost": team.games[1],
             "games_difference": team.games[0] - team.games[1], "tied": tied,
         })
-    return {"game": "8ball", "order": ORDER, "points_per_match": points_per_match, "rows": rows}
+    return {"game": "8ball", "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+            "unreadable": unreadable}

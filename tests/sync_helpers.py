@@ -5,6 +5,7 @@ The fixtures ``store`` (a receiver's store with DEVICE registered with SECRET) a
 served over HTTP on 127.0.0.1) are used by importing them into the test module.
 """
 import os
+import re
 import select
 import socket
 import struct
@@ -20,7 +21,8 @@ from server import samples
 from server.receiver import Receiver
 from server.serial_listener import SerialListener
 from server.store import Store
-from server.web import RECORDS, ReceiverServer
+from server.http_server import ReceiverServer
+from server.web import RECORDS
 
 DEVICE = "u-lva-1"
 SECRET = b"sync-test-secret-0123456789"
@@ -144,7 +146,7 @@ class Proxy(threading.Thread):
                     chunk = upstream.recv(65536)
                     answer += chunk
                     if not chunk or (b"\r\n\r\n" in answer and len(answer.partition(b"\r\n\r\n")[2]) >= int(
-                            answer.split(b"Content-Length: ")[1].split(b"\r\n")[0])):
+                            re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", answer).group(1))):
                         break
                 upstream.close()
                 if how == "lost-answer":

@@ -193,7 +193,7 @@ def _serve(args, receiver, UserError) -> int:
             print(f"{', '.join(where)}; store {args.db}", flush=True)
             (serial_thread or forward_thread).join()
             return 0
-        from server.web import ReceiverServer
+        from server.http_server import ReceiverServer
 
         server = _listen(args, host, int(port), receiver, ReceiverServer, UserError)
         scheme = "https" if args.cert else "http"
