@@ -26,6 +26,7 @@ COMMANDS = (
     "keycard",
     "outbox",
     "serve",
+    "server",
 )
 
 

@@ -5,7 +5,8 @@ or a bug): such an item is listed by id as unreadable and the rest of the page s
 """
 import json
 
-from server.verify import Refused, match_summary
+from server.errors import Refused
+from server.verify import match_summary
 
 SIDES = ("home", "away")
 UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration)

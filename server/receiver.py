@@ -12,7 +12,8 @@ import logging
 import time
 
 from server.store import Conflict
-from server.verify import Refused, check, parse_body
+from server.errors import Refused
+from server.verify import check, parse_body
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -77,13 +78,30 @@ class Receiver:
         stored = self.store.stored_body(parsed.id)
         if stored is not None and stored != signed.body:
             raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
+        venue = None
         if stored is None:
             parsed = check(parsed)
+            venue = self._authorise(parsed, signed.device)
         try:
             return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields())
+                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
+
+    def _authorise(self, parsed, device: str) -> str | None:
+        """A match's items come only from devices of its venue (a gateway relays their signatures):
+        the venue the match item or partie is stored under, or Refused (403) with the reason."""
+        if parsed.match_id is None:
+            return None         # a single partie belongs to no match and no table
+        mine = self.store.venue_of(device)
+        if mine is None:
+            raise Refused(403, f"device {device!r} is not registered for a venue: it cannot write into a match "
+                               "(pocitadlo server add-device --venue)")
+        venue = self.store.match_venue(parsed.match_id) or parsed.venue or mine
+        for claimed, what in ((venue, f"match {parsed.match_id!r} is played at"), (parsed.venue, "the item names")):
+            if claimed is not None and claimed != mine:
+                raise Refused(403, f"device {device!r} is registered for {mine!r}; {what} {claimed!r}")
+        return venue
 
     def _refuse(self, exc: Refused, signed, via, remote, item_id) -> tuple[int, dict]:
         device = signed.device if _clean(signed.device) else ascii(signed.device)

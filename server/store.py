@@ -21,12 +21,16 @@ CREATE TABLE IF NOT EXISTS nonces (
 CREATE TABLE IF NOT EXISTS refusals (
     at TEXT NOT NULL, via TEXT NOT NULL, remote TEXT, device TEXT, item_id TEXT,
     status INTEGER NOT NULL, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS refusal_counts (
+    status INTEGER NOT NULL, via TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (status, via));
 CREATE TABLE IF NOT EXISTS forwarded (
     id TEXT PRIMARY KEY, state TEXT NOT NULL, at TEXT NOT NULL, why TEXT);
 """
 # columns added after the first release: (table, column, declaration)
-ADDED_COLUMNS = (("devices", "role", "TEXT NOT NULL DEFAULT 'device'"), ("items", "origin", "TEXT"))
+ADDED_COLUMNS = (("devices", "role", "TEXT NOT NULL DEFAULT 'device'"), ("items", "origin", "TEXT"),
+                 ("devices", "venue", "TEXT"), ("items", "venue", "TEXT"))
 ROLES = ("device", "gateway")
+KEEP_REFUSALS = 10_000      # the refusal log keeps the latest ones; every refusal is still counted
 
 
 class Conflict(Exception):
@@ -38,8 +42,8 @@ def _now() -> str:
 
 
 class Store:
-    def __init__(self, path):
-        self.path = str(path)
+    def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS):
+        self.path, self.keep_refusals = str(path), keep_refusals
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._lock = threading.Lock()
         with self._lock:
@@ -71,14 +75,28 @@ class Store:
             return self._db.execute("PRAGMA journal_mode").fetchone()[0]
 
     # -- devices ---------------------------------------------------------
-    def add_device(self, device: str, secret: bytes, note: str = "", role: str = "device") -> None:
-        """Register a counter ("device") or a venue gateway that only relays ("gateway")."""
+    def add_device(self, device: str, secret: bytes, note: str = "", role: str = "device",
+                   venue: str | None = None) -> None:
+        """Register a counter ("device") of a venue, or a venue gateway that only relays ("gateway")."""
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
         with self._lock:
-            self._db.execute("INSERT INTO devices(id, secret, note, added, role) VALUES (?, ?, ?, ?, ?) "
+            self._db.execute("INSERT INTO devices(id, secret, note, added, role, venue) VALUES (?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
-                             "role=excluded.role", (device, secret, note, _now(), role))
+                             "role=excluded.role, venue=excluded.venue", (device, secret, note, _now(), role, venue))
+
+    def venue_of(self, device: str) -> str | None:
+        """The venue a device is registered for (None: registered for none)."""
+        with self._lock:
+            row = self._db.execute("SELECT venue FROM devices WHERE id = ?", (device,)).fetchone()
+        return row[0] if row else None
+
+    def match_venue(self, match_id: str) -> str | None:
+        """The venue of a match, as its first stored item set it (None: no item of it yet)."""
+        with self._lock:
+            row = self._db.execute("SELECT venue FROM items WHERE match_id = ? AND venue IS NOT NULL LIMIT 1",
+                                   (match_id,)).fetchone()
+        return row[0] if row else None
 
     def secret_of(self, device: str, role: str = "device") -> bytes | None:
         """The secret of a registered device of this role (None: unknown, or registered as the other)."""
@@ -93,8 +111,8 @@ class Store:
 
     def devices(self) -> list[dict]:
         with self._lock:
-            rows = self._db.execute("SELECT id, note, added, role FROM devices ORDER BY id").fetchall()
-        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3]} for r in rows]
+            rows = self._db.execute("SELECT id, note, added, role, venue FROM devices ORDER BY id").fetchall()
+        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3], "venue": r[4]} for r in rows]
 
     # -- replay protection ------------------------------------------------
     def claim_nonce(self, device: str, nonce: str, ts: int, forget_before: int) -> bool:
@@ -112,16 +130,17 @@ class Store:
         return bytes(row[0]) if row else None
 
     def put(self, item_id: str, kind: str, body: bytes, *, device: str, via: str,
-            game: str | None = None, match_id: str | None = None, origin: dict | None = None) -> str:
+            game: str | None = None, match_id: str | None = None, origin: dict | None = None,
+            venue: str | None = None) -> str:
         """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ.
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
             row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
             if row is None:
-                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, _now(), body, origin_text))
+                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (item_id, kind, game, match_id, device, via, _now(), body, origin_text, venue))
         if row is None:
             return "stored"
         if bytes(row[0]) == body:
@@ -188,13 +207,25 @@ class Store:
     # -- the refusal log --------------------------------------------------
     def log_refusal(self, *, via: str, remote: str | None, device: str | None, item_id: str | None,
                     status: int, reason: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT INTO refusals(at, via, remote, device, item_id, status, reason) "
+        """Count the refusal and keep it; the log keeps only the latest ``self.keep_refusals``."""
+        with self._transaction() as db:
+            cur = db.execute("INSERT INTO refusals(at, via, remote, device, item_id, status, reason) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)", (_now(), via, remote, device, item_id, status, reason))
+            db.execute("INSERT INTO refusal_counts(status, via, n) VALUES (?, ?, 1) "
+                       "ON CONFLICT(status, via) DO UPDATE SET n = n + 1", (status, via))
+            db.execute("DELETE FROM refusals WHERE rowid <= ?", (cur.lastrowid - self.keep_refusals,))
 
-    def refusals(self) -> list[dict]:
+    def refusals(self, limit: int = -1) -> list[dict]:
+        """The refusals kept, oldest first (``limit``: only the latest so many)."""
         with self._lock:
-            rows = self._db.execute("SELECT at, via, remote, device, item_id, status, reason FROM refusals "
-                                    "ORDER BY rowid").fetchall()
+            rows = self._db.execute("SELECT * FROM (SELECT rowid, at, via, remote, device, item_id, status, reason "
+                                    "FROM refusals ORDER BY rowid DESC LIMIT ?) ORDER BY rowid", (limit,)).fetchall()
         keys = ("at", "via", "remote", "device", "item_id", "status", "reason")
-        return [dict(zip(keys, row)) for row in rows]
+        return [dict(zip(keys, row[1:])) for row in rows]
+
+    def refusal_report(self, latest: int = 100) -> dict:
+        """Every refusal counted by status and way in, and the latest ones kept."""
+        with self._lock:
+            counts = self._db.execute("SELECT status, via, n FROM refusal_counts ORDER BY status, via").fetchall()
+        return {"counted": [{"status": s, "via": v, "count": n} for s, v, n in counts],
+                "total": sum(n for _, _, n in counts), "latest": self.refusals(latest)}

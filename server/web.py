@@ -20,6 +20,7 @@ import logging
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
@@ -77,6 +78,8 @@ def post_records(receiver, body_deadline: float):
             body = await _read_body(request, length, body_deadline)
         except asyncio.TimeoutError:
             return _refused(408, f"the body did not arrive within {body_deadline:g} s")
+        except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
+            return Response(status_code=400)
         try:
             signed = Signed.from_headers(request.headers, body)
         except ValueError as exc:

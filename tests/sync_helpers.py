@@ -26,6 +26,7 @@ from server.web import RECORDS
 
 DEVICE = "u-lva-1"
 SECRET = b"sync-test-secret-0123456789"
+VENUE = "Hostinec U Lva"
 
 
 class FakeClock:
@@ -39,10 +40,10 @@ class FakeClock:
 
 
 @contextmanager
-def league_store(path, secret: bytes = SECRET, device: str = DEVICE):
-    """A receiver's store with one registered device."""
+def league_store(path, secret: bytes = SECRET, device: str = DEVICE, venue: str = VENUE):
+    """A receiver's store with one registered device of ``venue`` (samples.match's default)."""
     store = Store(path)
-    store.add_device(device, secret)
+    store.add_device(device, secret, venue=venue)
     try:
         yield store
     finally:
