@@ -10,6 +10,7 @@ import time
 
 import uvicorn
 
+from server.guard import HEADER_DEADLINE, MAX_CONNECTIONS, guarded
 from server.web import BODY_DEADLINE, create_app
 
 KEEP_ALIVE = 5           # seconds an idle kept-alive connection stays open
@@ -18,12 +19,14 @@ STARTUP_BOUND = 30.0     # seconds start() waits for the server to listen (a han
 
 class ReceiverServer:
     def __init__(self, address, receiver, *, certfile: str | None = None, keyfile: str | None = None,
-                 body_deadline: float = BODY_DEADLINE, **uvicorn_options):
+                 header_deadline: float = HEADER_DEADLINE, body_deadline: float = BODY_DEADLINE,
+                 max_connections: int = MAX_CONNECTIONS, **app_options):
         self.receiver = receiver
-        self.app = create_app(receiver, body_deadline=body_deadline)
+        self.app = create_app(receiver, body_deadline=body_deadline, **app_options)
         config = uvicorn.Config(self.app, ssl_certfile=certfile, ssl_keyfile=keyfile, lifespan="off",
                                 access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE,
-                                server_header=False, **uvicorn_options)
+                                server_header=False, http=guarded(header_deadline, max_connections),
+                                backlog=2048)
         config.load()           # a certificate TLS cannot use fails here, with its ssl error
         host, port = address
         self._socket = socket.create_server((host, port), family=_family(host), backlog=2048)

@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from server import exports, pages
+from server.access import RefusalLimiter, admin_allowed
 from server.receiver import MAX_BODY
 from wire.signing import Signed
 
@@ -63,36 +64,52 @@ async def _read_body(request, length: int, deadline: float) -> bytes:
     return await asyncio.wait_for(read(), deadline)
 
 
-def post_records(receiver, body_deadline: float):
+def post_records(receiver, body_deadline: float, limiter: RefusalLimiter):
+    """The POST endpoint; a client that keeps being refused is answered 429 before any work."""
     async def endpoint(request):
         remote = _remote(request)
-        try:
-            length = int(request.headers.get("content-length", ""))
-        except ValueError:
-            return _refused(411, "Content-Length required")
-        if length < 0 or length > MAX_BODY:
-            status, answer = await run_in_threadpool(
-                receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
-            return JSONAnswer(answer, status_code=status, headers={"Connection": "close"})
-        try:
-            body = await _read_body(request, length, body_deadline)
-        except asyncio.TimeoutError:
-            return _refused(408, f"the body did not arrive within {body_deadline:g} s")
-        except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
-            return Response(status_code=400)
-        try:
-            signed = Signed.from_headers(request.headers, body)
-        except ValueError as exc:
-            status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
-                                                     via="http", remote=remote)
-            return JSONAnswer(answer, status_code=status)
-        try:
-            status, answer = await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
-        except Exception:     # a bug or a full disk: answer 500 so the device retries later
-            log.exception("POST from %s failed", remote)
-            status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
-        return JSONAnswer(answer, status_code=status)
+        if not limiter.allow(remote):
+            return _too_many(limiter)
+        answer = await _post(request, receiver, body_deadline, remote)
+        if 400 <= answer.status_code < 500:
+            limiter.refused(remote)
+        return answer
     return endpoint
+
+
+def _too_many(limiter: RefusalLimiter) -> JSONAnswer:
+    answer = _refused(429, "too many refused requests from this address; slow down")
+    answer.headers["Retry-After"] = str(limiter.retry_after())
+    return answer
+
+
+async def _post(request, receiver, body_deadline: float, remote):
+    try:
+        length = int(request.headers.get("content-length", ""))
+    except ValueError:
+        return _refused(411, "Content-Length required")
+    if length < 0 or length > MAX_BODY:
+        status, answer = await run_in_threadpool(
+            receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status, headers={"Connection": "close"})
+    try:
+        body = await _read_body(request, length, body_deadline)
+    except asyncio.TimeoutError:
+        return _refused(408, f"the body did not arrive within {body_deadline:g} s")
+    except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
+        return Response(status_code=400)
+    try:
+        signed = Signed.from_headers(request.headers, body)
+    except ValueError as exc:
+        status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
+                                                 via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status)
+    try:
+        status, answer = await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
+    except Exception:     # a bug or a full disk: answer 500 so the device retries later
+        log.exception("POST from %s failed", remote)
+        status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
+    return JSONAnswer(answer, status_code=status)
 
 
 def _page(build):
@@ -106,6 +123,22 @@ def _page(build):
             log.exception("GET %s failed", request.url.path)
             return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
     return endpoint
+
+
+def _admin(build):
+    """An admin view: only with the admin token (refused attempts count towards the client's limit)."""
+    def checked(store, request):
+        state = request.app.state
+        if not state.limiter.allow(_remote(request)):
+            return _too_many(state.limiter)
+        if not admin_allowed(state.admin_token, request.headers.get("authorization")):
+            state.limiter.refused(_remote(request))
+            reason = ("admin views need \"Authorization: Bearer <token>\" (serve --admin-token-file)"
+                      if state.admin_token else "admin views are off (serve --admin-token-file turns them on)")
+            return JSONAnswer({"code": 401, "status": "refused", "reason": reason}, status_code=401,
+                              headers={"WWW-Authenticate": "Bearer"})
+        return build(store, request)
+    return checked
 
 
 def _records(store, request):
@@ -151,7 +184,9 @@ def _matches(store, request):
 
 
 def _refusals(store, request):
-    return JSONAnswer(store.refusals())
+    report = store.refusal_report()
+    report["rate_limited_since_start"] = request.app.state.limiter.limited
+    return JSONAnswer(report)
 
 
 async def _not_found(request, exc):
@@ -173,11 +208,13 @@ class NoSniff:
         await self.app(scope, receive, sending)
 
 
-def create_app(receiver, *, body_deadline: float = BODY_DEADLINE):
-    """The receiver's ASGI application."""
+def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
+               limiter: RefusalLimiter | None = None):
+    """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut)."""
+    limiter = limiter or RefusalLimiter()
     routes = [
-        Route(RECORDS, post_records(receiver, body_deadline), methods=["POST"]),
-        Route(RECORDS, _page(_records), methods=["GET"]),
+        Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
         Route("/", _page(_index), methods=["GET"]),
         Route("/matches.json", _page(_matches), methods=["GET"]),
@@ -186,8 +223,8 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE):
         Route("/table.html", _page(_table("carom", True)), methods=["GET"]),
         Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
         Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
-        Route("/refusals.json", _page(_refusals), methods=["GET"]),
+        Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
-    app.state.receiver = receiver
+    app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     return NoSniff(app)

@@ -23,6 +23,8 @@ def configure(parser) -> None:
     parser.add_argument("--key", help="TLS private key (PEM), if not in --cert")
     parser.add_argument("--serial", metavar="PORT", help="also listen on a serial port (or pyserial URL)")
     parser.add_argument("--baudrate", type=_baudrate, default=115200)
+    parser.add_argument("--admin-token-file", help="a file holding the token that opens the admin views "
+                                                   "(/refusals.json, the record list); without it they stay shut")
     gateway = parser.add_argument_group("gateway: pass every stored record on to the league's receiver")
     gateway.add_argument("--forward", metavar="URL", help="the league's receiver, https://…/api/v1/records")
     gateway.add_argument("--gateway-id", type=device_id, help="this gateway's id as registered there (add-gateway)")
@@ -121,11 +123,18 @@ def _listen(args, host, port, receiver, ReceiverServer, UserError):
         _existing_file(option, path, UserError)
     with _tls_errors("--cert", " / ".join(f for f in (args.cert, args.key) if f), UserError):
         try:
-            return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key)
+            return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key,
+                                  admin_token=_admin_token(args))
         except OSError as exc:
             if exc.filename is not None or type(exc).__module__ == "ssl":
                 raise
             raise UserError(f"--listen {args.listen}: cannot listen there ({exc.strerror or exc})") from None
+
+
+def _admin_token(args) -> str | None:
+    from cli.commands.server import read_secret
+
+    return read_secret(args.admin_token_file).decode("utf-8") if args.admin_token_file else None
 
 
 def _existing_file(option, path, UserError) -> None:

@@ -49,6 +49,12 @@ def serving(receiver, **options):
         server.server_close()
 
 
+@pytest.fixture(name="serving")
+def serving_fixture():
+    """``serving(receiver, **options)``: the receiver on 127.0.0.1 for the duration of a block."""
+    return serving
+
+
 @pytest.fixture
 def server(receiver):
     with serving(receiver) as srv:
