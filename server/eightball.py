@@ -7,7 +7,8 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball import team_score
-from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
+from server import sums
+from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
                           missing, result_points, side_of, text, whole)
 
 ORDER = ["points", "sets_difference", "games_difference"]
@@ -75,50 +76,27 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
     }
 
 
-class _Team:
-    def __init__(self, name: str):
-        self.name = name
-        self.matches: set[str] = set()
-        self.points = self.won = self.lost = 0
-        self.sets = [0, 0]       # won, lost
-        self.games = [0, 0]
+def league_table(store, *, season: str | None = None, points_per_match: int = 1) -> dict:
+    """The 8-ball league table over one season (default: the latest): team points (individual matches
+    won), sets difference, games difference; summed from the figures stored at ingestion."""
+    season = sums.season_or_latest(store, "8ball", season)
+    teams = sums.team_sums(store, "8ball", season)
+    for t in teams:
+        t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
 
-    def add(self, match_id: str, points: int, mine: dict, theirs: dict) -> None:
-        self.matches.add(match_id)
-        self.points += points
-        self.won += mine["matches"]
-        self.lost += theirs["matches"]
-        for tally, key in ((self.sets, "sets"), (self.games, "games")):
-            tally[0] += mine[key]
-            tally[1] += theirs[key]
+    def key(t):
+        return (t["points"], t["sets_won"] - t["sets_lost"], t["games_won"] - t["games_lost"])
 
-    def key(self) -> tuple:
-        return (self.points, self.sets[0] - self.sets[1], self.games[0] - self.games[1])
-
-
-def league_table(store, *, points_per_match: int = 1) -> dict:
-    """The 8-ball league table: team points (individual matches won), sets difference, games difference."""
-    teams: dict[str, _Team] = {}
-    unreadable = []
-    for match_id in match_ids(store, game="8ball"):
-        record = match_record(store, match_id, points_per_match=points_per_match)
-        unreadable += record["unreadable"]
-        if not record["home"] or not record["away"]:
-            continue
-        for side, other in (("home", "away"), ("away", "home")):
-            team = teams.setdefault(record[side], _Team(record[side]))
-            team.add(match_id, record["points"][side], record["totals"][side], record["totals"][other])
-    ordered = sorted(teams.values(), key=lambda t: (tuple(-x for x in t.key()), t.name))
-    keys = [t.key() for t in ordered]
+    ordered = sorted(teams, key=lambda t: (tuple(-x for x in key(t)), t["team"]))
+    keys = [key(t) for t in ordered]
     rows = []
-    for place, team in enumerate(ordered, start=1):
-        tied = keys.count(team.key()) > 1
+    for place, t in enumerate(ordered, start=1):
         rows.append({
-            "place": place, "team": team.name, "matches": len(team.matches),
-            "individual_won": team.won, "individual_lost": team.lost, "points": team.points,
-            "sets_won": team.sets[0], "sets_lost": team.sets[1], "sets_difference": team.sets[0] - team.sets[1],
-            "games_won": team.games[0], "games_lost": team.games[1],
-            "games_difference": team.games[0] - team.games[1], "tied": tied,
+            "place": place, "team": t["team"], "matches": t["matches"],
+            "individual_won": t["won"], "individual_lost": t["lost"], "points": t["points"],
+            "sets_won": t["sets_won"], "sets_lost": t["sets_lost"], "sets_difference": t["sets_won"] - t["sets_lost"],
+            "games_won": t["games_won"], "games_lost": t["games_lost"],
+            "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
         })
-    return {"game": "8ball", "order": ORDER, "points_per_match": points_per_match, "rows": rows,
-            "unreadable": unreadable}
+    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+            "unreadable": sums.unreadable(store, "8ball", season)}

@@ -7,8 +7,8 @@ form has 3 decimals, truncated (RULES 1.5).
 from fractions import Fraction
 
 from rules.carom_figures import average, average_text
-from server import eightball
-from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
+from server import eightball, sums
+from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
                           missing, result_points, side_of, text, whole)
 
 
@@ -65,32 +65,17 @@ def match_record(store, match_id: str) -> dict | None:
 
 
 def matches(store) -> list[dict]:
-    keys = ("match", "game", "date", "venue", "home", "away", "points", "closed")
-    return [{key: record[key] for key in keys}
-            for record in (match_record(store, match_id) for match_id in match_ids(store))]
+    """Every stored match in the order it first arrived: teams, date, venue, points, closed."""
+    return sums.matches(store)
 
 
 class _Team:
-    def __init__(self, name: str):
-        self.name = name
-        self.matches: set[str] = set()
-        self.partie = self.team_points = self.scored = self.conceded = self.innings = 0
-        self.against: dict[str, int] = {}   # team points won against each opponent (head-to-head)
+    """A team's row of the carom table: the sums of its stored per-match figures (server/figures.py)."""
 
-    def add(self, match_id, opponent, mine: dict, theirs: dict) -> None:
-        self.matches.add(match_id)
-        self.partie += 1
-        self.team_points += mine["team_points"] or 0
-        self.scored += mine["points"]
-        self.conceded += theirs["points"]
-        self.innings += mine["innings"]
-        self.against[opponent] = self.against.get(opponent, 0) + (mine["team_points"] or 0)
-
-    def add_forfeit(self, match_id, opponent, points: int) -> None:
-        """A match forfeited by a team that did not turn up: its team points, no carom points (A.3.7)."""
-        self.matches.add(match_id)
-        self.team_points += points
-        self.against[opponent] = self.against.get(opponent, 0) + points
+    def __init__(self, sums_row: dict, against: dict[str, int]):
+        self.name, self.matches, self.partie = sums_row["team"], sums_row["matches"], sums_row["partie"]
+        self.team_points, self.scored, self.conceded = sums_row["points"], sums_row["scored"], sums_row["conceded"]
+        self.innings, self.against = sums_row["innings"], against
 
     @property
     def general_average(self) -> Fraction:
@@ -100,41 +85,27 @@ class _Team:
         return (self.team_points, self.scored - self.conceded, self.general_average)
 
 
-def league_table(store, game: str = "carom") -> dict:
-    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head.
-    ``game="8ball"``: the 8-ball table (server.eightball)."""
+def league_table(store, game: str = "carom", season: str | None = None) -> dict:
+    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head,
+    over one season (default: the latest). ``game="8ball"``: the 8-ball table (server.eightball)."""
     if game == "8ball":
-        return eightball.league_table(store)
-    teams: dict[str, _Team] = {}
-    unreadable = []
-    for match_id in match_ids(store):
-        record = match_record(store, match_id)
-        unreadable += record["unreadable"]
-        if record["game"] != game or not record["home"] or not record["away"]:
-            continue
-        names = {side: record[side] for side in SIDES}
-        if record["forfeit"]:
-            for side, other in (("home", "away"), ("away", "home")):
-                team = teams.setdefault(names[side], _Team(names[side]))
-                team.add_forfeit(match_id, names[other], record["points"][side])
-        for p in record["partie"]:
-            if p["result"] is None:
-                continue
-            for side, other in (("home", "away"), ("away", "home")):
-                team = teams.setdefault(names[side], _Team(names[side]))
-                team.add(match_id, names[other], p[side], p[other])
-    ordered = _order(list(teams.values()))
+        return eightball.league_table(store, season=season)
+    if game != "carom":
+        raise ValueError(f"game must be carom or 8ball, got {game!r}")
+    season = sums.season_or_latest(store, game, season)
+    against = sums.head_to_head(store, game, season)
+    teams = [_Team(row, against.get(row["team"], {})) for row in sums.team_sums(store, game, season)]
     rows = []
-    for place, (team, decided_by) in enumerate(ordered, start=1):
+    for place, (team, decided_by) in enumerate(_order(teams), start=1):
         rows.append({
-            "place": place, "team": team.name, "matches": len(team.matches), "partie": team.partie,
+            "place": place, "team": team.name, "matches": team.matches, "partie": team.partie,
             "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
             "difference": team.scored - team.conceded, "innings": team.innings,
             "general_average": average_text(team.general_average), "general_average_exact": str(team.general_average),
             "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
         })
-    return {"game": game, "order": ["points", "difference", "general_average", "head_to_head"], "rows": rows,
-            "unreadable": unreadable}
+    return {"game": game, "season": season, "order": ["points", "difference", "general_average", "head_to_head"],
+            "rows": rows, "unreadable": sums.unreadable(store, game, season)}
 
 
 def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:

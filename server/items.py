@@ -107,11 +107,6 @@ def result_points(played: dict, declared: dict | None, forfeit: str | None) -> d
     return dict(declared) if forfeit and declared else played
 
 
-def match_ids(store, game: str | None = None) -> list[str]:
-    """The ids of the stored matches (with an item of ``game``), in the order they first arrived."""
-    return list(dict.fromkeys(row["match_id"] for row in store.items(game=game) if row["match_id"]))
-
-
 def whole(value, *, optional: bool = False):
     """An integer figure of a stored item (a bool or text is unreadable, not a number)."""
     if value is None and optional:

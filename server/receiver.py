@@ -12,6 +12,7 @@ import logging
 import time
 
 from server.store import Conflict
+from server import figures
 from server.errors import Refused
 from server.verify import check, parse_body
 
@@ -25,6 +26,7 @@ class Receiver:
     def __init__(self, store, *, clock=time.time, window: int = WINDOW, on_stored=None):
         self.store, self._clock, self.window = store, clock, window
         self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
+        figures.rebuild_if_missing(store)
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
         """Verify and store one signed item. ``fresh_only=False`` (a backlog file carried on a USB
@@ -83,10 +85,13 @@ class Receiver:
             parsed = check(parsed)
             venue = self._authorise(parsed, signed.device)
         try:
-            return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
+            status = self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
+                                    game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
+        if status == "stored" and parsed.match_id is not None:
+            figures.refresh(self.store, parsed.match_id)      # the match's figures, computed once here
+        return status
 
     def _authorise(self, parsed, device: str) -> str | None:
         """A match's items come only from devices of its venue (a gateway relays their signatures):

@@ -23,6 +23,18 @@ CREATE TABLE IF NOT EXISTS refusals (
     status INTEGER NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refusal_counts (
     status INTEGER NOT NULL, via TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (status, via));
+CREATE TABLE IF NOT EXISTS match_figures (
+    match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, game TEXT NOT NULL, season TEXT, date TEXT, venue TEXT,
+    home TEXT, away TEXT, points_home INTEGER, points_away INTEGER, closed INTEGER NOT NULL, unreadable TEXT);
+CREATE INDEX IF NOT EXISTS match_figures_list ON match_figures(game, season, seq);
+CREATE INDEX IF NOT EXISTS match_figures_seq ON match_figures(seq);
+CREATE TABLE IF NOT EXISTS team_figures (
+    match_id TEXT NOT NULL, game TEXT NOT NULL, season TEXT, team TEXT NOT NULL, opponent TEXT NOT NULL,
+    matches INTEGER NOT NULL, points INTEGER NOT NULL, partie INTEGER NOT NULL, scored INTEGER NOT NULL,
+    conceded INTEGER NOT NULL, innings INTEGER NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL,
+    sets_won INTEGER NOT NULL, sets_lost INTEGER NOT NULL, games_won INTEGER NOT NULL, games_lost INTEGER NOT NULL,
+    PRIMARY KEY (match_id, team));
+CREATE INDEX IF NOT EXISTS team_figures_table ON team_figures(game, season, team);
 CREATE TABLE IF NOT EXISTS forwarded (
     id TEXT PRIMARY KEY, state TEXT NOT NULL, at TEXT NOT NULL, why TEXT);
 """
@@ -199,6 +211,21 @@ class Store:
             db.execute("DELETE FROM forwarded WHERE id = ?", (item_id,))
             if state is not None:
                 db.execute("INSERT INTO forwarded(id, state, at, why) VALUES (?, ?, ?, ?)", (item_id, state, at, why))
+
+    # -- figures (server/figures.py computes them, once per stored item of a match) ------------
+    def query(self, sql: str, args=()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def replace_figures(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:
+        """A match's figures, replacing what was computed before from fewer of its items."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
+            db.execute(f"INSERT OR REPLACE INTO match_figures({', '.join(match_row)}) "
+                       f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
+            for row in team_rows:
+                db.execute(f"INSERT INTO team_figures({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                           tuple(row.values()))
 
     def count(self) -> int:
         with self._lock:

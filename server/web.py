@@ -5,8 +5,8 @@
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
     GET  /matches.json               the matches
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
-    GET  /table.json|.html           the carom league table (RULES 1.8)
-    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md)
+    GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
+    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
     GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
     GET  /                           an index page
 
@@ -168,7 +168,7 @@ def _match(store, request):
 
 def _table(game: str, html: bool):
     def build(store, request):
-        data = exports.league_table(store, game)
+        data = exports.league_table(store, game, season=request.query_params.get("season"))
         if not html:
             return JSONAnswer(data)
         return HTMLResponse(pages.eightball_table(data) if game == "8ball" else pages.table(data))

@@ -89,8 +89,11 @@ def run(args) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    from server import figures
+
     store = open_store(args.db, must_exist=args.action not in ("add-device", "add-gateway", "import"))
     try:
+        figures.rebuild_if_missing(store)       # a store from before the figures were stored
         return ACTIONS[args.action](args, store)
     finally:
         store.close()

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cli.main import main
-from server import exports, pages, samples
+from server import exports, figures, pages, samples
 
 
 def carom_partie(item_id="KD-1-p1", number=1, match=None, a="Novák", b="Dvořák"):
@@ -64,6 +64,7 @@ def test_every_page_survives_an_unreadable_stored_item(client, store, items, tmp
     for body in items():
         assert client.post(body)[0] == 200
     store.put("KD-1-p9", "partie", broken, device="u-lva-1", via="legacy", game="carom", match_id="KD-1")
+    figures.refresh(store, "KD-1")          # the match's figures, recomputed as after any stored item
     for path in PAGES:
         status, data = client.get(path)
         assert status == 200, (path, data[:200])
