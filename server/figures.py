@@ -5,7 +5,8 @@ them for the tables). A store from before figures gets them all computed once, w
 import json
 
 from server import exports
-from server.sums import SUMMED, season_of
+from server.store import SUMMED
+from server.sums import season_of
 
 
 def refresh(store, match_id: str) -> None:

@@ -84,14 +84,14 @@ class Receiver:
         if stored is None:
             parsed = check(parsed)
             venue = self._authorise(parsed, signed.device)
-        try:
-            status = self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                    game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
+        match_id = parsed.match_id
+        refresh = (lambda: figures.refresh(self.store, match_id)) if match_id is not None else None
+        try:     # the match's figures are computed once, here, in the transaction that stores the item
+            return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
+                                  game=parsed.game, match_id=match_id, origin=signed.fields(), venue=venue,
+                                  then=refresh)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
-        if status == "stored" and parsed.match_id is not None:
-            figures.refresh(self.store, parsed.match_id)      # the match's figures, computed once here
-        return status
 
     def _authorise(self, parsed, device: str) -> str | None:
         """A match's items come only from devices of its venue (a gateway relays their signatures):

@@ -28,13 +28,19 @@ CREATE TABLE IF NOT EXISTS match_figures (
     home TEXT, away TEXT, points_home INTEGER, points_away INTEGER, closed INTEGER NOT NULL, unreadable TEXT);
 CREATE INDEX IF NOT EXISTS match_figures_list ON match_figures(game, season, seq);
 CREATE INDEX IF NOT EXISTS match_figures_seq ON match_figures(seq);
+CREATE INDEX IF NOT EXISTS match_figures_unreadable ON match_figures(game, season) WHERE unreadable IS NOT NULL;
 CREATE TABLE IF NOT EXISTS team_figures (
     match_id TEXT NOT NULL, game TEXT NOT NULL, season TEXT, team TEXT NOT NULL, opponent TEXT NOT NULL,
     matches INTEGER NOT NULL, points INTEGER NOT NULL, partie INTEGER NOT NULL, scored INTEGER NOT NULL,
     conceded INTEGER NOT NULL, innings INTEGER NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL,
     sets_won INTEGER NOT NULL, sets_lost INTEGER NOT NULL, games_won INTEGER NOT NULL, games_lost INTEGER NOT NULL,
     PRIMARY KEY (match_id, team));
-CREATE INDEX IF NOT EXISTS team_figures_table ON team_figures(game, season, team);
+CREATE TABLE IF NOT EXISTS team_totals (
+    game TEXT NOT NULL, season TEXT NOT NULL, team TEXT NOT NULL, opponent TEXT NOT NULL,
+    matches INTEGER NOT NULL, points INTEGER NOT NULL, partie INTEGER NOT NULL, scored INTEGER NOT NULL,
+    conceded INTEGER NOT NULL, innings INTEGER NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL,
+    sets_won INTEGER NOT NULL, sets_lost INTEGER NOT NULL, games_won INTEGER NOT NULL, games_lost INTEGER NOT NULL,
+    PRIMARY KEY (game, season, team, opponent));
 CREATE TABLE IF NOT EXISTS forwarded (
     id TEXT PRIMARY KEY, state TEXT NOT NULL, at TEXT NOT NULL, why TEXT);
 """
@@ -42,6 +48,8 @@ CREATE TABLE IF NOT EXISTS forwarded (
 ADDED_COLUMNS = (("devices", "role", "TEXT NOT NULL DEFAULT 'device'"), ("items", "origin", "TEXT"),
                  ("devices", "venue", "TEXT"), ("items", "venue", "TEXT"))
 ROLES = ("device", "gateway")
+SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
+          "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures (server/figures.py)
 KEEP_REFUSALS = 10_000      # the refusal log keeps the latest ones; every refusal is still counted
 
 
@@ -57,7 +65,7 @@ class Store:
     def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS):
         self.path, self.keep_refusals = str(path), keep_refusals
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()      # re-entrant: figures are computed inside put's transaction
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -68,8 +76,12 @@ class Store:
 
     @contextmanager
     def _transaction(self):
-        """One write transaction, taken under the lock (BEGIN IMMEDIATE: no lost updates)."""
+        """One write transaction, taken under the lock (BEGIN IMMEDIATE: no lost updates); inside
+        one already (put's ``then``), the writes join it."""
         with self._lock:
+            if self._db.in_transaction:
+                yield self._db
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -143,7 +155,7 @@ class Store:
 
     def put(self, item_id: str, kind: str, body: bytes, *, device: str, via: str,
             game: str | None = None, match_id: str | None = None, origin: dict | None = None,
-            venue: str | None = None) -> str:
+            venue: str | None = None, then=None) -> str:
         """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ.
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
@@ -153,6 +165,8 @@ class Store:
                 db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (item_id, kind, game, match_id, device, via, _now(), body, origin_text, venue))
+                if then is not None:
+                    then()          # in the same transaction: one commit, stored item and its figures
         if row is None:
             return "stored"
         if bytes(row[0]) == body:
@@ -220,12 +234,25 @@ class Store:
     def replace_figures(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:
         """A match's figures, replacing what was computed before from fewer of its items."""
         with self._transaction() as db:
+            self._add_totals(db, db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} "
+                                            "FROM team_figures WHERE match_id = ?", (match_id,)).fetchall(), -1)
+            self._add_totals(db, [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED))
+                                  for r in team_rows], +1)
             db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
             db.execute(f"INSERT OR REPLACE INTO match_figures({', '.join(match_row)}) "
                        f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
             for row in team_rows:
                 db.execute(f"INSERT INTO team_figures({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                            tuple(row.values()))
+
+    @staticmethod
+    def _add_totals(db, rows, sign: int) -> None:
+        """Add (sign +1) or take back (-1) per-match figures in the running totals per team and opponent."""
+        for game, season, team, opponent, *values in rows:
+            db.execute(f"INSERT INTO team_totals(game, season, team, opponent, {', '.join(SUMMED)}) "
+                       f"VALUES (?, ?, ?, ?, {', '.join('?' * len(SUMMED))}) ON CONFLICT(game, season, team, opponent) "
+                       f"DO UPDATE SET {', '.join(f'{c} = {c} + excluded.{c}' for c in SUMMED)}",
+                       (game, season or "", team, opponent, *(sign * v for v in values)))
 
     def count(self) -> int:
         with self._lock:

@@ -6,8 +6,7 @@ asked for, the latest season of that competition is shown, so a page never reads
 """
 import json
 
-SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
-          "sets_won", "sets_lost", "games_won", "games_lost")
+from server.store import SUMMED
 
 
 def season_of(date) -> str | None:
@@ -34,26 +33,24 @@ def _season_clause(season):
 
 
 def team_sums(store, game: str, season: str | None) -> list[dict]:
-    clause, args = _season_clause(season)
-    rows = store.query(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_figures "
-                       f"WHERE game = ? AND {clause} GROUP BY team", (game, *args))
+    """Per team, the sums of its figures (from the running totals: a row per team and opponent)."""
+    rows = store.query(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
+                       "WHERE game = ? AND season = ? GROUP BY team HAVING SUM(matches) > 0", (game, season or ""))
     return [dict(zip(("team", *SUMMED), row)) for row in rows]
 
 
 def head_to_head(store, game: str, season: str | None) -> dict[str, dict[str, int]]:
     """Team points each team won against each opponent (RULES 1.8 d)."""
-    clause, args = _season_clause(season)
     against: dict[str, dict[str, int]] = {}
-    for team, opponent, points in store.query(
-            f"SELECT team, opponent, SUM(points) FROM team_figures WHERE game = ? AND {clause} "
-            "GROUP BY team, opponent", (game, *args)):
+    for team, opponent, points in store.query("SELECT team, opponent, points FROM team_totals "
+                                              "WHERE game = ? AND season = ? AND matches > 0", (game, season or "")):
         against.setdefault(team, {})[opponent] = points
     return against
 
 
 def unreadable(store, game: str | None = None, season: str | None = None) -> list[str]:
     """Ids of stored items the figures could not read (listed on the pages for the organiser)."""
-    query, args = "SELECT unreadable FROM match_figures WHERE unreadable IS NOT NULL", ()
+    query, args = "SELECT unreadable FROM match_figures WHERE unreadable IS NOT NULL", ()   # a partial index
     if game is not None:
         clause, season_args = _season_clause(season)
         query, args = query + f" AND game = ? AND {clause}", (game, *season_args)

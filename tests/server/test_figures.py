@@ -59,10 +59,21 @@ def test_a_store_from_before_figures_gets_them_when_opened(receiver, sign):
 
     post_match(receiver, sign, "KD-1", "Lvi", "Orli", "2026-11-27", 4)
     store = receiver.store
-    store.query("DELETE FROM team_figures")
-    store.query("DELETE FROM match_figures")
+    for table in ("team_totals", "team_figures", "match_figures"):      # as in a store from before figures
+        store.query(f"DELETE FROM {table}")
     assert exports.league_table(store)["rows"] == []
     Receiver(store)                       # opening the receiver computes what is missing
-    assert sorted(r["team"] for r in exports.league_table(store)["rows"]) == ["Lvi", "Orli"]
+    rows = exports.league_table(store)["rows"]
+    assert sorted((r["team"], r["matches"], r["partie"]) for r in rows) == [("Lvi", 1, 4), ("Orli", 1, 4)]
     figures.rebuild_if_missing(store)     # and a second time changes nothing
-    assert len(exports.matches(store)) == 1
+    assert exports.league_table(store)["rows"] == rows and len(exports.matches(store)) == 1
+
+
+def test_a_match_refreshed_again_is_counted_once(receiver, sign):
+    """Every item of a match recomputes its figures: the totals replace, never add up, a match."""
+    post_match(receiver, sign, "KD-1", "Lvi", "Orli", "2026-11-27", 5)
+    before = exports.league_table(receiver.store)["rows"]
+    figures.refresh(receiver.store, "KD-1")
+    figures.refresh(receiver.store, "KD-1")
+    assert exports.league_table(receiver.store)["rows"] == before
+    assert [r["matches"] for r in before] == [1, 1]
