@@ -9,7 +9,6 @@ device's, with its original signature, so the gateway cannot forge nor alter a r
 Every refusal is logged (Python logging and the store's refusals table); nothing stored changes.
 """
 import logging
-import time
 
 from server.store import Conflict
 from server import figures
@@ -23,8 +22,9 @@ MAX_BODY = 1 << 20
 
 
 class Receiver:
-    def __init__(self, store, *, clock=time.time, window: int = WINDOW, on_stored=None):
-        self.store, self._clock, self.window = store, clock, window
+    def __init__(self, store, *, clock=None, window: int = WINDOW, on_stored=None):
+        """``clock``: seconds since the epoch (default: the store's clock, clock/)."""
+        self.store, self._clock, self.window = store, clock or store.clock.time, window
         self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
         figures.rebuild_if_missing(store)
 

@@ -7,7 +7,8 @@ import json
 import sqlite3
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
+
+from clock import SystemClock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS devices (
@@ -57,13 +58,12 @@ class Conflict(Exception):
     """Another item with this id is already stored (it stays untouched)."""
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class Store:
-    def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS):
+    def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS, clock=None):
         self.path, self.keep_refusals = str(path), keep_refusals
+        self.clock = clock or SystemClock()     # the one wall clock (clock/); tests give a ManualClock
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._lock = threading.RLock()      # re-entrant: figures are computed inside put's transaction
         with self._lock:
@@ -73,6 +73,10 @@ class Store:
             for table, column, declaration in ADDED_COLUMNS:
                 if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+    def now(self) -> str:
+        """The time stamp written with devices, items and refusals (UTC, seconds)."""
+        return self.clock.utc().isoformat(timespec="seconds")
 
     @contextmanager
     def _transaction(self):
@@ -107,7 +111,7 @@ class Store:
         with self._lock:
             self._db.execute("INSERT INTO devices(id, secret, note, added, role, venue) VALUES (?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
-                             "role=excluded.role, venue=excluded.venue", (device, secret, note, _now(), role, venue))
+                             "role=excluded.role, venue=excluded.venue", (device, secret, note, self.now(), role, venue))
 
     def venue_of(self, device: str) -> str | None:
         """The venue a device is registered for (None: registered for none)."""
@@ -164,7 +168,7 @@ class Store:
             if row is None:
                 db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, _now(), body, origin_text, venue))
+                           (item_id, kind, game, match_id, device, via, self.now(), body, origin_text, venue))
                 if then is not None:
                     then()          # in the same transaction: one commit, stored item and its figures
         if row is None:
@@ -264,7 +268,7 @@ class Store:
         """Count the refusal and keep it; the log keeps only the latest ``self.keep_refusals``."""
         with self._transaction() as db:
             cur = db.execute("INSERT INTO refusals(at, via, remote, device, item_id, status, reason) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (_now(), via, remote, device, item_id, status, reason))
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (self.now(), via, remote, device, item_id, status, reason))
             db.execute("INSERT INTO refusal_counts(status, via, n) VALUES (?, ?, 1) "
                        "ON CONFLICT(status, via) DO UPDATE SET n = n + 1", (status, via))
             db.execute("DELETE FROM refusals WHERE rowid <= ?", (cur.lastrowid - self.keep_refusals,))
