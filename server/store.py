@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS match_figures (
     home TEXT, away TEXT, points_home INTEGER, points_away INTEGER, closed INTEGER NOT NULL, unreadable TEXT);
 CREATE INDEX IF NOT EXISTS match_figures_list ON match_figures(game, season, seq);
 CREATE INDEX IF NOT EXISTS match_figures_seq ON match_figures(seq);
-CREATE INDEX IF NOT EXISTS match_figures_unreadable ON match_figures(game, season) WHERE unreadable IS NOT NULL;
+CREATE INDEX IF NOT EXISTS match_figures_unreadable ON match_figures(game, season, seq) WHERE unreadable IS NOT NULL;
 CREATE TABLE IF NOT EXISTS team_figures (
     match_id TEXT NOT NULL, game TEXT NOT NULL, season TEXT, team TEXT NOT NULL, opponent TEXT NOT NULL,
     matches INTEGER NOT NULL, points INTEGER NOT NULL, partie INTEGER NOT NULL, scored INTEGER NOT NULL,
