@@ -134,7 +134,9 @@ def _listen(args, host, port, receiver, ReceiverServer, UserError):
 def _admin_token(args) -> str | None:
     from cli.commands.server import read_secret
 
-    return read_secret(args.admin_token_file).decode("utf-8") if args.admin_token_file else None
+    if not args.admin_token_file:
+        return None
+    return read_secret(args.admin_token_file, "the admin token (--admin-token-file)").decode("utf-8")
 
 
 def _existing_file(option, path, UserError) -> None:

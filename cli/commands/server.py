@@ -31,6 +31,8 @@ def _venue(text: str) -> str:
 
 
 def configure(parser) -> None:
+    import argparse
+
     parser.add_argument("--db", default="league.sqlite", help="the receiver's store (league.sqlite)")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
     add = sub.add_parser("add-device", help="register a counter of a venue")
@@ -53,6 +55,8 @@ def configure(parser) -> None:
     match.add_argument("--html", action="store_true", help="printable HTML instead of JSON")
     sub.add_parser("records", help="list the stored records")
     sub.add_parser("refusals", help="the refusal log: counts by reason, then the latest refusals")
+    for action in sub.choices.values():      # --db also after the action: `server devices --db liga.sqlite`
+        action.add_argument("--db", default=argparse.SUPPRESS, help="the receiver's store (league.sqlite)")
 
 
 def open_store(db: str, *, must_exist: bool):
@@ -70,7 +74,7 @@ def open_store(db: str, *, must_exist: bool):
         raise user_error(f"{db}: not a usable SQLite store ({exc})") from None
 
 
-def read_secret(path) -> bytes:
+def read_secret(path, what: str = "the secret") -> bytes:
     from pathlib import Path
 
     from cli.commands import user_error
@@ -79,9 +83,9 @@ def read_secret(path) -> bytes:
     try:
         secret = Path(path).read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError) as exc:
-        raise user_error(f"{path}: cannot read the secret ({getattr(exc, 'strerror', None) or exc})") from None
+        raise user_error(f"{path}: cannot read {what} ({getattr(exc, 'strerror', None) or exc})") from None
     if len(secret) < MIN_SECRET:
-        raise user_error(f"{path}: the secret must be at least {MIN_SECRET} characters long")
+        raise user_error(f"{path}: {what} must be at least {MIN_SECRET} characters long")
     return secret.encode("utf-8")
 
 
