@@ -13,7 +13,7 @@ def refresh(store, match_id: str) -> None:
     record = exports.match_record(store, match_id)
     if record is None:
         return
-    [(seq,)] = store.query("SELECT MIN(rowid) FROM items WHERE match_id = ?", (match_id,))
+    [(seq,)] = store.query("SELECT MIN(seq) FROM items WHERE match_id = ?", (match_id,))
     season = season_of(record["date"])
     match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
                  "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],

@@ -16,7 +16,8 @@ def _baudrate(text: str) -> int:
 def configure(parser) -> None:
     from cli.commands.server import device_id
 
-    parser.add_argument("--db", default="league.sqlite", help="the SQLite store (league.sqlite)")
+    parser.add_argument("--db", default="league.sqlite",
+                        help="the store: a SQLite file (league.sqlite) or a postgresql+psycopg:// URL")
     parser.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT for HTTP(S) (127.0.0.1:8080); "
                                                                   "'off' for none")
     parser.add_argument("--cert", help="TLS certificate (PEM): serve HTTPS")

@@ -33,7 +33,8 @@ def _venue(text: str) -> str:
 def configure(parser) -> None:
     import argparse
 
-    parser.add_argument("--db", default="league.sqlite", help="the receiver's store (league.sqlite)")
+    parser.add_argument("--db", default="league.sqlite",
+                        help="the receiver's store: a SQLite file (league.sqlite) or a postgresql+psycopg:// URL")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
     add = sub.add_parser("add-device", help="register a counter of a venue")
     add.add_argument("id", type=device_id)
@@ -63,15 +64,19 @@ def open_store(db: str, *, must_exist: bool):
     """The receiver's store at ``db``; a missing or unusable one is a user error naming it."""
     import sqlite3
 
+    from sqlalchemy.exc import SQLAlchemyError
+
     from cli.commands import user_error
     from server.store import Store
 
-    if must_exist and not os.path.exists(db):
+    if must_exist and "://" not in db and not os.path.exists(db):
         raise user_error(f"--db {db}: no such store (it is made by `pocitadlo serve` or `server add-device`)")
     try:
         return Store(db)
-    except sqlite3.Error as exc:
-        raise user_error(f"{db}: not a usable SQLite store ({exc})") from None
+    except (sqlite3.Error, SQLAlchemyError) as exc:
+        what = "SQLite store" if "://" not in db else "database"
+        reason = getattr(exc, "orig", None) or exc
+        raise user_error(f"{db}: not a usable {what} ({str(reason).splitlines()[0]})") from None
 
 
 def read_secret(path, what: str = "the secret") -> bytes:
