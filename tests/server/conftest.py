@@ -22,9 +22,42 @@ def signer(device: str) -> Signer:
     return Signer(device, SECRETS[device])
 
 
+@pytest.fixture(scope="session")
+def postgresql(tmp_path_factory):
+    """A real PostgreSQL server for the session (pgserver ships its binaries); yields a function
+    that makes a fresh, empty database and returns its SQLAlchemy URL."""
+    import itertools
+
+    import pgserver
+    import sqlalchemy as sa
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    numbers = itertools.count()
+
+    def fresh_database() -> str:
+        name = f"league_{next(numbers)}"
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"CREATE DATABASE {name}")
+        return base.replace("/postgres?", f"/{name}?", 1)
+
+    yield fresh_database
+    admin.dispose()
+    server.cleanup()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_place(request, tmp_path):
+    """Where the store lives: a SQLite file, or a database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "league.sqlite")
+    return request.getfixturevalue("postgresql")()
+
+
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "league.sqlite")
+def store(store_place):
+    s = Store(store_place)
     s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
     s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
     s.add_device("u-nowhere", SECRETS["u-nowhere"])
