@@ -22,8 +22,9 @@ class Database:
         self.engine = sa.create_engine(self.url, **options)
         if self.sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_connected)
-            sa.event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+            sa.event.listen(self.engine, "begin", self._begin_sqlite)
         self._lock = threading.RLock()       # re-entrant: figures are computed inside put's transaction
+        self._writing = True
         self._conn = self.engine.connect()
         try:
             with self._conn.begin():
@@ -33,17 +34,26 @@ class Database:
             raise
 
     @contextmanager
-    def transaction(self):
+    def transaction(self, *, write: bool = True):
+        """``write=False``: a read (SQLite: a deferred BEGIN, which takes no write lock)."""
         with self._lock:
             if self._conn.in_transaction():
                 yield self
                 return
+            self._writing = write
             with self._conn.begin():
                 yield self
+
+    def _begin_sqlite(self, conn) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if self._writing else "BEGIN")
 
     def execute(self, sql: str, args=()):
         statement, names = _named(sql)
         return self._conn.execute(statement, dict(zip(names, args)))
+
+    def execute_many(self, sql: str, rows) -> None:
+        statement, names = _named(sql)
+        self._conn.execute(statement, [dict(zip(names, row)) for row in rows])
 
     def close(self) -> None:
         with self._lock:

@@ -15,6 +15,17 @@ SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won",
 KEEP_REFUSALS = 10_000      # the refusal log keeps the latest ones; every refusal is still counted
 
 
+def _difference(old, new) -> dict:
+    """(game, season or "", team, opponent) -> new figures minus old, for the keys that changed."""
+    deltas: dict[tuple, list[int]] = {}
+    for rows, sign in ((old, -1), (new, +1)):
+        for game, season, team, opponent, *values in rows:
+            total = deltas.setdefault((game, season or "", team, opponent), [0] * len(SUMMED))
+            for n, value in enumerate(values):
+                total[n] += sign * value
+    return {key: values for key, values in deltas.items() if any(values)}
+
+
 class Conflict(Exception):
     """Another item with this id is already stored (it stays untouched)."""
 
@@ -40,6 +51,11 @@ class Store:
         with self._db.transaction() as db:
             yield db
 
+    @contextmanager
+    def _read(self):
+        with self._db.transaction(write=False) as db:
+            yield db
+
     def close(self) -> None:
         self._db.close()
 
@@ -48,7 +64,7 @@ class Store:
         return self._db.engine.dialect.name
 
     def journal_mode(self) -> str:
-        with self._transaction() as db:
+        with self._read() as db:
             return db.execute("PRAGMA journal_mode").fetchone()[0]
 
     # -- devices ---------------------------------------------------------
@@ -64,30 +80,30 @@ class Store:
 
     def venue_of(self, device: str) -> str | None:
         """The venue a device is registered for (None: registered for none)."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT venue FROM devices WHERE id = ?", (device,)).fetchone()
         return row[0] if row else None
 
     def match_venue(self, match_id: str) -> str | None:
         """The venue of a match, as its first stored item set it (None: no item of it yet)."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT venue FROM items WHERE match_id = ? AND venue IS NOT NULL LIMIT 1",
                                    (match_id,)).fetchone()
         return row[0] if row else None
 
     def secret_of(self, device: str, role: str = "device") -> bytes | None:
         """The secret of a registered device of this role (None: unknown, or registered as the other)."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT secret FROM devices WHERE id = ? AND role = ?", (device, role)).fetchone()
         return bytes(row[0]) if row else None
 
     def role_of(self, device: str) -> str | None:
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT role FROM devices WHERE id = ?", (device,)).fetchone()
         return row[0] if row else None
 
     def devices(self) -> list[dict]:
-        with self._transaction() as db:
+        with self._read() as db:
             rows = db.execute("SELECT id, note, added, role, venue FROM devices ORDER BY id").fetchall()
         return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3], "venue": r[4]} for r in rows]
 
@@ -102,7 +118,7 @@ class Store:
 
     # -- items -----------------------------------------------------------
     def stored_body(self, item_id: str) -> bytes | None:
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
         return bytes(row[0]) if row else None
 
@@ -132,14 +148,14 @@ class Store:
             if value is not None:
                 query += f" AND {column} = ?"
                 args.append(value)
-        with self._transaction() as db:
+        with self._read() as db:
             rows = db.execute(query + " ORDER BY seq", args).fetchall()
         keys = ("id", "kind", "game", "match_id", "device", "via", "received", "body")
         return [dict(zip(keys, row[:-1] + (bytes(row[-1]),))) for row in rows]
 
     def origin_of(self, item_id: str) -> dict | None:
         """The device's signature fields kept with an item (None for items stored without them)."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT origin FROM items WHERE id = ?", (item_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
 
@@ -148,7 +164,7 @@ class Store:
         """Items the forwarder has neither delivered nor held, in the order they arrived:
         those with the device's signature kept (``relayable``) or those without."""
         have = "IS NOT NULL" if relayable else "IS NULL"
-        with self._transaction() as db:
+        with self._read() as db:
             rows = db.execute("SELECT i.id, i.kind, i.body FROM items i LEFT JOIN forwarded f ON f.id = i.id "
                                     f"WHERE f.id IS NULL AND i.origin {have} ORDER BY i.seq"
                                     + (" LIMIT ?" if limit >= 0 else ""), (limit,) if limit >= 0 else ()).fetchall()
@@ -156,19 +172,19 @@ class Store:
 
     def count_unforwarded(self) -> int:
         """Items the forwarder has not delivered (waiting, held, or not relayable)."""
-        with self._transaction() as db:
+        with self._read() as db:
             return db.execute("SELECT COUNT(*) FROM items i LEFT JOIN forwarded f ON f.id = i.id "
                                     "WHERE f.id IS NULL OR f.state != 'delivered'").fetchone()[0]
 
     def forwarded(self, state: str) -> list[dict]:
-        with self._transaction() as db:
+        with self._read() as db:
             rows = db.execute("SELECT f.id, i.kind, i.body, f.at, f.why FROM forwarded f JOIN items i "
                                     "ON i.id = f.id WHERE f.state = ? ORDER BY f.seq", (state,)).fetchall()
         return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "at": r[3], "why": r[4]} for r in rows]
 
     def last_forwarded(self) -> str | None:
         """When the forwarder last had an item acknowledged."""
-        with self._transaction() as db:
+        with self._read() as db:
             row = db.execute("SELECT MAX(at) FROM forwarded WHERE state = 'delivered'").fetchone()
         return row[0]
 
@@ -187,31 +203,34 @@ class Store:
             return [tuple(row) for row in result.fetchall()] if result.returns_rows else []
 
     def replace_figures(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:
-        """A match's figures, replacing what was computed before from fewer of its items."""
+        """A match's figures, replacing what was computed before from fewer of its items; the running
+        totals per team and opponent change by the difference."""
         with self._transaction() as db:
-            self._add_totals(db, db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} "
-                                            "FROM team_figures WHERE match_id = ?", (match_id,)).fetchall(), -1)
-            self._add_totals(db, [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED))
-                                  for r in team_rows], +1)
+            old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
+                             "WHERE match_id = ?", (match_id,)).fetchall()
+            new = [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED)) for r in team_rows]
+            self._add_totals(db, _difference(old, new))
             db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM match_figures WHERE match_id = ?", (match_id,))
             db.execute(f"INSERT INTO match_figures({', '.join(match_row)}) "
                        f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
-            for row in team_rows:
-                db.execute(f"INSERT INTO team_figures({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                           tuple(row.values()))
+            if team_rows:
+                columns = list(team_rows[0])
+                db.execute_many(f"INSERT INTO team_figures({', '.join(columns)}) "
+                                f"VALUES ({', '.join('?' * len(columns))})", [tuple(r.values()) for r in team_rows])
 
     @staticmethod
-    def _add_totals(db, rows, sign: int) -> None:
-        """Add (sign +1) or take back (-1) per-match figures in the running totals per team and opponent."""
-        for game, season, team, opponent, *values in rows:
-            db.execute(f"INSERT INTO team_totals(game, season, team, opponent, {', '.join(SUMMED)}) "
-                       f"VALUES (?, ?, ?, ?, {', '.join('?' * len(SUMMED))}) ON CONFLICT(game, season, team, opponent) "
-                       f"DO UPDATE SET {', '.join(f'{c} = team_totals.{c} + excluded.{c}' for c in SUMMED)}",
-                       (game, season or "", team, opponent, *(sign * v for v in values)))
+    def _add_totals(db, deltas: dict) -> None:
+        """Add per-match differences to the running totals per (game, season, team, opponent)."""
+        if deltas:
+            db.execute_many(f"INSERT INTO team_totals(game, season, team, opponent, {', '.join(SUMMED)}) "
+                            f"VALUES (?, ?, ?, ?, {', '.join('?' * len(SUMMED))}) "
+                            "ON CONFLICT(game, season, team, opponent) DO UPDATE SET "
+                            f"{', '.join(f'{c} = team_totals.{c} + excluded.{c}' for c in SUMMED)}",
+                            [(*key, *values) for key, values in deltas.items()])
 
     def count(self) -> int:
-        with self._transaction() as db:
+        with self._read() as db:
             return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
 
     # -- the refusal log --------------------------------------------------
@@ -228,7 +247,7 @@ class Store:
 
     def refusals(self, limit: int = -1) -> list[dict]:
         """The refusals kept, oldest first (``limit``: only the latest so many)."""
-        with self._transaction() as db:
+        with self._read() as db:
             rows = db.execute("SELECT * FROM (SELECT seq, at, via, remote, device, item_id, status, reason "
                               "FROM refusals ORDER BY seq DESC" + (" LIMIT ?" if limit >= 0 else "")
                               + ") AS latest ORDER BY seq", (limit,) if limit >= 0 else ()).fetchall()
@@ -237,7 +256,7 @@ class Store:
 
     def refusal_report(self, latest: int = 100) -> dict:
         """Every refusal counted by status and way in, and the latest ones kept."""
-        with self._transaction() as db:
+        with self._read() as db:
             counts = db.execute("SELECT status, via, n FROM refusal_counts ORDER BY status, via").fetchall()
         return {"counted": [{"status": s, "via": v, "count": n} for s, v, n in counts],
                 "total": sum(n for _, _, n in counts), "latest": self.refusals(latest)}
