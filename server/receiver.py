@@ -30,7 +30,15 @@ class Receiver:
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
         """Verify and store one signed item. ``fresh_only=False`` (a backlog file carried on a USB
-        stick) skips the timestamp window and nonce; the signature is still required."""
+        stick) skips the timestamp window and nonce; the signature is still required.
+        One transaction: the checks, the item, its match's figures or the refusal, one commit."""
+        with self.store.transaction():
+            status, answer = self._handle(signed, via, remote, fresh_only)
+        if answer["status"] == "stored" and self.on_stored is not None:
+            self.on_stored()
+        return status, answer
+
+    def _handle(self, signed, via: str, remote: str | None, fresh_only: bool) -> tuple[int, dict]:
         item_id = None
         try:
             author = self._authenticate(signed, fresh_only)
@@ -42,8 +50,6 @@ class Receiver:
         except Refused as exc:
             return self._refuse(exc, signed, via, remote, item_id)
         log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, author.device, via)
-        if status == "stored" and self.on_stored is not None:
-            self.on_stored()
         reason = "already have it" if status == "duplicate" else "stored"
         return 200, self._answer(200, status, parsed.id, reason)
 

@@ -51,6 +51,10 @@ class Store:
         with self._db.transaction() as db:
             yield db
 
+    def transaction(self):
+        """A caller's transaction (the receiver's, per item): the store's calls inside join it."""
+        return self._transaction()
+
     @contextmanager
     def _read(self):
         with self._db.transaction(write=False) as db:
