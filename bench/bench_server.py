@@ -1,125 +1,224 @@
-"""Records per second into the receiver: over HTTP on 127.0.0.1 (1 and 4 devices at once), and
-the receiver's own decision (signature, replay check, SQLite WAL insert with synchronous=FULL),
-and a gateway passing its stored records on to the league (`pocitadlo serve --forward`).
+"""The receiver's figures as ratios from one run (issue 13):
 
-    .venv/bin/python bench/bench_server.py [--records 200]
+1. GET /table.json with 50,000 stored partie vs with 500 (goal: within 2x), for a league whose
+   seasons pile up (12 teams, ~528 partie a season) and for all 50,000 in one season;
+2. POST latency p99 while 10 clients keep reading /table.json vs alone (goal: within 2x);
+3. ingestion (signature, replay check, store, figures) vs a bare SQLite insert loop of the same
+   durability (WAL, synchronous=FULL, one commit per item) (goal: at least half).
+
+The receiver runs as `pocitadlo serve` in its own process; the stores for (1) are filled with
+direct inserts of one real match's rows (fast), then read over HTTP.
+
+    .venv/bin/python bench/bench_server.py [--posts 120]
 """
 import argparse
+import json
 import os
 import platform
+import socket
+import sqlite3
+import subprocess
 import sys
 import tempfile
-import threading
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from delivery.outbox import item_body  # noqa: E402
-from wire.signing import Signer  # noqa: E402
 from delivery.transport_http import HttpTransport  # noqa: E402
 from server import samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
-from server.store import Store  # noqa: E402
-from server.web import RECORDS, ReceiverServer  # noqa: E402
+from server.store import SUMMED, Store  # noqa: E402
+from wire.signing import Signer  # noqa: E402
 
-SECRET = b"bench-secret-0123456789"
+SECRET = b"bench-secret-0123456789abcdef"
+VENUE = "Hostinec U Lva"
+POCITADLO = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
+TEAMS = [f"Tým {n:02d}" for n in range(12)]
 
 
-def bodies(prefix: str, n: int) -> list[bytes]:
+def match_items(match_id: str, home: str, away: str, seed: int, date: str = "2026-11-27") -> list[bytes]:
+    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, date=date, venue=VENUE,
+                                                   points_limit=30, innings_limit=5)
+    return [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(mid, "match", mtext, msummary)]
+
+
+def fill(path: Path, partie: int, *, one_season: bool) -> None:
+    """A store with ``partie`` partie: one real match stored through the receiver, then its rows
+    copied with new ids, teams and dates by direct inserts."""
+    store = Store(path)
+    store.add_device("bench", SECRET, venue=VENUE)
+    receiver = Receiver(store)
+    for body in match_items("T-0", TEAMS[0], TEAMS[1], 1):
+        assert receiver.handle(Signer("bench", SECRET).sign(body), via="bench")[0] == 200
+    items = store.query("SELECT id, kind, game, device, via, received, body, origin, venue FROM items")
+    [match_row] = store.query("SELECT * FROM match_figures")
+    team_rows = store.query("SELECT * FROM team_figures")
+    store.close()
+    db = sqlite3.connect(path)
+    pairs = [(h, a) for h in range(12) for a in range(12) if h != a]
+    with db:
+        for n in range(1, partie // 4):
+            home, away = pairs[n % len(pairs)]
+            season = "2026/27" if one_season else f"{2026 - n // len(pairs)}/{(27 - n // len(pairs)) % 100:02d}"
+            mid = f"T-{n}"
+            db.executemany("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(f"{mid}-{i}", k, g, mid, d, v, r, b, o, ve) for i, (_, k, g, d, v, r, b, o, ve)
+                            in enumerate(items)])
+            db.execute("INSERT INTO match_figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (mid, n * 10, *match_row[2:3], season, *match_row[4:6], TEAMS[home], TEAMS[away],
+                        *match_row[8:]))
+            for row, team, opponent in zip(team_rows, (TEAMS[home], TEAMS[away]), (TEAMS[away], TEAMS[home])):
+                db.execute(f"INSERT INTO team_figures VALUES ({', '.join('?' * len(row))})",
+                           (mid, row[1], season, team, opponent, *row[5:]))
+        db.execute("DELETE FROM team_totals")
+        db.execute(f"INSERT INTO team_totals SELECT game, season, team, opponent, {', '.join(f'SUM({c})' for c in SUMMED)} "
+                   "FROM team_figures GROUP BY game, season, team, opponent")
+    db.close()
+
+
+class Serve:
+    """`pocitadlo serve` on a free port of 127.0.0.1, in its own process."""
+
+    def __init__(self, db: Path):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen(POCITADLO + ["serve", "--db", str(db), "--listen", f"127.0.0.1:{self.port}"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc.stdout.readline()         # "receiving on …": it listens
+
+    def get(self, path: str) -> float:
+        started = time.perf_counter()
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=120) as answer:
+            answer.read()
+        return time.perf_counter() - started
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def p99(values):
+    return sorted(values)[min(len(values) - 1, int(len(values) * 0.99))]
+
+
+def table_time(tmp: Path, partie: int, one_season: bool) -> float:
+    db = tmp / f"t{partie}-{one_season}.sqlite"
+    fill(db, partie, one_season=one_season)
+    server = Serve(db)
+    try:
+        server.get("/table.json")
+        return median([server.get("/table.json") for _ in range(60)])
+    finally:
+        server.stop()
+
+
+def post_latencies(server: Serve, bodies: list[bytes]) -> list[float]:
+    transport = HttpTransport(f"http://127.0.0.1:{server.port}/api/v1/records", Signer("bench", SECRET), timeout=60)
     out = []
-    for i in range(n):
-        item_id = f"{prefix}-{i}"
-        text, summary = samples.partie(item_id, "Novák", "Dvořák", seed=i % 50)
-        out.append(item_body(item_id, "partie", text, summary))
+    for body in bodies:
+        started = time.perf_counter()
+        assert transport.send(body).delivered
+        out.append(time.perf_counter() - started)
     return out
 
 
-def over_http(store_path: Path, batches: list[list[bytes]]) -> float:
-    store = Store(store_path)
-    store.add_device("bench", SECRET)
-    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    server.start()
-    url = f"http://127.0.0.1:{server.port}{RECORDS}"
-
-    def device(batch):
-        transport = HttpTransport(url, Signer("bench", SECRET), timeout=30)
-        for body in batch:
-            assert transport.send(body).delivered
-
-    threads = [threading.Thread(target=device, args=(batch,)) for batch in batches]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
-    server.shutdown()
-    server.server_close()
-    assert store.count() == sum(len(b) for b in batches)
-    store.close()
-    return elapsed
+def posts_under_readers(tmp: Path, posts: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(median, p99) of POST latency alone, then while 10 clients keep reading the table."""
+    db = tmp / "posts.sqlite"
+    fill(db, 2000, one_season=True)
+    alone = [b for n in range(posts // 10) for b in match_items(f"A-{n}", TEAMS[2], TEAMS[3], n)]
+    loaded = [b for n in range(posts // 10) for b in match_items(f"B-{n}", TEAMS[4], TEAMS[5], n)]
+    server = Serve(db)
+    readers = None
+    try:
+        quiet = post_latencies(server, alone)
+        # the 10 readers run in their own process, so their GIL does not slow the posting client
+        readers = subprocess.Popen([sys.executable, "-c", READERS, str(server.port)], stdout=subprocess.PIPE)
+        readers.stdout.readline()           # "reading": every reader has had an answer
+        busy = post_latencies(server, loaded)
+    finally:
+        if readers is not None:
+            readers.terminate()
+            readers.wait(30)
+        server.stop()
+    return (median(quiet), p99(quiet)), (median(busy), p99(busy))
 
 
-def direct(store_path: Path, batch: list[bytes]) -> float:
-    store = Store(store_path)
-    store.add_device("bench", SECRET)
-    receiver, signer = Receiver(store), Signer("bench", SECRET)
-    signed = [signer.sign(body) for body in batch]
+READERS = """
+import sys, threading, urllib.request
+url = f"http://127.0.0.1:{sys.argv[1]}/table.json"
+started = threading.Barrier(11)
+def read():
+    first = True
+    while True:
+        urllib.request.urlopen(url, timeout=120).read()
+        if first:
+            first = False
+            started.wait()
+for _ in range(10):
+    threading.Thread(target=read, daemon=True).start()
+started.wait()
+print("reading", flush=True)
+threading.Event().wait()
+"""
+
+
+def ingestion(tmp: Path, n: int) -> tuple[float, float]:
+    bodies = [b for m in range(n // 5) for b in match_items(f"I-{m}", TEAMS[m % 12], TEAMS[(m + 1) % 12], m)]
+    signed = [Signer("bench", SECRET).sign(b) for b in bodies]
+    store = Store(tmp / "ingest.sqlite")
+    store.add_device("bench", SECRET, venue=VENUE)
+    receiver = Receiver(store)
     started = time.perf_counter()
     for s in signed:
-        assert receiver.handle(s, via="bench")[0] == 200
-    elapsed = time.perf_counter() - started
+        assert receiver.handle(s, via="bench", fresh_only=False)[0] == 200
+    receiver_rate = len(signed) / (time.perf_counter() - started)
     store.close()
-    return elapsed
-
-
-def through_gateway(tmp: Path, batch: list[bytes]) -> float:
-    """A gateway's store full of records, forwarded by its Syncer to a league receiver over HTTP."""
-    from server.forward import forwarder
-
-    gateway, league = Store(tmp / "gateway.sqlite"), Store(tmp / "league.sqlite")
-    for store in (gateway, league):
-        store.add_device("bench", SECRET)
-    league.add_device("gw", SECRET, role="gateway")
-    signer = Signer("bench", SECRET)
-    receiver = Receiver(gateway)
-    for body in batch:
-        assert receiver.handle(signer.sign(body), via="bench")[0] == 200
-    server = ReceiverServer(("127.0.0.1", 0), Receiver(league))
-    server.start()
-    syncer = forwarder(gateway, f"http://127.0.0.1:{server.port}{RECORDS}", "gw", SECRET, timeout=30)
+    db = sqlite3.connect(tmp / "bare.sqlite", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE items (id TEXT PRIMARY KEY, body BLOB NOT NULL)")
     started = time.perf_counter()
-    syncer.send_all()
-    elapsed = time.perf_counter() - started
-    server.shutdown()
-    server.server_close()
-    assert league.count() == len(batch) and syncer.status()["unsent"] == 0
-    gateway.close()
-    league.close()
-    return elapsed
+    for n_, body in enumerate(bodies):
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO items VALUES (?, ?)", (f"x-{n_}", body))
+        db.execute("COMMIT")
+    bare_rate = len(bodies) / (time.perf_counter() - started)
+    db.close()
+    return receiver_rate, bare_rate
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=200)
+    parser.add_argument("--posts", type=int, default=120, help="posts timed alone and under readers (120)")
     args = parser.parse_args()
-    n = args.records
-    print(f"machine: {platform.machine()} {os.cpu_count()} cpu, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}, SQLite WAL synchronous=FULL on {tempfile.gettempdir()}")
-    one = bodies("a", n)
-    print(f"records: {n} league carom partie, mean body {sum(map(len, one)) // n} B")
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        t = direct(tmp / "direct.sqlite", one)
-        print(f"receiver decision only (verify signature + replay + store): {n / t:.0f} records/s")
-        t = over_http(tmp / "one.sqlite", [one])
-        print(f"HTTP, 1 device: {n / t:.0f} records/s")
-        four = [bodies(f"d{d}", n // 4) for d in range(4)]
-        t = over_http(tmp / "four.sqlite", four)
-        print(f"HTTP, 4 devices at once: {sum(map(len, four)) / t:.0f} records/s")
-        t = through_gateway(tmp, one)
-        print(f"gateway forwarding its store to the league over HTTP: {n / t:.0f} records/s")
+    print(f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start")
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        small = table_time(tmp, 500, True)
+        seasons = table_time(tmp, 50_000, False)
+        one = table_time(tmp, 50_000, True)
+        print(f"/table.json median: 500 partie {small * 1000:.1f} ms; 50,000 over ~95 seasons "
+              f"{seasons * 1000:.1f} ms (ratio {seasons / small:.2f}); 50,000 in one season "
+              f"{one * 1000:.1f} ms (ratio {one / small:.2f}; goal <= 2)")
+        quiet, busy = posts_under_readers(tmp, args.posts)
+        print(f"POST p99: alone {quiet[1] * 1000:.1f} ms (median {quiet[0] * 1000:.1f}), while 10 clients read "
+              f"/table.json {busy[1] * 1000:.1f} ms (median {busy[0] * 1000:.1f}) "
+              f"(ratio {busy[1] / quiet[1]:.2f}; goal <= 2)")
+        receiver_rate, bare_rate = ingestion(tmp, args.posts)
+        print(f"ingestion: receiver {receiver_rate:.0f} items/s, bare SQLite insert loop (WAL, synchronous=FULL, "
+              f"a commit per item) {bare_rate:.0f} items/s (ratio {receiver_rate / bare_rate:.2f}; goal >= 0.5)")
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ COMMANDS = (
     "keycard",
     "outbox",
     "serve",
+    "server",
 )
 
 

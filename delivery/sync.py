@@ -7,7 +7,8 @@ oldest pending item first; after a failure it waits with capped exponential back
 
     delay(n) = min(backoff_max, backoff_initial * 2 ** (n - 1)) * (0.5 + random() / 2)
 
-An answer of 200 ("stored" or "already have it") marks the item delivered. A final refusal
+An answer of 200 ("stored" or "already have it" for this item id: the transport checks it is the
+receiver's own word, transport_http) marks the item delivered. A final refusal
 (400, 409, 413, 422) sets the item aside in outbox/held (kept, listed, never deleted) so one bad
 item does not block the rest; anything else (401, 5xx, no answer) is retried.
 """

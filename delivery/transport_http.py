@@ -1,5 +1,11 @@
-"""HTTPS (or, opted in, plain HTTP) POST of one signed outbox item to the league's receiver."""
+"""HTTPS (or, opted in, plain HTTP) POST of one signed outbox item to the league's receiver.
+
+Delivery is the receiver's word: a 200 counts only when its body is the receiver's JSON answer
+"stored" or "duplicate" for this very item id. Anything else that says 200 (a captive portal's
+login page, a proxy's error page, another item's answer) is a failed attempt, retried later.
+"""
 import http.client
+import json
 import socket
 import ssl
 from urllib.parse import urlsplit
@@ -34,7 +40,7 @@ class HttpTransport:
             conn.request("POST", self._path, body=body, headers=headers)
             response = conn.getresponse()
             data = response.read(1 << 20)
-            return Answer.from_json(response.status, data)
+            return _receivers_word(Answer.from_json(response.status, data), data, body)
         except (OSError, http.client.HTTPException, socket.timeout) as exc:
             raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
         finally:
@@ -42,3 +48,22 @@ class HttpTransport:
 
     def close(self) -> None:
         pass
+
+
+ACKNOWLEDGED = ("stored", "duplicate")
+NOT_AN_ANSWER = 502     # not final: the Syncer retries it
+
+
+def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
+    """``answer``, unless it claims delivery without the receiver's acknowledgement of this item."""
+    if not answer.delivered:
+        return answer
+    try:
+        said, sent = json.loads(data), json.loads(body)
+    except (ValueError, RecursionError):
+        said, sent = None, None
+    if (isinstance(said, dict) and isinstance(sent, dict) and said.get("status") in ACKNOWLEDGED
+            and said.get("id") == sent.get("id")):
+        return answer
+    shown = data[:80].decode("utf-8", "replace").replace("\n", " ")
+    return Answer(NOT_AN_ANSWER, f"a 200 that is not the receiver's answer for this item: {shown!r}")

@@ -3,12 +3,13 @@
 An 8-ball team match is a number of individual matches (each one stored item of kind "partie"
 whose header carries ``"match": {"id", "home", "away"}``, ``"partie"`` (its number) and ``"home"``,
 the side that played for the home team). Team score = individual matches won (RULES 2.9,
-Decision), via ``rules.eightball.match.team_score``. RULES does not order the 8-ball table; our
+Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball table; our
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball.match import team_score
-from server.exports import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_ids, match_info,
-                            missing, result_points, side_of)
+from server import sums
+from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
+                          missing, result_points, side_of, text, whole)
 
 ORDER = ["points", "sets_difference", "games_difference"]
 
@@ -18,17 +19,21 @@ def _individual(row) -> dict:
     content = content_of(row)
     header, summary = header_of(content["record"]), content["summary"]
     home = header.get("home") or "a"
+    if home not in ("a", "b"):
+        raise ValueError(f"home side {home!r}")
     away = "b" if home == "a" else "a"
     log = summary.get("games_log", [])
     names = summary.get("names", {})
 
+    played = [g for g in log if g["reason"] != "forfeit"]   # a forfeit wins the match, not a game
+
     def side(letter):
-        return {"player": letter, "name": names.get(letter, header.get(letter)),
-                "sets": summary.get("sets", {}).get(letter, 0),
-                "games": sum(1 for g in log if g["winner"] == letter)}
+        return {"player": letter, "name": text(names.get(letter, header.get(letter))),
+                "sets": whole(summary.get("sets", {}).get(letter, 0)),
+                "games": sum(1 for g in played if g["winner"] == letter)}
 
     sets = {}
-    for game in log:
+    for game in played:
         sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
         sets[game["set"]]["games"][side_of(game["winner"], home)] += 1
     for entry in sets.values():
@@ -54,7 +59,7 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
     if not rows:
         return None
     info, listed, declared, closed = match_info(rows)
-    played = in_playing_order(rows, _individual)
+    played, unreadable = in_playing_order(rows, _individual)
     score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
                        points_per_match=points_per_match)
     forfeit = forfeit_of(rows)
@@ -66,52 +71,32 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
         "home": info.get("home"), "away": info.get("away"), "closed": closed, "forfeit": forfeit,
         "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
         "points_per_match": points_per_match,
-        "declared_points": declared, "missing_partie": missing(listed, played),
+        "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,
         "totals": totals, "individual": played,
     }
 
 
-class _Team:
-    def __init__(self, name: str):
-        self.name = name
-        self.matches: set[str] = set()
-        self.points = self.won = self.lost = 0
-        self.sets = [0, 0]       # won, lost
-        self.games = [0, 0]
+def league_table(store, *, season: str | None = None, points_per_match: int = 1) -> dict:
+    """The 8-ball league table over one season (default: the latest): team points (individual matches
+    won), sets difference, games difference; summed from the figures stored at ingestion."""
+    season = sums.season_or_latest(store, "8ball", season)
+    teams = sums.team_sums(store, "8ball", season)
+    for t in teams:
+        t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
 
-    def add(self, match_id: str, points: int, mine: dict, theirs: dict) -> None:
-        self.matches.add(match_id)
-        self.points += points
-        self.won += mine["matches"]
-        self.lost += theirs["matches"]
-        for tally, key in ((self.sets, "sets"), (self.games, "games")):
-            tally[0] += mine[key]
-            tally[1] += theirs[key]
+    def key(t):
+        return (t["points"], t["sets_won"] - t["sets_lost"], t["games_won"] - t["games_lost"])
 
-    def key(self) -> tuple:
-        return (self.points, self.sets[0] - self.sets[1], self.games[0] - self.games[1])
-
-
-def league_table(store, *, points_per_match: int = 1) -> dict:
-    """The 8-ball league table: team points (individual matches won), sets difference, games difference."""
-    teams: dict[str, _Team] = {}
-    for match_id in match_ids(store, game="8ball"):
-        record = match_record(store, match_id, points_per_match=points_per_match)
-        if not record["home"] or not record["away"]:
-            continue
-        for side, other in (("home", "away"), ("away", "home")):
-            team = teams.setdefault(record[side], _Team(record[side]))
-            team.add(match_id, record["points"][side], record["totals"][side], record["totals"][other])
-    ordered = sorted(teams.values(), key=lambda t: (tuple(-x for x in t.key()), t.name))
-    keys = [t.key() for t in ordered]
+    ordered = sorted(teams, key=lambda t: (tuple(-x for x in key(t)), t["team"]))
+    keys = [key(t) for t in ordered]
     rows = []
-    for place, team in enumerate(ordered, start=1):
-        tied = keys.count(team.key()) > 1
+    for place, t in enumerate(ordered, start=1):
         rows.append({
-            "place": place, "team": team.name, "matches": len(team.matches),
-            "individual_won": team.won, "individual_lost": team.lost, "points": team.points,
-            "sets_won": team.sets[0], "sets_lost": team.sets[1], "sets_difference": team.sets[0] - team.sets[1],
-            "games_won": team.games[0], "games_lost": team.games[1],
-            "games_difference": team.games[0] - team.games[1], "tied": tied,
+            "place": place, "team": t["team"], "matches": t["matches"],
+            "individual_won": t["won"], "individual_lost": t["lost"], "points": t["points"],
+            "sets_won": t["sets_won"], "sets_lost": t["sets_lost"], "sets_difference": t["sets_won"] - t["sets_lost"],
+            "games_won": t["games_won"], "games_lost": t["games_lost"],
+            "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
         })
-    return {"game": "8ball", "order": ORDER, "points_per_match": points_per_match, "rows": rows}
+    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+            "unreadable": sums.unreadable(store, "8ball", season)}

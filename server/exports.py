@@ -4,75 +4,17 @@ Both are built from the stored items only: partie records grouped by their heade
 and the match item (kind "match") that closes a match. Averages are exact fractions; the printed
 form has 3 decimals, truncated (RULES 1.5).
 """
-import json
 from fractions import Fraction
 
 from rules.carom.figures import average, average_text
-from server.verify import match_summary
-
-SIDES = ("home", "away")
+from server import eightball, sums
+from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
+                          missing, result_points, side_of, text, whole)
 
 
 def _average(points: int, innings: int) -> dict:
     exact = average(points, innings)
     return {"points": points, "innings": innings, "average": average_text(exact), "exact": str(exact)}
-
-
-def side_of(letter, home: str):
-    """A player letter ("a"/"b") as the side ("home"/"away") it played for, ``home`` being the home
-    player's letter; anything else (None, "draw") stays as it is."""
-    if letter not in ("a", "b"):
-        return letter
-    return "home" if letter == home else "away"
-
-
-def content_of(row) -> dict:
-    return json.loads(row["body"])
-
-
-def header_of(record_text: str) -> dict:
-    return json.loads(next(line for line in record_text.splitlines() if line.strip()))
-
-
-def match_info(rows) -> tuple[dict, list[str], dict | None, bool]:
-    """(venue/date/teams/seed, partie ids the match item names, team points it declares, closed?)
-    of one match's stored rows: the closing match item first, then the first partie's header."""
-    closing = next((content_of(r) for r in rows if r["kind"] == "match"), None)
-    info, listed, declared = match_summary(closing["summary"]) if closing else ({}, [], None)
-    first = next((r for r in rows if r["kind"] == "partie"), None)
-    if first is not None:
-        header = header_of(content_of(first)["record"])
-        for key, value in (header.get("match") or {}).items():
-            info.setdefault(key, value)
-        for key in ("venue", "date"):
-            if header.get(key) is not None:
-                info.setdefault(key, header[key])
-    return info, listed, declared, closing is not None
-
-
-def forfeit_of(rows) -> str | None:
-    """The team ("home"/"away") that did not turn up, as the match item says (RULES 1.6, A.3.7)."""
-    closing = next((content_of(r) for r in rows if r["kind"] == "match"), None)
-    forfeit = (closing or {}).get("summary", {}).get("forfeit")
-    return forfeit if forfeit in SIDES else None
-
-
-def in_playing_order(rows, entry) -> list[dict]:
-    """``entry(row)`` of each stored partie of a match, by partie number (unnumbered last), then id."""
-    return sorted((entry(r) for r in rows if r["kind"] == "partie"),
-                  key=lambda e: (e["number"] is None, e["number"] or 0, e["id"]))
-
-
-def missing(listed: list[str], entries: list[dict]) -> list[str]:
-    """The partie ids the match item names that were not received."""
-    received = {e["id"] for e in entries}
-    return [pid for pid in listed if pid not in received]
-
-
-def result_points(played: dict, declared: dict | None, forfeit: str | None) -> dict:
-    """The match points: summed over the partie received, or for a forfeited match (no partie
-    played) the points its match item declares."""
-    return dict(declared) if forfeit and declared else played
 
 
 def _partie_entry(row) -> dict:
@@ -85,9 +27,11 @@ def _partie_entry(row) -> dict:
 
     def side(letter):
         p = players.get(letter, {})
-        return {"player": letter, "name": p.get("name", header.get(letter)), "points": p.get("points", 0),
-                "innings": p.get("innings", 0), "best_series": p.get("best_series", 0),
-                "average": p.get("average"), "series": p.get("series", []), "team_points": p.get("team_points")}
+        return {"player": letter, "name": text(p.get("name", header.get(letter))),
+                "points": whole(p.get("points", 0)), "innings": whole(p.get("innings", 0)),
+                "best_series": whole(p.get("best_series", 0)), "average": text(p.get("average")),
+                "series": [whole(x) for x in p.get("series", [])],
+                "team_points": whole(p.get("team_points"), optional=True)}
 
     return {"id": content["id"], "number": header.get("partie"), "game": header.get("game"),
             "device": row["device"], "result": side_of(summary.get("result"), home),
@@ -101,11 +45,9 @@ def match_record(store, match_id: str) -> dict | None:
     if not rows:
         return None
     if any(r["game"] == "8ball" for r in rows):
-        from server import eightball
-
         return eightball.match_record(store, match_id)
     info, listed, declared, closed = match_info(rows)
-    partie = in_playing_order(rows, _partie_entry)
+    partie, unreadable = in_playing_order(rows, _partie_entry)
     forfeit = forfeit_of(rows)
     points = result_points({side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES},
                            declared, forfeit)
@@ -115,45 +57,25 @@ def match_record(store, match_id: str) -> dict | None:
         "seed": info.get("seed"), "closed": closed, "forfeit": forfeit,
         "points": points,
         "declared_points": declared,
-        "missing_partie": missing(listed, partie),
+        "missing_partie": missing(listed, partie), "unreadable": unreadable,
         "partie": partie,
         "averages": {side: _average(sum(p[side]["points"] for p in partie),
                                     sum(p[side]["innings"] for p in partie)) for side in SIDES},
     }
 
 
-def match_ids(store, game: str | None = None) -> list[str]:
-    """The ids of the stored matches (with an item of ``game``), in the order they first arrived."""
-    return list(dict.fromkeys(row["match_id"] for row in store.items(game=game) if row["match_id"]))
-
-
 def matches(store) -> list[dict]:
-    keys = ("match", "game", "date", "venue", "home", "away", "points", "closed")
-    return [{key: record[key] for key in keys}
-            for record in (match_record(store, match_id) for match_id in match_ids(store))]
+    """Every stored match in the order it first arrived: teams, date, venue, points, closed."""
+    return sums.matches(store)
 
 
 class _Team:
-    def __init__(self, name: str):
-        self.name = name
-        self.matches: set[str] = set()
-        self.partie = self.team_points = self.scored = self.conceded = self.innings = 0
-        self.against: dict[str, int] = {}   # team points won against each opponent (head-to-head)
+    """A team's row of the carom table: the sums of its stored per-match figures (server/figures.py)."""
 
-    def add(self, match_id, opponent, mine: dict, theirs: dict) -> None:
-        self.matches.add(match_id)
-        self.partie += 1
-        self.team_points += mine["team_points"] or 0
-        self.scored += mine["points"]
-        self.conceded += theirs["points"]
-        self.innings += mine["innings"]
-        self.against[opponent] = self.against.get(opponent, 0) + (mine["team_points"] or 0)
-
-    def add_forfeit(self, match_id, opponent, points: int) -> None:
-        """A match forfeited by a team that did not turn up: its team points, no carom points (A.3.7)."""
-        self.matches.add(match_id)
-        self.team_points += points
-        self.against[opponent] = self.against.get(opponent, 0) + points
+    def __init__(self, sums_row: dict, against: dict[str, int]):
+        self.name, self.matches, self.partie = sums_row["team"], sums_row["matches"], sums_row["partie"]
+        self.team_points, self.scored, self.conceded = sums_row["points"], sums_row["scored"], sums_row["conceded"]
+        self.innings, self.against = sums_row["innings"], against
 
     @property
     def general_average(self) -> Fraction:
@@ -163,40 +85,27 @@ class _Team:
         return (self.team_points, self.scored - self.conceded, self.general_average)
 
 
-def league_table(store, game: str = "carom") -> dict:
-    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head.
-    ``game="8ball"``: the 8-ball table (server.eightball)."""
+def league_table(store, game: str = "carom", season: str | None = None) -> dict:
+    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head,
+    over one season (default: the latest). ``game="8ball"``: the 8-ball table (server.eightball)."""
     if game == "8ball":
-        from server import eightball
-
-        return eightball.league_table(store)
-    teams: dict[str, _Team] = {}
-    for match_id in match_ids(store):
-        record = match_record(store, match_id)
-        if record["game"] != game or not record["home"] or not record["away"]:
-            continue
-        names = {side: record[side] for side in SIDES}
-        if record["forfeit"]:
-            for side, other in (("home", "away"), ("away", "home")):
-                team = teams.setdefault(names[side], _Team(names[side]))
-                team.add_forfeit(match_id, names[other], record["points"][side])
-        for p in record["partie"]:
-            if p["result"] is None:
-                continue
-            for side, other in (("home", "away"), ("away", "home")):
-                team = teams.setdefault(names[side], _Team(names[side]))
-                team.add(match_id, names[other], p[side], p[other])
-    ordered = _order(list(teams.values()))
+        return eightball.league_table(store, season=season)
+    if game != "carom":
+        raise ValueError(f"game must be carom or 8ball, got {game!r}")
+    season = sums.season_or_latest(store, game, season)
+    against = sums.head_to_head(store, game, season)
+    teams = [_Team(row, against.get(row["team"], {})) for row in sums.team_sums(store, game, season)]
     rows = []
-    for place, (team, decided_by) in enumerate(ordered, start=1):
+    for place, (team, decided_by) in enumerate(_order(teams), start=1):
         rows.append({
-            "place": place, "team": team.name, "matches": len(team.matches), "partie": team.partie,
+            "place": place, "team": team.name, "matches": team.matches, "partie": team.partie,
             "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
             "difference": team.scored - team.conceded, "innings": team.innings,
             "general_average": average_text(team.general_average), "general_average_exact": str(team.general_average),
             "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
         })
-    return {"game": game, "order": ["points", "difference", "general_average", "head_to_head"], "rows": rows}
+    return {"game": game, "season": season, "order": ["points", "difference", "general_average", "head_to_head"],
+            "rows": rows, "unreadable": sums.unreadable(store, game, season)}
 
 
 def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:

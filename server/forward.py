@@ -12,7 +12,6 @@ have it": every item arrives exactly once.
 import json
 from datetime import datetime
 
-from clock import SystemClock
 from delivery.outbox import DELIVERED, HELD, PENDING, Item
 from wire.signing import RelaySigner, Signed
 from delivery.sync import Syncer
@@ -47,19 +46,24 @@ class ForwardQueue:
         return self.store.count_unforwarded()
 
     def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
-        self.store.set_forwarded(item_id, DELIVERED, _stamp(when))
+        self.store.set_forwarded(item_id, DELIVERED, self._stamp(when))
 
     def hold(self, item_id: str, why: str) -> None:
-        self.store.set_forwarded(item_id, HELD, _stamp(None), why)
+        self.store.set_forwarded(item_id, HELD, self._stamp(None), why)
 
     def retry_held(self) -> int:
         held = self.store.forwarded(HELD)
         for row in held:
-            self.store.set_forwarded(row["id"], None, _stamp(None))
+            self.store.set_forwarded(row["id"], None, self._stamp(None))
         return len(held)
 
     def last_delivery(self) -> str | None:
         return self.store.last_forwarded()
+
+    def _stamp(self, when) -> str:
+        if isinstance(when, str):
+            return when
+        return when.isoformat(timespec="seconds") if when else self.store.now()
 
     def origin_of(self, body: bytes) -> Signed:
         """The device's signature kept with this item (the body names its id)."""
@@ -70,10 +74,6 @@ class ForwardQueue:
         return Signed.from_fields(fields, body, nested=False)
 
 
-def _stamp(when) -> str:
-    if isinstance(when, str):
-        return when
-    return (when or SystemClock().utc()).isoformat(timespec="seconds")
 
 
 def forwarder(store, url: str, gateway_id: str, secret: bytes, *, timeout: float = 10.0,

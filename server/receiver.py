@@ -10,9 +10,10 @@ Every refusal is logged (Python logging and the store's refusals table); nothing
 """
 import logging
 
-from clock import SystemClock
 from server.store import Conflict
-from server.verify import Refused, check, parse_body
+from server import figures
+from server.errors import Refused
+from server.verify import check, parse_body
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -22,12 +23,22 @@ MAX_BODY = 1 << 20
 
 class Receiver:
     def __init__(self, store, *, clock=None, window: int = WINDOW, on_stored=None):
-        self.store, self._clock, self.window = store, clock or SystemClock().time, window
+        """``clock``: seconds since the epoch (default: the store's clock, clock/)."""
+        self.store, self._clock, self.window = store, clock or store.clock.time, window
         self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
+        figures.rebuild_if_missing(store)
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
         """Verify and store one signed item. ``fresh_only=False`` (a backlog file carried on a USB
-        stick) skips the timestamp window and nonce; the signature is still required."""
+        stick) skips the timestamp window and nonce; the signature is still required.
+        One transaction: the checks, the item, its match's figures or the refusal, one commit."""
+        with self.store.transaction():
+            status, answer = self._handle(signed, via, remote, fresh_only)
+        if answer["status"] == "stored" and self.on_stored is not None:
+            self.on_stored()
+        return status, answer
+
+    def _handle(self, signed, via: str, remote: str | None, fresh_only: bool) -> tuple[int, dict]:
         item_id = None
         try:
             author = self._authenticate(signed, fresh_only)
@@ -39,8 +50,6 @@ class Receiver:
         except Refused as exc:
             return self._refuse(exc, signed, via, remote, item_id)
         log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, author.device, via)
-        if status == "stored" and self.on_stored is not None:
-            self.on_stored()
         reason = "already have it" if status == "duplicate" else "stored"
         return 200, self._answer(200, status, parsed.id, reason)
 
@@ -77,13 +86,33 @@ class Receiver:
         stored = self.store.stored_body(parsed.id)
         if stored is not None and stored != signed.body:
             raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
+        venue = None
         if stored is None:
             parsed = check(parsed)
-        try:
+            venue = self._authorise(parsed, signed.device)
+        match_id = parsed.match_id
+        refresh = (lambda: figures.refresh(self.store, match_id)) if match_id is not None else None
+        try:     # the match's figures are computed once, here, in the transaction that stores the item
             return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields())
+                                  game=parsed.game, match_id=match_id, origin=signed.fields(), venue=venue,
+                                  then=refresh)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
+
+    def _authorise(self, parsed, device: str) -> str | None:
+        """A match's items come only from devices of its venue (a gateway relays their signatures):
+        the venue the match item or partie is stored under, or Refused (403) with the reason."""
+        if parsed.match_id is None:
+            return None         # a single partie belongs to no match and no table
+        mine = self.store.venue_of(device)
+        if mine is None:
+            raise Refused(403, f"device {device!r} is not registered for a venue: it cannot write into a match "
+                               "(pocitadlo server add-device --venue)")
+        venue = self.store.match_venue(parsed.match_id) or parsed.venue or mine
+        for claimed, what in ((venue, f"match {parsed.match_id!r} is played at"), (parsed.venue, "the item names")):
+            if claimed is not None and claimed != mine:
+                raise Refused(403, f"device {device!r} is registered for {mine!r}; {what} {claimed!r}")
+        return venue
 
     def _refuse(self, exc: Refused, signed, via, remote, item_id) -> tuple[int, dict]:
         device = signed.device if _clean(signed.device) else ascii(signed.device)

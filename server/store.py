@@ -4,125 +4,142 @@ An accepted item is never changed or deleted: ``put`` inserts a new id, answers 
 for the same id with the same bytes, and raises Conflict for the same id with other bytes.
 """
 import json
-import sqlite3
-import threading
 from contextlib import contextmanager
 
 from clock import SystemClock
+from server.database import Database
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS devices (
-    id TEXT PRIMARY KEY, secret BLOB NOT NULL, note TEXT NOT NULL DEFAULT '', added TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS items (
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, game TEXT, match_id TEXT, device TEXT NOT NULL,
-    via TEXT NOT NULL, received TEXT NOT NULL, body BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS items_match ON items(match_id);
-CREATE TABLE IF NOT EXISTS nonces (
-    device TEXT NOT NULL, nonce TEXT NOT NULL, ts INTEGER NOT NULL, PRIMARY KEY (device, nonce));
-CREATE TABLE IF NOT EXISTS refusals (
-    at TEXT NOT NULL, via TEXT NOT NULL, remote TEXT, device TEXT, item_id TEXT,
-    status INTEGER NOT NULL, reason TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS forwarded (
-    id TEXT PRIMARY KEY, state TEXT NOT NULL, at TEXT NOT NULL, why TEXT);
-"""
-# columns added after the first release: (table, column, declaration)
-ADDED_COLUMNS = (("devices", "role", "TEXT NOT NULL DEFAULT 'device'"), ("items", "origin", "TEXT"))
 ROLES = ("device", "gateway")
+SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
+          "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures (server/figures.py)
+KEEP_REFUSALS = 10_000      # the refusal log keeps the latest ones; every refusal is still counted
+
+
+def _difference(old, new) -> dict:
+    """(game, season or "", team, opponent) -> new figures minus old, for the keys that changed."""
+    deltas: dict[tuple, list[int]] = {}
+    for rows, sign in ((old, -1), (new, +1)):
+        for game, season, team, opponent, *values in rows:
+            total = deltas.setdefault((game, season or "", team, opponent), [0] * len(SUMMED))
+            for n, value in enumerate(values):
+                total[n] += sign * value
+    return {key: values for key, values in deltas.items() if any(values)}
 
 
 class Conflict(Exception):
     """Another item with this id is already stored (it stays untouched)."""
 
 
-def _now() -> str:
-    return SystemClock().utc().isoformat(timespec="seconds")
 
 
 class Store:
-    def __init__(self, path):
-        self.path = str(path)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._lock = threading.Lock()
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            for table, column, declaration in ADDED_COLUMNS:
-                if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
-                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+    def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS, clock=None):
+        """``path``: a SQLite file, or a SQLAlchemy URL (``postgresql+psycopg://…``); the schema is
+        brought up to date (Alembic) when it is opened."""
+        self.path, self.keep_refusals = str(path), keep_refusals
+        self.clock = clock or SystemClock()     # the one wall clock (clock/); tests give a ManualClock
+        self._db = Database(self.path)
+
+    def now(self) -> str:
+        """The time stamp written with devices, items and refusals (UTC, seconds)."""
+        return self.clock.utc().isoformat(timespec="seconds")
 
     @contextmanager
     def _transaction(self):
-        """One write transaction, taken under the lock (BEGIN IMMEDIATE: no lost updates)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        """One transaction (SQLite: BEGIN IMMEDIATE, no lost updates); inside one already (put's
+        ``then``), the statements join it."""
+        with self._db.transaction() as db:
+            yield db
+
+    def transaction(self):
+        """A caller's transaction (the receiver's, per item): the store's calls inside join it."""
+        return self._transaction()
+
+    @contextmanager
+    def _read(self):
+        with self._db.transaction(write=False) as db:
+            yield db
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
+
+    @property
+    def dialect(self) -> str:
+        return self._db.engine.dialect.name
 
     def journal_mode(self) -> str:
-        with self._lock:
-            return self._db.execute("PRAGMA journal_mode").fetchone()[0]
+        with self._read() as db:
+            return db.execute("PRAGMA journal_mode").fetchone()[0]
 
     # -- devices ---------------------------------------------------------
-    def add_device(self, device: str, secret: bytes, note: str = "", role: str = "device") -> None:
-        """Register a counter ("device") or a venue gateway that only relays ("gateway")."""
+    def add_device(self, device: str, secret: bytes, note: str = "", role: str = "device",
+                   venue: str | None = None) -> None:
+        """Register a counter ("device") of a venue, or a venue gateway that only relays ("gateway")."""
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
-        with self._lock:
-            self._db.execute("INSERT INTO devices(id, secret, note, added, role) VALUES (?, ?, ?, ?, ?) "
+        with self._transaction() as db:
+            db.execute("INSERT INTO devices(id, secret, note, added, role, venue) VALUES (?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
-                             "role=excluded.role", (device, secret, note, _now(), role))
+                             "role=excluded.role, venue=excluded.venue", (device, secret, note, self.now(), role, venue))
+
+    def venue_of(self, device: str) -> str | None:
+        """The venue a device is registered for (None: registered for none)."""
+        with self._read() as db:
+            row = db.execute("SELECT venue FROM devices WHERE id = ?", (device,)).fetchone()
+        return row[0] if row else None
+
+    def match_venue(self, match_id: str) -> str | None:
+        """The venue of a match, as its first stored item set it (None: no item of it yet)."""
+        with self._read() as db:
+            row = db.execute("SELECT venue FROM items WHERE match_id = ? AND venue IS NOT NULL LIMIT 1",
+                                   (match_id,)).fetchone()
+        return row[0] if row else None
 
     def secret_of(self, device: str, role: str = "device") -> bytes | None:
         """The secret of a registered device of this role (None: unknown, or registered as the other)."""
-        with self._lock:
-            row = self._db.execute("SELECT secret FROM devices WHERE id = ? AND role = ?", (device, role)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT secret FROM devices WHERE id = ? AND role = ?", (device, role)).fetchone()
         return bytes(row[0]) if row else None
 
     def role_of(self, device: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT role FROM devices WHERE id = ?", (device,)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT role FROM devices WHERE id = ?", (device,)).fetchone()
         return row[0] if row else None
 
     def devices(self) -> list[dict]:
-        with self._lock:
-            rows = self._db.execute("SELECT id, note, added, role FROM devices ORDER BY id").fetchall()
-        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3]} for r in rows]
+        with self._read() as db:
+            rows = db.execute("SELECT id, note, added, role, venue FROM devices ORDER BY id").fetchall()
+        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3], "venue": r[4]} for r in rows]
 
     # -- replay protection ------------------------------------------------
     def claim_nonce(self, device: str, nonce: str, ts: int, forget_before: int) -> bool:
         """Record a nonce; False if this device used it before (a replayed message)."""
         with self._transaction() as db:
             db.execute("DELETE FROM nonces WHERE ts < ?", (forget_before,))
-            cur = db.execute("INSERT OR IGNORE INTO nonces(device, nonce, ts) VALUES (?, ?, ?)",
+            cur = db.execute("INSERT INTO nonces(device, nonce, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                              (device, nonce, ts))
         return cur.rowcount == 1
 
     # -- items -----------------------------------------------------------
     def stored_body(self, item_id: str) -> bytes | None:
-        with self._lock:
-            row = self._db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
         return bytes(row[0]) if row else None
 
     def put(self, item_id: str, kind: str, body: bytes, *, device: str, via: str,
-            game: str | None = None, match_id: str | None = None, origin: dict | None = None) -> str:
+            game: str | None = None, match_id: str | None = None, origin: dict | None = None,
+            venue: str | None = None, then=None) -> str:
         """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ.
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
             row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
             if row is None:
-                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, _now(), body, origin_text))
+                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (item_id, kind, game, match_id, device, via, self.now(), body, origin_text, venue))
+                if then is not None:
+                    then()          # in the same transaction: one commit, stored item and its figures
         if row is None:
             return "stored"
         if bytes(row[0]) == body:
@@ -135,15 +152,15 @@ class Store:
             if value is not None:
                 query += f" AND {column} = ?"
                 args.append(value)
-        with self._lock:
-            rows = self._db.execute(query + " ORDER BY rowid", args).fetchall()
+        with self._read() as db:
+            rows = db.execute(query + " ORDER BY seq", args).fetchall()
         keys = ("id", "kind", "game", "match_id", "device", "via", "received", "body")
         return [dict(zip(keys, row[:-1] + (bytes(row[-1]),))) for row in rows]
 
     def origin_of(self, item_id: str) -> dict | None:
         """The device's signature fields kept with an item (None for items stored without them)."""
-        with self._lock:
-            row = self._db.execute("SELECT origin FROM items WHERE id = ?", (item_id,)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT origin FROM items WHERE id = ?", (item_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
 
     # -- passing items on (a gateway) ---------------------------------------
@@ -151,28 +168,28 @@ class Store:
         """Items the forwarder has neither delivered nor held, in the order they arrived:
         those with the device's signature kept (``relayable``) or those without."""
         have = "IS NOT NULL" if relayable else "IS NULL"
-        with self._lock:
-            rows = self._db.execute("SELECT i.id, i.kind, i.body FROM items i LEFT JOIN forwarded f ON f.id = i.id "
-                                    f"WHERE f.id IS NULL AND i.origin {have} ORDER BY i.rowid LIMIT ?",
-                                    (limit,)).fetchall()
+        with self._read() as db:
+            rows = db.execute("SELECT i.id, i.kind, i.body FROM items i LEFT JOIN forwarded f ON f.id = i.id "
+                                    f"WHERE f.id IS NULL AND i.origin {have} ORDER BY i.seq"
+                                    + (" LIMIT ?" if limit >= 0 else ""), (limit,) if limit >= 0 else ()).fetchall()
         return [{"id": r[0], "kind": r[1], "body": bytes(r[2])} for r in rows]
 
     def count_unforwarded(self) -> int:
         """Items the forwarder has not delivered (waiting, held, or not relayable)."""
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM items i LEFT JOIN forwarded f ON f.id = i.id "
+        with self._read() as db:
+            return db.execute("SELECT COUNT(*) FROM items i LEFT JOIN forwarded f ON f.id = i.id "
                                     "WHERE f.id IS NULL OR f.state != 'delivered'").fetchone()[0]
 
     def forwarded(self, state: str) -> list[dict]:
-        with self._lock:
-            rows = self._db.execute("SELECT f.id, i.kind, i.body, f.at, f.why FROM forwarded f JOIN items i "
-                                    "ON i.id = f.id WHERE f.state = ? ORDER BY f.rowid", (state,)).fetchall()
+        with self._read() as db:
+            rows = db.execute("SELECT f.id, i.kind, i.body, f.at, f.why FROM forwarded f JOIN items i "
+                                    "ON i.id = f.id WHERE f.state = ? ORDER BY f.seq", (state,)).fetchall()
         return [{"id": r[0], "kind": r[1], "body": bytes(r[2]), "at": r[3], "why": r[4]} for r in rows]
 
     def last_forwarded(self) -> str | None:
         """When the forwarder last had an item acknowledged."""
-        with self._lock:
-            row = self._db.execute("SELECT MAX(at) FROM forwarded WHERE state = 'delivered'").fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT MAX(at) FROM forwarded WHERE state = 'delivered'").fetchone()
         return row[0]
 
     def set_forwarded(self, item_id: str, state: str | None, at: str, why: str | None = None) -> None:
@@ -182,20 +199,68 @@ class Store:
             if state is not None:
                 db.execute("INSERT INTO forwarded(id, state, at, why) VALUES (?, ?, ?, ?)", (item_id, state, at, why))
 
+    # -- figures (server/figures.py computes them, once per stored item of a match) ------------
+    def query(self, sql: str, args=()) -> list[tuple]:
+        """Rows of a portable SQL statement with ``?`` placeholders (none for a statement without)."""
+        with self._transaction() as db:
+            result = db.execute(sql, args)
+            return [tuple(row) for row in result.fetchall()] if result.returns_rows else []
+
+    def replace_figures(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:
+        """A match's figures, replacing what was computed before from fewer of its items; the running
+        totals per team and opponent change by the difference."""
+        with self._transaction() as db:
+            old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
+                             "WHERE match_id = ?", (match_id,)).fetchall()
+            new = [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED)) for r in team_rows]
+            self._add_totals(db, _difference(old, new))
+            db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM match_figures WHERE match_id = ?", (match_id,))
+            db.execute(f"INSERT INTO match_figures({', '.join(match_row)}) "
+                       f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
+            if team_rows:
+                columns = list(team_rows[0])
+                db.execute_many(f"INSERT INTO team_figures({', '.join(columns)}) "
+                                f"VALUES ({', '.join('?' * len(columns))})", [tuple(r.values()) for r in team_rows])
+
+    @staticmethod
+    def _add_totals(db, deltas: dict) -> None:
+        """Add per-match differences to the running totals per (game, season, team, opponent)."""
+        if deltas:
+            db.execute_many(f"INSERT INTO team_totals(game, season, team, opponent, {', '.join(SUMMED)}) "
+                            f"VALUES (?, ?, ?, ?, {', '.join('?' * len(SUMMED))}) "
+                            "ON CONFLICT(game, season, team, opponent) DO UPDATE SET "
+                            f"{', '.join(f'{c} = team_totals.{c} + excluded.{c}' for c in SUMMED)}",
+                            [(*key, *values) for key, values in deltas.items()])
+
     def count(self) -> int:
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+        with self._read() as db:
+            return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
 
     # -- the refusal log --------------------------------------------------
     def log_refusal(self, *, via: str, remote: str | None, device: str | None, item_id: str | None,
                     status: int, reason: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT INTO refusals(at, via, remote, device, item_id, status, reason) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (_now(), via, remote, device, item_id, status, reason))
+        """Count the refusal and keep it; the log keeps only the latest ``self.keep_refusals``."""
+        with self._transaction() as db:
+            [seq] = db.execute("INSERT INTO refusals(at, via, remote, device, item_id, status, reason) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq",
+                               (self.now(), via, remote, device, item_id, status, reason)).fetchone()
+            db.execute("INSERT INTO refusal_counts(status, via, n) VALUES (?, ?, 1) "
+                       "ON CONFLICT(status, via) DO UPDATE SET n = refusal_counts.n + 1", (status, via))
+            db.execute("DELETE FROM refusals WHERE seq <= ?", (seq - self.keep_refusals,))
 
-    def refusals(self) -> list[dict]:
-        with self._lock:
-            rows = self._db.execute("SELECT at, via, remote, device, item_id, status, reason FROM refusals "
-                                    "ORDER BY rowid").fetchall()
+    def refusals(self, limit: int = -1) -> list[dict]:
+        """The refusals kept, oldest first (``limit``: only the latest so many)."""
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM (SELECT seq, at, via, remote, device, item_id, status, reason "
+                              "FROM refusals ORDER BY seq DESC" + (" LIMIT ?" if limit >= 0 else "")
+                              + ") AS latest ORDER BY seq", (limit,) if limit >= 0 else ()).fetchall()
         keys = ("at", "via", "remote", "device", "item_id", "status", "reason")
-        return [dict(zip(keys, row)) for row in rows]
+        return [dict(zip(keys, row[1:])) for row in rows]
+
+    def refusal_report(self, latest: int = 100) -> dict:
+        """Every refusal counted by status and way in, and the latest ones kept."""
+        with self._read() as db:
+            counts = db.execute("SELECT status, via, n FROM refusal_counts ORDER BY status, via").fetchall()
+        return {"counted": [{"status": s, "via": v, "count": n} for s, v, n in counts],
+                "total": sum(n for _, _, n in counts), "latest": self.refusals(latest)}

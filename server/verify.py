@@ -9,17 +9,12 @@ import json
 from dataclasses import dataclass
 
 from rules.errors import RuleError
-from rules.record import parse_json
+from rules.record import parse_json, replay_lines
+from server.errors import Refused
+from server.fields import all_unicode, name, number, safe_id
 
 KINDS = ("partie", "match")
-
-
-class Refused(Exception):
-    """An item the receiver will not store: ``status`` is the HTTP status to answer."""
-
-    def __init__(self, status: int, reason: str):
-        super().__init__(reason)
-        self.status, self.reason = status, reason
+TEXTS = ("home", "away", "venue", "date")
 
 
 @dataclass(frozen=True)
@@ -31,6 +26,7 @@ class Parsed:
     header: dict | None = None      # a partie's first record line
     game: str | None = None
     match_id: str | None = None
+    venue: str | None = None
 
 
 def parse_body(body: bytes) -> Parsed:
@@ -44,8 +40,9 @@ def parse_body(body: bytes) -> Parsed:
     if not isinstance(obj, dict):
         raise Refused(400, "the body must be a JSON object")
     item_id, kind, record, summary = obj.get("id"), obj.get("kind"), obj.get("record"), obj.get("summary")
-    if not isinstance(item_id, str) or not item_id or len(item_id) > 200:
-        raise Refused(400, "\"id\" must be a non-empty text (at most 200 characters)")
+    if not isinstance(item_id, str) or not item_id:
+        raise Refused(400, "\"id\" must be a non-empty text")
+    safe_id(item_id, "\"id\"")
     if kind not in KINDS:
         raise Refused(400, f"\"kind\" must be \"partie\" or \"match\", got {kind!r}")
     if not isinstance(record, str):
@@ -63,8 +60,6 @@ def check(parsed: Parsed) -> Parsed:
 
 
 def _check_partie(p: Parsed) -> Parsed:
-    from rules.record import replay_lines
-
     try:
         replay = replay_lines(p.record.splitlines())
     except RuleError as exc:
@@ -80,10 +75,27 @@ def _check_partie(p: Parsed) -> Parsed:
     for key, value in replayed.items():
         if p.summary.get(key, _ABSENT) != value:
             raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
+    all_unicode(header, "the record's header")
+    all_unicode(p.summary, "the summary")
+    for letter in ("a", "b"):
+        name(header.get(letter), f"player {letter!r}")
     match = header.get("match")
-    match_id = match.get("id") if isinstance(match, dict) else None
-    return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"),
-                  match_id if isinstance(match_id, str) else None)
+    if match is None:
+        return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"))
+    if not isinstance(match, dict):
+        raise Refused(422, "the record's \"match\" must be an object")
+    info = _match_fields(match, "the record's match")
+    number(header.get("partie"), "the partie number (\"partie\")")
+    if header.get("home", "a") not in ("a", "b"):
+        raise Refused(422, "the record's \"home\" must be \"a\" or \"b\"")
+    return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"), info["id"], info.get("venue"))
+
+
+def _match_fields(info: dict, what: str) -> dict:
+    safe_id(info.get("id"), f"{what} \"id\"")
+    for key in TEXTS:
+        name(info.get(key), f"{what} \"{key}\"")
+    return info
 
 
 _ABSENT = object()
@@ -115,5 +127,14 @@ def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
 
 
 def _check_match(p: Parsed) -> Parsed:
-    info, _, _ = match_summary(p.summary)
-    return Parsed(p.id, p.kind, p.record, p.summary, None, p.summary.get("game"), info["id"])
+    all_unicode(p.summary, "the summary")
+    info, ids, _ = match_summary(p.summary)
+    _match_fields(info, "the match")
+    for pid in ids:
+        safe_id(pid, "a partie id of the match")
+    if p.summary.get("forfeit") not in (None, "home", "away"):
+        raise Refused(422, "\"forfeit\" must be \"home\" or \"away\"")
+    game = p.summary.get("game")
+    if game not in (None, "carom", "8ball"):
+        raise Refused(422, "\"game\" must be \"carom\" or \"8ball\"")
+    return Parsed(p.id, p.kind, p.record, p.summary, None, game, info["id"], info.get("venue"))

@@ -1,140 +1,230 @@
-"""The receiver's HTTP(S) endpoint and its read-only pages.
+"""The receiver's HTTP endpoint and its read-only pages, as an ASGI application (Starlette).
 
     POST /api/v1/records             a signed item (wire.signing headers)
-    GET  /api/v1/records             the list of stored items
+    GET  /api/v1/records             the list of stored items                        (admin)
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
     GET  /matches.json               the matches
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
-    GET  /table.json|.html           the carom league table (RULES 1.8)
-    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md)
-    GET  /refusals.json              every refused message: when, via, device, id, status, reason
+    GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
+    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
+    GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
     GET  /                           an index page
+
+The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
+the thread pool, so the event loop only moves bytes and a slow client costs no thread.
 """
+import asyncio
 import json
 import logging
-import ssl
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import unquote, urlsplit
 
-from wire.signing import Signed
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
 from server import exports, pages
+from server.access import RefusalLimiter, admin_allowed
 from server.receiver import MAX_BODY
+from wire.signing import Signed
 
 log = logging.getLogger("pocitadlo.server")
 
 RECORDS = "/api/v1/records"
+BODY_DEADLINE = 10.0      # seconds to receive a whole POST body once its headers are in
+NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 
-class Handler(BaseHTTPRequestHandler):
-    server_version = "pocitadlo-receiver/1"
-    timeout = 30          # seconds: a client that stalls mid-request is dropped
-    protocol_version = "HTTP/1.1"
+class JSONAnswer(Response):
+    media_type = "application/json; charset=utf-8"
 
-    @property
-    def receiver(self):
-        return self.server.receiver
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
-    def log_message(self, fmt, *args):   # to logging, not stderr
-        log.debug("%s %s", self.address_string(), fmt % args)
 
-    def _send(self, status: int, data: bytes, content_type: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+def _refused(status: int, reason: str) -> JSONAnswer:
+    return JSONAnswer({"code": status, "status": "refused", "reason": reason}, status_code=status)
 
-    def _json(self, status: int, obj) -> None:
-        self._send(status, json.dumps(obj, ensure_ascii=False, indent=1).encode("utf-8"),
-                   "application/json; charset=utf-8")
 
-    def _html(self, text: str) -> None:
-        self._send(200, text.encode("utf-8"), "text/html; charset=utf-8")
+def _remote(request) -> str | None:
+    return request.client.host if request.client else None
 
-    def do_POST(self):
-        remote = self.client_address[0]
-        if urlsplit(self.path).path != RECORDS:
-            return self._json(404, {"code": 404, "status": "refused", "reason": "not found"})
+
+async def _read_body(request, length: int, deadline: float) -> bytes:
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > length:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    return await asyncio.wait_for(read(), deadline)
+
+
+def post_records(receiver, body_deadline: float, limiter: RefusalLimiter):
+    """The POST endpoint; a client that keeps being refused is answered 429 before any work."""
+    async def endpoint(request):
+        remote = _remote(request)
+        if not limiter.allow(remote):
+            return _too_many(limiter)
+        answer = await _post(request, receiver, body_deadline, remote)
+        if 400 <= answer.status_code < 500:
+            limiter.refused(remote)
+        return answer
+    return endpoint
+
+
+def _too_many(limiter: RefusalLimiter) -> JSONAnswer:
+    answer = _refused(429, "too many refused requests from this address; slow down")
+    answer.headers["Retry-After"] = str(limiter.retry_after())
+    return answer
+
+
+async def _post(request, receiver, body_deadline: float, remote):
+    try:
+        length = int(request.headers.get("content-length", ""))
+    except ValueError:
+        return _refused(411, "Content-Length required")
+    if length < 0 or length > MAX_BODY:
+        status, answer = await run_in_threadpool(
+            receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status, headers={"Connection": "close"})
+    try:
+        body = await _read_body(request, length, body_deadline)
+    except asyncio.TimeoutError:
+        return _refused(408, f"the body did not arrive within {body_deadline:g} s")
+    except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
+        return Response(status_code=400)
+    try:
+        signed = Signed.from_headers(request.headers, body)
+    except ValueError as exc:
+        status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
+                                                 via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status)
+    try:
+        status, answer = await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
+    except Exception:     # a bug or a full disk: answer 500 so the device retries later
+        log.exception("POST from %s failed", remote)
+        status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
+    return JSONAnswer(answer, status_code=status)
+
+
+def _page(build):
+    """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged."""
+    async def endpoint(request):
         try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self.close_connection = True
-            return self._json(411, {"code": 411, "status": "refused", "reason": "Content-Length required"})
-        if length < 0 or length > MAX_BODY:
-            self.close_connection = True
-            status, answer = self.receiver.refuse_unsigned(f"body too large ({length} bytes)", status=413,
-                                                           via="http", remote=remote)
-            return self._json(status, answer)
-        body = self.rfile.read(length)
-        try:
-            signed = Signed.from_headers(self.headers, body)
-        except ValueError as exc:
-            status, answer = self.receiver.refuse_unsigned(str(exc), status=401, via="http", remote=remote)
-            return self._json(status, answer)
-        try:
-            status, answer = self.receiver.handle(signed, via="http", remote=remote)
-        except Exception:     # a bug or a full disk: answer 500 so the device retries later
-            log.exception("POST from %s failed", remote)
-            status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
-        self._json(status, answer)
-
-    def do_GET(self):
-        path = unquote(urlsplit(self.path).path)
-        store = self.receiver.store
-        try:
-            if path == "/":
-                return self._html(pages.index(exports.matches(store)))
-            if path == RECORDS:
-                return self._json(200, [{k: v for k, v in row.items() if k != "body"} for row in store.items()])
-            if path.startswith(RECORDS + "/"):
-                body = store.stored_body(path[len(RECORDS) + 1:])
-                if body is None:
-                    return self._json(404, {"code": 404, "reason": "no such record"})
-                return self._send(200, body, "application/json; charset=utf-8")
-            if path == "/matches.json":
-                return self._json(200, exports.matches(store))
-            if path == "/refusals.json":
-                return self._json(200, store.refusals())
-            if path == "/table.json":
-                return self._json(200, exports.league_table(store))
-            if path == "/table.html":
-                return self._html(pages.table(exports.league_table(store)))
-            if path == "/table-8ball.json":
-                return self._json(200, exports.league_table(store, "8ball"))
-            if path == "/table-8ball.html":
-                return self._html(pages.eightball_table(exports.league_table(store, "8ball")))
-            if path.startswith("/matches/") and path.endswith((".json", ".html")):
-                match_id = path[len("/matches/"):-5]
-                record = exports.match_record(store, match_id)
-                if record is None:
-                    return self._json(404, {"code": 404, "reason": f"no match {match_id!r}"})
-                return self._json(200, record) if path.endswith(".json") else self._html(pages.match(record))
+            return await run_in_threadpool(build, request.app.state.receiver.store, request)
+        except HTTPException:
+            raise
         except Exception:
-            log.exception("GET %s failed", path)
-            return self._json(500, {"code": 500, "reason": "internal error"})
-        self._json(404, {"code": 404, "reason": "not found"})
+            log.exception("GET %s failed", request.url.path)
+            return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
+    return endpoint
 
 
-class ReceiverServer(ThreadingHTTPServer):
-    daemon_threads = True
+def _admin(build):
+    """An admin view: only with the admin token (refused attempts count towards the client's limit)."""
+    def checked(store, request):
+        state = request.app.state
+        if not state.limiter.allow(_remote(request)):
+            return _too_many(state.limiter)
+        if not admin_allowed(state.admin_token, request.headers.get("authorization")):
+            state.limiter.refused(_remote(request))
+            reason = ("admin views need \"Authorization: Bearer <token>\" (serve --admin-token-file)"
+                      if state.admin_token else "admin views are off (serve --admin-token-file turns them on)")
+            return JSONAnswer({"code": 401, "status": "refused", "reason": reason}, status_code=401,
+                              headers={"WWW-Authenticate": "Bearer"})
+        return build(store, request)
+    return checked
 
-    def __init__(self, address, receiver, *, certfile: str | None = None, keyfile: str | None = None):
-        super().__init__(address, Handler)
-        self.receiver = receiver
-        if certfile:
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(certfile, keyfile)
-            # handshake in the handler thread, so a slow client cannot stall accept()
-            self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
 
-    @property
-    def port(self) -> int:
-        return self.server_address[1]
+def _records(store, request):
+    return JSONAnswer([{k: v for k, v in row.items() if k != "body"} for row in store.items()])
 
-    def start(self, poll_interval: float = 0.1) -> threading.Thread:
-        """Serve in a background thread (tests, `pocitadlo serve` with a serial listener beside it)."""
-        thread = threading.Thread(target=self.serve_forever, args=(poll_interval,), name="receiver-http",
-                                  daemon=True)
-        thread.start()
-        return thread
+
+def _record(store, request):
+    body = store.stored_body(request.path_params["item_id"])
+    if body is None:
+        return JSONAnswer({"code": 404, "reason": "no such record"}, status_code=404)
+    return Response(body, media_type="application/json; charset=utf-8")
+
+
+def _match(store, request):
+    match_id, suffix = request.path_params["name"], None
+    for suffix in (".json", ".html"):
+        if match_id.endswith(suffix):
+            match_id = match_id[:-len(suffix)]
+            break
+    else:
+        raise HTTPException(404)
+    record = exports.match_record(store, match_id)
+    if record is None:
+        return JSONAnswer({"code": 404, "reason": f"no match {match_id!r}"}, status_code=404)
+    return JSONAnswer(record) if suffix == ".json" else HTMLResponse(pages.match(record))
+
+
+def _table(game: str, html: bool):
+    def build(store, request):
+        data = exports.league_table(store, game, season=request.query_params.get("season"))
+        if not html:
+            return JSONAnswer(data)
+        return HTMLResponse(pages.eightball_table(data) if game == "8ball" else pages.table(data))
+    return build
+
+
+def _index(store, request):
+    return HTMLResponse(pages.index(exports.matches(store)))
+
+
+def _matches(store, request):
+    return JSONAnswer(exports.matches(store))
+
+
+def _refusals(store, request):
+    report = store.refusal_report()
+    report["rate_limited_since_start"] = request.app.state.limiter.limited
+    return JSONAnswer(report)
+
+
+async def _not_found(request, exc):
+    status = getattr(exc, "status_code", 404)
+    return _refused(status, "not found" if status == 404 else "method not allowed")
+
+
+class NoSniff:
+    """Every answer says what it is and the browser must not guess (X-Content-Type-Options)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + [NOSNIFF]
+            await send(message)
+        await self.app(scope, receive, sending)
+
+
+def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
+               limiter: RefusalLimiter | None = None):
+    """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut)."""
+    limiter = limiter or RefusalLimiter()
+    routes = [
+        Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
+        Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
+        Route("/", _page(_index), methods=["GET"]),
+        Route("/matches.json", _page(_matches), methods=["GET"]),
+        Route("/matches/{name:path}", _page(_match), methods=["GET"]),
+        Route("/table.json", _page(_table("carom", False)), methods=["GET"]),
+        Route("/table.html", _page(_table("carom", True)), methods=["GET"]),
+        Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
+        Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
+        Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
+    app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
+    return NoSniff(app)

@@ -5,6 +5,7 @@ The fixtures ``store`` (a receiver's store with DEVICE registered with SECRET) a
 served over HTTP on 127.0.0.1) are used by importing them into the test module.
 """
 import os
+import re
 import select
 import socket
 import struct
@@ -20,10 +21,12 @@ from server import samples
 from server.receiver import Receiver
 from server.serial_listener import SerialListener
 from server.store import Store
-from server.web import RECORDS, ReceiverServer
+from server.http_server import ReceiverServer
+from server.web import RECORDS
 
 DEVICE = "u-lva-1"
 SECRET = b"sync-test-secret-0123456789"
+VENUE = "Hostinec U Lva"
 
 
 class FakeClock:
@@ -37,10 +40,10 @@ class FakeClock:
 
 
 @contextmanager
-def league_store(path, secret: bytes = SECRET, device: str = DEVICE):
-    """A receiver's store with one registered device."""
+def league_store(path, secret: bytes = SECRET, device: str = DEVICE, venue: str = VENUE):
+    """A receiver's store with one registered device of ``venue`` (samples.match's default)."""
     store = Store(path)
-    store.add_device(device, secret)
+    store.add_device(device, secret, venue=venue)
     try:
         yield store
     finally:
@@ -144,7 +147,7 @@ class Proxy(threading.Thread):
                     chunk = upstream.recv(65536)
                     answer += chunk
                     if not chunk or (b"\r\n\r\n" in answer and len(answer.partition(b"\r\n\r\n")[2]) >= int(
-                            answer.split(b"Content-Length: ")[1].split(b"\r\n")[0])):
+                            re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", answer).group(1))):
                         break
                 upstream.close()
                 if how == "lost-answer":

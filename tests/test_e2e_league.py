@@ -24,6 +24,7 @@ from server import exports
 from sync_helpers import DEVICE, SECRET, league_store, records_url, relay, running_server, serial_listener, wait_for
 
 HOME, AWAY = "Sokol Dvůr", "Jiskra Hořice"
+VENUE = "Hospoda U Lva"       # the venue in LEAGUE below: the device is registered for it
 LEAGUE = """
 [[teams]]
 name = "{HOME}"
@@ -258,7 +259,7 @@ def assert_carom_night_at_the_receiver(store, items: dict, lot: dict) -> None:
 def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path, table_for):
     """RULES 1.6: the 4 drawn partie and the match item arrive once and intact over HTTP; the Syncer
     is woken by each closed record (its idle wait is 60 s, far beyond the wait here)."""
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port))
         lot = play_night(table)
         assert wait_for(table.sent, timeout=20)
@@ -290,7 +291,7 @@ def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(eve
     """Issue 7 serial transport: the same night across real pty pairs to the receiver's serial listener."""
     from server.receiver import Receiver
 
-    with league_store(tmp_path / "league.sqlite") as store, relay() as cable, \
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, relay() as cable, \
             serial_listener(Receiver(store, clock=evening.time), cable.listener_port):
         table = table_for(f'transport = "serial"\nserial_port = "{cable.device_port}"\nack_timeout = 0.5\n')
         lot = play_night(table)
@@ -311,7 +312,7 @@ def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(eve
     ready = table.screen
     assert ready["unsent"] == 1 and ready["last_sent"] is None
     assert table.service.display.model["unsent"] == 1          # what the counter was given to draw
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, port, clock=evening.time):
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1 and next(iter(items.values()))["summary"]["result"] == "a"
@@ -322,7 +323,7 @@ def test_receiver_down_when_the_partie_closes_delivers_it_later_exactly_once(eve
 def test_eightball_single_match_reaches_the_league_server(evening, tmp_path, table_for):
     """RULES 2.9: a single 8-ball match outside the league arrives once and intact, and replays to
     its summary at the receiver (games to win 2, sets to win 1)."""
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game="8ball")
         play_single(table, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
                             {"cmd": "game", "winner": "a"}])
@@ -340,7 +341,7 @@ def test_eightball_team_match_reaches_the_league_server(evening, tmp_path, table
     once and intact; the receiver's 8-ball match record has them in order with their winners, and
     the team score (individual matches won, 2:1) reaches the 8-ball league table."""
     game = {"a": {"cmd": "game", "winner": "a"}, "b": {"cmd": "game", "winner": "b"}}
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game="8ball")
         assert table.screen["screen"] == "ready"
         table.ui("confirm", "confirm", "confirm", "confirm")          # tonight's fixture, all present
@@ -375,7 +376,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(ev
     receiver, whose match record shows the forfeit result and whose league table (1.8; 8-ball: 2.9)
     counts the match for both teams with the present team's points."""
     full = {"carom": 8, "8ball": 3}[game]          # 4 partie × 2 (rules.carom.match); 3 individual matches
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, clock=evening.time) as server:
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
         table.ui("down", "confirm", 1, "confirm")          # the away team: "did not come", 1 yes (Ne is preselected)
@@ -407,7 +408,7 @@ def test_a_restart_while_the_receiver_is_down_keeps_the_backlog_and_delivers_it_
 
     table = table_for(http_sync(port))                          # the service starts again
     assert table.screen["unsent"] == 1 and table.screen["last_sent"] is None
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, port, clock=evening.time):
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 1
@@ -433,7 +434,7 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
                "7", "1", "2", "0", "1", "0", "7", "2", "2", "0",   # 13 | 1 | 20 (limit) | equalising miss
                "enter", "enter"]                                # close the partie? yes
     pins = "\n".join(f'"{key}" = {pin}' for key, pin in PINS.items())
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store) as server:
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store) as server:
         config = write_config(tmp_path, http_sync(server.port), evening, league=False, pins=pins)
         outbox = Outbox(config.parts["sync"].outbox)
         done = threading.Event()
@@ -475,7 +476,7 @@ def test_a_delivery_wakes_the_service_so_the_ready_screen_drops_the_backlog_at_o
     assert table.service.display.model["unsent"] == 1
     while not table.service.queue.empty():                    # nothing else is waiting for the loop
         table.service.handle(table.service.queue.get())
-    with league_store(tmp_path / "league.sqlite") as store, running_server(store, port, clock=evening.time):
+    with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, port, clock=evening.time):
         assert wait_for(lambda: not table.service.queue.empty(), timeout=10)   # the loop is woken
         assert wait_for(table.sent, timeout=10)
         table.service.handle(table.service.queue.get())           # what the loop does when woken

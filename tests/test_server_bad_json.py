@@ -96,11 +96,11 @@ def test_serve_import_reports_a_deeply_nested_line_as_refused(tmp_path, capsys):
 
     db = tmp_path / "league.sqlite"
     (tmp_path / "secret").write_bytes(SECRET)
-    assert main(["serve", "--db", str(db), "--add-device", DEVICE, "--secret-file", str(tmp_path / "secret")]) == 0
+    assert main(["server", "--db", str(db), "add-device", DEVICE, "--venue", "Hostinec U Lva", "--secret-file", str(tmp_path / "secret")]) == 0
     backlog = tmp_path / "backlog.jsonl"
     backlog.write_text(DEEP + "\n" + signed_line(partie_body("p-1")) + "\n", encoding="utf-8")
     capsys.readouterr()
-    assert main(["serve", "--db", str(db), "--import", str(backlog)]) == 1
+    assert main(["server", "--db", str(db), "import", str(backlog)]) == 1
     captured = capsys.readouterr()
     assert "line 1: refused (400): malformed JSON: nested too deeply\n" in captured.out
     assert "stored 1, already had 0, refused 1" in captured.out

@@ -12,6 +12,7 @@ from server import eightball, exports, pages, samples
 from server.receiver import Receiver
 
 SECRET = b"eightball-secret-0123456789"
+VENUE = "Hospoda U Koule"      # samples.eightball_match's venue: the device is registered for it
 
 
 class League:
@@ -34,7 +35,7 @@ class League:
 
 @pytest.fixture
 def league(tmp_path):
-    with league_store(tmp_path / "league.sqlite", SECRET) as store:
+    with league_store(tmp_path / "league.sqlite", SECRET, venue=VENUE) as store:
         yield League(store)
 
 
@@ -140,10 +141,10 @@ def test_the_8ball_exports_over_http(league):
 
 def test_serve_prints_the_8ball_table(tmp_path, capsys):
     db = tmp_path / "league.sqlite"
-    with league_store(db, SECRET) as store:
+    with league_store(db, SECRET, venue=VENUE) as store:
         League(store).match("PK-6", "Koule", "Tágo", ["hhhhhh"])
-    assert main(["serve", "--db", str(db), "--table", "--game", "8ball"]) == 0
+    assert main(["server", "--db", str(db), "table", "--game", "8ball"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["team"], r["points"]) for r in rows] == [("Koule", 1), ("Tágo", 0)]
-    assert main(["serve", "--db", str(db), "--table", "--game", "8ball", "--html"]) == 0
+    assert main(["server", "--db", str(db), "table", "--game", "8ball", "--html"]) == 0
     assert "Tabulka ligy – 8-ball" in capsys.readouterr().out

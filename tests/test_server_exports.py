@@ -31,7 +31,7 @@ def scripted(item_id, match, number, home, innings_a, innings_b):
 class League:
     def __init__(self, tmp_path):
         self.store = Store(tmp_path / "league.sqlite")
-        self.store.add_device("d", SECRET)
+        self.store.add_device("d", SECRET, venue="U Lva")
         self.receiver = Receiver(self.store)
         self.signer = Signer("d", SECRET)
 
@@ -149,9 +149,9 @@ def test_truncated_not_rounded():
 
 def test_pages_escape_names_from_the_devices(league):
     """Names come from records: a team called <script> is printed, not run."""
-    league.match("<M>", "<script>alert(1)</script>", "Orli & spol.", [([1], [0])])
-    html = pages.match(league.match_record("<M>"))
+    league.match("M-1", "<script>alert(1)</script>", "Orli & spol.", [([1], [0])])
+    html = pages.match(league.match_record("M-1"))
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Orli &amp; spol." in html
     index = pages.index(exports.matches(league.store))
-    assert 'href="/matches/%3CM%3E.html"' in index and "&lt;M&gt;" in index
+    assert 'href="/matches/M-1.html"' in index and "&lt;script&gt;alert(1)&lt;/script&gt;" in index

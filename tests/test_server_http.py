@@ -124,8 +124,7 @@ def test_malformed_json_is_refused_with_400(server, store):
     status, answer = signed_post(server, b'{"id": "p-1", "kind": ')
     assert status == 400 and "malformed JSON" in answer["reason"]
     assert store.count() == 0
-    status, data = get(server, "/refusals.json")
-    [logged] = json.loads(data)
+    [logged] = store.refusals()
     assert (logged["status"], logged["device"], logged["via"]) == (400, "u-lva-1", "http")
 
 
@@ -214,8 +213,7 @@ def test_an_8ball_record_is_verified_stored_and_listed(server, store):
     other = text.replace('"id":"ex-8ball-quick"', '"id":"ex-8ball-quick-2"')
     status, answer = signed_post(server, item_body("ex-8ball-quick-2", "partie", other, summary))
     assert status == 422 and '"winner" differs' in answer["reason"]
-    status, data = get(server, RECORDS)
-    assert [(r["id"], r["game"]) for r in json.loads(data)] == [("ex-8ball-quick", "8ball")]
+    assert [(r["id"], r["game"]) for r in store.items()] == [("ex-8ball-quick", "8ball")]
 
 
 def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, store, monkeypatch):

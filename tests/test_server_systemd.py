@@ -54,8 +54,17 @@ def test_the_unit_runs_unprivileged_with_its_store_in_the_state_directory():
 def test_exec_start_is_a_command_line_pocitadlo_serve_accepts():
     args = build_parser().parse_args(exec_start()[1:])
     assert args.command == "serve" and args.cert == "%d/cert.pem" and args.key == "%d/key.pem"
+    assert args.admin_token_file == "%d/admin.token"
     credentials = {value.partition(":")[0] for value in service()["LoadCredential"]}
-    assert credentials == {"cert.pem", "key.pem"}
+    assert credentials == {"cert.pem", "key.pem", "admin.token"}
+
+
+def test_the_unit_bounds_file_descriptors_and_tasks():
+    """Room for the receiver's connection cap (server/guard.py), and a ceiling on what it may spawn."""
+    from server.guard import MAX_CONNECTIONS
+
+    unit = service()
+    assert int(unit["LimitNOFILE"][0]) > MAX_CONNECTIONS and 0 < int(unit["TasksMax"][0]) <= 512
 
 
 def test_the_unit_file_is_ini_clean():

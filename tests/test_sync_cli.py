@@ -32,7 +32,7 @@ def queued(tmp_path):
 
 
 def register(db, secret_file):
-    assert main(["serve", "--db", str(db), "--add-device", "u-lva-1", "--secret-file", str(secret_file)]) == 0
+    assert main(["server", "--db", str(db), "add-device", "u-lva-1", "--venue", "Hostinec U Lva", "--secret-file", str(secret_file)]) == 0
 
 
 def test_backlog_on_a_usb_stick_is_imported_once(tmp_path, queued, capsys):
@@ -44,9 +44,9 @@ def test_backlog_on_a_usb_stick_is_imported_once(tmp_path, queued, capsys):
     assert main(["outbox", "--config", config, "export", str(stick)]) == 0
     db = tmp_path / "league.sqlite"
     register(db, tmp_path / "secret")
-    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 0
+    assert main(["server", "--db", str(db), "import", str(stick)]) == 0
     assert "stored 5, already had 0, refused 0" in capsys.readouterr().out
-    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 0      # carried in twice
+    assert main(["server", "--db", str(db), "import", str(stick)]) == 0      # carried in twice
     assert "stored 0, already had 5, refused 0" in capsys.readouterr().out
     store = Store(db)
     try:
@@ -54,7 +54,7 @@ def test_backlog_on_a_usb_stick_is_imported_once(tmp_path, queued, capsys):
             assert store.stored_body(item.id) == item.body
     finally:
         store.close()
-    assert main(["serve", "--db", str(db), "--match", "KD-5", "--html"]) == 0
+    assert main(["server", "--db", str(db), "match", "KD-5", "--html"]) == 0
     assert "Zápis o utkání: Lvi – Orli" in capsys.readouterr().out
 
 
@@ -68,7 +68,7 @@ def test_an_altered_backlog_line_is_refused(tmp_path, queued, capsys):
     stick.write_text("\n".join(lines + ["not json"]) + "\n", encoding="utf-8")
     db = tmp_path / "league.sqlite"
     register(db, tmp_path / "secret")
-    assert main(["serve", "--db", str(db), "--import", str(stick)]) == 1
+    assert main(["server", "--db", str(db), "import", str(stick)]) == 1
     out = capsys.readouterr().out
     assert "line 1: refused (401): bad signature" in out and "line 6: refused (400)" in out
     assert "stored 4" in out
@@ -123,13 +123,13 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert "file not found" in capsys.readouterr().err
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"this is not a database" * 100)
-    assert main(["serve", "--db", str(bad), "--records"]) == 2
+    assert main(["server", "--db", str(bad), "records"]) == 2
     assert "not a usable SQLite store" in capsys.readouterr().err
 
 
 def test_add_device_prints_a_new_secret_once(tmp_path, capsys):
     db = tmp_path / "league.sqlite"
-    assert main(["serve", "--db", str(db), "--add-device", "u-tygra-2"]) == 0
+    assert main(["server", "--db", str(db), "add-device", "u-tygra-2", "--venue", "Hostinec U Lva"]) == 0
     secret = capsys.readouterr().out.splitlines()[-1]
     store = Store(db)
     try:

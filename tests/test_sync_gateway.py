@@ -179,7 +179,7 @@ def test_pocitadlo_serve_forward_end_to_end(tmp_path, league):
     db = tmp_path / "gateway.sqlite"
     (tmp_path / "device.secret").write_text(SECRET.decode(), encoding="utf-8")
     (tmp_path / "gw.secret").write_text(GATEWAY_SECRET.decode(), encoding="utf-8")
-    assert main(["serve", "--db", str(db), "--add-device", DEVICE, "--secret-file", str(tmp_path / "device.secret")]) == 0
+    assert main(["server", "--db", str(db), "add-device", DEVICE, "--venue", "Hostinec U Lva", "--secret-file", str(tmp_path / "device.secret")]) == 0
     with running_server(league) as server, relay() as cable, open(tmp_path / "gateway.log", "w") as log:
         process = subprocess.Popen(
             [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "serve",
@@ -207,9 +207,9 @@ def test_serve_forward_refuses_plain_http_without_opt_in(tmp_path, capsys):
 
 def test_add_gateway_registers_the_gateway_role(tmp_path, capsys):
     db = str(tmp_path / "league.sqlite")
-    assert main(["serve", "--db", db, "--add-gateway", GATEWAY]) == 0
+    assert main(["server", "--db", db, "add-gateway", GATEWAY]) == 0
     assert f"registered gateway {GATEWAY}" in capsys.readouterr().out
-    assert main(["serve", "--db", db, "--devices"]) == 0
+    assert main(["server", "--db", db, "devices"]) == 0
     assert capsys.readouterr().out.startswith(f"{GATEWAY}\tgateway\t")
     store = Store(db)
     try:

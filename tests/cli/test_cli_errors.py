@@ -145,10 +145,10 @@ CASES = [
      ["device_id and secret"]),
     ("outbox-retry-nowhere", ["outbox", "retry", "--config", "{d}/none.toml"], None, ['transport is "none"']),
     # serve
-    ("serve-db-not-sqlite", ["serve", "--db", "{d}/good.jsonl", "--devices"], None, ["good.jsonl", "not a usable SQLite"]),
-    ("serve-db-no-folder", ["serve", "--db", "{d}/nodir/l.sqlite", "--add-device", "x"], None,
+    ("serve-db-not-sqlite", ["server", "--db", "{d}/good.jsonl", "devices"], None, ["good.jsonl", "not a usable SQLite"]),
+    ("serve-db-no-folder", ["server", "--db", "{d}/nodir/l.sqlite", "add-device", "x", "--venue", "Hostinec U Lva"], None,
      ["nodir/l.sqlite", "not a usable SQLite"]),
-    ("serve-db-missing", ["serve", "--db", "{d}/typo.sqlite", "--devices"], None, ["--db", "typo.sqlite", "no such store"]),
+    ("serve-db-missing", ["server", "--db", "{d}/typo.sqlite", "devices"], None, ["--db", "typo.sqlite", "no such store"]),
     ("serve-port-in-use", ["serve", "--db", "{d}/league.sqlite", "--listen", "127.0.0.1:{busy}"], None,
      ["--listen", "127.0.0.1:{busy}", "in use"]),
     ("serve-port-range", ["serve", "--db", "{d}/league.sqlite", "--listen", "127.0.0.1:99999"], None,
@@ -167,21 +167,22 @@ CASES = [
                           "{d}/secret", "--ca-file", "{d}/good.jsonl"], None, ["--ca-file", "good.jsonl", "PEM"]),
     ("serve-forward-not-url", ["serve", "--db", "{d}/league.sqlite", "--forward", "ftp://x", "--gateway-id", "g",
                                "--gateway-secret-file", "{d}/secret"], None, ["--forward", "ftp://x"]),
-    ("serve-import-missing", ["serve", "--db", "{d}/league.sqlite", "--import", "{d}/missing.jsonl"], None,
+    ("serve-import-missing", ["server", "--db", "{d}/league.sqlite", "import", "{d}/missing.jsonl"], None,
      ["missing.jsonl", "No such file"]),
-    ("serve-import-folder", ["serve", "--db", "{d}/league.sqlite", "--import", "{d}/adir"], None, ["adir", "directory"]),
-    ("serve-import-binary", ["serve", "--db", "{d}/league.sqlite", "--import", "{d}/binary.bin"], None,
-     ["--import", "binary.bin", "not UTF-8"]),
-    ("serve-device-id-empty", ["serve", "--db", "{d}/league.sqlite", "--add-device", ""], None, ["--add-device", "''"]),
-    ("serve-device-id-space", ["serve", "--db", "{d}/league.sqlite", "--add-gateway", "u lva"], None,
-     ["--add-gateway", "'u lva'"]),
-    ("serve-secret-missing", ["serve", "--db", "{d}/league.sqlite", "--add-device", "x", "--secret-file",
+    ("serve-import-folder", ["server", "--db", "{d}/league.sqlite", "import", "{d}/adir"], None, ["adir", "directory"]),
+    ("serve-import-binary", ["server", "--db", "{d}/league.sqlite", "import", "{d}/binary.bin"], None,
+     ["import", "binary.bin", "not UTF-8"]),
+    ("serve-device-id-empty", ["server", "--db", "{d}/league.sqlite", "add-device", "", "--venue", "Hostinec U Lva"], None,
+     ["argument id", "''"]),
+    ("serve-device-id-space", ["server", "--db", "{d}/league.sqlite", "add-gateway", "u lva"], None,
+     ["argument id", "'u lva'"]),
+    ("serve-secret-missing", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
                               "{d}/missing_secret"], None, ["missing_secret", "cannot read the secret"]),
-    ("serve-secret-short", ["serve", "--db", "{d}/league.sqlite", "--add-device", "x", "--secret-file",
+    ("serve-secret-short", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
                             "{d}/short_secret"], None, ["short_secret", "at least"]),
-    ("serve-secret-binary", ["serve", "--db", "{d}/league.sqlite", "--add-device", "x", "--secret-file",
+    ("serve-secret-binary", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
                              "{d}/binary.bin"], None, ["binary.bin", "cannot read the secret"]),
-    ("serve-no-match", ["serve", "--db", "{d}/league.sqlite", "--match", "nope"], None, ["no match 'nope'"]),
+    ("serve-no-match", ["server", "--db", "{d}/league.sqlite", "match", "nope"], None, ["no match 'nope'"]),
     ("serve-baudrate", ["serve", "--db", "{d}/league.sqlite", "--serial", "/dev/null", "--baudrate", "-5"], None,
      ["--baudrate", "'-5'"]),
 ]
@@ -191,8 +192,9 @@ CASES = [
 def results(workdir):
     """Every case run once, four at a time; the port in use is held open by this process meanwhile."""
     env = env_for(workdir)
-    made = subprocess.run([POCITADLO, "serve", "--db", str(workdir / "league.sqlite"), "--add-device", "dev1",
-                           "--secret-file", str(workdir / "secret")], env=env, capture_output=True)
+    made = subprocess.run([POCITADLO, "server", "--db", str(workdir / "league.sqlite"), "add-device", "dev1",
+                           "--venue", "Hostinec U Lva", "--secret-file", str(workdir / "secret")],
+                          env=env, capture_output=True)
     assert made.returncode == 0, made.stderr
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
@@ -314,9 +316,9 @@ def test_debug_shows_the_traceback_of_a_bug(monkeypatch):
 
 def test_registering_a_device_again_says_its_old_secret_no_longer_works(tmp_path, capsys):
     db = str(tmp_path / "league.sqlite")
-    assert main(["serve", "--db", db, "--add-device", "u-lva-1"]) == 0
+    assert main(["server", "--db", db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva"]) == 0
     assert capsys.readouterr().out.startswith("registered device u-lva-1;")
-    assert main(["serve", "--db", db, "--add-device", "u-lva-1"]) == 0
+    assert main(["server", "--db", db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva"]) == 0
     assert capsys.readouterr().out.startswith("re-registered device u-lva-1 (its old secret no longer works);")
 
 

@@ -1,0 +1,192 @@
+"""``pocitadlo server …``: administer the league's receiver store (``pocitadlo serve`` runs it).
+
+    add-device ID --venue V   register a counter of a venue (prints a new secret unless --secret-file)
+    add-gateway ID            register a venue gateway that relays records signed by devices
+    devices                   list the registered devices and gateways
+    import FILE               store a backlog file exported with `pocitadlo outbox export`
+    table [--game] [--html]   the league table
+    match ID [--html]         a match record (zápis)
+    records                   the stored records
+    refusals                  the refusal log: counts by reason and the latest refusals
+"""
+import os
+
+HELP = "administer the league's receiver: devices, backlog imports, tables, match records, refusals"
+
+
+def device_id(text: str) -> str:
+    import argparse
+
+    if not text or len(text) > 100 or not text.isprintable() or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"a device id is 1 to 100 printable characters without spaces, got {text!r}")
+    return text
+
+
+def _venue(text: str) -> str:
+    import argparse
+
+    if not text.strip() or len(text) > 200 or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"a venue is 1 to 200 printable characters, got {text!r}")
+    return text
+
+
+def configure(parser) -> None:
+    import argparse
+
+    parser.add_argument("--db", default="league.sqlite",
+                        help="the receiver's store: a SQLite file (league.sqlite) or a postgresql+psycopg:// URL")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
+    add = sub.add_parser("add-device", help="register a counter of a venue")
+    add.add_argument("id", type=device_id)
+    add.add_argument("--venue", type=_venue, required=True,
+                     help="the venue it scores at, exactly as its matches name it (its records are accepted "
+                          "only for matches at this venue)")
+    add.add_argument("--secret-file", help="the secret (as in its [sync] secret_file); default: a new one")
+    gateway = sub.add_parser("add-gateway", help="register a venue gateway (relays devices' signatures)")
+    gateway.add_argument("id", type=device_id)
+    gateway.add_argument("--secret-file", help="the secret (its --gateway-secret-file); default: a new one")
+    sub.add_parser("devices", help="list the registered devices and gateways")
+    backlog = sub.add_parser("import", help="store a backlog file exported with `pocitadlo outbox export`")
+    backlog.add_argument("file")
+    table = sub.add_parser("table", help="print the league table (JSON, or --html)")
+    table.add_argument("--game", choices=("carom", "8ball"), default="carom")
+    table.add_argument("--html", action="store_true", help="printable HTML instead of JSON")
+    match = sub.add_parser("match", help="print a match record (zápis)")
+    match.add_argument("id")
+    match.add_argument("--html", action="store_true", help="printable HTML instead of JSON")
+    sub.add_parser("records", help="list the stored records")
+    sub.add_parser("refusals", help="the refusal log: counts by reason, then the latest refusals")
+    for action in sub.choices.values():      # --db also after the action: `server devices --db liga.sqlite`
+        action.add_argument("--db", default=argparse.SUPPRESS, help="the receiver's store (league.sqlite)")
+
+
+def open_store(db: str, *, must_exist: bool):
+    """The receiver's store at ``db``; a missing or unusable one is a user error naming it."""
+    import sqlite3
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from cli.commands import user_error
+    from server.store import Store
+
+    if must_exist and "://" not in db and not os.path.exists(db):
+        raise user_error(f"--db {db}: no such store (it is made by `pocitadlo serve` or `server add-device`)")
+    try:
+        return Store(db)
+    except (sqlite3.Error, SQLAlchemyError) as exc:
+        what = "SQLite store" if "://" not in db else "database"
+        reason = getattr(exc, "orig", None) or exc
+        raise user_error(f"{db}: not a usable {what} ({str(reason).splitlines()[0]})") from None
+
+
+def read_secret(path, what: str = "the secret") -> bytes:
+    from pathlib import Path
+
+    from cli.commands import user_error
+    from delivery.settings import MIN_SECRET
+
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise user_error(f"{path}: cannot read {what} ({getattr(exc, 'strerror', None) or exc})") from None
+    if len(secret) < MIN_SECRET:
+        raise user_error(f"{path}: {what} must be at least {MIN_SECRET} characters long")
+    return secret.encode("utf-8")
+
+
+def run(args) -> int:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    from server import figures
+
+    store = open_store(args.db, must_exist=args.action not in ("add-device", "add-gateway", "import"))
+    try:
+        figures.rebuild_if_missing(store)       # a store from before the figures were stored
+        return ACTIONS[args.action](args, store)
+    finally:
+        store.close()
+
+
+def _add(args, store) -> int:
+    import secrets
+
+    role = "device" if args.action == "add-device" else "gateway"
+    again = "re-" if store.role_of(args.id) else ""
+    registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
+    if args.secret_file:
+        store.add_device(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
+        print(registered)
+        return 0
+    secret = secrets.token_urlsafe(32)
+    store.add_device(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
+    where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
+    print(f"{registered}; its secret (shown once, put it in {where}):")
+    print(secret)
+    return 0
+
+
+def _columns(rows, keys) -> int:
+    """One line per row, its ``keys`` tab-separated ("-" for none)."""
+    for row in rows:
+        print("\t".join("-" if row[key] is None else str(row[key]) for key in keys))
+    return 0
+
+
+def _devices(args, store) -> int:
+    return _columns(store.devices(), ("id", "role", "venue", "added", "note"))
+
+
+def _import(args, store) -> int:
+    from cli.commands import user_error
+    from server.importer import import_backlog
+    from server.receiver import Receiver
+
+    try:
+        counts = import_backlog(Receiver(store), args.file)
+    except UnicodeDecodeError as exc:
+        raise user_error(f"import {args.file}: not UTF-8 text ({exc.reason})") from None
+    for refusal in counts["refused"]:
+        print(f"line {refusal['line']}: refused ({refusal['status']}): {refusal['reason']}")
+    print(f"stored {counts['stored']}, already had {counts['duplicate']}, refused {len(counts['refused'])}")
+    return 0 if not counts["refused"] else 1
+
+
+def _table(args, store) -> int:
+    from server import exports, pages
+
+    data = exports.league_table(store, args.game)
+    page = pages.eightball_table if args.game == "8ball" else pages.table
+    return _print(data, page if args.html else None)
+
+
+def _match(args, store) -> int:
+    from cli.commands import user_error
+    from server import exports, pages
+
+    data = exports.match_record(store, args.id)
+    if data is None:
+        raise user_error(f"no match {args.id!r} in {args.db}")
+    return _print(data, pages.match if args.html else None)
+
+
+def _print(data, render) -> int:
+    import json
+
+    print(render(data) if render else json.dumps(data, ensure_ascii=False, indent=1))
+    return 0
+
+
+def _records(args, store) -> int:
+    return _columns(store.items(), ("id", "kind", "game", "match_id", "device", "received"))
+
+
+def _refusals(args, store) -> int:
+    import json
+
+    print(json.dumps(store.refusal_report(), ensure_ascii=False, indent=1))
+    return 0
+
+
+ACTIONS = {"add-device": _add, "add-gateway": _add, "devices": _devices, "import": _import, "table": _table,
+           "match": _match, "records": _records, "refusals": _refusals}

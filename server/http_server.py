@@ -1,0 +1,66 @@
+"""The receiver's ASGI app served by uvicorn: on a socket bound at once (a port in use or a bad
+certificate is an error of the constructor, before anything runs), in this thread or a background one.
+
+``ReceiverServer`` keeps the shape the CLI, the tests and the bench use: ``port``, ``start()``,
+``serve_forever()``, ``shutdown()``, ``server_close()``.
+"""
+import socket
+import threading
+import time
+
+import uvicorn
+
+from server.guard import HEADER_DEADLINE, MAX_CONNECTIONS, guarded
+from server.web import BODY_DEADLINE, create_app
+
+KEEP_ALIVE = 5           # seconds an idle kept-alive connection stays open
+STARTUP_BOUND = 30.0     # seconds start() waits for the server to listen (a hang bound, not a timing)
+
+
+class ReceiverServer:
+    def __init__(self, address, receiver, *, certfile: str | None = None, keyfile: str | None = None,
+                 header_deadline: float = HEADER_DEADLINE, body_deadline: float = BODY_DEADLINE,
+                 max_connections: int = MAX_CONNECTIONS, **app_options):
+        self.receiver = receiver
+        self.app = create_app(receiver, body_deadline=body_deadline, **app_options)
+        config = uvicorn.Config(self.app, ssl_certfile=certfile, ssl_keyfile=keyfile, lifespan="off",
+                                access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE,
+                                server_header=False, http=guarded(header_deadline, max_connections),
+                                backlog=2048)
+        config.load()           # a certificate TLS cannot use fails here, with its ssl error
+        host, port = address
+        self._socket = socket.create_server((host, port), family=_family(host), backlog=2048)
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self._socket.getsockname()[1]
+
+    def serve_forever(self) -> None:
+        """Serve in this thread until shutdown() (or SIGINT/SIGTERM when this is the main thread)."""
+        self._server.run(sockets=[self._socket])
+
+    def start(self, poll_interval: float = 0.01) -> threading.Thread:
+        """Serve in a background thread (tests, benches); return once it accepts connections."""
+        self._thread = threading.Thread(target=self.serve_forever, name="receiver-http", daemon=True)
+        self._thread.start()
+        waited = 0.0
+        while not self._server.started and self._thread.is_alive() and waited < STARTUP_BOUND:
+            time.sleep(poll_interval)
+            waited += poll_interval
+        if not self._server.started:
+            raise RuntimeError("the receiver's HTTP server did not start")
+        return self._thread
+
+    def shutdown(self) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(STARTUP_BOUND)
+
+    def server_close(self) -> None:
+        self._socket.close()
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET

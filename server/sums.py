@@ -1,0 +1,64 @@
+"""What the lists and tables read: the per-match figures stored at ingestion (server/figures.py),
+summed by SQL over one competition (carom, 8-ball) and one season, with indexes.
+
+A season runs from July to June: a match on 2026-11-27 is in season "2026/27". Without a season
+asked for, the latest season of that competition is shown, so a page never reads older seasons.
+"""
+import json
+
+from server.store import SUMMED
+
+
+def season_of(date) -> str | None:
+    """"2026/27" for any date from 2026-07-01 to 2027-06-30 (None: no usable date)."""
+    try:
+        year, month = int(str(date)[:4]), int(str(date)[5:7])
+    except ValueError:
+        return None
+    if not 1 <= month <= 12 or str(date)[4:5] != "-":
+        return None
+    start = year if month >= 7 else year - 1
+    return f"{start}/{(start + 1) % 100:02d}"
+
+
+def season_or_latest(store, game: str, season: str | None) -> str | None:
+    if season is not None:
+        return season
+    [(latest,)] = store.query("SELECT MAX(season) FROM match_figures WHERE game = ?", (game,))
+    return latest
+
+
+def _season_clause(season):
+    return ("season = ?", (season,)) if season is not None else ("season IS NULL", ())
+
+
+def team_sums(store, game: str, season: str | None) -> list[dict]:
+    """Per team, the sums of its figures (from the running totals: a row per team and opponent)."""
+    rows = store.query(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
+                       "WHERE game = ? AND season = ? GROUP BY team HAVING SUM(matches) > 0", (game, season or ""))
+    return [dict(zip(("team", *SUMMED), row)) for row in rows]
+
+
+def head_to_head(store, game: str, season: str | None) -> dict[str, dict[str, int]]:
+    """Team points each team won against each opponent (RULES 1.8 d)."""
+    against: dict[str, dict[str, int]] = {}
+    for team, opponent, points in store.query("SELECT team, opponent, points FROM team_totals "
+                                              "WHERE game = ? AND season = ? AND matches > 0", (game, season or "")):
+        against.setdefault(team, {})[opponent] = points
+    return against
+
+
+def unreadable(store, game: str | None = None, season: str | None = None) -> list[str]:
+    """Ids of stored items the figures could not read (listed on the pages for the organiser)."""
+    query, args = "SELECT unreadable FROM match_figures WHERE unreadable IS NOT NULL", ()   # a partial index
+    if game is not None:
+        clause, season_args = _season_clause(season)
+        query, args = query + f" AND game = ? AND {clause}", (game, *season_args)
+    return [item for (text,) in store.query(query + " ORDER BY seq", args) for item in json.loads(text)]
+
+
+def matches(store) -> list[dict]:
+    rows = store.query("SELECT match_id, game, date, venue, home, away, points_home, points_away, closed "
+                       "FROM match_figures ORDER BY seq")
+    return [{"match": r[0], "game": r[1], "date": r[2], "venue": r[3], "home": r[4], "away": r[5],
+             "points": {"home": r[6], "away": r[7]}, "closed": bool(r[8])} for r in rows]

@@ -1,0 +1,141 @@
+"""Shared fixtures of the receiver's tests: a store with devices of two venues, the receiver,
+and it served over HTTP on 127.0.0.1."""
+import http.client
+import json
+from contextlib import contextmanager
+
+import pytest
+
+from delivery.outbox import item_body
+from server import samples
+from server.http_server import ReceiverServer
+from server.receiver import Receiver
+from server.store import Store
+from wire.signing import Signer
+
+LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # samples.match's and samples.eightball_match's venues
+SECRETS = {"u-lva-1": b"lva-secret-0123456789abcdef", "u-koule-1": b"koule-secret-0123456789abcd",
+           "u-nowhere": b"nowhere-secret-0123456789ab", "gw-lva": b"gateway-secret-0123456789ab"}
+
+
+def signer(device: str) -> Signer:
+    return Signer(device, SECRETS[device])
+
+
+@pytest.fixture(scope="session")
+def postgresql(tmp_path_factory):
+    """A real PostgreSQL server for the session (pgserver ships its binaries); yields a function
+    that makes a fresh, empty database and returns its SQLAlchemy URL."""
+    import itertools
+
+    import pgserver
+    import sqlalchemy as sa
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    numbers = itertools.count()
+
+    def fresh_database() -> str:
+        name = f"league_{next(numbers)}"
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"CREATE DATABASE {name}")
+        return base.replace("/postgres?", f"/{name}?", 1)
+
+    yield fresh_database
+    admin.dispose()
+    server.cleanup()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_place(request, tmp_path):
+    """Where the store lives: a SQLite file, or a database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "league.sqlite")
+    return request.getfixturevalue("postgresql")()
+
+
+@pytest.fixture
+def store(store_place):
+    s = Store(store_place)
+    s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
+    s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
+    s.add_device("u-nowhere", SECRETS["u-nowhere"])
+    s.add_device("gw-lva", SECRETS["gw-lva"], role="gateway")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def receiver(store):
+    return Receiver(store)
+
+
+@contextmanager
+def serving(receiver, **options):
+    server = ReceiverServer(("127.0.0.1", 0), receiver, **options)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(name="serving")
+def serving_fixture():
+    """``serving(receiver, **options)``: the receiver on 127.0.0.1 for the duration of a block."""
+    return serving
+
+
+@pytest.fixture
+def server(receiver):
+    with serving(receiver) as srv:
+        yield srv
+
+
+class Client:
+    """Plain HTTP/1.1 requests to the receiver on 127.0.0.1 (each on its own connection)."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def get(self, path: str):
+        status, _, data = self.request("GET", path)
+        return status, data
+
+    def post(self, body: bytes, device: str = "u-lva-1"):
+        status, _, data = self.request("POST", "/api/v1/records", body, signer(device).sign(body).headers())
+        return status, json.loads(data)
+
+
+@pytest.fixture
+def client(server):
+    return Client(server.port)
+
+
+def match_items(match_id="KD-1", seed=1, **options):
+    """A carom league match (samples.match) as item bodies: four partie, then the match item."""
+    played, (mid, mtext, msummary) = samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
+                                                   innings_limit=3, **options)
+    return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
+        [item_body(mid, "match", mtext, msummary)]
+
+
+@pytest.fixture
+def items():
+    return match_items
+
+
+@pytest.fixture
+def sign():
+    return signer
