@@ -23,6 +23,8 @@ from rules.record import replay_lines
 from server import exports
 from sync_helpers import DEVICE, SECRET, league_store, records_url, relay, running_server, serial_listener, wait_for
 
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
 HOME, AWAY = "Sokol Dvůr", "Jiskra Hořice"
 VENUE = "Hospoda U Lva"       # the venue in LEAGUE below: the device is registered for it
 LEAGUE = """

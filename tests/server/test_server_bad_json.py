@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 
 from sync_helpers import DEVICE, SECRET, relay, serial_listener, server, store  # noqa: F401  (fixtures)
-from test_server_http import partie_body, post, signed_post
+from http_helpers import partie_body, post, signed_post
 
 from wire.signing import Signer
 from delivery.transport_serial import SerialTransport

@@ -23,7 +23,7 @@ from wire.signing import Signer
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_500s_resets_stalls_slow_answers_and_lost_answers(tmp_path, server, store):

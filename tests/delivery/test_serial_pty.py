@@ -22,6 +22,8 @@ from wire.answer import TransportError
 from delivery.transport_serial import SerialTransport
 from server.receiver import Receiver
 
+pytestmark = pytest.mark.slow
+
 
 def run_link(tmp_path, store, fault, n=6, tries=8, quiet_gap=0.1):
     with relay(fault) as cable, serial_listener(Receiver(store), cable.listener_port, quiet_gap=quiet_gap):

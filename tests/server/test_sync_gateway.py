@@ -27,7 +27,7 @@ from server.forward import ForwardQueue, forwarder
 from server.receiver import Receiver
 from server.store import Store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"gateway-test-device-secret"
 GATEWAY, GATEWAY_SECRET = "gw-lva", b"gateway-test-gateway-secret"
 

@@ -10,7 +10,7 @@ import pytest
 
 from cli.main import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "pocitadlo-server.service"
 INSTALLED = "/opt/pocitadlo/.venv/bin/pocitadlo"
 THRESHOLD = 2.0

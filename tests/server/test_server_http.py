@@ -1,5 +1,4 @@
 """The receiver as a real HTTP(S) server on 127.0.0.1: idempotent storage, signatures, refusals."""
-import http.client
 import json
 import shutil
 import ssl
@@ -12,42 +11,9 @@ from delivery.outbox import Outbox, item_body
 from wire.signing import Signer
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
-from server import samples
+from http_helpers import get, partie_body, post, signed_post, url
 from server.web import RECORDS
-
-
-def url(server):
-    return records_url(server.port)
-
-
-def post(server, body: bytes, headers: dict) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    try:
-        conn.request("POST", RECORDS, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
-
-
-def get(server, path: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
-
-
-def partie_body(item_id="p-1", seed=1, **kw) -> bytes:
-    text, summary = samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5, **kw)
-    return item_body(item_id, "partie", text, summary)
-
-
-def signed_post(server, body, signer=None):
-    signed = (signer or Signer("u-lva-1", SECRET)).sign(body)
-    return post(server, body, signed.headers())
+from server import samples
 
 
 def test_a_whole_match_arrives_exactly_once_and_byte_identical(tmp_path, server, store):
@@ -206,7 +172,7 @@ def test_an_8ball_record_is_verified_stored_and_listed(server, store):
 
     from rules.record import replay_lines
 
-    text = (Path(__file__).resolve().parent.parent / "examples" / "8ball-quick.jsonl").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "examples" / "8ball-quick.jsonl").read_text(encoding="utf-8")
     summary = json.loads(json.dumps(replay_lines(text.splitlines()).summary(), ensure_ascii=False))
     assert signed_post(server, item_body("ex-8ball-quick", "partie", text, summary))[0] == 200
     summary["winner"] = "a"

@@ -1,0 +1,44 @@
+"""Requests to the receiver under test (a real HTTP server on 127.0.0.1), shared by the server's tests."""
+import http.client
+import json
+
+from sync_helpers import SECRET, records_url
+
+from delivery.outbox import item_body
+from server import samples
+from server.web import RECORDS
+from wire.signing import Signer
+
+
+def url(server):
+    return records_url(server.port)
+
+
+def post(server, body: bytes, headers: dict) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    try:
+        conn.request("POST", RECORDS, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def get(server, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def partie_body(item_id="p-1", seed=1, **kw) -> bytes:
+    text, summary = samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5, **kw)
+    return item_body(item_id, "partie", text, summary)
+
+
+def signed_post(server, body, signer=None):
+    signed = (signer or Signer("u-lva-1", SECRET)).sign(body)
+    return post(server, body, signed.headers())
