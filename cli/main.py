@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # the reader went away (`pocitadlo serve --records | head`): nothing more to say to it
+        # the reader went away (`pocitadlo server records | head`): nothing more to say to it
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:

@@ -188,7 +188,7 @@ class Outbox:
     def export(self, path, signer=None, *, include_held: bool = True) -> int:
         """Write the backlog as JSON Lines (for a USB stick); with a signer each line is signed.
 
-        ``pocitadlo serve --import FILE`` reads it. Returns the number of items written.
+        ``pocitadlo server import FILE`` reads it. Returns the number of items written.
         """
         items = self.pending() + (self.held() if include_held else [])
         lines = []

@@ -74,7 +74,7 @@ def _export(args, settings, outbox, UserError) -> int:
     if settings.secret is None or not settings.device_id:
         raise UserError("[sync] device_id and secret are needed to sign the exported backlog")
     count = outbox.export(args.file, Signer(settings.device_id, settings.secret))
-    print(f"exported {count} item(s) to {args.file}; on the receiver: pocitadlo serve --import {args.file}")
+    print(f"exported {count} item(s) to {args.file}; on the receiver: pocitadlo server --db STORE import {args.file}")
     return 0
 
 
