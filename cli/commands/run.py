@@ -196,7 +196,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from firmware_host.league import EMPTY, load_league
     from firmware_host.match_night import Night
     from firmware_host.notify import Notifier
-    from firmware_host.service import DisplayLink, Refresh, Service
+    from firmware_host.display_link import DisplayLink
+    from firmware_host.service import Refresh, Service
     from delivery.sync import Syncer
     from input.referee import Referee
 

@@ -10,7 +10,8 @@ import pytest
 from clock import ManualClock
 from firmware_host.journal import Journal, read_lines
 from firmware_host.match_night import Night
-from firmware_host.service import DisplayLink, Service
+from firmware_host.display_link import DisplayLink
+from firmware_host.service import Service
 from firmware_host.settings import load
 from rules.record import strip_meta
 

@@ -27,7 +27,8 @@ import pytest
 
 from firmware_host.settings import load
 from firmware_host.match_night import Night
-from firmware_host.service import Command, DisplayLink, Service, Stop
+from firmware_host.display_link import DisplayLink
+from firmware_host.service import Command, Service, Stop
 from rules.board import Board
 from rules.errors import RuleError
 

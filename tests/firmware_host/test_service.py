@@ -15,7 +15,8 @@ from cli.main import main
 from cli.commands.run import load_or_wait
 from firmware_host.match_night import Night
 from firmware_host.notify import Notifier
-from firmware_host.service import IDLE_WAKE, Command, DisplayLink, Service, Stop, Ui
+from firmware_host.display_link import DisplayLink
+from firmware_host.service import IDLE_WAKE, Command, Service, Stop, Ui
 from input.events import DeviceStatus, KeyEvent
 from input.referee import Referee
 from input.testing import FakeClock
@@ -55,7 +56,7 @@ def test_missing_display_scoring_goes_on_and_display_is_retried_with_backoff(con
     opener = FlakyOpen(failures=2)
     link = DisplayLink(Counter(None, opener.settings), opener, first_retry=1.0)
     service = Service(Night(config), link, clock=clock)
-    with caplog.at_level(logging.ERROR, logger="pocitadlo.service"):
+    with caplog.at_level(logging.ERROR, logger="pocitadlo.display"):
         link.start(clock())
     assert link.fault and link.retry_at == 101.0 and "spidev0.0" in caplog.text
     single_partie(service)

@@ -1,0 +1,81 @@
+"""The counter kept going through display faults: scoring never waits for the LEDs."""
+import logging
+from typing import Any, Callable
+
+log = logging.getLogger("pocitadlo.display")
+
+
+class DisplayLink:
+    """The counter, kept going through display faults.
+
+    ``counter`` draws screen models (display.counter.Counter, or None to run headless);
+    ``open_device()`` (re)opens its luma device. A fault — the device cannot be opened, a write
+    fails — is logged, the counter keeps following the state without a device (scoring goes
+    on), and the device is reopened with a doubling backoff; the current picture is sent to it.
+    """
+
+    def __init__(self, counter=None, open_device: Callable[[], Any] | None = None, *,
+                 first_retry: float = 1.0, max_retry: float = 60.0):
+        self.counter = counter
+        self.open_device = open_device
+        self.model: dict | None = None
+        self.fault: str | None = None
+        self.retry_at: float | None = None
+        self._due: float | None = None           # the counter's next blink/page/message change
+        self._first, self._max = first_retry, max_retry
+        self._delay = first_retry
+
+    def start(self, now: float) -> None:
+        if self.counter is not None and self.open_device is not None:
+            self._attach(now)
+
+    @property
+    def deadline(self) -> float | None:
+        return min((d for d in (self._due, self.retry_at) if d is not None), default=None)
+
+    def show(self, model: dict, now: float) -> None:
+        self.model = model
+        if self.counter is not None:
+            self._guard(self.counter.show, model, now)
+
+    def tick(self, now: float) -> None:
+        if self.retry_at is not None and now >= self.retry_at:
+            self._attach(now)
+        if self._due is not None and now >= self._due:
+            self._guard(self.counter.tick, now)
+
+    def _guard(self, call, *args) -> None:
+        now = args[-1]
+        try:
+            self._due = call(*args)
+        except Exception as exc:       # noqa: BLE001 — DisplayFault or any driver error
+            self._failed(exc, now)
+
+    def _attach(self, now: float) -> None:
+        self.retry_at = None
+        try:
+            device = self.open_device()
+        except Exception as exc:       # noqa: BLE001
+            self._failed(exc, now)
+            return
+        self.counter.attach(device)
+        if self.fault:
+            log.warning("display is back (it failed with: %s)", self.fault)
+        self.fault, self._delay = None, self._first
+        if self.model is not None:
+            self._guard(self.counter.tick, now)
+
+    def _failed(self, exc: Exception, now: float) -> None:
+        self.fault = str(exc) or type(exc).__name__
+        log.error("display fault, scoring goes on, retry in %.0f s: %s", self._delay, self.fault)
+        old = self.counter.device
+        self.counter.attach(None)
+        cleanup = getattr(old, "cleanup", None)
+        if cleanup is not None:
+            try:
+                cleanup()
+            except Exception:          # noqa: BLE001 — the device is already gone
+                pass
+        if self.open_device is not None:
+            self.retry_at = now + self._delay
+            self._delay = min(self._delay * 2, self._max)
