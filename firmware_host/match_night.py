@@ -169,6 +169,9 @@ class Night(OnSlot):
         if phase == "lotdraw" and action == "confirm":
             self.show_lot = False
             return
+        if phase == "lotdraw" and action == "cancel" and self.match.abandonable:
+            self.overlay = self._abandon_question()
+            return
         opened = None
         if phase == "ready" and action in ("confirm", "menu"):
             opened = self._setup_menu()
@@ -220,6 +223,8 @@ class Night(OnSlot):
             "protocol_inning": lambda: self._inning_menu(*value),
             "points": lambda: menus.points_prompt(t, *value),
             "close_match": self._close_match,
+            "abandon_q": self._abandon_question,
+            "abandon": self._abandon,
         }[action]()
         if opened is not None:
             self.overlay = opened
@@ -234,7 +239,18 @@ class Night(OnSlot):
         return self._start_match(done) if isinstance(done, menus.Setup) else done
 
     def _partie_menu(self):
-        return menus.partie_menu(self.t, self.board)
+        return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
+
+    def _abandon_question(self):
+        return menus.yes_no(self.t, self.t("abandon_q"), "abandon", default_no=True)
+
+    def _abandon(self) -> None:
+        """Give up a match set up wrongly: journalled, its files archived, nothing sent."""
+        if self.partie is not None:
+            self.partie.journal.close()
+            self.partie = None
+        self._record({"ev": "abandon"})
+        self._archive()
 
     def _inning_menu(self, kind: str, player: str):
         opened = menus.inning_menu(self.t, self.board, kind, player)

@@ -117,6 +117,7 @@ def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -
 def next_partie_menu(t: Texts, match) -> Menu:
     """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball)."""
     number = match.number
+    back = "abandon_q" if match.abandonable else None      # cancel: give up a match set up wrongly
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
         return menu(t, t("starts", n=number),
@@ -125,9 +126,9 @@ def next_partie_menu(t: Texts, match) -> Menu:
         pair = match.pairs[number - 1]
         names = [pair["home"], pair["away"]]
         return menu(t, t("lag", n=number),
-                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)])
+                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)], back=back)
     return menu(t, t("home_player", n=number),
-                [item(p, "pick_away", p) for p in match.present["home"]])
+                [item(p, "pick_away", p) for p in match.present["home"]], back=back)
 
 
 def away_player_menu(t: Texts, match, home_player: str) -> Menu:
@@ -150,9 +151,10 @@ def screen_hint(t: Texts, phase: str, board) -> str:
     return t("hint_" + phase)
 
 
-def partie_menu(t: Texts, board) -> Menu | None:
+def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
     """Enter during a partie: close it (once finished), correct its protocol (carom), or —
-    before anything is entered — start it again (the wrong player picked as the starter)."""
+    before anything is entered — start it again (the wrong player picked as the starter);
+    ``abandonable``: the match's first partie, so the whole match may still be given up."""
     items = []
     if board.finished:
         items += [item(t("yes"), "close_partie"), item(t("no"))]
@@ -160,6 +162,8 @@ def partie_menu(t: Texts, board) -> Menu | None:
         items.append(item(t("restart"), "take_back"))
     elif board.header["game"] == "carom":
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
+    if abandonable:
+        items.append(item(t("abandon"), "abandon_q"))
     if not items:
         return None
     return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items)

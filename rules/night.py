@@ -6,6 +6,8 @@ A night is a sequence of decisions, each an event dict:
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
     {"ev": "end"}                                       the match closed and sent
+    {"ev": "abandon"}                                   a match set up wrongly, given up before its
+                                                        first partie was closed; nothing is sent
 
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
 partie, the match result, the first break) comes from the game's rules. No file, clock or text.
@@ -57,6 +59,12 @@ class Match:
         return bool(self.forfeit) or len(self.closed) >= self.partie_count
 
     @property
+    def abandonable(self) -> bool:
+        """A league match set up wrongly (teams, attendance) can be given up until its first
+        partie is closed; after that the partie records' corrections are the way."""
+        return self.league and not self.closed and not self.forfeit
+
+    @property
     def needs_lot(self) -> bool:
         """A carom league match without its lot draw yet (RULES 1.6)."""
         return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
@@ -78,7 +86,7 @@ def apply(state: NightState, event: dict) -> NightState:
             return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
                                     event.get("away"), dict(event.get("present", {})),
                                     event["partie_count"], forfeit=event.get("forfeit")))
-        if kind == "end":
+        if kind in ("end", "abandon"):
             return NightState(None)
         match = state.match
         if kind == "lot":

@@ -118,7 +118,8 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     """The referee corrects A's 2nd inning and inserts an inning B forgot, from Enter's menu."""
     player.play(SETUP + "\n\n" + "1120" "20" "0" "0")
     protocol = player.key("enter")
-    assert protocol["title"] == "Zápis partie" and protocol["items"] == ["1 Opravit náběh", "2 Vložit náběh"]
+    assert protocol["title"] == "Zápis partie" and protocol["items"] == ["1 Opravit náběh", "2 Vložit náběh",
+                                                                          "3 Zrušit utkání"]   # partie 1
     assert player.key("enter")["items"][0] == "1 " + player.service.night.board.header["a"]
     innings = player.key("enter")
     assert innings["items"] == ["1 1. náběh: 4", "2 2. náběh: 0"]
@@ -153,7 +154,7 @@ def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(emul
     started = player.play("\n\n")[-1]
     assert started["summary"]["players"]["a"]["name"] == pair["home"]
     menu = player.key("enter")
-    assert menu["title"] == "Zápis partie" and menu["items"] == ["1 Začít znovu (jiný začínající)"]
+    assert menu["title"] == "Zápis partie" and menu["items"] == ["1 Začít znovu (jiný začínající)", "2 Zrušit utkání"]
     again = player.key("enter")
     assert again["title"] == "Partie 1: kdo začíná?"
     assert emulator(points_limit=30, innings_limit=5).service.night.board is None   # durable
@@ -161,4 +162,4 @@ def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(emul
     fixed = player.key("enter")
     assert fixed["summary"]["players"]["a"]["name"] == pair["away"]
     player.key("1")
-    assert player.key("enter")["items"] == ["1 Opravit náběh", "2 Vložit náběh"]      # once scored: no restart
+    assert player.key("enter")["items"] == ["1 Opravit náběh", "2 Vložit náběh", "3 Zrušit utkání"]   # no restart

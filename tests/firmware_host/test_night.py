@@ -1,6 +1,7 @@
 """The match night (firmware_host/match_night.py and the modules it joins): setup, lot draw, partie after partie, records closed."""
 import datetime as dt
 import json
+import os
 import shutil
 
 import pytest
@@ -499,3 +500,38 @@ def test_a_night_journal_of_the_version_before_still_closes_its_match(setup):
     again, outbox_again = night_of(setup)
     assert again.phase == "result" and len(again.match.records) == 0
     assert close_match(again, outbox_again) == expected
+
+
+def test_a_match_set_up_wrongly_is_abandoned_journalled_and_never_sent(setup):
+    """Issue 12: wrong away team or attendance — given up, with a question that starts on "Ne",
+    before the first partie is closed; the night journal keeps it, the archive keeps the files."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("cancel")                                        # on the lot draw: give the match up?
+    assert night.screen()["title"] == "Zrušit utkání? Zůstane v archivu" and night.screen()["selected"] == 1
+    night.ui("confirm")                                       # a habitual Enter: Ne
+    assert night.phase == "lotdraw" and night.match is not None
+    night.ui("confirm")                                       # on to partie 1, a few strokes
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    night.ui("confirm")                                       # the partie menu offers it too
+    assert night.screen()["items"][-1] == "3 Zrušit utkání"
+    night.ui(3), night.ui("confirm"), night.ui(1), night.ui("confirm")
+    assert night.phase == "ready" and night.match is None and outbox.pending() == []
+    [archived] = (setup / "data" / "archive").iterdir()
+    events = [json.loads(line)["ev"] for line in (archived / "night.jsonl").read_text().splitlines()]
+    assert events[-2:] == ["abandon", "abandon"]              # journalled (each line twice), never deleted
+    assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
+
+
+def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
+    night, _ = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm")
+    night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    night.ui("confirm"), night.ui("confirm")                  # partie 1 closed
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})
+    night.ui("confirm")
+    assert not any("Zrušit utkání" in item for item in night.screen()["items"])
