@@ -26,7 +26,7 @@ class ReceiverServer:
         config = uvicorn.Config(self.app, ssl_certfile=certfile, ssl_keyfile=keyfile, lifespan="off",
                                 access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE,
                                 server_header=False, http=guarded(header_deadline, max_connections),
-                                backlog=2048)
+                                backlog=2048, timeout_graceful_shutdown=5)
         config.load()           # a certificate TLS cannot use fails here, with its ssl error
         host, port = address
         self._socket = socket.create_server((host, port), family=_family(host), backlog=2048)
@@ -54,6 +54,7 @@ class ReceiverServer:
         return self._thread
 
     def shutdown(self) -> None:
+        self.app.state.live.close()          # end the /live/events streams, else uvicorn waits for them
         self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(STARTUP_BOUND)
