@@ -2,41 +2,9 @@
 its live snapshots signed and posted over HTTP, the receiver on 127.0.0.1 (issue 15 part 2)."""
 import pytest
 
-from delivery.live_push import LivePusher
-from delivery.transport_http import HttpTransport
-from firmware_host.live.push import SnapshotFeed
-from league_live_helpers import Events
-from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
-from wire.signing import Signer
+from league_live_helpers import START_PARTIE, VENUE, Events, connect, league  # noqa: F401 — a fixture
 
 pytestmark = pytest.mark.e2e
-
-DEVICE, SECRET, VENUE = "lva-table-1", b"live-test-secret-0123456789", "Hospoda U Lva"
-START_PARTIE = "\n1\n\n"
-
-
-@pytest.fixture
-def league(tmp_path):
-    store = Store(str(tmp_path / "league.sqlite"))
-    store.add_device(DEVICE, SECRET, venue=VENUE)
-    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    server.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    store.close()
-
-
-def connect(player, port: int) -> LivePusher:
-    """The device's snapshots to the league, as ``pocitadlo run`` wires them with [live] push."""
-    transport = HttpTransport(f"http://127.0.0.1:{port}/api/v1/live", Signer(DEVICE, SECRET), timeout=2)
-    pusher = LivePusher(transport, interval=0.05)
-    feed = SnapshotFeed(pusher, {"venue": VENUE, "table": "1"}, player.service)
-    player.service.observers.append(feed.observe)
-    feed.observe(player.service.display.model)
-    return pusher
 
 
 def next_table(events, condition):

@@ -4,6 +4,7 @@ import json
 import pytest
 from conftest import KOULE, LVA, Client, signer
 from league_live_helpers import Events, page_state, snap
+from league_live_helpers import post_snapshot as post_live
 
 from server.live import LiveBoard
 
@@ -13,11 +14,6 @@ HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
 @pytest.fixture
 def store_place(tmp_path):          # an in-memory board: one database kind is enough
     return str(tmp_path / "league.sqlite")
-
-
-def post_live(port, body: bytes, headers: dict):
-    status, _, data = Client(port).request("POST", "/api/v1/live", body, headers)
-    return status, json.loads(data)
 
 
 def post_signed(port, body: bytes, device="u-lva-1"):
