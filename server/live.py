@@ -25,6 +25,7 @@ EXPIRY = 180.0           # seconds a table stays on the board after its last sna
 MAX_VIEWERS = 200        # /live/events connections at once; more get 503
 VIEWER_QUEUE = 64        # events a viewer may have waiting; beyond it is sent the whole list again
 HEARTBEAT = 15.0         # seconds between keep-alive comments (and expiry and record-link checks)
+LINK_EVERY = 5.0         # seconds between two looks into the store for records to link
 
 
 class LiveBoard:
@@ -35,6 +36,7 @@ class LiveBoard:
         self.tables: dict[tuple, dict] = {}  # (venue, table) -> entry
         self._seen: dict[str, tuple] = {}    # device -> (timestamp, seq) of its latest snapshot
         self._heard: dict[tuple, float] = {}
+        self._linked_at, self.link_every = None, LINK_EVERY
         self.viewers: set[asyncio.Queue] = set()
         self.loop = None
 
@@ -43,7 +45,7 @@ class LiveBoard:
         """The snapshot and the device's venue, or Refused (thread pool: it reads the store)."""
         store = self.receiver.store
         if signed.origin is not None or store.role_of(signed.device) != "device":
-            raise Refused(401, f"unknown device {signed.device!r}")
+            raise Refused(401, f"{ascii(signed.device)} is not a registered device")
         secret = store.secret_of(signed.device, "device")
         if secret is None or not signed.valid_for(secret):
             raise Refused(401, "bad signature")
@@ -89,7 +91,12 @@ class LiveBoard:
             self._tell("gone", {"venue": key[0], "table": key[1]})
 
     async def link_records(self) -> None:
-        """A finished partie's record may arrive after its last snapshot: link it once stored."""
+        """A finished partie's record may arrive after its last snapshot: link it once stored
+        (at most one look every LINK_EVERY seconds, whoever asks)."""
+        now = self._monotonic()
+        if self._linked_at is not None and now - self._linked_at < self.link_every:
+            return
+        self._linked_at = now
         for key, snap in list(self.tables.items()):
             if snap["record"] is not None and snap["record_url"] is None:
                 url = await run_in_threadpool(self._record_url, snap["record"])

@@ -86,6 +86,7 @@ def test_a_snapshot_never_changes_a_record_or_a_table(server, store, items):
 
 def test_a_stored_partie_is_linked_to_its_record(server, items):
     client = Client(server.port)
+    server.app.state.live.link_every = 0             # look into the store at every page load
     bodies = items()
     partie_id = json.loads(bodies[0])["id"]
     assert post_signed(server.port, snap(LVA, seq=1, record=partie_id, finished=True))[0] == 200
