@@ -4,7 +4,8 @@
 only swaps the pending body and sets an event. Its own thread posts the newest pending body
 (signed like a record, wire.signing) with a short timeout, then waits ``interval`` seconds, so
 bursts of keys coalesce to the last state. A failed post is dropped, never retried nor queued:
-the durable outbox is for records only. Offline, the next state is the next attempt.
+the durable outbox is for records only. After a failure nothing is posted for ``pause`` seconds
+(a refused device must not spend the rate limit its records share); then the latest state goes.
 """
 import logging
 import threading
@@ -16,6 +17,7 @@ log = logging.getLogger("pocitadlo.sync")
 
 INTERVAL = 0.25        # seconds between posts: at most 4 a second
 TIMEOUT = 2.0          # seconds for one post (connect + answer)
+PAUSE = 30.0           # seconds without a post after a failed one (a refusing receiver is not hammered)
 
 
 def live_url(records_url: str) -> str:
@@ -24,8 +26,8 @@ def live_url(records_url: str) -> str:
 
 
 class LivePusher:
-    def __init__(self, transport, *, interval: float = INTERVAL):
-        self.transport, self.interval = transport, interval
+    def __init__(self, transport, *, interval: float = INTERVAL, pause: float = PAUSE):
+        self.transport, self.interval, self.pause = transport, interval, pause
         self.sent = self.failed = 0
         self._lock = threading.Lock()
         self._pending: bytes | None = None
@@ -53,10 +55,9 @@ class LivePusher:
                 body, self._pending = self._pending, None
             if body is None or self._stopping.is_set():
                 continue
-            self._post(body)
-            self._stopping.wait(self.interval)
+            self._stopping.wait(self.interval if self._post(body) else self.pause)
 
-    def _post(self, body: bytes) -> None:
+    def _post(self, body: bytes) -> bool:
         try:
             status, data = self.transport.post(body)
             ok, why = status == 200, f"{status} {data[:120].decode('utf-8', 'replace')}"
@@ -73,3 +74,4 @@ class LivePusher:
             if not self._failing:
                 log.warning("live snapshots dropped (not queued) until the receiver takes them: %s", why)
         self._failing = not ok
+        return ok

@@ -44,7 +44,8 @@ class LiveBoard:
     def verify(self, signed: Signed) -> tuple[dict, str]:
         """The snapshot and the device's venue, or Refused (thread pool: it reads the store)."""
         store = self.receiver.store
-        if signed.origin is not None or store.role_of(signed.device) != "device":
+        if (signed.origin is not None or not wire_live.printable(signed.device)
+                or store.role_of(signed.device) != "device"):
             raise Refused(401, f"{ascii(signed.device)} is not a registered device")
         secret = store.secret_of(signed.device, "device")
         if secret is None or not signed.valid_for(secret):

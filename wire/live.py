@@ -55,9 +55,9 @@ def parse(body: bytes) -> dict:
     if not isinstance(obj, dict):
         raise ValueError("a snapshot is a JSON object")
     for key in ("venue", "table"):
-        if not _text(obj.get(key)):
+        if not printable(obj.get(key)):
             raise ValueError(f"{key!r} must be printable text of 1 to {MAX_TEXT} characters")
-    if obj.get("record") is not None and not _text(obj["record"]):
+    if obj.get("record") is not None and not printable(obj["record"]):
         raise ValueError("'record' must be printable text or null")
     seq = obj.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
@@ -70,5 +70,6 @@ def parse(body: bytes) -> dict:
     return {key: obj.get(key) for key in ("venue", "table", "seq", "view", "summary", "match", "record")}
 
 
-def _text(value) -> bool:
+def printable(value) -> bool:
+    """Text of 1 to MAX_TEXT printable characters (no lone surrogates from a crafted escape)."""
     return isinstance(value, str) and 0 < len(value) <= MAX_TEXT and value.isprintable()

@@ -34,9 +34,10 @@ class SnapshotFeed:
             log.exception("live snapshot: a screen model could not be passed on")
 
 
-def attach_push(config, service, transport=None) -> LivePusher | None:
+def attach_push(config, service, transport=None, signer=None) -> LivePusher | None:
     """With ``[live] push`` and ``[sync] transport = "http"``: snapshots of every model ``service``
-    shows go to the receiver's ``/api/v1/live``. None (and a log line) otherwise."""
+    shows go to the receiver's ``/api/v1/live``. None (and a log line) otherwise. ``signer``: the
+    Syncer's, so the receiver's clock it learnt from answers signs the snapshots too."""
     sync, device = config.parts["sync"], config.device
     if not config.parts["live"].push:
         return None
@@ -48,8 +49,8 @@ def attach_push(config, service, transport=None) -> LivePusher | None:
         from delivery.live_push import TIMEOUT
         from delivery.transport_http import HttpTransport
         from wire.signing import Signer
-        transport = HttpTransport(live_url(sync.url), Signer(sync.device_id, sync.secret, clock=SystemClock().time),
-                                  timeout=TIMEOUT, ca_file=sync.ca_file)
+        signer = signer or Signer(sync.device_id, sync.secret, clock=SystemClock().time)
+        transport = HttpTransport(live_url(sync.url), signer, timeout=TIMEOUT, ca_file=sync.ca_file)
     pusher = LivePusher(transport)
     feed = SnapshotFeed(pusher, {"venue": device.venue, "table": device.table}, service)
     service.observers.append(feed.observe)

@@ -1,6 +1,8 @@
 """Live snapshots leave the device coalesced (the latest wins), and a failed one is dropped."""
 import threading
 
+import pytest
+
 from delivery.live_push import LivePusher, live_url
 from wire.answer import TransportError
 
@@ -43,17 +45,17 @@ def test_snapshots_offered_during_a_post_coalesce_to_the_latest():
         pusher.stop()
 
 
-def test_a_failed_snapshot_is_dropped_not_retried():
+@pytest.mark.parametrize("pause, posted", [(0, [b"1", b"2"]), (3600, [b"1"])])
+def test_a_failed_snapshot_is_dropped_and_the_next_waits_out_the_pause(pause, posted):
     transport = Transport(failing=True)
     transport.release.set()
-    pusher = LivePusher(transport, interval=0)
+    pusher = LivePusher(transport, interval=0, pause=pause)
     try:
         pusher.offer(b"1")
         assert transport.done.acquire(timeout=WAIT)
         pusher.offer(b"2")
-        assert transport.done.acquire(timeout=WAIT)
-        assert transport.posted == [b"1", b"2"]
-        pusher.stop()
-        assert transport.posted == [b"1", b"2"] and pusher.failed == 2 and pusher.sent == 0
+        if pause == 0:
+            assert transport.done.acquire(timeout=WAIT)
     finally:
         pusher.stop()
+    assert transport.posted == posted and pusher.failed == len(posted) and pusher.sent == 0
