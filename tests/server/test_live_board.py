@@ -2,11 +2,12 @@
 import json
 
 import pytest
-from conftest import KOULE, LVA, Client, signer
+from conftest import KOULE, LVA, SECRETS, Client, signer
 from league_live_helpers import Events, page_state, snap
 from league_live_helpers import post_snapshot as post_live
 
 from server.live import LiveBoard
+from wire.signing import Signer
 
 HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
 
@@ -49,6 +50,13 @@ def test_unsigned_badly_signed_and_unknown_snapshots_are_refused(server, store):
     assert post_signed(server.port, body, device="gw-lva")[0] == 401      # a gateway signs no table
     assert shown(server.port) == []
     assert store.refusal_report()["total"] >= 3
+
+
+def test_a_stale_snapshot_is_refused(server, store):
+    body = snap(LVA)
+    late = Signer("u-lva-1", SECRETS["u-lva-1"], clock=lambda: store.clock.time() - 3600).sign(body)
+    status, answer = post_live(server.port, body, late.headers())
+    assert status == 401 and "stale timestamp" in answer["reason"] and shown(server.port) == []
 
 
 def test_a_device_of_another_venue_or_of_none_is_refused(server):
