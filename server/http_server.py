@@ -30,7 +30,7 @@ class ReceiverServer:
         config.load()           # a certificate TLS cannot use fails here, with its ssl error
         host, port = address
         self._socket = socket.create_server((host, port), family=_family(host), backlog=2048)
-        self._server = uvicorn.Server(config)
+        self._server = _Server(config, on_exit=self.app.state.live.close)
         self._thread: threading.Thread | None = None
 
     @property
@@ -54,13 +54,28 @@ class ReceiverServer:
         return self._thread
 
     def shutdown(self) -> None:
-        self.app.state.live.close()          # end the /live/events streams, else uvicorn waits for them
-        self._server.should_exit = True
+        self._server.handle_exit(None, None)
         if self._thread is not None:
             self._thread.join(STARTUP_BOUND)
 
     def server_close(self) -> None:
         self._socket.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server that, told to exit (SIGINT, SIGTERM, shutdown()), first ends the endless
+    /live/events streams: uvicorn waits for every running answer before it stops."""
+
+    def __init__(self, config, *, on_exit):
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig, frame) -> None:
+        self.on_exit()
+        if sig is None:
+            self.should_exit = True
+        else:
+            super().handle_exit(sig, frame)
 
 
 def _family(host: str) -> socket.AddressFamily:
