@@ -29,15 +29,15 @@ WAIT = 5.0
 
 
 class Viewers:
-    """``count`` raw /events connections, read with one selector; ``received()`` counts the state
-    events each has had so far and stamps when each new one arrived."""
+    """``count`` raw SSE connections to ``path``, read with one selector; ``wait_all`` counts the
+    ``event`` events each has had so far and stamps when each new one arrived."""
 
-    def __init__(self, address, count: int):
+    def __init__(self, address, count: int, *, path: str = "/events", event: bytes = b"event: state"):
         self.selector = selectors.DefaultSelector()
-        self.events = {}
+        self.events, self.event = {}, event
         for _ in range(count):
             sock = socket.create_connection(address, timeout=WAIT)
-            sock.sendall(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, data=[b""])
             self.events[sock] = 0
@@ -47,16 +47,25 @@ class Viewers:
         stamps = {}
         while len(stamps) < len(self.events) and time.perf_counter() < deadline:
             for key, _ in self.selector.select(timeout=0.5):
-                chunk = key.fileobj.recv(65536)
-                buffer = key.data[0] + chunk
-                done, _, rest = buffer.rpartition(b"\n\n")
-                key.data[0] = rest
-                self.events[key.fileobj] += done.count(b"event: state")
+                self._read(key)
                 if self.events[key.fileobj] >= target and key.fileobj not in stamps:
                     stamps[key.fileobj] = time.perf_counter()
         if len(stamps) < len(self.events):
             raise SystemExit(f"only {len(stamps)} of {len(self.events)} viewers had event {target}")
         return list(stamps.values())
+
+    def _read(self, key) -> None:
+        buffer = key.data[0] + key.fileobj.recv(65536)
+        done, _, rest = buffer.rpartition(b"\n\n")
+        key.data[0] = rest
+        self.events[key.fileobj] += done.count(self.event)
+
+    def drain(self, seconds: float) -> None:
+        """Read (and count) whatever arrives within ``seconds``."""
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for key, _ in self.selector.select(timeout=0.05):
+                self._read(key)
 
     def close(self) -> None:
         for sock in self.events:

@@ -33,14 +33,18 @@ class HttpTransport:
         return http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
 
     def send(self, body: bytes) -> Answer:
+        status, data = self.post(body)
+        return _receivers_word(Answer.from_json(status, data), data, body)
+
+    def post(self, body: bytes) -> tuple[int, bytes]:
+        """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
         signed = self.signer.sign(body)
         headers = {"Content-Type": "application/json", **signed.headers()}
         conn = self._connection()
         try:
             conn.request("POST", self._path, body=body, headers=headers)
             response = conn.getresponse()
-            data = response.read(1 << 20)
-            return _receivers_word(Answer.from_json(response.status, data), data, body)
+            return response.status, response.read(1 << 20)
         except (OSError, http.client.HTTPException, socket.timeout) as exc:
             raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
         finally:

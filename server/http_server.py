@@ -26,19 +26,21 @@ class ReceiverServer:
         config = uvicorn.Config(self.app, ssl_certfile=certfile, ssl_keyfile=keyfile, lifespan="off",
                                 access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE,
                                 server_header=False, http=guarded(header_deadline, max_connections),
-                                backlog=2048)
+                                backlog=2048, timeout_graceful_shutdown=5)
         config.load()           # a certificate TLS cannot use fails here, with its ssl error
         host, port = address
         self._socket = socket.create_server((host, port), family=_family(host), backlog=2048)
-        self._server = uvicorn.Server(config)
+        self._server = _Server(config, on_exit=self.app.state.live.close)
         self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
         return self._socket.getsockname()[1]
 
-    def serve_forever(self) -> None:
-        """Serve in this thread until shutdown() (or SIGINT/SIGTERM when this is the main thread)."""
+    def serve_forever(self, on_started=None) -> None:
+        """Serve in this thread until shutdown() (or SIGINT/SIGTERM when this is the main thread);
+        ``on_started()`` once it accepts connections and handles those signals."""
+        self._server.on_started = on_started
         self._server.run(sockets=[self._socket])
 
     def start(self, poll_interval: float = 0.01) -> threading.Thread:
@@ -54,12 +56,34 @@ class ReceiverServer:
         return self._thread
 
     def shutdown(self) -> None:
-        self._server.should_exit = True
+        self._server.handle_exit(None, None)
         if self._thread is not None:
             self._thread.join(STARTUP_BOUND)
 
     def server_close(self) -> None:
         self._socket.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server that, told to exit (SIGINT, SIGTERM, shutdown()), first ends the endless
+    /live/events streams: uvicorn waits for every running answer before it stops."""
+
+    def __init__(self, config, *, on_exit):
+        super().__init__(config)
+        self.on_exit = on_exit
+        self.on_started = None
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.on_started is not None:
+            self.on_started()
+
+    def handle_exit(self, sig, frame) -> None:
+        self.on_exit()
+        if sig is None:
+            self.should_exit = True
+        else:
+            super().handle_exit(sig, frame)
 
 
 def _family(host: str) -> socket.AddressFamily:

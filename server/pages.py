@@ -146,3 +146,8 @@ def _unreadable(data: dict) -> list[str]:
 def index(matches: list[dict], unreadable=()) -> str:
     return _render("index.html", title="Výsledky", matches=matches,
                    notes=["Nečitelné záznamy: " + ", ".join(unreadable)] if unreadable else [])
+
+
+def live(data_json: str) -> str:
+    """The league's /live page: the tables playing now (``data_json``: server.live_web.sse_data)."""
+    return _render("live.html", title="Živě: stoly, které se právě hrají", data_json=data_json)

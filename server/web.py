@@ -8,13 +8,14 @@
     GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
     GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
     GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
+    POST /api/v1/live                a signed live snapshot (server.live: shown, never stored)
+    GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /                           an index page
 
 The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
 the thread pool, so the event loop only moves bytes and a slow client costs no thread.
 """
 import asyncio
-import json
 import logging
 
 from starlette.applications import Starlette
@@ -24,8 +25,11 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import exports, pages
+from server import exports, live_web, pages
+from server.live import LiveBoard
 from server.access import RefusalLimiter, admin_allowed
+from server.answers import JSONAnswer, limited
+from server.answers import read_body as _read_body, refused as _refused, remote as _remote, too_many as _too_many
 from server.receiver import MAX_BODY
 from wire.signing import Signed
 
@@ -36,51 +40,9 @@ BODY_DEADLINE = 10.0      # seconds to receive a whole POST body once its header
 NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 
-class JSONAnswer(Response):
-    media_type = "application/json; charset=utf-8"
-
-    def render(self, content) -> bytes:
-        return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
-
-
-def _refused(status: int, reason: str) -> JSONAnswer:
-    return JSONAnswer({"code": status, "status": "refused", "reason": reason}, status_code=status)
-
-
-def _remote(request) -> str | None:
-    return request.client.host if request.client else None
-
-
-async def _read_body(request, length: int, deadline: float) -> bytes:
-    async def read() -> bytes:
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > length:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-    return await asyncio.wait_for(read(), deadline)
-
-
 def post_records(receiver, body_deadline: float, limiter: RefusalLimiter):
     """The POST endpoint; a client that keeps being refused is answered 429 before any work."""
-    async def endpoint(request):
-        remote = _remote(request)
-        if not limiter.allow(remote):
-            return _too_many(limiter)
-        answer = await _post(request, receiver, body_deadline, remote)
-        if 400 <= answer.status_code < 500:
-            limiter.refused(remote)
-        return answer
-    return endpoint
-
-
-def _too_many(limiter: RefusalLimiter) -> JSONAnswer:
-    answer = _refused(429, "too many refused requests from this address; slow down")
-    answer.headers["Retry-After"] = str(limiter.retry_after())
-    return answer
+    return limited(limiter, lambda request, remote: _post(request, receiver, body_deadline, remote))
 
 
 async def _post(request, receiver, body_deadline: float, remote):
@@ -198,7 +160,7 @@ class NoSniff:
     """Every answer says what it is and the browser must not guess (X-Content-Type-Options)."""
 
     def __init__(self, app):
-        self.app = app
+        self.app, self.state = app, app.state
 
     async def __call__(self, scope, receive, send):
         async def sending(message):
@@ -212,7 +174,12 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
                limiter: RefusalLimiter | None = None):
     """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut)."""
     limiter = limiter or RefusalLimiter()
+    board = LiveBoard(receiver)
     routes = [
+        Route(live_web.LIVE, live_web.post_live(board, body_deadline, limiter), methods=["POST"]),
+        Route("/live", live_web.live_page(board), methods=["GET"]),
+        Route("/live/events", live_web.live_events(board), methods=["GET"]),
+        Route("/live.js", live_web.live_script, methods=["GET"]),
         Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
@@ -227,4 +194,5 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
+    app.state.live = board
     return NoSniff(app)

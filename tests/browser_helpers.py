@@ -6,9 +6,12 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 
+import pytest
+
 CHROMIUM = os.environ.get("POCITADLO_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
+WAIT_MS = 10_000          # a hang bound for each wait in the browser
 MISSING = "Chromium not installed: apt-get install chromium (Debian package `chromium`)"
 
 
@@ -45,3 +48,35 @@ def chromium(**context):
                 browser.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium context (import it into a test module with ``open_page``)."""
+    why = missing()
+    if why:
+        if os.environ.get("POCITADLO_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"POCITADLO_REQUIRE_BROWSER=1 but {why}")
+        pytest.skip(why)
+    with chromium(viewport={"width": 1280, "height": 720}) as context:
+        yield context
+
+
+@pytest.fixture
+def open_page(browser):
+    """open_page(url) → a page whose console errors and page errors are collected; after the test
+    there must be none."""
+    pages, errors = [], []
+
+    def open_(url):
+        page = browser.new_page()
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}") or dialog.dismiss())
+        page.goto(url)
+        pages.append(page)
+        return page
+    yield open_
+    for page in pages:
+        page.close()
+    assert errors == []

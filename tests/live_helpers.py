@@ -64,14 +64,15 @@ def state(address) -> dict:
 class Viewer:
     """An /events client on a raw socket: ``next_state()`` is the next state event."""
 
-    def __init__(self, address, *, receive_buffer: int | None = None, last_event_id: int | None = None):
+    def __init__(self, address, *, receive_buffer: int | None = None, last_event_id: int | None = None,
+                 path: str = "/events"):
         self.sock = socket.socket()
         if receive_buffer:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(WAIT)
         self.sock.connect(address)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
-        self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode())
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode())
         self.buffer = b""
         self.status = int(self._until(b"\r\n\r\n").split()[1])
 
@@ -86,12 +87,20 @@ class Viewer:
             self.buffer += chunk
         raise AssertionError("no end of event in 10,000 reads")
 
-    def next_state(self) -> tuple[int, dict]:
-        """(event id, state) of the next state event; retry lines and keep-alive comments skipped."""
+    def next_event(self) -> dict:
+        """The fields of the next named event; retry lines and keep-alive comments skipped."""
         for _ in range(1000):
             fields = dict(line.split(": ", 1) for line in self._until(b"\n\n").decode().split("\n")
                           if ": " in line and not line.startswith(":"))
-            if fields.get("event") == "state":
+            if "event" in fields:
+                return fields
+        raise AssertionError("no event in 1000 blocks")
+
+    def next_state(self) -> tuple[int, dict]:
+        """(event id, state) of the next state event."""
+        for _ in range(1000):
+            fields = self.next_event()
+            if fields["event"] == "state":
                 return int(fields["id"]), json.loads(fields["data"])
         raise AssertionError("no state event in 1000 events")
 

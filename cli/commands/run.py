@@ -296,6 +296,10 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     if config.parts["live"].enabled:           # the live page: listens after the first frame
         from firmware_host.live.server import attach
         live = attach(config, service)
+    pusher = None
+    if config.parts["live"].push:              # snapshots to the league's /live
+        from firmware_host.live.push import attach_push
+        pusher = attach_push(config, service, signer=getattr(syncer.transport, "signer", None))
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
     previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(
         target=service.post, args=(Stop("SIGTERM"),), daemon=True).start())
@@ -308,6 +312,8 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
         syncer.stop()
         if live is not None:
             live.stop()
+        if pusher is not None:
+            pusher.stop()
         if service.notifier:
             service.notifier.stopping()
     return 0

@@ -105,10 +105,12 @@ def _serve(args, receiver, UserError) -> int:
 
         server = _listen(args, host, int(port), receiver, ReceiverServer, UserError)
         scheme = "https" if args.cert else "http"
-        print(f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
-              + "".join(f", {w}" for w in where) + f"; store {args.db}", flush=True)
+        # said once uvicorn runs and handles SIGINT/SIGTERM itself: a Ctrl-C before that would
+        # land in its start-up and leave a traceback
+        listening = (f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
+                     + "".join(f", {w}" for w in where) + f"; store {args.db}")
         try:
-            server.serve_forever()
+            server.serve_forever(on_started=lambda: print(listening, flush=True))
         finally:
             server.server_close()
     finally:

@@ -8,6 +8,7 @@
                              # "127.0.0.1" keeps it on the device (a reverse proxy, a local browser)
     port = 8080              # systemd/pocitadlo.service allows binding only this port (SocketBindAllow)
     max_clients = 32         # open connections at once; more get 503 (a page retries by itself)
+    push = false             # with [sync] transport = "http": post live snapshots to the league's /live
 """
 import ipaddress
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ class LiveSettings:
     bind: str = "0.0.0.0"
     port: int = DEFAULT_PORT
     max_clients: int = 32
+    push: bool = False
 
 
 def read(section: Section) -> LiveSettings:
@@ -31,7 +33,8 @@ def read(section: Section) -> LiveSettings:
         enabled=section.bool("enabled", LiveSettings.enabled),
         bind=_address(section),
         port=section.int("port", LiveSettings.port, minimum=1, maximum=65535),
-        max_clients=section.int("max_clients", LiveSettings.max_clients, minimum=1, maximum=1000))
+        max_clients=section.int("max_clients", LiveSettings.max_clients, minimum=1, maximum=1000),
+        push=section.bool("push", LiveSettings.push))
     section.finish()
     return settings
 

@@ -4,48 +4,14 @@ A key pressed at the device (the emulator player: referee → rule core → jour
 must appear on the page and the overlay; a page whose stream drops catches up when the device
 is back; no page logs a console error (a CSP violation is one). Without Chromium these skip with
 one line naming the package; with POCITADLO_REQUIRE_BROWSER=1 (CI) that skip is a failure."""
-import os
-
 import pytest
 
-from browser_helpers import chromium, missing
+from browser_helpers import WAIT_MS, browser, open_page  # noqa: F401 — fixtures
 from firmware_host.live.server import LiveServer
 from firmware_host.live.settings import LiveSettings
 from live_helpers import HOSTILE, MATCH, START_PARTIE, hostile_home_team, serve, serving
 
 pytestmark = pytest.mark.browser
-WAIT_MS = 10_000                  # a hang bound for each wait in the browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    why = missing()
-    if why:
-        if os.environ.get("POCITADLO_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"POCITADLO_REQUIRE_BROWSER=1 but {why}")
-        pytest.skip(why)
-    with chromium(viewport={"width": 1280, "height": 720}) as context:
-        yield context
-
-
-@pytest.fixture
-def open_page(browser):
-    """open_page(url) → a page whose console errors and page errors are collected; after the test
-    there must be none."""
-    pages, errors = [], []
-
-    def open_(url):
-        page = browser.new_page()
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}") or dialog.dismiss())
-        page.goto(url)
-        pages.append(page)
-        return page
-    yield open_
-    for page in pages:
-        page.close()
-    assert errors == []
 
 
 def caught_up(page, live) -> None:

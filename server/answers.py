@@ -1,0 +1,53 @@
+"""The receiver's answers shared by its endpoints: JSON answers, refusals, a bounded body read."""
+import asyncio
+import json
+
+from starlette.responses import Response
+
+
+class JSONAnswer(Response):
+    media_type = "application/json; charset=utf-8"
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def refused(status: int, reason: str) -> JSONAnswer:
+    return JSONAnswer({"code": status, "status": "refused", "reason": reason}, status_code=status)
+
+
+def remote(request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def read_body(request, length: int, deadline: float) -> bytes:
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > length:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    return await asyncio.wait_for(read(), deadline)
+
+
+def too_many(limiter) -> JSONAnswer:
+    answer = refused(429, "too many refused requests from this address; slow down")
+    answer.headers["Retry-After"] = str(limiter.retry_after())
+    return answer
+
+
+def limited(limiter, handle):
+    """An endpoint around ``handle(request, remote)``: a client that keeps being refused (4xx) is
+    answered 429 before any work (server.access.RefusalLimiter)."""
+    async def endpoint(request):
+        client = remote(request)
+        if not limiter.allow(client):
+            return too_many(limiter)
+        answer = await handle(request, client)
+        if 400 <= answer.status_code < 500:
+            limiter.refused(client)
+        return answer
+    return endpoint

@@ -1,0 +1,82 @@
+"""Snapshots for the league's live board, and a bounded /live/events reader (live_helpers.Viewer)."""
+import http.client
+import json
+
+import pytest
+
+from delivery.live_push import LivePusher
+from delivery.transport_http import HttpTransport
+from firmware_host.live.push import SnapshotFeed
+from live_helpers import START_PARTIE, Viewer  # noqa: F401 — for the league's tests
+from server.http_server import ReceiverServer
+from server.receiver import Receiver
+from server.store import Store
+from wire.live import snapshot
+from wire.signing import Signer
+
+
+def carom_view(a="Novák", b="Dvořák", points=(3, 1), inning=2, finished=False) -> dict:
+    summary = {"game": "carom", "finished": finished, "result": None, "forfeit": None, "innings_limit": 15,
+               "players": {"a": {"name": a, "points": points[0], "best_series": 3},
+                           "b": {"name": b, "points": points[1], "best_series": 1}},
+               "counter": {"at_table": "a", "inning": inning, "series": 0, "points_left": {"a": 1, "b": 1}}}
+    return {"view": "carom", "summary": summary, "match": None}
+
+
+def snap(venue: str, table="1", seq=1, record=None, **view) -> bytes:
+    return snapshot(venue=venue, table=table, seq=seq, view=carom_view(**view), record=record)
+
+
+def post_snapshot(port: int, body: bytes, headers: dict) -> tuple[int, dict]:
+    """POST a snapshot to the league's /api/v1/live; (status, the JSON answer)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("POST", "/api/v1/live", body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def page_state(html: bytes) -> list:
+    """The list embedded in /live (the page's first state)."""
+    text = html.decode()
+    start = text.index('<script id="live-data" type="application/json">') + len('<script id="live-data" type="application/json">')
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+class Events(Viewer):
+    """A /live/events client on a raw socket: ``next()`` is (event name, data) of the next event."""
+
+    def __init__(self, port: int):
+        super().__init__(("127.0.0.1", port), path="/live/events")
+
+    def next(self) -> tuple[str, object]:
+        fields = self.next_event()
+        return fields["event"], json.loads(fields["data"])
+
+
+DEVICE, SECRET, VENUE = "lva-table-1", b"live-test-secret-0123456789", "Hospoda U Lva"
+
+
+@pytest.fixture
+def league(tmp_path):
+    """The league's receiver on 127.0.0.1 with DEVICE registered for VENUE (import it as a fixture)."""
+    store = Store(str(tmp_path / "league.sqlite"))
+    store.add_device(DEVICE, SECRET, venue=VENUE)
+    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
+    server.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    store.close()
+
+
+def connect(player, port: int) -> LivePusher:
+    """The device's snapshots to the league, as ``pocitadlo run`` wires them with [live] push."""
+    transport = HttpTransport(f"http://127.0.0.1:{port}/api/v1/live", Signer(DEVICE, SECRET), timeout=2)
+    pusher = LivePusher(transport, interval=0.05)
+    feed = SnapshotFeed(pusher, {"venue": VENUE, "table": "1"}, player.service)
+    player.service.observers.append(feed.observe)
+    feed.observe(player.service.display.model)
+    return pusher
