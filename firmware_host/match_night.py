@@ -56,18 +56,9 @@ class Night(OnSlot):
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
 
     def startup_notice(self) -> tuple[str, str] | None:
-        """(text, level) the counter says at start when a journal read back damaged: which stroke
-        of the partie in play is in doubt, or that the match's journal lost a decision, or that
-        everything was read whole from the second copies (firmware_host/journal.py)."""
-        partie = self.partie.journal.damage if self.partie else None
-        night = self.store.journal.damage
-        if partie and partie.doubts:
-            return self.t("stroke_in_doubt", strokes=", ".join(str(n - 1) for n in partie.doubts)), "warn"
-        if night.doubts:
-            return self.t("night_in_doubt"), "warn"
-        if night.copies or (partie and partie.copies):
-            return self.t("journal_repaired"), "info"
-        return None
+        """What the counter says at start about journals read back damaged, if anything."""
+        return screens.journal_notice(self.t, self.store.journal.damage,
+                                      self.partie.journal.damage if self.partie else None)
 
     # -- reading ---------------------------------------------------------
     @property
@@ -136,15 +127,10 @@ class Night(OnSlot):
         before = board.summary() if eightball else None
         self.partie.append(dict(cmd, at=self._now_iso()))
         board.push(cmd)
-        return self._news(rules_night.rack_news(cmd, before, board.summary())) if eightball else None
-
-    def _news(self, news) -> str | None:
-        if news is None:
+        if not eightball:
             return None
-        key, side, how = news
-        names = self.board.summary().get("names", {})
-        said = self.t(key, name=names.get(side, side))
-        return f"{said}: {self.t('loss.' + how)}" if how else said
+        after = board.summary()
+        return screens.rack_news_text(self.t, rules_night.rack_news(cmd, before, after), after.get("names", {}))
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that

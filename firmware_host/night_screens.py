@@ -35,3 +35,26 @@ def match_model(match, t: Texts) -> dict:
 def seconds_to_next_minute(now) -> float:
     """When the ready screen's time of day next changes."""
     return 60.0 - now.second - now.microsecond / 1e6
+
+
+def journal_notice(t: Texts, night, partie) -> tuple[str, str] | None:
+    """(text, level) for journals read back damaged (firmware_host/journal.Damage of the night's and
+    of the partie in play's): which stroke is in doubt, that the match's journal lost a decision,
+    or that everything was read whole from the second copies."""
+    if partie is not None and partie.doubts:
+        return t("stroke_in_doubt", strokes=", ".join(str(n - 1) for n in partie.doubts)), "warn"
+    if night.doubts:
+        return t("night_in_doubt"), "warn"
+    if night.copies or (partie is not None and partie.copies):
+        return t("journal_repaired"), "info"
+    return None
+
+
+def rack_news_text(t: Texts, news, names: dict) -> str | None:
+    """8-ball's news (rules.night.rack_news) as the counter says it: who took the game or set —
+    and how, when it was lost on the 8 — or that the same player breaks again."""
+    if news is None:
+        return None
+    key, side, how = news
+    said = t(key, name=names.get(side, side))
+    return f"{said}: {t('loss.' + how)}" if how else said
