@@ -11,6 +11,8 @@ import logging
 import os
 import time
 
+from cli.commands.boot import LIT, ErrorCounter, boot_model
+
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
 CONFIG_POLL = 3.0            # seconds between looks at a broken config file
@@ -34,17 +36,6 @@ def run(args) -> int:
     log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
     config = load_or_wait(args.config, notifier, show_error=early.show)
     return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
-
-
-LIT = "counter lit, starting"
-
-
-def boot_model(path) -> dict:
-    """The first picture: the ready screen with the venue and the table as the file says them."""
-    device = _raw_toml(path).get("device")
-    device = device if isinstance(device, dict) else {}
-    place = {key: device[key] for key in ("venue", "table") if isinstance(device.get(key), str)}
-    return {"screen": "ready", "table": "1", **place}
 
 
 def setup_logging(level: str) -> None:
@@ -115,72 +106,6 @@ def _mtime(path):
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
-
-
-class ErrorCounter:
-    """The counter lit at start and showing a config error: the [display] section if it reads,
-    defaults otherwise. ``hand_over`` gives it to the service once the config is loaded."""
-
-    def __init__(self, path):
-        self.path = path
-        self.counter = None
-
-    def show(self, model: dict) -> None:
-        try:
-            if self.counter is None:
-                self.counter = _error_counter(self.path)
-            self.counter.show(model, time.monotonic())
-        except Exception as exc:       # noqa: BLE001 — no display either: the log has it
-            log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
-
-    def hand_over(self, settings):
-        """The lit Counter if it was opened with ``settings`` (the loaded config's), else None
-        (the display is freed and the service opens it anew)."""
-        counter = self.counter
-        if counter is not None and counter.device is not None and counter.settings == settings:
-            self.counter = None
-            return counter
-        self.close()
-        return None
-
-    def close(self) -> None:
-        """Free the display for the service."""
-        device = getattr(self.counter, "device", None)
-        if device is not None:
-            try:
-                device.cleanup()
-            except Exception:          # noqa: BLE001
-                pass
-        self.counter = None
-
-
-def _error_counter(path):
-    from config.options import ConfigError, Section
-    from display.counter import Counter
-    from display.devices import open_device
-    from display.settings import DisplaySettings, read
-
-    doc = _raw_toml(path)
-    display, device = doc.get("display", {}), doc.get("device", {})
-    if isinstance(display, dict) and isinstance(device, dict) and "language" in device:
-        display = {"language": device["language"], **display}     # as config.load does
-    try:
-        settings = read(Section(display, "display", path))
-    except ConfigError:
-        settings = DisplaySettings()
-    return Counter(open_device(settings), settings)
-
-
-def _raw_toml(path) -> dict:
-    """The file's tables, unchecked, {} when it does not read (config.load, which says why, and the
-    rule cores it imports come after the counter is lit)."""
-    import tomllib
-
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, ValueError):      # missing, unreadable, not TOML, not UTF-8
-        return {}
 
 
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,

@@ -5,7 +5,8 @@ import os
 import subprocess
 import sys
 
-from cli.commands.run import ErrorCounter, assemble, boot_model
+from cli.commands.boot import ErrorCounter, boot_model
+from cli.commands.run import assemble
 from firmware_host.settings import load
 
 CONFIG = ('[device]\nvenue = "U Lva"\ntable = "3"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'
