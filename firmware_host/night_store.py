@@ -26,21 +26,20 @@ PARTIE_ROOM = 16 * 1024
 
 
 class OpenPartie:
-    """The partie in play: its board and its record file, whose text is kept at hand."""
+    """The partie in play: its board and its record file, whose lines are kept at hand."""
 
     def __init__(self, board: Board, journal: Journal):
         self.board, self.journal = board, journal
-        self._lines = [encode_line(line, checksum=True) for line in journal.lines]
 
     def append(self, line: dict) -> None:
-        """Journal one record line (fsync'd) and keep its text; the caller pushes it after."""
+        """Journal one record line (fsync'd); the caller pushes it after."""
         self.journal.append(line)
-        self._lines.append(encode_line(self.journal.lines[-1], checksum=True))
 
     @property
     def text(self) -> str:
-        """The record as the file holds it (no read back from the card)."""
-        return "".join(self._lines)
+        """The record, one copy of each journalled line (no read back from the card); built when
+        it is asked for — closing the partie — not on every stroke."""
+        return "".join(encode_line(line, checksum=True) for line in self.journal.lines)
 
     @property
     def size(self) -> int:
