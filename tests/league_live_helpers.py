@@ -1,5 +1,4 @@
 """Snapshots for the league's live board, and a bounded /live/events reader (live_helpers.Viewer)."""
-import http.client
 import json
 
 import pytest
@@ -12,6 +11,7 @@ from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.store import Store
 from wire.live import snapshot
+from sync_helpers import post_json
 from wire.signing import Signer
 
 
@@ -29,13 +29,7 @@ def snap(venue: str, table="1", seq=1, record=None, **view) -> bytes:
 
 def post_snapshot(port: int, body: bytes, headers: dict) -> tuple[int, dict]:
     """POST a snapshot to the league's /api/v1/live; (status, the JSON answer)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("POST", "/api/v1/live", body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
+    return post_json(port, "/api/v1/live", body, headers)
 
 
 def page_state(html: bytes) -> list:

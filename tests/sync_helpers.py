@@ -4,6 +4,8 @@ Import it from a test module (``from sync_helpers import ...``; pytest puts test
 The fixtures ``store`` (a receiver's store with DEVICE registered with SECRET) and ``server`` (it,
 served over HTTP on 127.0.0.1) are used by importing them into the test module.
 """
+import http.client
+import json
 import os
 import re
 import select
@@ -289,3 +291,16 @@ def assert_exactly_once(outbox, store, n: int) -> None:
     assert sorted(r["id"] for r in store.items()) == sorted(f"p-{i}" for i in range(n))
     for i in range(n):
         assert store.stored_body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
+
+
+def post_json(port: int, path: str, body: bytes, headers: dict, *, timeout: float = 10,
+              source: str = "127.0.0.1") -> tuple[int, dict]:
+    """POST ``body`` to the receiver on 127.0.0.1:``port`` (from the loopback address ``source``);
+    (status, its JSON answer)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()

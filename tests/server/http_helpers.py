@@ -1,8 +1,7 @@
 """Requests to the receiver under test (a real HTTP server on 127.0.0.1), shared by the server's tests."""
 import http.client
-import json
 
-from sync_helpers import SECRET, records_url
+from sync_helpers import SECRET, post_json, records_url
 
 from delivery.outbox import item_body
 from server import samples
@@ -15,13 +14,7 @@ def url(server):
 
 
 def post(server, body: bytes, headers: dict) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    try:
-        conn.request("POST", RECORDS, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
+    return post_json(server.port, RECORDS, body, headers, timeout=5)
 
 
 def get(server, path: str) -> tuple[int, bytes]:

@@ -11,6 +11,7 @@ import pytest
 from cli.main import main
 from clock import ManualClock
 from server.access import RefusalLimiter
+from sync_helpers import post_json
 
 HANG = 60          # seconds: only a hung receiver takes this long
 
@@ -34,13 +35,7 @@ def _closed_by_receiver(sock: socket.socket) -> bool:
 
 
 def _post_from(port: int, body: bytes, headers: dict, source: str = "127.0.0.1"):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG, source_address=(source, 0))
-    try:
-        conn.request("POST", "/api/v1/records", body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
+    return post_json(port, "/api/v1/records", body, headers, timeout=HANG, source=source)
 
 
 def test_a_device_is_answered_while_a_thousand_slow_clients_hold_connections(receiver, items, sign, serving):
