@@ -119,7 +119,7 @@ class Journal:
 
     @property
     def next_number(self) -> int:
-        return (self.lines[-1].get("n") or len(self.lines)) + 1 if self.lines else 1
+        return last_number(self.lines) + 1
 
     def append(self, obj: dict) -> int:
         """Write one line (sequence number and checksum added), twice, and make it durable; return
@@ -205,6 +205,11 @@ def _decoded(raw: bytes, number: int, name: str) -> dict | None:
     return obj if "crc" in obj else None      # a line without a checksum is not trusted
 
 
+def last_number(lines: list[dict]) -> int:
+    """The sequence number of the last line read (its place, for lines written before numbers)."""
+    return (lines[-1].get("n") or len(lines)) if lines else 0
+
+
 def _split(raw: bytes, number: int, name: str) -> list[dict]:
     """A damaged newline joins two copies into one line (``…}X{…``): read each side on its own."""
     for i in range(1, len(raw) - 1):
@@ -229,7 +234,7 @@ def read_lines(data: bytes, name: str = "journal") -> Read:
             if not unread:
                 good = pos
             continue
-        last = (lines[-1].get("n") or len(lines)) if lines else 0
+        last = last_number(lines)
         obj = _decoded(raw, last + 1, name)
         objs = [obj] if obj is not None else ([] if numbered is False else _split(raw, last + 1, name))
         if obj is None:
@@ -237,7 +242,7 @@ def read_lines(data: bytes, name: str = "journal") -> Read:
                 break
             unread += 1
         for obj in objs:
-            last = (lines[-1].get("n") or len(lines)) if lines else 0
+            last = last_number(lines)
             numbered = "n" in obj if numbered is None else numbered
             number = obj.get("n") if numbered else last + 1
             if not isinstance(number, int) or number < 1:
