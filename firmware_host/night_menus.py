@@ -228,7 +228,7 @@ def objection_kind_menu(t: Texts, answer: Answer) -> Menu:
 
 def objection_partie_menu(t: Texts, match, answer: Answer) -> Menu:
     """Which partie the objection concerns (by its players), or the whole match (the last item)."""
-    items = [item(t("partie_of", n=n, home=line["home"], away=line["away"]), "object", (answer, n))
+    items = [item(t("partie_of", home=line["home"], away=line["away"]), "object", (answer, n))
              for n, line in enumerate(match.closed, start=1)]
     items.append(item(t("whole_match"), "object", (answer, None)))
     return menu(t, t("objection_partie"), items, back="objection_kind", back_value=answer)

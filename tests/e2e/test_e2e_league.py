@@ -183,7 +183,9 @@ def play_partie(table: Table, home_lag: bool, cmds) -> None:
 def close_match(table: Table) -> dict:
     result = table.screen
     assert result["screen"] == "match"
-    table.ui("confirm", "confirm")                             # close the match? yes
+    table.ui("confirm")                                        # A.6.9d: the home captain's menu
+    while table.screen["screen"] == "menu":                    # each captain: the first name, "Podepisuji"
+        table.ui("confirm", "confirm")
     assert table.screen["screen"] == "ready"
     return result
 
