@@ -255,8 +255,10 @@ class Night(OnSlot):
         (a forfeited match: the team's list in the league file)."""
         names = list(self.match.present.get(side) or ())
         if not names:
-            team = self.match.home if side == "home" else self.match.away
-            names = list(self.league.team(team).players) if team in {t.name for t in self.league.teams} else []
+            try:
+                names = list(self.league.team(self.match.home if side == "home" else self.match.away).players)
+            except KeyError:                # a league file changed since: only "Nepodepsáno" is left
+                names = []
         return menus.captain_menu(self.t, self.match, side, names)
 
     def _answer(self, event: dict):

@@ -34,9 +34,8 @@ def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = 
 
 
 def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "Hostinec U Lva",
-          date: str = "2026-11-27", points_limit: int = 200, innings_limit: int = 15, captains: dict | None = None):
-    """Four partie of a league match (RULES 1.6) and the match item that closes it; ``captains``:
-    the captains' answers it carries ({"signatures": […], "objections": […], "unsigned": […]}).
+          date: str = "2026-11-27", points_limit: int = 200, innings_limit: int = 15):
+    """Four partie of a league match (RULES 1.6) and the match item that closes it.
 
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
     (id, record text, summary) of kind "match".
@@ -57,7 +56,7 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
     # the shape firmware_host.match_night writes when it closes a match
     summary = {**info, "game": "carom", "table": "1",
                "points": {"home": result.home_points, "away": result.away_points},
-               "partie": [{"id": pid, "team_points": None} for pid, _, _ in played], **(captains or {})}
+               "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)
 
 
