@@ -160,3 +160,33 @@ def test_the_captains_menu_in_english(path):
     night.ui("confirm")
     assert night.screen()["items"] == ["1 I sign", "2 Objection"]
 
+
+
+SIZES = [dict(width=32, height=8), dict(width=64, height=16), dict(width=128, height=32),
+         dict(emulate="sevensegment", digits=8)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: "x".join(str(v) for v in s.values()))
+def test_the_zapis_and_every_signing_screen_draw_on_each_counter_size(path, size, monkeypatch):
+    """The zápis with its answers and the captains' menus are plain screen models (docs/screens.md):
+    every counter size draws each of them, page after page, without a drawing fault."""
+    import display.counter
+    from display.counter import Counter
+    from display.devices import open_device
+    from display.settings import DisplaySettings
+
+    monkeypatch.setattr(display.counter, "_MODEL_FAULTS", ())       # a drawing bug must fail here
+    settings = DisplaySettings(driver="dummy", **size)
+    counter = Counter(open_device(settings), settings)
+    night, _ = night_of(path)
+    to_result(night)
+    screens = [night.screen()]
+    for step in ("confirm", "confirm", "confirm", "confirm", 2, "confirm", 3, "confirm"):
+        night.ui(step)
+        screens.append(night.screen())
+    night.ui("cancel"), night.ui("cancel"), night.ui("cancel"), night.ui("cancel")
+    screens.append(night.screen())
+    assert screens[-1]["screen"] == "match" and screens[-1]["partie"][-1] == "Sokol: podepsal A1"
+    for now, model in enumerate(screens):
+        for page in range(4):
+            counter.show(model, now * 10.0 + page * 3)
