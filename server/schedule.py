@@ -4,6 +4,7 @@ honouring the teams' requested weekdays and the venues' opening days as far as p
 reporting what could not be honoured (A.2.4). Pure: no database, no clock, no I/O; the same input
 gives the same plan. docs/league.md "Schedule" describes the algorithm and its decisions."""
 import datetime
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from server.schedule_days import Leg, dishonoured, place_leg
 from server.workdays import czech_holidays, day_off_reason, long_date, weekday_list, working_day
 
 __all__ = ["Entrant", "Half", "Planned", "Unmet", "Plan", "generate", "working_day", "czech_holidays",
-           "move_refusal", "season_halves"]
+           "move_refusal", "season_halves", "draw", "seat"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,14 @@ class Plan:
     unmet: tuple[str, ...]                   # what could not be honoured, one English sentence each (A.2.4)
     details: tuple[Unmet, ...] = ()          # the same, as data
     halves: tuple[Half, ...] = ()            # the autumn and spring halves it was made for
+
+
+def draw(entrants: Sequence[Entrant], lot: str) -> list[Entrant]:
+    """The draw (A.2.3 "rozlosovaný"): `entrants` in an order decided by `lot`, the same order for
+    the same lot (the organiser publishes the lot, so anyone can repeat the draw)."""
+    ordered = sorted(entrants, key=lambda e: e.team)
+    random.Random(lot).shuffle(ordered)
+    return ordered
 
 
 def generate(entrants: Sequence[Entrant], autumn: Half, spring: Half, *,

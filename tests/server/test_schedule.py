@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from server import berger
-from server.schedule import (Entrant, Half, Plan, Planned, czech_holidays, generate, move_refusal, season_halves,
-                             seat, working_day)
+from server.schedule import (Entrant, Half, Plan, Planned, czech_holidays, draw, generate, move_refusal,
+                             season_halves, seat, working_day)
 from server.workdays import easter_sunday, long_date
 
 AUTUMN, SPRING = season_halves(2026)
@@ -322,3 +322,10 @@ def test_a_move_of_a_match_not_in_the_schedule_or_to_a_closed_venue_is_refused(p
     closed = frozenset(set(range(7)) - {free.weekday()})
     assert move_refusal(plan, match, free, opening={match.venue: closed}) == \
         f"{match.venue} is not open on {long_date(free)}"
+
+
+def test_A_2_3_the_draw_is_repeatable_from_its_lot_whatever_the_order_entered():
+    teams = entrants(10)
+    drawn = draw(teams, "2026/27 carom")
+    assert drawn == draw(list(reversed(teams)), "2026/27 carom") and sorted(drawn, key=teams.index) == teams
+    assert drawn != draw(teams, "another lot")
