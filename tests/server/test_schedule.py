@@ -348,3 +348,11 @@ def test_A_2_3_the_draw_is_repeatable_from_its_lot_whatever_the_order_entered():
     drawn = draw(teams, "2026/27 carom")
     assert drawn == draw(list(reversed(teams)), "2026/27 carom") and sorted(drawn, key=teams.index) == teams
     assert drawn != draw(teams, "another lot")
+
+
+def test_A_2_4_a_venue_open_only_on_good_friday_s_weekday_plays_in_the_nearest_week_instead():
+    """Spring 2027: Good Friday is 26 March. A venue open on Fridays only never hosts on a Thursday."""
+    teams = [Entrant(f"T{i}", "Friday bar" if i == 0 else f"V{i}") for i in range(10)]
+    plan = generate(teams, AUTUMN, SPRING, opening={"Friday bar": frozenset({4})})
+    assert plan.unmet == ()
+    assert all(m.date.weekday() == 4 and m.date != date(2027, 3, 26) for m in plan.matches if m.venue == "Friday bar")
