@@ -181,6 +181,17 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     half = _half_of(match.date, halves or (plan_or_matches.halves if is_plan else ()))
     if day not in half:
         return f"{long_date(day)} is outside the half-season of {match.text()} ({half.text()}, A.2.1)"
+    clash = _clash(others, match, day)
+    if clash:
+        return clash
+    open_days = opening.get(match.venue)
+    if open_days and day.weekday() not in open_days:
+        return f"{match.venue} is not open on {long_date(day)}"
+    return None
+
+
+def _clash(others: Iterable[Planned], match: Planned, day: datetime.date) -> str | None:
+    """A team of `match` or its venue already busy on `day`: one match a day per team and per venue."""
     for other in others:
         if other.date != day:
             continue
@@ -189,13 +200,11 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
             return f"{sorted(both)[0]} already plays {other.text()} on {long_date(day)}"
         if other.venue == match.venue:
             return f"{match.venue} already hosts {other.text()} on {long_date(day)}"
-    open_days = opening.get(match.venue)
-    if open_days and day.weekday() not in open_days:
-        return f"{match.venue} is not open on {long_date(day)}"
     return None
 
 
 def _half_of(day: datetime.date, halves: Sequence[Half]) -> Half:
+    """The half of `halves` (default: A.2.1's months around `day`) that holds `day`, or the nearest."""
     if not halves:
         autumn, spring = season_halves(day.year if day.month >= 7 else day.year - 1)
         halves = (autumn, spring)
