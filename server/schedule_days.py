@@ -2,13 +2,12 @@
 
 Each round of a leg aims at a day of the half (`aims`): one round a week, in the fullest weeks evenly
 spread, when the half has as many weeks as the leg has rounds, else evenly spread working days;
-its matches take days of that day's week. A team plays at most one match a day and
-a venue hosts at most one a day (hard); among the free days a match prefers, in this order: a day
-its venue is open, its own week (else the nearest), the home team's requested weekdays, the away
-team's, a day after both teams' earlier matches, the day nearest the round's aim, the earlier day.
-A match with no free working day in the whole half is placed on the first free working day after
-it (and reported). Entrants are duck-typed: `.team`,
-`.venue`, `.days`."""
+its matches take days of that day's week. A team plays at most one match a day and a venue hosts
+at most one a day (hard); among the free days a match prefers, in this order: a day its venue is
+open, its own week (else the nearest), the home team's requested weekdays, the away team's, a day
+after both teams' earlier matches, the day nearest the round's aim, the earlier day. A match with
+no free working day in the whole half is placed on the first free working day after it (and
+reported). Entrants are duck-typed: `.team`, `.venue`, `.days`."""
 import datetime
 from dataclasses import dataclass, field
 
@@ -96,6 +95,7 @@ def _freedom(leg: Leg, days, aim, home, away) -> int:
 
 
 def _best_day(leg: Leg, placed: Placed, days, aim: int, home, away) -> datetime.date | None:
+    """The free day of `days` the match prefers (the module's order), None when no day is free."""
     keys = _keys(home, away)
     latest = max((d for key in keys[:2] for d in placed.busy.get(key, ())), default=None)
     week = _monday(days[aim])
