@@ -360,3 +360,15 @@ def test_A_2_4_a_venue_open_only_on_good_friday_s_weekday_plays_in_the_nearest_w
     plan = generate(teams, AUTUMN, SPRING, opening={"Friday bar": frozenset({4})})
     assert plan.unmet == ()
     assert all(m.date.weekday() == 4 and m.date != date(2027, 3, 26) for m in plan.matches if m.venue == "Friday bar")
+
+
+def test_A_2_4_a_home_wish_lost_to_a_holiday_moves_the_match_to_the_next_free_week():
+    """Spring 2027 (ten teams, a round every week): T0 asks for Fridays, everyone else for Mondays.
+    Its round 13 home match falls in the week of Good Friday (26 March); it is played on Friday
+    19 March instead, T0's one free Friday next to it, not on a day T0 did not ask for."""
+    teams = [Entrant(f"T{i}", f"V{i}", frozenset({4} if i == 0 else {0})) for i in range(10)]
+    plan = generate(teams, AUTUMN, SPRING)
+    assert not [u for u in plan.details if u.kind == "home" and u.who == "T0"]
+    assert [(m.date, m.away) for m in plan.matches if m.round == 13 and m.home == "T0"] == [(date(2027, 3, 19), "T6")]
+    per_week = Counter((t, m.date.isocalendar()[:2]) for m in plan.matches for t in (m.home, m.away))
+    assert max(per_week.values()) == 2
