@@ -85,6 +85,7 @@ class LeagueKeeper:
             answer = self.fetcher.fetch()
             self._check_venue(answer)
             league = league_from_document(answer.document)
+            os.makedirs(os.path.dirname(self.cache_path) or ".", exist_ok=True)
             write_durably(self.cache_path, json.dumps(answer.signed.to_json(), ensure_ascii=False).encode("utf-8"))
         except (FetchFailed, Unverified) as exc:
             self._say(f"league not fetched, keeping the {self.source} league: {exc}")
