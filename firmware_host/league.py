@@ -15,7 +15,7 @@
     home = "Sokol Dvůr"
     away = "Jiskra Hořice"
     id = "2026-11-29-sokol-jiskra"     # optional; made from date and teams otherwise
-    start = 17:00                      # optional: a TOML time
+    start = 17:00:00                   # optional: a TOML time
 
 A fixture is played at its ``venue`` if given, else at the home team's venue.
 
@@ -118,7 +118,7 @@ def _fixture(sec: Section, teams: tuple[Team, ...]) -> Fixture:
     fixture_id = sec.str("id", None, nonempty=True) or f"{date.isoformat()}-{slug(home)}-{slug(away)}"
     start = sec._get("start", None)
     if start is not None and not isinstance(start, dt.time):
-        raise sec.error("start", f"expected a TOML time like 17:00, got {start!r}")
+        raise sec.error("start", f"expected a TOML time like 17:00:00, got {start!r}")
     sec.finish()
     return Fixture(fixture_id, date, home, away, venue, start)
 

@@ -24,8 +24,6 @@ MAX_PLAYERS = 100           # on one team's roster
 MAX_FIXTURES = 5000
 MAX_BYTES = 1 << 20         # the document as JSON, at most
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")     # as the receiver demands of a match id
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-TIME = re.compile(r"\d{2}:\d{2}")
 
 
 class LeagueError(ValueError):
@@ -76,8 +74,8 @@ def _fixture(value, i: int, venues: dict) -> dict:
         raise LeagueError(f"{where} \"id\" must be 1 to 128 characters of A-Z a-z 0-9 . _ : @ + - "
                           f"(starting with a letter or digit), got {_shown(fixture_id)}")
     start = fixture.get("start")
-    return {"id": fixture_id, "date": _date(fixture.get("date"), f"{where} \"date\""),
-            "start": None if start is None else _time(start, f"{where} \"start\""),
+    return {"id": fixture_id, "date": _iso(fixture.get("date"), f"{where} \"date\"", DATE_FORM),
+            "start": None if start is None else _iso(start, f"{where} \"start\"", TIME_FORM),
             "home": home, "away": away,
             "venue": _optional_text(fixture.get("venue"), f"{where} \"venue\"") or venues[home]}
 
@@ -115,23 +113,20 @@ def _optional_text(value, what: str) -> str | None:
     return None if value is None or value == "" else checked_text(value, what)
 
 
-def _date(value, what: str) -> str:
-    if not isinstance(value, str) or not DATE.fullmatch(value):
-        raise LeagueError(f"{what} must be a date like 2026-11-29, got {_shown(value)}")
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        raise LeagueError(f"{what} is not a day of the calendar, got {_shown(value)}") from None
-    return value
+# (the pattern, the parser, "must be ..." and "is not ...") of a date and of a start time
+DATE_FORM = (re.compile(r"\d{4}-\d{2}-\d{2}"), dt.date.fromisoformat, "a date like 2026-11-29", "a day of the calendar")
+TIME_FORM = (re.compile(r"\d{2}:\d{2}"), dt.time.fromisoformat, "a time like 17:00", "a time of day")
 
 
-def _time(value, what: str) -> str:
-    if not isinstance(value, str) or not TIME.fullmatch(value):
-        raise LeagueError(f"{what} must be a time like 17:00, got {_shown(value)}")
+def _iso(value, what: str, form) -> str:
+    """A date or a time in its one ISO spelling (kept as the text)."""
+    pattern, parse, shape, meaning = form
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        raise LeagueError(f"{what} must be {shape}, got {_shown(value)}")
     try:
-        dt.time.fromisoformat(value)
+        parse(value)
     except ValueError:
-        raise LeagueError(f"{what} is not a time of day, got {_shown(value)}") from None
+        raise LeagueError(f"{what} is not {meaning}, got {_shown(value)}") from None
     return value
 
 

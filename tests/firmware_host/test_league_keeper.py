@@ -229,3 +229,20 @@ def test_a_slow_receiver_never_holds_up_the_menus(device, evening):
     finally:
         stalled.release.set()
         keeper.stop()
+
+
+def test_fixtures_carry_their_start_time_from_the_receiver_and_from_league_toml(device, receiver, evening, tmp_path):
+    import datetime as dt
+
+    from config.options import ConfigError
+
+    server, _, _ = receiver
+    keeper = keeper_of(device, server.port, evening)
+    keeper.refresh()
+    assert {f.start for f in keeper.current().fixtures} == {dt.time(17, 0)}
+    text = (tmp_path / "league.toml").read_text(encoding="utf-8")
+    (tmp_path / "league.toml").write_text(text.replace("away = ", "start = 18:30:00\naway = "), encoding="utf-8")
+    assert [f.start for f in load_league(tmp_path / "league.toml").fixtures] == [dt.time(18, 30)]
+    (tmp_path / "league.toml").write_text(text.replace("away = ", 'start = "6 pm"\naway = '), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[fixtures.1\] start: expected a TOML time like 17:00:00"):
+        load_league(tmp_path / "league.toml")

@@ -4,7 +4,7 @@ with the device's own secret."""
 import json
 
 import pytest
-from conftest import KOULE, LVA, SECRETS, Client
+from conftest import KOULE, LVA, SECRETS, Client, register_devices
 from league_fetch_helpers import LeagueSource, league_document
 
 from server.access import RefusalLimiter
@@ -20,11 +20,7 @@ LEAGUE = "/api/v1/league"
 @pytest.fixture
 def store(store_place, evening):
     """The receiver's store on the test's evening (its clock: the window, the answer's time, today)."""
-    s = Store(store_place, clock=evening)
-    s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
-    s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
-    s.add_device("u-nowhere", SECRETS["u-nowhere"])
-    s.add_device("gw-lva", SECRETS["gw-lva"], role="gateway")
+    s = register_devices(Store(store_place, clock=evening))
     yield s
     s.close()
 
