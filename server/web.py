@@ -177,7 +177,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     ``league_source(venue, today) -> dict | None`` answers the devices' league fetch (none: 404),
     ``today()`` its date (default: the store's clock)."""
     limiter = limiter or RefusalLimiter()
-    today = today or receiver.store.clock.today
+    today = today or (lambda: receiver.store.clock.today())
     board = LiveBoard(receiver)
     routes = [
         Route(live_web.LIVE, live_web.post_live(board, body_deadline, limiter), methods=["POST"]),
