@@ -9,8 +9,6 @@ import pytest
 from league_fetch_helpers import LVA, ROSTERS, fetcher_for, league_document, league_receiver
 from sync_helpers import DEVICE, SECRET
 
-from clock import ManualClock
-from conftest import CET, EVENING
 from delivery.outbox import Outbox
 from firmware_host.league import EMPTY, load_league
 from firmware_host.league_keeper import CACHE, LeagueKeeper
@@ -61,45 +59,44 @@ def chosen(menu) -> str:
     return menu["items"][menu["selected"]].split(" ", 1)[1]
 
 
-def test_the_fetched_league_is_offered_with_tonights_fixture_selected(device, receiver, evening):
+def test_the_fetched_league_is_offered_with_tonights_fixture_selected(clock, device, receiver, evening):
     server, _, _ = receiver
     keeper = keeper_of(device, server.port, evening)
     assert keeper.refresh() and keeper.source == "receiver"
-    _, menu = setup_menu(device, keeper, ManualClock(EVENING, zone=CET))
+    _, menu = setup_menu(device, keeper, clock)
     assert menu["items"][3:] == ["4 Sokol Dvůr – Jiskra Hořice", "5 25.2. Slavoj Bílá Třemešná – Sokol Dvůr",
                                  "6 11.3. Jiskra Hořice – Sokol Dvůr"]
     assert chosen(menu) == "Sokol Dvůr – Jiskra Hořice"
 
 
-def test_the_attendance_screen_shows_the_receivers_roster(device, receiver, evening):
+def test_the_attendance_screen_shows_the_receivers_roster(clock, device, receiver, evening):
     server, _, _ = receiver
     keeper = keeper_of(device, server.port, evening)
     keeper.refresh()
-    night, _ = setup_menu(device, keeper, ManualClock(EVENING, zone=CET))
+    night, _ = setup_menu(device, keeper, clock)
     night.ui("confirm")               # tonight's fixture: the home team's players
     assert [i for i in night.screen()["items"] if any(p in i for p in FETCHED["Sokol Dvůr"])]
     assert not [i for i in night.screen()["items"] if "Novák" in i]
 
 
-def test_a_week_later_the_fixture_of_that_night_is_selected(device, receiver, evening):
+def test_a_week_later_the_fixture_of_that_night_is_selected(clock, device, receiver, evening):
     """Tonight is the device's clock (an injected ManualClock), never the test machine's date."""
     server, _, _ = receiver
     keeper = keeper_of(device, server.port, evening)
     keeper.refresh()
-    next_week = ManualClock(EVENING, zone=CET)
-    next_week.advance(7 * 86400)
-    _, menu = setup_menu(device, keeper, next_week)
+    clock.advance(7 * 86400)
+    _, menu = setup_menu(device, keeper, clock)
     assert chosen(menu) == "Jiskra Hořice – Sokol Dvůr"
 
 
-def test_without_a_fetch_league_toml_is_used(device, evening):
+def test_without_a_fetch_league_toml_is_used(clock, device, evening):
     keeper = keeper_of(device, 9, evening)          # nothing listens on port 9
     assert not keeper.refresh() and keeper.source == "league.toml"
-    _, menu = setup_menu(device, keeper, ManualClock(EVENING, zone=CET))
+    _, menu = setup_menu(device, keeper, clock)
     assert chosen(menu) == "Sokol Dvůr – Slavoj Bílá Třemešná"
 
 
-def test_the_cache_survives_a_restart_without_network(device, receiver, evening, caplog):
+def test_the_cache_survives_a_restart_without_network(clock, device, receiver, evening, caplog):
     server, _, _ = receiver
     assert keeper_of(device, server.port, evening).refresh()
     port = server.port
@@ -112,7 +109,7 @@ def test_the_cache_survives_a_restart_without_network(device, receiver, evening,
     assert keeper.source == "cache"
     assert len([r for r in caplog.records if "league not fetched" in r.message]) == 1    # said once
     assert "Traceback" not in caplog.text
-    _, menu = setup_menu(device, keeper, ManualClock(EVENING, zone=CET))
+    _, menu = setup_menu(device, keeper, clock)
     assert chosen(menu) == "Sokol Dvůr – Jiskra Hořice"
 
 
@@ -162,9 +159,8 @@ def test_the_cache_is_written_durably(device, receiver, evening, monkeypatch):
     assert os.listdir(device.device.data_dir) == [CACHE]      # no temp file left behind
 
 
-def test_a_setup_menu_after_a_long_quiet_asks_the_receiver_again(device, receiver, evening):
+def test_a_setup_menu_after_a_long_quiet_asks_the_receiver_again(clock, device, receiver, evening):
     server, source, _ = receiver
-    clock = ManualClock(EVENING, zone=CET)
     keeper = keeper_of(device, server.port, evening, monotonic=clock.monotonic)
     keeper.refresh()
     keeper.for_setup()
@@ -203,7 +199,7 @@ def test_without_sync_there_is_no_fetch(device, tmp_path, evening):
     assert chosen(service.night.screen()) == "Sokol Dvůr – Slavoj Bílá Třemešná"
 
 
-def test_a_slow_receiver_never_holds_up_the_menus(device, evening):
+def test_a_slow_receiver_never_holds_up_the_menus(clock, device, evening):
     """The fetch runs in the keeper's thread; the menus read the league in force meanwhile."""
     import threading
 
@@ -224,7 +220,7 @@ def test_a_slow_receiver_never_holds_up_the_menus(device, evening):
     keeper.start()
     try:
         assert stalled.entered.wait(30)
-        _, menu = setup_menu(device, keeper, ManualClock(EVENING, zone=CET))   # while the fetch hangs
+        _, menu = setup_menu(device, keeper, clock)   # while the fetch hangs
         assert chosen(menu) == "Sokol Dvůr – Slavoj Bílá Třemešná"
     finally:
         stalled.release.set()
