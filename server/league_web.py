@@ -40,7 +40,7 @@ def get_league(receiver, league_source, today, limiter):
 
 
 def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnswer:
-    if request.headers.get("content-length", "0") != "0":
+    if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in request.headers:
         raise Refused(400, "a league request has no body")
     if signed.origin is not None:
         raise Refused(401, "a league request cannot be relayed: the device asks itself")

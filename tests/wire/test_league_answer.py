@@ -4,6 +4,8 @@ import datetime as dt
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from league_fetch_helpers import LVA, league_document
 
 from wire.league import parse_document
@@ -56,3 +58,16 @@ def test_a_cached_answer_verifies_again_without_time_or_nonce():
     assert verify_cached(old, secret=SECRET, device="u-lva-1").venue == LVA
     with pytest.raises(Unverified, match="bad signature"):
         verify_cached(replace(old, body=old.body[:-1] + b" "), secret=SECRET, device="u-lva-1")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_any_changed_byte_of_the_answer_is_refused(data):
+    """A captive portal or a proxy that alters one byte anywhere in the body changes nothing."""
+    signed = answer()
+    at = data.draw(st.integers(0, len(signed.body) - 1))
+    flip = data.draw(st.integers(1, 255))
+    body = bytearray(signed.body)
+    body[at] ^= flip
+    with pytest.raises(Unverified, match="bad signature"):
+        verify(replace(signed, body=bytes(body)))
