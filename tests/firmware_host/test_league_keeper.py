@@ -187,6 +187,11 @@ def test_the_service_fetches_with_its_sync_identity_and_uses_the_league_from_the
     assert keeper.source == "league.toml" and keeper.refresh()
     service.night.ui("confirm")
     assert chosen(service.night.screen()) == "Sokol Dvůr – Jiskra Hořice"      # the receiver's, not the file's
+    for _ in range(3):                # tonight's fixture, then everybody present on both rosters
+        service.night.ui("confirm")
+    match = service.night.match
+    assert match.present == {"home": list(FETCHED["Sokol Dvůr"]), "away": list(FETCHED["Jiskra Hořice"])}
+    assert match.id.startswith(f"{evening.today().isoformat()}-1-")          # the fetched fixture's id
 
 
 def test_without_sync_there_is_no_fetch(device, tmp_path, evening):
