@@ -191,7 +191,8 @@ def test_the_service_fetches_with_its_sync_identity_and_uses_the_league_from_the
         service.night.ui("confirm")
     match = service.night.match
     assert match.present == {"home": list(FETCHED["Sokol Dvůr"]), "away": list(FETCHED["Jiskra Hořice"])}
-    assert match.id.startswith(f"{evening.today().isoformat()}-1-")          # the fetched fixture's id
+    assert match.fixture == f"{evening.today().isoformat()}-1"                # the fetched fixture's id
+    assert match.id.startswith(f"{match.fixture}-")
 
 
 def test_without_sync_there_is_no_fetch(device, tmp_path, evening):
