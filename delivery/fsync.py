@@ -1,5 +1,7 @@
-"""fsync helpers shared by the outbox and the device's journals."""
+"""fsync helpers shared by the outbox, the league cache and the device's journals."""
+import contextlib
 import os
+from pathlib import Path
 
 
 def sync_directory(path) -> None:
@@ -9,3 +11,27 @@ def sync_directory(path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def replace_with(target: Path, data: bytes, tmp: Path) -> None:
+    """Write ``data`` to ``tmp``, fsync it and rename it over ``target``: the target is either the old
+    file or the whole new one. The temp file does not outlive a failure (a full stick, a folder in the
+    way, Ctrl-C)."""
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):     # the original error is the one to report
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_durably(target, data: bytes) -> None:
+    """``replace_with`` through ``<target>.tmp``, then fsync the folder: the new file survives a
+    power cut once this returns, and a cut before leaves the old one whole."""
+    target = Path(target)
+    replace_with(target, data, target.with_name(target.name + ".tmp"))
+    sync_directory(target.parent)

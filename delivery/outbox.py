@@ -13,7 +13,6 @@ item is on disk before ``add`` returns, and it is idempotent by id: the service 
 closed exactly when its item exists, and re-adds missing ones after a restart. A crash between a
 delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
 """
-import contextlib
 import hashlib
 import json
 import logging
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from clock import SystemClock
 
-from delivery.fsync import sync_directory
+from delivery.fsync import replace_with, sync_directory
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +96,7 @@ class Outbox:
         return None
 
     def _write_durably(self, target: Path, data: bytes) -> None:
-        _replace_with(target, data, self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp"))
+        replace_with(target, data, self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp"))
         sync_directory(target.parent)
 
     # -- reading ---------------------------------------------------------
@@ -199,22 +198,5 @@ class Outbox:
                 lines.append(item.body.decode("utf-8"))
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         target = Path(path)
-        _replace_with(target, data, target.with_name(target.name + ".tmp"))
+        replace_with(target, data, target.with_name(target.name + ".tmp"))
         return len(items)
-
-
-def _replace_with(target: Path, data: bytes, tmp: Path) -> None:
-    """Write ``data`` to ``tmp``, fsync it and rename it over ``target``: the target is either the old
-    file or the whole new one. The temp file does not outlive a failure (a full stick, a folder in the
-    way, Ctrl-C)."""
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):     # the original error is the one to report
-            tmp.unlink(missing_ok=True)
-        raise
-

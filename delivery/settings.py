@@ -17,6 +17,8 @@
     backoff_initial = 2.0               # seconds after the first failure
     backoff_max = 600.0                 # the cap of the exponential backoff
     outbox = "/var/lib/pocitadlo/outbox"
+    league_fetch = true                 # http: fetch the venue's league from the receiver (docs/sync.md)
+    league_interval = 3600.0            # seconds between league fetches
 """
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +46,8 @@ class SyncSettings:
     backoff_initial: float = 2.0
     backoff_max: float = 600.0
     outbox: str = DEFAULT_OUTBOX
+    league_fetch: bool = False
+    league_interval: float = 3600.0
 
 
 def read(section: Section) -> SyncSettings:
@@ -66,6 +70,8 @@ def read(section: Section) -> SyncSettings:
         backoff_initial=section.float("backoff_initial", 2.0, minimum=0.01, maximum=3600.0),
         backoff_max=section.float("backoff_max", 600.0, minimum=0.01, maximum=86400.0),
         outbox=_relative_to_config(section, section.str("outbox", DEFAULT_OUTBOX, nonempty=True)),
+        league_fetch=section.bool("league_fetch", transport == "http"),
+        league_interval=section.float("league_interval", 3600.0, minimum=60.0, maximum=86400.0),
     )
     section.finish()
     _check_together(section, settings)
@@ -119,6 +125,8 @@ def _relative_to_config(section: Section, path: str | None) -> str | None:
 def _check_together(section: Section, s: SyncSettings) -> None:
     if s.backoff_max < s.backoff_initial:
         raise section.error("backoff_max", f"must be at least backoff_initial ({s.backoff_initial:g})")
+    if s.league_fetch and s.transport != "http":
+        raise section.error("league_fetch", f"fetching the league needs transport = \"http\", not \"{s.transport}\"")
     if s.transport == "none":
         return
     if not s.device_id or not s.device_id.strip():

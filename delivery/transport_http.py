@@ -39,12 +39,18 @@ class HttpTransport:
     def post(self, body: bytes) -> tuple[int, bytes]:
         """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
         signed = self.signer.sign(body)
-        headers = {"Content-Type": "application/json", **signed.headers()}
+        status, _, data = self.exchange("POST", body, {"Content-Type": "application/json", **signed.headers()})
+        return status, data
+
+    def exchange(self, method: str, body: bytes | None, headers: dict,
+                 limit: int = 1 << 20) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One request to the url as given; the status, the answer's headers and at most ``limit``
+        bytes of it (TransportError: no answer)."""
         conn = self._connection()
         try:
-            conn.request("POST", self._path, body=body, headers=headers)
+            conn.request(method, self._path, body=body, headers=headers)
             response = conn.getresponse()
-            return response.status, response.read(1 << 20)
+            return response.status, response.headers, response.read(limit)
         except (OSError, http.client.HTTPException, socket.timeout) as exc:
             raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
         finally:

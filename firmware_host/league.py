@@ -15,8 +15,12 @@
     home = "Sokol Dvůr"
     away = "Jiskra Hořice"
     id = "2026-11-29-sokol-jiskra"     # optional; made from date and teams otherwise
+    start = 17:00:00                   # optional: a TOML time
 
 A fixture is played at its ``venue`` if given, else at the home team's venue.
+
+``league_from_document`` makes the same League of the document a receiver sends (wire.league),
+which a device fetches and caches (firmware_host.league_keeper, docs/league.md).
 """
 import datetime as dt
 import re
@@ -41,6 +45,7 @@ class Fixture:
     home: str
     away: str
     venue: str
+    start: dt.time | None = None
 
 
 @dataclass(frozen=True)
@@ -111,8 +116,25 @@ def _fixture(sec: Section, teams: tuple[Team, ...]) -> Fixture:
         raise sec.error("away", "a team cannot play itself")
     venue = sec.str("venue", by_name[home].venue)
     fixture_id = sec.str("id", None, nonempty=True) or f"{date.isoformat()}-{slug(home)}-{slug(away)}"
+    start = sec._get("start", None)
+    if start is not None and not isinstance(start, dt.time):
+        raise sec.error("start", f"expected a TOML time like 17:00:00, got {start!r}")
     sec.finish()
-    return Fixture(fixture_id, date, home, away, venue)
+    return Fixture(fixture_id, date, home, away, venue, start)
+
+
+def league_from_document(doc: dict) -> League:
+    """The League of a checked league document (wire.league.parse_document's form)."""
+    teams = tuple(Team(t["name"], t["venue"], tuple(t["players"])) for t in doc["teams"])
+    fixtures = tuple(Fixture(f["id"], dt.date.fromisoformat(f["date"]), f["home"], f["away"], f["venue"],
+                             dt.time.fromisoformat(f["start"]) if f["start"] else None)
+                     for f in doc["fixtures"])
+    return League(doc["league"]["name"], teams, fixtures)
+
+
+def same_venue(a: str, b: str) -> bool:
+    """Venues are the same without regard to case and spacing (as fixtures are matched)."""
+    return _fold(a) == _fold(b)
 
 
 def _fold(text: str) -> str:

@@ -25,10 +25,11 @@ from rules.record import encode_line
 
 class Night(OnSlot):
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
-                 clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None):
+                 clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None, keeper=None):
         self.config = config
         self.device = config.device
-        self.league = league
+        self.keeper = keeper                # league_keeper.LeagueKeeper: the fetched league (or None)
+        self.league = keeper.current() if keeper is not None else league
         self.outbox = outbox
         self.on_record = on_record          # called after a record entered the outbox
         self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
@@ -229,6 +230,8 @@ class Night(OnSlot):
         return None
 
     def _setup_menu(self, on_keytest: bool = False):
+        if self.keeper is not None:         # the newest league, fixed for this setup's menus
+            self.league = self.keeper.for_setup()
         return menus.setup_menu(self.t, self.device.game, self.league, self.device.venue,
                                 self.clock.today(), on_keytest=on_keytest)
 

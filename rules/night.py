@@ -50,6 +50,7 @@ class Match:
     records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
     answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
+    fixture: str | None = None       # the id of the league's fixture it was set up from
 
     @property
     def league(self) -> bool:
@@ -116,7 +117,8 @@ def apply(state: NightState, event: dict) -> NightState:
         if kind == "match":
             return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
                                     event.get("away"), dict(event.get("present", {})),
-                                    event["partie_count"], forfeit=event.get("forfeit")))
+                                    event["partie_count"], forfeit=event.get("forfeit"),
+                                    fixture=event.get("fixture")))
         if kind in ("end", "abandon"):
             return NightState(None)
         match = state.match
@@ -245,6 +247,8 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, p
         header["match"] = {"id": match.id, "home": match.home, "away": match.away}
         if match.seed is not None:
             header["match"]["seed"] = match.seed
+        if match.fixture is not None:
+            header["match"]["fixture"] = match.fixture
         header["partie"] = number
         header["home"] = home
     return header
@@ -314,6 +318,8 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
                "home": match.home, "away": match.away, "seed": match.seed,
                "partie_ids": [line["id"] for line in match.closed]}
     summary.update(result(match, records))
+    if match.fixture is not None:       # the league's fixture played: the receiver links the result to it
+        summary["fixture"] = match.fixture
     if match.league:
         summary.update(captains(match))
     summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]

@@ -1,8 +1,12 @@
 """The receiver's answers shared by its endpoints: JSON answers, refusals, a bounded body read."""
 import asyncio
 import json
+import logging
 
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
+
+log = logging.getLogger("pocitadlo.server")
 
 
 class JSONAnswer(Response):
@@ -12,8 +16,8 @@ class JSONAnswer(Response):
         return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
 
-def refused(status: int, reason: str) -> JSONAnswer:
-    return JSONAnswer({"code": status, "status": "refused", "reason": reason}, status_code=status)
+def refused(status: int, reason: str, **extra) -> JSONAnswer:
+    return JSONAnswer({"code": status, "status": "refused", "reason": reason, **extra}, status_code=status)
 
 
 def remote(request) -> str | None:
@@ -51,3 +55,13 @@ def limited(limiter, handle):
             limiter.refused(client)
         return answer
     return endpoint
+
+
+async def logged_refusal(store, exc, *, via: str, what: str, device, remote, **extra) -> JSONAnswer:
+    """Refuse a request that stores nothing (a live snapshot, a league fetch): logged and kept in
+    the store's refusal log like a refused post, then answered with the reason (and ``extra``)."""
+    shown = ascii(device) if device is not None else None
+    log.warning("refused %s from %s (%s): %s %s", what, shown, remote or "-", exc.status, exc.reason)
+    await run_in_threadpool(store.log_refusal, via=via, remote=remote, device=shown, item_id=None,
+                            status=exc.status, reason=exc.reason)
+    return refused(exc.status, exc.reason, **extra)

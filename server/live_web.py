@@ -5,7 +5,6 @@ and ``&`` escaped) and a script that draws with ``textContent`` only, under a Co
 Policy that allows only the receiver's own script and event stream.
 """
 import asyncio
-import logging
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -13,13 +12,11 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from server import pages
-from server.answers import JSONAnswer, limited, read_body, refused
+from server.answers import JSONAnswer, limited, logged_refusal, read_body, refused
 from server.errors import Refused
 from server.live import sse
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
-
-log = logging.getLogger("pocitadlo.server")
 
 LIVE = "/api/v1/live"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; "
@@ -56,11 +53,8 @@ def post_live(board, body_deadline: float, limiter):
 
 
 async def _refuse(board, exc: Refused, device, remote) -> JSONAnswer:
-    log.warning("refused a live snapshot from %s (%s): %s %s", ascii(device), remote or "-", exc.status, exc.reason)
-    await run_in_threadpool(board.receiver.store.log_refusal, via="http-live", remote=remote,
-                            device=ascii(device) if device is not None else None, item_id=None,
-                            status=exc.status, reason=exc.reason)
-    return refused(exc.status, exc.reason)
+    return await logged_refusal(board.receiver.store, exc, via="http-live", what="a live snapshot",
+                                device=device, remote=remote)
 
 
 def live_page(board):

@@ -38,6 +38,15 @@ class Receiver:
             self.on_stored()
         return status, answer
 
+    def authenticate(self, signed) -> None:
+        """Check a signed request that stores nothing (a league fetch) as strictly as a post:
+        a registered device (not a gateway), its signature, the time window, a fresh nonce."""
+        with self.store.transaction():
+            self._authenticate(signed, True)
+
+    def now(self) -> float:
+        return self._clock()
+
     def _handle(self, signed, via: str, remote: str | None, fresh_only: bool) -> tuple[int, dict]:
         item_id = None
         try:

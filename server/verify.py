@@ -94,6 +94,8 @@ def _check_partie(p: Parsed) -> Parsed:
 
 def _match_fields(info: dict, what: str) -> dict:
     safe_id(info.get("id"), f"{what} \"id\"")
+    if info.get("fixture") is not None:        # the league's fixture it was set up from (issue 16)
+        safe_id(info["fixture"], f"{what} \"fixture\"")
     for key in TEXTS:
         name(info.get(key), f"{what} \"{key}\"")
     return info
@@ -130,7 +132,7 @@ def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
 def _check_match(p: Parsed) -> Parsed:
     all_unicode(p.summary, "the summary")
     info, ids, _ = match_summary(p.summary)
-    _match_fields(info, "the match")
+    _match_fields({**info, "fixture": p.summary.get("fixture")}, "the match")
     for pid in ids:
         safe_id(pid, "a partie id of the match")
     if p.summary.get("forfeit") not in (None, "home", "away"):

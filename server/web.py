@@ -9,6 +9,7 @@
     GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
     GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
     POST /api/v1/live                a signed live snapshot (server.live: shown, never stored)
+    GET  /api/v1/league              a device's league, signed for it (server.league_web; signed GET)
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /                           an index page
 
@@ -25,7 +26,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import exports, live_web, pages
+from server import exports, league_web, live_web, pages
 from server.live import LiveBoard
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
@@ -171,9 +172,12 @@ class NoSniff:
 
 
 def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
-               limiter: RefusalLimiter | None = None):
-    """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut)."""
+               limiter: RefusalLimiter | None = None, league_source=None, today=None):
+    """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut);
+    ``league_source(venue, today) -> dict | None`` answers the devices' league fetch (none: 404),
+    ``today()`` its date (default: the store's clock)."""
     limiter = limiter or RefusalLimiter()
+    today = today or (lambda: receiver.store.clock.today())
     board = LiveBoard(receiver)
     routes = [
         Route(live_web.LIVE, live_web.post_live(board, body_deadline, limiter), methods=["POST"]),
@@ -181,6 +185,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/live/events", live_web.live_events(board), methods=["GET"]),
         Route("/live.js", live_web.live_script, methods=["GET"]),
         Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
         Route("/", _page(_index), methods=["GET"]),

@@ -119,6 +119,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     from display.counter import Counter
     from display.devices import open_device
     from firmware_host.league import EMPTY, load_league
+    from firmware_host.league_keeper import LeagueKeeper
     from firmware_host.match_night import Night
     from firmware_host.notify import Notifier
     from firmware_host.display_link import DisplayLink
@@ -132,8 +133,9 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     display = config.parts["display"]
     syncer = Syncer.from_settings(config.parts["sync"], clock=clock)
     league = load_league(config.device.league) if config.device.league else EMPTY
+    keeper = LeagueKeeper.from_config(config, league, getattr(syncer.transport, "signer", None), clock)
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
-                  on_record=syncer.retry_now)       # a new record: deliver it now
+                  on_record=syncer.retry_now, keeper=keeper)       # a new record: deliver it now
     lit = [counter.device] if counter is not None and counter.device is not None else []
     counter = counter or Counter(None, display)
     link = DisplayLink(counter, lambda: lit.pop() if lit else open_device(display, stream=display_stream))
@@ -217,6 +219,9 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
     if notifier is not None:
         service.notifier = notifier
     syncer.start()
+    keeper = service.night.keeper              # the league from the receiver: fetched in the background
+    if keeper is not None:
+        keeper.start()
     live = None
     if config.parts["live"].enabled:           # the live page: listens after the first frame
         from firmware_host.live.server import attach
@@ -235,6 +240,8 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
         for device in devices:
             device.close()
         syncer.stop()
+        if keeper is not None:
+            keeper.stop()
         if live is not None:
             live.stop()
         if pusher is not None:

@@ -127,7 +127,9 @@ def _listen(args, host, port, receiver, ReceiverServer, UserError):
     with _tls_errors("--cert", " / ".join(f for f in (args.cert, args.key) if f), UserError):
         try:
             return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key,
-                                  admin_token=_admin_token(args))
+                                  admin_token=_admin_token(args),
+                                  # the devices' league fetch, once the store keeps the league (issue 16)
+                                  league_source=getattr(receiver.store, "league_document", None))
         except OSError as exc:
             if exc.filename is not None or type(exc).__module__ == "ssl":
                 raise

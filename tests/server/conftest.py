@@ -55,13 +55,18 @@ def store_place(request, tmp_path):
     return request.getfixturevalue("postgresql")()
 
 
-@pytest.fixture
-def store(store_place):
-    s = Store(store_place)
+def register_devices(s: Store) -> Store:
+    """The devices of the receiver's tests: one of each venue, one of none, a gateway."""
     s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
     s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
     s.add_device("u-nowhere", SECRETS["u-nowhere"])
     s.add_device("gw-lva", SECRETS["gw-lva"], role="gateway")
+    return s
+
+
+@pytest.fixture
+def store(store_place):
+    s = register_devices(Store(store_place))
     yield s
     s.close()
 

@@ -29,6 +29,8 @@ def match_item(**fields):
     (match_item(away="x" * 201), "1 to 200 characters"),
     (match_item(venue="U Lva\n<script>"), "printable"),
     (match_item(partie=["KD-1-p1", "<img src=x>"]), "a partie id of the match"),
+    (match_item(fixture="../fixtures"), 'the match "fixture"'),                # issue 16: the fixture played
+    (carom_partie(match={"id": "KD-1", "home": "Lvi", "away": "Orli", "fixture": 7}), 'match "fixture"'),
     (carom_partie(number="2"), "partie number"),                              # partie "2" beside 1
     (carom_partie(number=True), "partie number"),
     (json.dumps({"id": "\ud800", "kind": "match", "record": "", "summary": {}}).encode(), '"id" must be'),

@@ -1,0 +1,39 @@
+"""`pocitadlo serve` answers the devices' league fetch from its store's league (issue 16): the
+store's ``league_document(venue, today)``, asked with the receiver's own date."""
+from argparse import Namespace
+
+from league_fetch_helpers import LVA, fetcher_for, league_document
+from sync_helpers import DEVICE, SECRET
+
+from cli.commands import serve
+from cli.main import UserError
+from server.http_server import ReceiverServer
+from server.receiver import Receiver
+from server.store import Store
+
+
+class LeagueStore(Store):
+    """A store that keeps a league (what the league administration adds)."""
+
+    asked: list
+
+    def league_document(self, venue, today, days: int = 28):
+        self.asked.append((venue, today))
+        return league_document(today) if venue == LVA else None
+
+
+def test_serve_hands_the_stores_league_to_the_devices(tmp_path, evening):
+    store = LeagueStore(tmp_path / "league.sqlite", clock=evening)
+    store.asked = []
+    store.add_device(DEVICE, SECRET, venue=LVA)
+    args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=None)
+    server = serve._listen(args, "127.0.0.1", 0, Receiver(store), ReceiverServer, UserError)
+    server.start(poll_interval=0.02)
+    try:
+        answer = fetcher_for(server.port, evening).fetch()
+    finally:
+        server.shutdown()
+        server.server_close()
+        store.close()
+    assert answer.venue == LVA and store.asked == [(LVA, evening.today())]
+    assert [f["date"] for f in answer.document["fixtures"]] == [evening.today().isoformat()]
