@@ -33,9 +33,12 @@ class Fixtures:
         if len(teams) < 2:
             raise LeagueError(f"{competition} {season} has {len(teams)} team(s); a schedule needs at least 2")
         entrants = [schedule.Entrant(t["name"], t["venue"], fields.days(t["days"])) for t in teams]
-        opening = {v["name"]: fields.days(v["days"]) for v in self.venues() if v["days"]}
-        plan = schedule.generate(entrants, schedule.Half(*season_row["autumn"]), schedule.Half(*season_row["spring"]),
-                                 opening=opening, holidays=holidays)
+        opening = self._opening()
+        try:
+            plan = schedule.generate(entrants, schedule.Half(*season_row["autumn"]),
+                                     schedule.Half(*season_row["spring"]), opening=opening, holidays=holidays)
+        except ValueError as exc:
+            raise LeagueError(f"no schedule for {competition} {season}: {exc}") from None
         ids = {t["name"]: t["id"] for t in teams}
         with self._transaction() as db:
             self._clear_schedule(db, season, competition, replace)
@@ -48,6 +51,10 @@ class Fixtures:
                             match.start.isoformat(timespec="minutes"), ids[match.home], ids[match.away], match.venue,
                             match.date.isoformat()))
         return {"fixtures": len(plan.matches), "unmet": list(plan.unmet)}
+
+    def _opening(self) -> dict[str, frozenset[int]]:
+        """Venue -> the weekdays it is open (only venues that said)."""
+        return {v["name"]: fields.days(v["days"]) for v in self.venues() if v["days"]}
 
     def _clear_schedule(self, db, season, competition, replace: bool) -> None:
         [(count,)] = db.execute("SELECT COUNT(*) FROM fixtures WHERE season = ? AND competition = ?",
@@ -107,15 +114,16 @@ class Fixtures:
         return fixture
 
     def _check_day(self, fixture: dict, day: dt.date) -> None:
+        """Refused with the reason server.schedule.move_refusal gives (not a working day, outside
+        the match's half-season, a team or the venue already plays that day, the venue is closed)."""
         from server import schedule
 
         season = self.season(fixture["season"])
-        if not any(first <= day <= last for first, last in (season["autumn"], season["spring"])):
-            (a1, a2), (s1, s2) = season["autumn"], season["spring"]
-            raise LeagueError(f"{day} is outside the halves of {season['name']} ({a1}..{a2}, {s1}..{s2}; A.2.1)")
         others = [_planned(schedule, f) for f in self.fixtures(fixture["season"], fixture["competition"])
-                  if f["id"] != fixture["id"] and f["status"] in OPEN]
-        refusal = schedule.move_refusal(others, _planned(schedule, fixture), day)
+                  if f["id"] == fixture["id"] or f["status"] in OPEN]
+        opening = self._opening()
+        refusal = schedule.move_refusal(others, _planned(schedule, fixture), day, opening=opening,
+                                        halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])))
         if refusal:
             raise LeagueError(f"fixture {fixture['id']} cannot move to {day}: {refusal}")
 
@@ -160,12 +168,12 @@ class Fixtures:
         carom match counts 8 : 0 in the table until the device's own record of it arrives); the
         team's second no-show expels it: its results are annulled and its open fixtures cancelled."""
         fixture = self.fixture(fixture_id)
-        if fixture["status"] in ("forfeited", "cancelled") or fixture["closed"]:
-            raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
-                              "not yet played")
         absent = self._side(fixture, team)
         if absent["expelled"]:
             raise LeagueError(f"{team} was expelled on {absent['expelled'][:10]} (A.3.7)")
+        if fixture["status"] in ("forfeited", "cancelled") or fixture["closed"]:
+            raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
+                              "not yet played")
         opponent = fixture["away"] if team == fixture["home"] else fixture["home"]
         with self._transaction() as db:
             db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)", (fixture_id, absent["id"], self.now()))
@@ -179,12 +187,13 @@ class Fixtures:
                 "expelled": cancelled is not None, "cancelled": cancelled or []}
 
     def _expel(self, db, team_id: int) -> list[str]:
+        """Expel the team; its fixtures not yet played are cancelled (their ids returned)."""
         db.execute("UPDATE teams SET expelled = ? WHERE id = ?", (self.now(), team_id))
-        cancelled = [f for (f,) in db.execute("SELECT id FROM fixtures WHERE (home = ? OR away = ?) AND status IN "
-                                              "('scheduled', 'postponed') ORDER BY date, id",
-                                              (team_id, team_id)).fetchall()]
-        db.execute("UPDATE fixtures SET status = 'cancelled' WHERE (home = ? OR away = ?) AND status IN "
-                   "('scheduled', 'postponed')", (team_id, team_id))
+        cancelled = [f for (f,) in db.execute(
+            "SELECT f.id FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.status IN ('scheduled', 'postponed') "
+            "AND NOT EXISTS (SELECT 1 FROM match_figures m WHERE m.match_id = f.id AND m.closed = 1) "
+            "ORDER BY f.date, f.id", (team_id, team_id)).fetchall()]
+        db.execute_many("UPDATE fixtures SET status = 'cancelled' WHERE id = ?", [(f,) for f in cancelled])
         return cancelled
 
     def _forfeit_figures(self, fixture: dict, winner: str) -> None:
