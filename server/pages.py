@@ -151,3 +151,6 @@ def index(matches: list[dict], unreadable=()) -> str:
 def live(data_json: str) -> str:
     """The league's /live page: the tables playing now (``data_json``: server.live_web.sse_data)."""
     return _render("live.html", title="Živě: stoly, které se právě hrají", data_json=data_json)
+
+
+render = _render      # the league's admin and schedule pages (server/admin_web.py, server/schedule_web.py)
