@@ -4,6 +4,7 @@ honouring the teams' requested weekdays and the venues' opening days as far as p
 reporting what could not be honoured (A.2.4). Pure: no database, no clock, no I/O; the same input
 gives the same plan. docs/league.md "Schedule" describes the algorithm and its decisions."""
 import datetime
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from server.schedule_days import Leg, dishonoured, place_leg
 from server.workdays import czech_holidays, day_off_reason, long_date, weekday_list, working_day
 
 __all__ = ["Entrant", "Half", "Planned", "Unmet", "Plan", "generate", "working_day", "czech_holidays",
-           "move_refusal", "season_halves"]
+           "move_refusal", "season_halves", "draw", "seat"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,14 @@ class Plan:
     unmet: tuple[str, ...]                   # what could not be honoured, one English sentence each (A.2.4)
     details: tuple[Unmet, ...] = ()          # the same, as data
     halves: tuple[Half, ...] = ()            # the autumn and spring halves it was made for
+
+
+def draw(entrants: Sequence[Entrant], lot: str) -> list[Entrant]:
+    """The draw (A.2.3 "rozlosovaný"): `entrants` in an order decided by `lot`, the same order for
+    the same lot (the organiser publishes the lot, so anyone can repeat the draw)."""
+    ordered = sorted(entrants, key=lambda e: e.team)
+    random.Random(lot).shuffle(ordered)
+    return ordered
 
 
 def generate(entrants: Sequence[Entrant], autumn: Half, spring: Half, *,
@@ -172,6 +181,17 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     half = _half_of(match.date, halves or (plan_or_matches.halves if is_plan else ()))
     if day not in half:
         return f"{long_date(day)} is outside the half-season of {match.text()} ({half.text()}, A.2.1)"
+    clash = _clash(others, match, day)
+    if clash:
+        return clash
+    open_days = opening.get(match.venue)
+    if open_days and day.weekday() not in open_days:
+        return f"{match.venue} is not open on {long_date(day)}"
+    return None
+
+
+def _clash(others: Iterable[Planned], match: Planned, day: datetime.date) -> str | None:
+    """A team of `match` or its venue already busy on `day`: one match a day per team and per venue."""
     for other in others:
         if other.date != day:
             continue
@@ -180,13 +200,11 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
             return f"{sorted(both)[0]} already plays {other.text()} on {long_date(day)}"
         if other.venue == match.venue:
             return f"{match.venue} already hosts {other.text()} on {long_date(day)}"
-    open_days = opening.get(match.venue)
-    if open_days and day.weekday() not in open_days:
-        return f"{match.venue} is not open on {long_date(day)}"
     return None
 
 
 def _half_of(day: datetime.date, halves: Sequence[Half]) -> Half:
+    """The half of `halves` (default: A.2.1's months around `day`) that holds `day`, or the nearest."""
     if not halves:
         autumn, spring = season_halves(day.year if day.month >= 7 else day.year - 1)
         halves = (autumn, spring)

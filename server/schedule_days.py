@@ -3,11 +3,11 @@
 Each round of a leg aims at a day of the half (`aims`): one round a week, in the fullest weeks evenly
 spread, when the half has as many weeks as the leg has rounds, else evenly spread working days;
 its matches take days of that day's week. A team plays at most one match a day and
-a venue hosts at most one a day (hard); among the free days a match prefers, in this order: its own
-week, the venue open, the home team's requested weekdays, the away team's, a day after both teams'
-earlier matches, the day nearest the round's aim, the earlier day. A match with no free day in its
-own week takes the nearest week with one; a match with no free working day in the whole half is
-placed on the first free working day after it (and reported). Entrants are duck-typed: `.team`,
+a venue hosts at most one a day (hard); among the free days a match prefers, in this order: a day
+its venue is open, its own week (else the nearest), the home team's requested weekdays, the away
+team's, a day after both teams' earlier matches, the day nearest the round's aim, the earlier day.
+A match with no free working day in the whole half is placed on the first free working day after
+it (and reported). Entrants are duck-typed: `.team`,
 `.venue`, `.days`."""
 import datetime
 from dataclasses import dataclass, field
@@ -103,7 +103,7 @@ def _best_day(leg: Leg, placed: Placed, days, aim: int, home, away) -> datetime.
     def cost(indexed):
         index, day = indexed
         kinds = {kind for kind, _, _ in dishonoured(leg, day, home, away)}
-        return (abs((_monday(day) - week).days), "venue" in kinds, "home" in kinds, "away" in kinds,
+        return ("venue" in kinds, abs((_monday(day) - week).days), "home" in kinds, "away" in kinds,
                 latest is not None and day < latest, abs(index - aim), day)
 
     free = [(i, d) for i, d in enumerate(days) if not any(d in placed.busy.get(key, ()) for key in keys)]
