@@ -183,10 +183,10 @@ def _player(add: bool):
 
 
 def _generate(store, form) -> str:
-    plan = store.generate_schedule(form.get("season", ""), form.get("competition", ""),
+    plan = store.generate_schedule(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
-    return f"Rozlosováno {plan['fixtures']} utkání.{unmet}"
+    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
 
 
 def _move(store, form) -> str:

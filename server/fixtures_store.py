@@ -21,10 +21,11 @@ FIXTURE_KEYS = ("id", "season", "competition", "round", "date", "start", "home",
 
 class Fixtures:
     # -- the schedule ---------------------------------------------------------------------
-    def generate_schedule(self, season: str, competition: str, *, replace: bool = False,
+    def generate_schedule(self, season: str, competition: str, *, lot: str | None = None, replace: bool = False,
                           holidays: frozenset[dt.date] = frozenset()) -> dict:
-        """Draw the season's double round robin (server.schedule.generate) for its teams and store it;
-        what could not be honoured is returned (A.2.4). ``replace``: drop a schedule not yet begun."""
+        """Draw the season's double round robin (server.schedule: the teams in the order of the
+        published ``lot``, A.2.3; default "SEASON COMPETITION") and store it; what could not be
+        honoured is returned (A.2.4). ``replace``: drop a schedule not yet begun."""
         from server import schedule
 
         season_row, competition = self.season(fields.season_name(season)), fields.competition(competition)
@@ -32,7 +33,8 @@ class Fixtures:
         teams = [t for t in self.teams(season, competition) if not t["expelled"]]
         if len(teams) < 2:
             raise LeagueError(f"{competition} {season} has {len(teams)} team(s); a schedule needs at least 2")
-        entrants = [schedule.Entrant(t["name"], t["venue"], fields.days(t["days"])) for t in teams]
+        lot = fields.text(lot or f"{season} {competition}", "the lot")
+        entrants = schedule.draw([schedule.Entrant(t["name"], t["venue"], fields.days(t["days"])) for t in teams], lot)
         opening = self._opening()
         try:
             plan = schedule.generate(entrants, schedule.Half(*season_row["autumn"]),
@@ -50,7 +52,7 @@ class Fixtures:
                            (fixture_id, season, competition, match.round, match.date.isoformat(),
                             match.start.isoformat(timespec="minutes"), ids[match.home], ids[match.away], match.venue,
                             match.date.isoformat()))
-        return {"fixtures": len(plan.matches), "unmet": list(plan.unmet)}
+        return {"fixtures": len(plan.matches), "unmet": list(plan.unmet), "lot": lot}
 
     def _opening(self) -> dict[str, frozenset[int]]:
         """Venue -> the weekdays it is open (only venues that said)."""

@@ -7,7 +7,7 @@
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
     fixture list --season S                                 the schedule with statuses and results
-    schedule generate --season S [--replace]                draw and store it; prints what it could not honour
+    schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
     schedule move FIXTURE DATE                              move a match to another day
     postpone FIXTURE --team T [--to DATE] [--reason R]      a team's postponement (at most 2 a season, A.3.3)
     no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
@@ -49,6 +49,8 @@ def configure(sub, leaf) -> None:
     schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
     generate = _in_season(leaf(schedule.add_parser("generate", help="draw the double round robin and store it")))
     generate.add_argument("--replace", action="store_true", help="draw again a schedule not yet begun")
+    generate.add_argument("--lot", help="the lot that orders the teams (A.2.3; default: \"SEASON COMPETITION\"); "
+                                        "publish it, the same lot gives the same schedule")
     move = leaf(schedule.add_parser("move", help="move a match to another working day"))
     move.add_argument("fixture")
     move.add_argument("date", help="YYYY-MM-DD")
@@ -150,8 +152,8 @@ def _fixture_list(args, store) -> int:
 
 
 def _generate(args, store) -> int:
-    plan = store.generate_schedule(args.season, args.competition, replace=args.replace)
-    print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season}")
+    plan = store.generate_schedule(args.season, args.competition, lot=args.lot, replace=args.replace)
+    print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
     for sentence in plan["unmet"]:
         print(f"not honoured: {sentence}")
     return 0

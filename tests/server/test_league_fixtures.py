@@ -121,3 +121,16 @@ def test_A_3_7_a_no_show_for_a_match_already_forfeited_or_played_is_refused(leag
         league.record_no_show(fixture["id"], "Sokoli")
     with pytest.raises(LeagueError, match="only a match still to be played can move"):
         league.move_fixture(fixture["id"], free_working_day(league, fixture))
+
+
+def test_A_2_3_the_draw_follows_the_published_lot_the_same_lot_the_same_schedule(store):
+    set_up_league(store)
+
+    def drawn(lot):
+        plan = store.generate_schedule(SEASON, "carom", lot=lot, replace=True)
+        assert plan["lot"] == (lot or "2026/27 carom")
+        return [(f["date"], f["home"], f["away"]) for f in store.fixtures(SEASON, "carom")]
+
+    first = drawn("losování 2026-09-15")
+    assert drawn("losování 2026-09-15") == first
+    assert drawn(None) == drawn("2026/27 carom")
