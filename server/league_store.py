@@ -69,6 +69,10 @@ class League:
         return [{"name": name, "days": days, "devices": [d for d, v in devices if _fold(v) == _fold(name)]}
                 for name, days in rows]
 
+    def venue_named(self, name: str) -> str | None:
+        """The league's venue of that name, as a device spells it (case and spacing aside)."""
+        return next((v["name"] for v in self.venues() if _fold(v["name"]) == _fold(name)), None)
+
     def _venue(self, db, name: str) -> str:
         row = db.execute("SELECT name FROM venues WHERE name = ?", (name,)).fetchone()
         if row is None:

@@ -87,6 +87,16 @@ def run(args, store) -> int:
         raise user_error(f"{name}: {exc}") from None
 
 
+def check_venue(store, venue: str | None) -> None:
+    """``add-device --venue``: once the league has venues, a device is registered at one of them."""
+    from cli.commands import user_error
+
+    names = [v["name"] for v in store.venues()]
+    if venue is not None and names and store.venue_named(venue) is None:
+        raise user_error(f"add-device: no venue {venue!r} in the league; the venues: {', '.join(names)} "
+                         "(venue add adds one)")
+
+
 def _season_add(args, store) -> int:
     season = store.add_season(args.name, args.autumn, args.spring)
     print(f"season {season['name']}: " + _halves(season))

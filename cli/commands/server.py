@@ -127,6 +127,7 @@ def _add(args, store) -> int:
     import secrets
 
     role = "device" if args.action == "add-device" else "gateway"
+    league_admin.check_venue(store, getattr(args, "venue", None))
     again = "re-" if store.role_of(args.id) else ""
     registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:

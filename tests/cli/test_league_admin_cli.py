@@ -106,3 +106,11 @@ def test_a_postponed_match_gets_its_date_with_schedule_move(league):
     code, out, err = league("schedule", "move", fixture["id"], day)
     assert code == 0, err
     assert {f["id"]: (f["date"], f["status"]) for f in _fixtures(league)}[fixture["id"]] == (day, "scheduled")
+
+
+def test_a_device_is_registered_at_a_venue_of_the_league_and_listed_with_it(league):
+    code, _, err = league("add-device", "u-lva-1", "--venue", "U Lvíčka")
+    assert code == 2 and "add-device: no venue 'U Lvíčka' in the league; the venues: U Koule, U Lva" in err
+    assert league("add-device", "u-lva-1", "--venue", "u  lva")[0] == 0          # the device's spelling
+    code, out, _ = league("venues")
+    assert "U Lva\tpo, út, st, čt\tu-lva-1" in out.splitlines()

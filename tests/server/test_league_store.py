@@ -1,11 +1,15 @@
 """The league's own data in the store (issue 16): seasons and halves (A.2.1), teams with captains
 (A.3.2), rosters (A.3.4), venues and their devices, on SQLite and PostgreSQL."""
 import datetime as dt
+import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from league_admin_helpers import KOULE, LVA, SEASON, set_up_league
 
 from server.league_fields import LeagueError
+from server.store import Store
 
 
 def test_A_2_1_a_season_has_an_autumn_half_in_october_november_and_a_spring_half_in_march_april(store):
@@ -80,3 +84,22 @@ def test_a_venue_lists_its_opening_days_and_the_devices_registered_there(store):
 def test_names_are_bounded_and_one_line(store, bad, reason):
     with pytest.raises(LeagueError, match=reason):
         store.add_venue(bad)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(["Lvi", "Orli", "Sokoli"]),
+                          st.sampled_from(["Novák", "Dvořák", "Svoboda"])), max_size=15))
+def test_A_3_4_whatever_the_organiser_does_no_player_is_on_two_teams_of_a_season(steps):
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"{folder}/league.sqlite")
+        try:
+            set_up_league(store, teams={name: (LVA, "", ("Kapitán " + name,)) for name in ("Lvi", "Orli", "Sokoli")})
+            for add, team, player in steps:
+                try:
+                    (store.add_player if add else store.remove_player)(SEASON, "carom", team, player)
+                except LeagueError as refusal:
+                    assert "(A.3.4)" in str(refusal) if add else "is not on the roster" in str(refusal)
+            rosters = [p for t in store.teams(SEASON, "carom") for p in t["players"]]
+            assert len(rosters) == len(set(rosters))
+        finally:
+            store.close()
