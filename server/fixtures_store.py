@@ -26,33 +26,34 @@ class Fixtures:
         """Draw the season's double round robin (server.schedule: the teams in the order of the
         published ``lot``, A.2.3; default "SEASON COMPETITION") and store it; what could not be
         honoured is returned (A.2.4). ``replace``: drop a schedule not yet begun."""
-        from server import schedule
-
         season_row, competition = self.season(fields.season_name(season)), fields.competition(competition)
         season = season_row["name"]
         teams = [t for t in self.teams(season, competition) if not t["expelled"]]
         if len(teams) < 2:
             raise LeagueError(f"{competition} {season} has {len(teams)} team(s); a schedule needs at least 2")
         lot = fields.text(lot or f"{season} {competition}", "the lot")
-        entrants = schedule.draw([schedule.Entrant(t["name"], t["venue"], fields.days(t["days"])) for t in teams], lot)
-        opening = self._opening()
-        try:
-            plan = schedule.generate(entrants, schedule.Half(*season_row["autumn"]),
-                                     schedule.Half(*season_row["spring"]), opening=opening, holidays=holidays)
-        except ValueError as exc:
-            raise LeagueError(f"no schedule for {competition} {season}: {exc}") from None
+        plan = self._plan(season_row, competition, teams, lot, holidays)
         ids = {t["name"]: t["id"] for t in teams}
         with self._transaction() as db:
             self._clear_schedule(db, season, competition, replace)
             taken = {fixture_id for (fixture_id,) in db.execute("SELECT id FROM fixtures").fetchall()}
-            for match in plan.matches:
-                fixture_id = _fixture_id(match, taken)
-                db.execute("INSERT INTO fixtures(id, season, competition, round, date, start, home, away, venue, "
-                           "status, planned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
-                           (fixture_id, season, competition, match.round, match.date.isoformat(),
-                            match.start.isoformat(timespec="minutes"), ids[match.home], ids[match.away], match.venue,
-                            match.date.isoformat()))
+            db.execute_many("INSERT INTO fixtures(id, season, competition, round, date, start, home, away, venue, "
+                            "status, planned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
+                            [(_fixture_id(m, taken), season, competition, m.round, m.date.isoformat(),
+                              m.start.isoformat(timespec="minutes"), ids[m.home], ids[m.away], m.venue,
+                              m.date.isoformat()) for m in plan.matches])
         return {"fixtures": len(plan.matches), "unmet": list(plan.unmet), "lot": lot}
+
+    def _plan(self, season_row: dict, competition: str, teams: list[dict], lot: str, holidays):
+        """server.schedule's plan for these teams, drawn by the lot, in the season's halves."""
+        from server import schedule
+
+        entrants = schedule.draw([schedule.Entrant(t["name"], t["venue"], fields.days(t["days"])) for t in teams], lot)
+        try:
+            return schedule.generate(entrants, schedule.Half(*season_row["autumn"]),
+                                     schedule.Half(*season_row["spring"]), opening=self._opening(), holidays=holidays)
+        except ValueError as exc:
+            raise LeagueError(f"no schedule for {competition} {season_row['name']}: {exc}") from None
 
     def _opening(self) -> dict[str, frozenset[int]]:
         """Venue -> the weekdays it is open (only venues that said)."""
@@ -149,7 +150,8 @@ class Fixtures:
                        (fixture_id, asking["id"], self.now(), fixture["date"], reason))
             db.execute("UPDATE fixtures SET status = ?, date = ? WHERE id = ?",
                        ("scheduled" if day else "postponed", (day.isoformat() if day else fixture["date"]), fixture_id))
-        return {"fixture": self.fixture(fixture_id), "postponements": len(earlier) + 1, "left": MAX_POSTPONEMENTS - len(earlier) - 1}
+        count = len(earlier) + 1
+        return {"fixture": self.fixture(fixture_id), "postponements": count, "left": MAX_POSTPONEMENTS - count}
 
     def postponements(self, season: str, competition: str, team: str) -> list[dict]:
         with self._read() as db:
@@ -160,7 +162,8 @@ class Fixtures:
 
     def _side(self, fixture: dict, team: str) -> dict:
         if team not in (fixture["home"], fixture["away"]):
-            raise LeagueError(f"{team!r} does not play fixture {fixture['id']} ({fixture['home']} – {fixture['away']})")
+            raise LeagueError(f"{team!r} does not play fixture {fixture['id']} "
+                              f"({fixture['home']} – {fixture['away']})")
         with self._read() as db:
             return self._team_row(db, fixture["season"], fixture["competition"], team)
 
@@ -178,7 +181,8 @@ class Fixtures:
                               "not yet played")
         opponent = fixture["away"] if team == fixture["home"] else fixture["home"]
         with self._transaction() as db:
-            db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)", (fixture_id, absent["id"], self.now()))
+            db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)",
+                       (fixture_id, absent["id"], self.now()))
             db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture_id,))
             [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
             if fixture["competition"] == "carom" and not db.execute(
@@ -203,7 +207,8 @@ class Fixtures:
         [(seq,)] = self.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM match_figures")
         points = {side: FORFEIT_POINTS if fixture[side] == winner else 0 for side in ("home", "away")}
         match_row = {"match_id": fixture["id"], "seq": seq, "game": "carom", "season": fixture["season"],
-                     "date": fixture["date"], "venue": fixture["venue"], "home": fixture["home"], "away": fixture["away"],
+                     "date": fixture["date"], "venue": fixture["venue"], "home": fixture["home"],
+                     "away": fixture["away"],
                      "points_home": points["home"], "points_away": points["away"], "closed": 1, "unreadable": None}
         teams = [{"match_id": fixture["id"], "game": "carom", "season": fixture["season"], "team": fixture[side],
                   "opponent": fixture[other], **dict.fromkeys(self.summed, 0), "matches": 1, "points": points[side]}

@@ -171,7 +171,8 @@ class League:
             rows = db.execute("SELECT season, competition, venue, NULL FROM teams UNION ALL "
                               "SELECT season, competition, venue, date FROM fixtures").fetchall()
         current = fields.season_containing(today)
-        here = [(season, competition, date) for season, competition, where, date in rows if _fold(where) == _fold(venue)]
+        here = [(season, competition, date) for season, competition, where, date in rows
+                if _fold(where) == _fold(venue)]
         if not here:
             return None
 
