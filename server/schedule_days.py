@@ -2,14 +2,15 @@
 
 Each round of a leg aims at a day of the half (`aims`): one round a week, in the fullest weeks evenly
 spread, when the half has as many weeks as the leg has rounds, else evenly spread working days;
-its matches take days of that day's week. A team plays at most one match a day and
-a venue hosts at most one a day (hard); among the free days a match prefers, in this order: a day
-its venue is open, its own week (else the nearest), the home team's requested weekdays, the away
-team's, a day after both teams' earlier matches, the day nearest the round's aim, the earlier day.
-A match with no free working day in the whole half is placed on the first free working day after
-it (and reported). Entrants are duck-typed: `.team`,
-`.venue`, `.days`."""
+its matches take days of that day's week. A team plays at most one match a day and a venue hosts
+at most one a day (hard); among the free days a match prefers, in this order: a day its venue is
+open, its own week (else the nearest), the home team's requested weekdays, the away team's, a day
+after both teams' earlier matches, the day nearest the round's aim, the earlier day. A match with
+no free working day in the whole half is placed on the first free working day after it (and
+reported). Last, a match whose home team's wish is not met gets a second chance in the week before
+or after (`_for_the_home_team`). Entrants are duck-typed: `.team`, `.venue`, `.days`."""
 import datetime
+from collections import Counter
 from dataclasses import dataclass, field
 
 from server.workdays import working_day
@@ -52,7 +53,8 @@ def place_leg(leg: Leg, table, half, first_round: int, busy=None) -> Placed:
     """Place the rounds of `table` (lists of (home, away) entrants) in `half`, numbered from `first_round`."""
     placed = Placed(busy={key: set(days) for key, days in (busy or {}).items()})
     days = [d for d in _dates(half.first, half.last) if working_day(d, leg.holidays)]
-    for k, (pairs, aim) in enumerate(zip(table, aims(days, len(table)))):
+    targets = aims(days, len(table))
+    for k, (pairs, aim) in enumerate(zip(table, targets)):
         for home, away in sorted(pairs, key=lambda pair: _freedom(leg, days, aim, *pair)):
             day = _best_day(leg, placed, days, aim, home, away) if days else None
             if day is None:
@@ -61,7 +63,35 @@ def place_leg(leg: Leg, table, half, first_round: int, busy=None) -> Placed:
             for key in _keys(home, away):
                 placed.busy.setdefault(key, set()).add(day)
             placed.matches.append((first_round + k, day, home, away))
+    rounds_in = Counter(_monday(days[aim]) for aim in targets if aim is not None)
+    placed.matches = [_for_the_home_team(leg, placed, days, rounds_in, match) for match in placed.matches]
     return placed
+
+
+def _for_the_home_team(leg: Leg, placed: Placed, days, rounds_in: Counter, match):
+    """`match`, moved to a day of the week before or after its own when that meets its home team's
+    wish (and its venue's opening days) where its own week could not: on a day both teams and the
+    venue are free, and neither team then plays more than one match beyond the week's rounds."""
+    r, day, home, away = match
+    if day not in days or "home" not in {kind for kind, _, _ in dishonoured(leg, day, home, away)}:
+        return match
+    keys = _keys(home, away)
+    near = [d for d in days if abs((_monday(d) - _monday(day)).days) == 7
+            and not {"venue", "home"} & {kind for kind, _, _ in dishonoured(leg, d, home, away)}
+            and not any(d in placed.busy.get(key, ()) for key in keys)
+            and not _crowded(placed, keys[:2], _monday(d), max(2, rounds_in[_monday(d)]))]
+    if not near:
+        return match
+    better = min(near, key=lambda d: (bool(dishonoured(leg, d, home, away)), abs((d - day).days), d))
+    for key in keys:
+        placed.busy[key].discard(day)
+        placed.busy[key].add(better)
+    return r, better, home, away
+
+
+def _crowded(placed: Placed, teams, monday: datetime.date, most: int) -> bool:
+    """A team of `teams` already plays `most` matches in the week of `monday`."""
+    return any(sum(1 for d in placed.busy.get(key, ()) if _monday(d) == monday) >= most for key in teams)
 
 
 def aims(days: list[datetime.date], count: int) -> list[int | None]:
@@ -96,6 +126,7 @@ def _freedom(leg: Leg, days, aim, home, away) -> int:
 
 
 def _best_day(leg: Leg, placed: Placed, days, aim: int, home, away) -> datetime.date | None:
+    """The free day of `days` the match prefers (the module's order), None when no day is free."""
     keys = _keys(home, away)
     latest = max((d for key in keys[:2] for d in placed.busy.get(key, ())), default=None)
     week = _monday(days[aim])

@@ -163,11 +163,15 @@ def assert_valid_plan(teams, autumn, spring, opening, days_off):
     # one match a day per team and per venue (a venue has one league table)
     assert max(Counter((t, m.date) for m in plan.matches for t in (m.home, m.away)).values()) == 1
     assert max(Counter((m.venue, m.date) for m in plan.matches).values()) == 1
-    # home and away balanced within each half
+    # home and away balanced within each half, never three home or three away matches in a row
     for leg in (range(1, rounds + 1), range(rounds + 1, 2 * rounds + 1)):
         homes = Counter(m.home for m in plan.matches if m.round in leg)
         aways = Counter(m.away for m in plan.matches if m.round in leg)
         assert all(abs(homes[t] - aways[t]) <= 1 for t in venue_of)
+        for team in venue_of:
+            pattern = [m.home == team for m in sorted(plan.matches, key=lambda m: m.round)
+                       if m.round in leg and team in (m.home, m.away)]
+            assert max(len(list(run)) for _, run in itertools.groupby(pattern)) <= 2
     # A.2.4: every wish not honoured is reported, and nothing else
     reported = {(u.match.round, u.match.home, u.match.away, u.kind) for u in plan.details if u.kind != "half"}
     assert reported == dishonoured(plan, teams, opening)
@@ -254,7 +258,7 @@ def test_A_2_2_the_start_time_is_17_00_unless_the_league_says_otherwise():
     assert {m.start for m in generate(entrants(3), AUTUMN, SPRING, start=time(17, 30)).matches} == {time(17, 30)}
 
 
-def test_sixteen_teams_fit_in_the_halves_with_two_matches_a_week_at_most():
+def test_A_2_1_sixteen_teams_fit_in_the_halves_with_two_matches_a_week_at_most():
     plan = generate(entrants(16), AUTUMN, SPRING)
     assert len(plan.matches) == 240 and not [u for u in plan.details if u.kind == "half"]
     per_week = Counter((t, m.date.isocalendar()[:2]) for m in plan.matches for t in (m.home, m.away))
@@ -356,3 +360,15 @@ def test_A_2_4_a_venue_open_only_on_good_friday_s_weekday_plays_in_the_nearest_w
     plan = generate(teams, AUTUMN, SPRING, opening={"Friday bar": frozenset({4})})
     assert plan.unmet == ()
     assert all(m.date.weekday() == 4 and m.date != date(2027, 3, 26) for m in plan.matches if m.venue == "Friday bar")
+
+
+def test_A_2_4_a_home_wish_lost_to_a_holiday_moves_the_match_to_the_next_free_week():
+    """Spring 2027 (ten teams, a round every week): T0 asks for Fridays, everyone else for Mondays.
+    Its round 13 home match falls in the week of Good Friday (26 March); it is played on Friday
+    19 March instead, T0's one free Friday next to it, not on a day T0 did not ask for."""
+    teams = [Entrant(f"T{i}", f"V{i}", frozenset({4} if i == 0 else {0})) for i in range(10)]
+    plan = generate(teams, AUTUMN, SPRING)
+    assert not [u for u in plan.details if u.kind == "home" and u.who == "T0"]
+    assert [(m.date, m.away) for m in plan.matches if m.round == 13 and m.home == "T0"] == [(date(2027, 3, 19), "T6")]
+    per_week = Counter((t, m.date.isocalendar()[:2]) for m in plan.matches for t in (m.home, m.away))
+    assert max(per_week.values()) == 2
