@@ -19,7 +19,7 @@ from server.admin_session import COOKIE, FormRefused, Sessions, read_form, token
 from server.answers import remote, too_many
 from server.league_fields import LeagueError
 from server.pages import render
-from server.schedule_web import STATUSES
+from server.schedule_web import STATUSES, page
 
 
 def routes(admin_token: str | None, clock) -> list[Route]:
@@ -29,6 +29,10 @@ def routes(admin_token: str | None, clock) -> list[Route]:
             Route("/admin/logout", _logout(sessions), methods=["POST"]),
             Route("/admin", _dashboard(sessions), methods=["GET"]),
             Route("/admin/{action}", _change(sessions), methods=["POST"])]
+
+
+def _refused(reason: str, status: int) -> HTMLResponse:
+    return page(render("admin_refused.html", title="Správa ligy", reason=reason), status)
 
 
 def _secure(request) -> bool:
@@ -49,8 +53,8 @@ def _login_page(sessions):
 
 
 def _login_answer(sessions, request, session, error: str | None = None, status: int = 200):
-    answer = HTMLResponse(render("admin_login.html", title="Správa ligy: přihlášení", csrf=session["csrf"],
-                                 error=error), status_code=status)
+    answer = page(render("admin_login.html", title="Správa ligy: přihlášení", csrf=session["csrf"], error=error),
+                  status)
     sessions.set_cookie(answer, session, secure=_secure(request))
     return answer
 
@@ -82,8 +86,7 @@ def _logout(sessions):
         try:
             await read_form(request, _session(sessions, request))
         except FormRefused as exc:
-            return HTMLResponse(render("admin_refused.html", title="Správa ligy", reason=str(exc)),
-                                status_code=exc.status)
+            return _refused(str(exc), exc.status)
         answer = RedirectResponse("/admin/login", status_code=303)
         sessions.set_cookie(answer, None, secure=_secure(request))
         return answer
@@ -98,7 +101,7 @@ def _dashboard(sessions):
         store = request.app.state.receiver.store
         context = {"season": request.query_params.get("season", ""),
                    "competition": request.query_params.get("competition", "carom")}
-        return HTMLResponse(await run_in_threadpool(_page, store, session, context))
+        return page(await run_in_threadpool(_page, store, session, context))
     return endpoint
 
 
@@ -107,23 +110,20 @@ def _change(sessions):
         session = _session(sessions, request)
         action = ACTIONS.get(request.path_params["action"])
         if action is None:
-            return HTMLResponse(render("admin_refused.html", title="Správa ligy", reason="no such admin action"),
-                                status_code=404)
+            return _refused("no such admin action", 404)
         if not session or not session["admin"]:
             return RedirectResponse("/admin/login", status_code=303)
         try:
             form = await read_form(request, session)
         except FormRefused as exc:
-            return HTMLResponse(render("admin_refused.html", title="Správa ligy", reason=str(exc)),
-                                status_code=exc.status)
+            return _refused(str(exc), exc.status)
         store = request.app.state.receiver.store
         context = {"season": form.get("season", ""), "competition": form.get("competition", "carom")}
         try:
             done = await run_in_threadpool(action, store, form)
         except LeagueError as exc:
-            return HTMLResponse(await run_in_threadpool(_page, store, session, context, None, str(exc)),
-                                status_code=400)
-        return HTMLResponse(await run_in_threadpool(_page, store, session, context, done))
+            return page(await run_in_threadpool(_page, store, session, context, None, str(exc)), 400)
+        return page(await run_in_threadpool(_page, store, session, context, done))
     return endpoint
 
 

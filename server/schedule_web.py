@@ -6,8 +6,14 @@ from starlette.responses import HTMLResponse
 from server.answers import JSONAnswer
 from server.pages import render
 
+# the league's pages (this one and the admin's) load nothing, run no script and may not be framed
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'"
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
             "cancelled": "zrušeno"}
+
+
+def page(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers={"Content-Security-Policy": CSP})
 
 
 def schedule(html: bool):
@@ -31,7 +37,6 @@ def _schedule(store, request, *, html: bool):
         rounds.setdefault(f["round"], []).append(f)
     expelled = [t["name"] for t in store.teams(season, competition) if t["expelled"]] if season else []
     notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []
-    return HTMLResponse(render("schedule.html", title=f"Rozpis utkání {season}".strip(), seasons=seasons,
-                               season=season, competition=competition, competitions=competitions,
-                               fixtures=fixtures, notes=notes,
-                               rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)]))
+    return page(render("schedule.html", title=f"Rozpis utkání {season}".strip(), seasons=seasons, season=season,
+                       competition=competition, competitions=competitions, fixtures=fixtures, notes=notes,
+                       rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)]))

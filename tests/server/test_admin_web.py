@@ -165,3 +165,12 @@ def test_the_public_schedule_shows_each_round_and_the_results_of_played_matches(
 def test_the_schedule_page_without_a_league_says_so(admin):
     status, page, _ = admin.get("/schedule?season=<x>")
     assert status == 200 and "Rozpis utkání zatím není." in page
+
+
+def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logged_in):
+    answers = [logged_in.get("/admin"), logged_in.get("/schedule")]
+    logged_in.post("/admin/logout", {})
+    answers.append(logged_in.get("/admin/login"))
+    for status, _, headers in answers:
+        policy = headers["content-security-policy"]
+        assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
