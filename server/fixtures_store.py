@@ -161,6 +161,7 @@ class Fixtures:
         return [dict(zip(("fixture", "at", "was", "reason"), r)) for r in rows]
 
     def _side(self, fixture: dict, team: str) -> dict:
+        team = fields.text(team, "the team")
         if team not in (fixture["home"], fixture["away"]):
             raise LeagueError(f"{team!r} does not play fixture {fixture['id']} "
                               f"({fixture['home']} – {fixture['away']})")

@@ -134,3 +134,23 @@ def test_A_2_3_the_draw_follows_the_published_lot_the_same_lot_the_same_schedule
     first = drawn("losování 2026-09-15")
     assert drawn("losování 2026-09-15") == first
     assert drawn(None) == drawn("2026/27 carom")
+
+
+def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
+    from delivery.outbox import item_body
+    from server import samples
+
+    set_up_league(store, "8ball")
+    store.generate_schedule(SEASON, "8ball")
+    fixture = fixture_between(store, "Jiskra", "Orli", "8ball")
+    played, (match_id, *closing) = samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
+                                                           date=fixture["date"])
+    bodies = [item_body(item_id, "partie", *rest) for item_id, *rest in played] + [item_body(match_id, "match",
+                                                                                              *closing)]
+    for body in bodies:
+        status, answer = Receiver(store).handle(sign("u-koule-1").sign(body), via="test")
+        assert status == 200, answer
+    assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == {"Jiskra", "Orli"}
+    for home, away in (("Orli", "Sokoli"), ("Lvi", "Orli")):
+        store.record_no_show(fixture_between(store, home, away, "8ball")["id"], "Orli")
+    assert exports.league_table(store, "8ball", SEASON)["rows"] == []
