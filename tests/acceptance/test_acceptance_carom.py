@@ -95,8 +95,9 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
     # the team points in brackets, so "Němec 1:1" is not read as a score of Němec's
     assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
-    assert player.key("enter")["title"] == "Uzavřít utkání?"
-    assert player.key("enter")["screen"] == "ready"
+    assert player.key("enter")["title"] == "Kapitán: Sokol Dvůr"            # A.6.9d: the captains sign
+    assert player.play("\n\n")[-1]["title"] == "Kapitán: Jiskra Hořice"
+    assert player.play("\n\n")[-1]["screen"] == "ready"
 
     items = player.syncer.outbox.pending()
     assert sorted(item.kind for item in items) == ["match"] + ["partie"] * 4

@@ -112,7 +112,9 @@ def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
             table.keys("enter", "enter")                      # close the partie? yes
         result = table.service.screen()
         assert result["screen"] == "match" and result["points"] == {"home": 8, "away": 0}
-        table.keys("enter", "enter")                          # close the match? yes
+        table.keys("enter")                                   # A.6.9d: the captains sign, home …
+        table.keys("enter", "enter")
+        table.keys("enter", "enter")                          # … then away: the match is sent
         assert table.service.screen()["screen"] == "ready"
         assert table.service.screen()["unsent"] == 5
         frames = table.service.display.counter.frames

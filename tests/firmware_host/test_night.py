@@ -16,7 +16,7 @@ from rules.errors import IllegalCommand
 from rules.carom.match import draw_lot
 from rules.record import replay_file
 
-from night_helpers import TONIGHT
+from night_helpers import TONIGHT, sign_off
 
 # the bundled league's first two teams, Jiskra one player short
 TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
@@ -136,7 +136,7 @@ def test_whole_carom_match_night_closes_every_record(setup):
     assert result["screen"] == "match"
     assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
     assert len(result["partie"]) == 4
-    night.ui("confirm"), night.ui("confirm")              # close the match? yes
+    sign_off(night)                                       # both captains sign: the match is sent
     assert night.screen()["screen"] == "ready"
     items = {item.id: item for item in outbox.pending()}
     match_id = next(i for i, item in items.items() if item.kind == "match")
@@ -360,6 +360,8 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
+    night.ui("confirm")                                             # only Sokol's captain signs (A.3.7)
+    assert night.screen()["title"] == "Kapitán: Sokol Dvůr" and night.screen()["items"][0] == "1 Novák"
     night.ui("confirm"), night.ui("confirm")
     [item] = outbox.pending()
     summary = item.content["summary"]
@@ -378,7 +380,7 @@ def play_carom_match_to_its_result(night):
 
 
 def close_match(night, outbox) -> dict:
-    night.ui("confirm"), night.ui("confirm")
+    sign_off(night)
     return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
 
 
@@ -418,7 +420,7 @@ def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup)
         night.ui("confirm"), night.ui("confirm")
     assert clock.now().strftime("%d %H:%M") == "30 00:48"
     clock.advance(dt.timedelta(minutes=2))
-    night.ui("confirm"), night.ui("confirm")              # close the match at 00:50
+    sign_off(night)                                       # close the match at 00:50
     items = outbox.pending()
     match = next(item.content["summary"] for item in items if item.kind == "match")
     assert match["date"] == "2026-11-29" and match["id"].startswith("2026-11-29-sokol-dvur-jiskra-horice")
@@ -490,7 +492,7 @@ def test_a_night_journal_of_the_version_before_still_closes_its_match(setup):
     for path in archived.iterdir():
         path.rename(journal_dir / path.name)
     old = journal_dir / "night.jsonl"
-    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] != "end"]
+    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] not in ("end", "sign")]
     old.unlink()
     with Journal.open(old) as journal:
         for event in events:
