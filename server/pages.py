@@ -17,7 +17,7 @@ def _or_dash(value) -> str:
     return "–" if value is None else str(value)
 
 
-def _render(template: str, **context) -> str:
+def render(template: str, **context) -> str:
     return _env.get_template(template).render(**context)
 
 
@@ -26,7 +26,7 @@ def _sections(title: str, sections: list[dict], notes=()) -> str:
         for key in ("tables", "lines", "notes"):
             section.setdefault(key, [])
         section.setdefault("heading", None)
-    return _render("sections.html", title=title, sections=sections, notes=list(notes))
+    return render("sections.html", title=title, sections=sections, notes=list(notes))
 
 
 def _table(head, rows) -> dict:
@@ -165,10 +165,10 @@ def _unreadable(data: dict) -> list[str]:
 
 
 def index(matches: list[dict], unreadable=()) -> str:
-    return _render("index.html", title="Výsledky", matches=matches,
+    return render("index.html", title="Výsledky", matches=matches,
                    notes=["Nečitelné záznamy: " + ", ".join(unreadable)] if unreadable else [])
 
 
 def live(data_json: str) -> str:
     """The league's /live page: the tables playing now (``data_json``: server.live_web.sse_data)."""
-    return _render("live.html", title="Živě: stoly, které se právě hrají", data_json=data_json)
+    return render("live.html", title="Živě: stoly, které se právě hrají", data_json=data_json)

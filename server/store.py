@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 from clock import SystemClock
 from server.database import Database
+from server.fixtures_store import Fixtures
+from server.league_store import League
 
 ROLES = ("device", "gateway")
 SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
@@ -32,7 +34,10 @@ class Conflict(Exception):
 
 
 
-class Store:
+class Store(League, Fixtures):
+    """The receiver's store; the league's own data (seasons, teams, fixtures …) through League and Fixtures."""
+    summed = SUMMED
+
     def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS, clock=None):
         """``path``: a SQLite file, or a SQLAlchemy URL (``postgresql+psycopg://…``); the schema is
         brought up to date (Alembic) when it is opened."""

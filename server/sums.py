@@ -32,18 +32,29 @@ def _season_clause(season):
     return ("season = ?", (season,)) if season is not None else ("season IS NULL", ())
 
 
+# A.3.7 Decision (docs/league.md): an expelled team's results are annulled, for it and its opponents
+_EXPELLED = "SELECT name FROM teams WHERE season = ? AND competition = ? AND expelled IS NOT NULL"
+_NOT_EXPELLED = f"game = ? AND season = ? AND team NOT IN ({_EXPELLED}) AND opponent NOT IN ({_EXPELLED})"
+
+
+def _counted(game: str, season: str | None) -> tuple:
+    """The arguments of _NOT_EXPELLED: this competition's season, without its expelled teams."""
+    return (game, season or "", season, game, season, game)
+
+
 def team_sums(store, game: str, season: str | None) -> list[dict]:
-    """Per team, the sums of its figures (from the running totals: a row per team and opponent)."""
+    """Per team, the sums of its figures (from the running totals: a row per team and opponent),
+    without the teams expelled (A.3.7) and the matches played against them."""
     rows = store.query(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
-                       "WHERE game = ? AND season = ? GROUP BY team HAVING SUM(matches) > 0", (game, season or ""))
+                       f"WHERE {_NOT_EXPELLED} GROUP BY team HAVING SUM(matches) > 0", _counted(game, season))
     return [dict(zip(("team", *SUMMED), row)) for row in rows]
 
 
 def head_to_head(store, game: str, season: str | None) -> dict[str, dict[str, int]]:
     """Team points each team won against each opponent (RULES 1.8 d)."""
     against: dict[str, dict[str, int]] = {}
-    for team, opponent, points in store.query("SELECT team, opponent, points FROM team_totals "
-                                              "WHERE game = ? AND season = ? AND matches > 0", (game, season or "")):
+    for team, opponent, points in store.query(f"SELECT team, opponent, points FROM team_totals WHERE "
+                                              f"{_NOT_EXPELLED} AND matches > 0", _counted(game, season)):
         against.setdefault(team, {})[opponent] = points
     return against
 

@@ -11,6 +11,8 @@
     POST /api/v1/live                a signed live snapshot (server.live: shown, never stored)
     GET  /api/v1/league              a device's league, signed for it (server.league_web; signed GET)
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
+    GET  /schedule, /schedule.json   the league's schedule with results (server.schedule_web)
+    GET|POST /admin…                 the league's web admin, behind a login (server.admin_web)
     GET  /                           an index page
 
 The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
@@ -26,7 +28,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import exports, league_web, live_web, pages
+from server import admin_web, exports, league_web, live_web, pages, schedule_web
 from server.live import LiveBoard
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
@@ -196,6 +198,9 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
         Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
+        Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
+        Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
+        *admin_web.routes(admin_token, receiver.store.clock),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter

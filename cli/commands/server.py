@@ -8,10 +8,14 @@
     match ID [--html]         a match record (zápis)
     records                   the stored records
     refusals                  the refusal log: counts by reason and the latest refusals
+    season, venue(s), team(s), player, fixture, schedule, postpone, no-show
+                              the league's administration (cli/commands/league_admin.py)
 """
 import os
 
-HELP = "administer the league's receiver: devices, backlog imports, tables, match records, refusals"
+from cli.commands import league_admin
+
+HELP = "administer the league's receiver: the league, devices, backlog imports, tables, match records, refusals"
 
 
 def device_id(text: str) -> str:
@@ -57,7 +61,15 @@ def configure(parser) -> None:
     sub.add_parser("records", help="list the stored records")
     sub.add_parser("refusals", help="the refusal log: counts by reason, then the latest refusals")
     for action in sub.choices.values():      # --db also after the action: `server devices --db liga.sqlite`
-        action.add_argument("--db", default=argparse.SUPPRESS, help="the receiver's store (league.sqlite)")
+        _db_option(action)
+    league_admin.configure(sub, _db_option)
+
+
+def _db_option(parser):
+    import argparse
+
+    parser.add_argument("--db", default=argparse.SUPPRESS, help="the receiver's store (league.sqlite)")
+    return parser
 
 
 def open_store(db: str, *, must_exist: bool):
@@ -100,9 +112,12 @@ def run(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     from server import figures
 
-    store = open_store(args.db, must_exist=args.action not in ("add-device", "add-gateway", "import"))
+    creating = ("add-device", "add-gateway", "import", *league_admin.CREATING)
+    store = open_store(args.db, must_exist=args.action not in creating)
     try:
         figures.rebuild_if_missing(store)       # a store from before the figures were stored
+        if args.action in league_admin.NAMES:
+            return league_admin.run(args, store)
         return ACTIONS[args.action](args, store)
     finally:
         store.close()
@@ -112,6 +127,7 @@ def _add(args, store) -> int:
     import secrets
 
     role = "device" if args.action == "add-device" else "gateway"
+    league_admin.check_venue(store, getattr(args, "venue", None))
     again = "re-" if store.role_of(args.id) else ""
     registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:

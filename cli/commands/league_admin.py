@@ -1,0 +1,199 @@
+"""``pocitadlo server …`` subcommands that administer the league (docs/league.md):
+
+    season add 2026/27 [--autumn F..L] [--spring F..L]     a season and its halves (A.2.1)
+    venue add NAME [--days po,st]                           a venue and the weekdays it is open
+    venues                                                  the venues, their days and devices
+    team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
+    teams --season S                                        the teams with captains and rosters
+    player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
+    fixture list --season S                                 the schedule with statuses and results
+    schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
+    schedule move FIXTURE DATE                              move a match to another day
+    postpone FIXTURE --team T [--to DATE] [--reason R]      a team's postponement (at most 2 a season, A.3.3)
+    no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
+
+A refused change prints its reason (exit status 2) and changes nothing.
+"""
+CREATING = ("season", "venue")      # actions that may start a new store
+
+
+def configure(sub, leaf) -> None:
+    """Add the league's actions to ``sub`` (the ``server`` subparsers); ``leaf(parser)`` adds what
+    every action takes (--db)."""
+    season = _group(sub, "season", "seasons and their halves (A.2.1)")
+    add = leaf(season.add_parser("add", help="add a season with its autumn and spring halves"))
+    add.add_argument("name", help="like 2026/27")
+    add.add_argument("--autumn", help="FIRST..LAST within October-November (default: the whole months)")
+    add.add_argument("--spring", help="FIRST..LAST within March-April (default: the whole months)")
+    leaf(season.add_parser("list", help="the seasons and their halves"))
+    venue = _group(sub, "venue", "venues")
+    add = leaf(venue.add_parser("add", help="add a venue, or set its opening days"))
+    add.add_argument("name")
+    add.add_argument("--days", default="", help="weekdays it is open for matches: po,út,st,čt,pá (default: any)")
+    leaf(sub.add_parser("venues", help="the venues, their opening days and the devices registered there"))
+    team = _group(sub, "team", "teams")
+    add = _in_season(leaf(team.add_parser("add", help="add a team with its venue and captain (A.3.2)")))
+    add.add_argument("name")
+    add.add_argument("--venue", required=True, help="its home venue (venue add)")
+    add.add_argument("--captain", required=True, help="the captain's name (A.3.2)")
+    add.add_argument("--phone", required=True, help="the captain's phone (A.3.2)")
+    add.add_argument("--days", default="", help="weekdays it asks to play on: po,út,st,čt,pá (A.2.4)")
+    _in_season(leaf(sub.add_parser("teams", help="the teams of a season, captains and rosters")))
+    player = _group(sub, "player", "rosters (a player plays for one team a season, A.3.4)")
+    for verb, what in (("add", "put a player on a team's roster"), ("remove", "take a player off a roster")):
+        action = _in_season(leaf(player.add_parser(verb, help=what)))
+        action.add_argument("name")
+        action.add_argument("--team", required=True)
+    fixture = _group(sub, "fixture", "fixtures")
+    _in_season(leaf(fixture.add_parser("list", help="the schedule: date, start, teams, venue, status, result")))
+    schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
+    generate = _in_season(leaf(schedule.add_parser("generate", help="draw the double round robin and store it")))
+    generate.add_argument("--replace", action="store_true", help="draw again a schedule not yet begun")
+    generate.add_argument("--lot", help="the lot that orders the teams (A.2.3; default: \"SEASON COMPETITION\"); "
+                                        "publish it, the same lot gives the same schedule")
+    move = leaf(schedule.add_parser("move", help="move a match to another working day"))
+    move.add_argument("fixture")
+    move.add_argument("date", help="YYYY-MM-DD")
+    postpone = leaf(sub.add_parser("postpone", help="a team's postponement of a match (at most 2 a season, A.3.3)"))
+    postpone.add_argument("fixture")
+    postpone.add_argument("--team", required=True, help="the team that asks")
+    postpone.add_argument("--to", help="the new date (default: postponed until `schedule move`)")
+    postpone.add_argument("--reason", default="")
+    no_show = leaf(sub.add_parser("no-show", help="a team did not turn up (forfeit; the second expels it, A.3.7)"))
+    no_show.add_argument("fixture")
+    no_show.add_argument("--team", required=True, help="the team that did not turn up")
+
+
+def _group(sub, name: str, what: str):
+    parser = sub.add_parser(name, help=what)
+    return parser.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=type(parser))
+
+
+def _in_season(parser):
+    parser.add_argument("--season", required=True, help="like 2026/27")
+    parser.add_argument("--competition", choices=("carom", "8ball"), default="carom")
+    return parser
+
+
+def run(args, store) -> int:
+    """Run a league action; a refusal is a user error with its reason."""
+    from cli.commands import user_error
+    from server.league_fields import LeagueError
+
+    name = f"{args.action} {args.verb}" if getattr(args, "verb", None) else args.action
+    try:
+        return ACTIONS[name](args, store)
+    except LeagueError as exc:
+        raise user_error(f"{name}: {exc}") from None
+
+
+def check_venue(store, venue: str | None) -> None:
+    """``add-device --venue``: once the league has venues, a device is registered at one of them."""
+    from cli.commands import user_error
+
+    names = [v["name"] for v in store.venues()]
+    if venue is not None and names and store.venue_named(venue) is None:
+        raise user_error(f"add-device: no venue {venue!r} in the league; the venues: {', '.join(names)} "
+                         "(venue add adds one)")
+
+
+def _season_add(args, store) -> int:
+    season = store.add_season(args.name, args.autumn, args.spring)
+    print(f"season {season['name']}: " + _halves(season))
+    return 0
+
+
+def _halves(season) -> str:
+    (a1, a2), (s1, s2) = season["autumn"], season["spring"]
+    return f"autumn {a1}..{a2}, spring {s1}..{s2}"
+
+
+def _season_list(args, store) -> int:
+    for season in store.seasons():
+        print(f"{season['name']}\t{_halves(season)}")
+    return 0
+
+
+def _venue_add(args, store) -> int:
+    from server.league_fields import days_label
+
+    venue = store.add_venue(args.name, args.days)
+    print(f"venue {venue['name']}: open {days_label(venue['days'])}")
+    return 0
+
+
+def _venues(args, store) -> int:
+    from server.league_fields import days_label
+
+    for venue in store.venues():
+        print(f"{venue['name']}\t{days_label(venue['days'])}\t{', '.join(venue['devices']) or 'no device'}")
+    return 0
+
+
+def _team_add(args, store) -> int:
+    team = store.add_team(args.season, args.competition, args.name, venue=args.venue, captain=args.captain,
+                          phone=args.phone, days=args.days)
+    print(f"team {team['name']} ({args.competition} {args.season}) at {team['venue']}, captain {team['captain']}")
+    return 0
+
+
+def _teams(args, store) -> int:
+    from server.league_fields import days_label
+
+    for team in store.teams(args.season, args.competition):
+        expelled = f"\texpelled {team['expelled'][:10]}" if team["expelled"] else ""
+        print(f"{team['name']}\t{team['venue']}\t{team['captain']} {team['phone']}\t{days_label(team['days'])}\t"
+              f"{', '.join(team['players'])}{expelled}")
+    return 0
+
+
+def _player(args, store) -> int:
+    change = store.add_player if args.verb == "add" else store.remove_player
+    change(args.season, args.competition, args.team, args.name)
+    print(f"{args.name} {'added to' if args.verb == 'add' else 'removed from'} {args.team} ({args.season})")
+    return 0
+
+
+def _fixture_list(args, store) -> int:
+    for f in store.fixtures(args.season, args.competition):
+        result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
+        print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result)))
+    return 0
+
+
+def _generate(args, store) -> int:
+    plan = store.generate_schedule(args.season, args.competition, lot=args.lot, replace=args.replace)
+    print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
+    for sentence in plan["unmet"]:
+        print(f"not honoured: {sentence}")
+    return 0
+
+
+def _move(args, store) -> int:
+    fixture = store.move_fixture(args.fixture, args.date)
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}")
+    return 0
+
+
+def _postpone(args, store) -> int:
+    done = store.postpone(args.fixture, args.team, to=args.to, reason=args.reason)
+    fixture = done["fixture"]
+    when = f"moved to {fixture['date']}" if fixture["status"] == "scheduled" else "postponed (schedule move sets its date)"
+    print(f"{fixture['id']} {when}; {args.team} has {done['left']} postponement(s) left this season (A.3.3)")
+    return 0
+
+
+def _no_show(args, store) -> int:
+    done = store.record_no_show(args.fixture, args.team)
+    print(f"{done['fixture']}: forfeited to {done['forfeited_to']} ({args.team}'s no-show {done['no_shows']})")
+    if done["expelled"]:
+        print(f"{args.team} is expelled (A.3.7): its results are annulled, {len(done['cancelled'])} fixture(s) "
+              f"cancelled: {', '.join(done['cancelled']) or '-'}")
+    return 0
+
+
+ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
+           "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
+           "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
+           "postpone": _postpone, "no-show": _no_show}
+NAMES = {name.split()[0] for name in ACTIONS}

@@ -1,0 +1,116 @@
+"""`pocitadlo server` administers the league (docs/league.md): seasons, venues, teams, rosters, the
+schedule, postponements and no-shows; a refusal is one line naming what is wrong, exit status 2."""
+import datetime as dt
+
+import pytest
+
+from cli.main import main
+from server.schedule import working_day
+
+SEASON = ("--season", "2026/27")
+
+
+@pytest.fixture
+def league(tmp_path, capsys):
+    """A store with a season, two venues and four teams of two players; ``run(*argv)`` runs
+    ``pocitadlo server ARGV --db STORE`` and returns (exit status, stdout, stderr)."""
+    db = str(tmp_path / "league.sqlite")
+
+    def run(*argv):
+        code = main(["server", *argv, "--db", db])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    assert run("season", "add", "2026/27")[0] == 0
+    run("venue", "add", "U Lva", "--days", "po,út,st,čt")
+    run("venue", "add", "U Koule")
+    for n, name in enumerate(("Lvi", "Orli", "Sokoli", "Jiskra")):
+        code, out, err = run("team", "add", name, *SEASON, "--venue", ("U Lva", "U Koule")[n % 2],
+                             "--captain", f"Kapitán {name}", "--phone", "+420 777 000 00" + str(n))
+        assert code == 0, err
+        for player in (f"{name} 1", f"{name} 2"):
+            assert run("player", "add", player, "--team", name, *SEASON)[0] == 0
+    return run
+
+
+def _fixtures(run):
+    code, out, _ = run("fixture", "list", *SEASON)
+    assert code == 0
+    return [dict(zip(("id", "date", "start", "home", "away", "venue", "status", "result"), line.split("\t")))
+            for line in out.splitlines()]
+
+
+def test_a_season_is_set_up_and_its_schedule_generated_from_the_command_line(league):
+    code, out, _ = league("schedule", "generate", *SEASON)
+    assert code == 0 and out.startswith("stored 12 fixtures of carom 2026/27")
+    fixtures = _fixtures(league)
+    assert len(fixtures) == 12 and {f["status"] for f in fixtures} == {"scheduled"}
+    code, out, _ = league("teams", *SEASON)
+    assert "Lvi\tU Lva\tKapitán Lvi +420 777 000 000\tany working day\tLvi 1, Lvi 2" in out.splitlines()
+    code, out, _ = league("venues")
+    assert out.splitlines() == ["U Koule\tany working day\tno device", "U Lva\tpo, út, st, čt\tno device"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("season", "add", "2026/28"), "season add: a season is written like 2026/27"),
+    (("team", "add", "X", *SEASON, "--venue", "U Nikoho", "--captain", "K", "--phone", "777000111"),
+     "team add: no venue 'U Nikoho'; add it first (venue add)"),
+    (("team", "add", "X", *SEASON, "--venue", "U Lva", "--captain", "K", "--phone", "abc"),
+     "team add: the captain's phone must be digits"),
+    (("player", "add", "Lvi 1", "--team", "Orli", *SEASON),
+     "player add: Lvi 1 already plays for team 'Lvi' in 2026/27; a player plays for one team a season (A.3.4)"),
+    (("team", "add", "X", "--season", "2030/31", "--venue", "U Lva", "--captain", "K", "--phone", "777000111"),
+     "team add: no season '2030/31'; the seasons: 2026/27"),
+    (("schedule", "move", "nope", "2026-10-06"), "schedule move: no fixture 'nope'"),
+    (("venue", "add", "U Soboty", "--days", "so"), "venue add: weekdays are po, út, st, čt, pá"),
+])
+def test_a_refused_change_names_what_is_wrong_in_one_line_exit_2(league, argv, message):
+    code, out, err = league(*argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_A_3_3_the_third_postponement_of_a_team_is_refused_from_the_command_line(league):
+    league("schedule", "generate", *SEASON)
+    lvi = [f for f in _fixtures(league) if "Lvi" in (f["home"], f["away"])]
+    for n, fixture in enumerate(lvi[:2]):
+        code, out, _ = league("postpone", fixture["id"], "--team", "Lvi", "--reason", "směna")
+        assert code == 0 and f"Lvi has {1 - n} postponement(s) left" in out
+    code, _, err = league("postpone", lvi[2]["id"], "--team", "Lvi")
+    assert code == 2 and "Lvi has already postponed 2 matches in 2026/27" in err and "(A.3.3)" in err
+    assert {f["id"]: f["status"] for f in _fixtures(league)}[lvi[2]["id"]] == "scheduled"
+
+
+def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league):
+    league("schedule", "generate", *SEASON)
+    orli = [f for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
+    code, out, _ = league("no-show", orli[0]["id"], "--team", "Orli")
+    assert code == 0 and "forfeited to" in out and "expelled" not in out
+    code, out, _ = league("no-show", orli[1]["id"], "--team", "Orli")
+    assert code == 0 and "Orli is expelled (A.3.7)" in out and "4 fixture(s) cancelled" in out
+    statuses = [f["status"] for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
+    assert sorted(statuses) == ["cancelled"] * 4 + ["forfeited"] * 2
+    code, out, _ = league("teams", *SEASON)
+    assert "expelled" in next(line for line in out.splitlines() if line.startswith("Orli\t"))
+
+
+def test_a_postponed_match_gets_its_date_with_schedule_move(league):
+    league("schedule", "generate", *SEASON)
+    fixture = _fixtures(league)[0]
+    league("postpone", fixture["id"], "--team", fixture["home"])
+    code, out, err = league("schedule", "move", fixture["id"], "2026-12-05")
+    assert code == 2 and "working days only (A.2.2)" in err
+    dates = {f["date"] for f in _fixtures(league) if {f["home"], f["away"], f["venue"]}
+             & {fixture["home"], fixture["away"], fixture["venue"]}}
+    day = next(d for d in (f"2026-10-{n:02d}" for n in range(5, 31)) if d not in dates
+               and working_day(dt.date.fromisoformat(d)) and dt.date.fromisoformat(d).weekday() in (1, 2))
+    code, out, err = league("schedule", "move", fixture["id"], day)
+    assert code == 0, err
+    assert {f["id"]: (f["date"], f["status"]) for f in _fixtures(league)}[fixture["id"]] == (day, "scheduled")
+
+
+def test_a_device_is_registered_at_a_venue_of_the_league_and_listed_with_it(league):
+    code, _, err = league("add-device", "u-lva-1", "--venue", "U Lvíčka")
+    assert code == 2 and "add-device: no venue 'U Lvíčka' in the league; the venues: U Koule, U Lva" in err
+    assert league("add-device", "u-lva-1", "--venue", "u  lva")[0] == 0          # the device's spelling
+    code, out, _ = league("venues")
+    assert "U Lva\tpo, út, st, čt\tu-lva-1" in out.splitlines()

@@ -1,0 +1,55 @@
+"""Store.league_document(venue, today, days): the league as a venue's device fetches it
+(docs/league.md, interface 2 of issue 16)."""
+import datetime as dt
+
+from league_admin_helpers import KOULE, LVA, SEASON, fixture_between, free_working_day, set_up_league
+
+
+def test_no_league_data_for_a_venue_is_none(store):
+    assert store.league_document(LVA, dt.date(2026, 10, 20)) is None
+    set_up_league(store)
+    assert store.league_document("U Nikoho", dt.date(2026, 10, 20)) is None
+
+
+def test_the_document_has_the_league_every_team_with_roster_and_captain_and_the_venues_near_fixtures(store):
+    """A.6.1: the roster is whom the captain of a match is chosen from; A.3.2: the team's captain."""
+    set_up_league(store)
+    store.generate_schedule(SEASON, "carom")
+    today = dt.date(2026, 10, 20)
+    document = store.league_document(LVA, today)
+    assert document["league"] == {"name": "Královédvorská kulečníková liga", "season": "2026/27",
+                                  "competition": "carom"}
+    lvi = next(t for t in document["teams"] if t["name"] == "Lvi")
+    assert lvi == {"name": "Lvi", "venue": LVA, "players": sorted(["Novák", "Dvořák", "Svoboda", "Černý"]),
+                   "captain": "Novák"}
+    assert {t["name"] for t in document["teams"]} == {"Lvi", "Orli", "Sokoli", "Jiskra"}
+    expected = [f for f in store.fixtures(SEASON, "carom") if f["venue"] == LVA
+                and abs((dt.date.fromisoformat(f["date"]) - today).days) <= 28]
+    assert expected and [f["id"] for f in document["fixtures"]] == [f["id"] for f in expected]
+    assert set(document["fixtures"][0]) == {"id", "date", "start", "home", "away", "venue"}
+    assert document["fixtures"][0]["start"] == "17:00"
+    assert all(f["venue"] == LVA for f in document["fixtures"])
+    near = store.league_document(" hostinec  u LVA ", today, days=3)     # the device's spelling of its venue
+    assert all(abs((dt.date.fromisoformat(f["date"]) - today).days) <= 3 for f in near["fixtures"])
+
+
+def test_a_moved_match_is_fetched_on_its_new_date_and_a_postponed_or_forfeited_one_not_at_all(store):
+    set_up_league(store)
+    store.generate_schedule(SEASON, "carom")
+    moved = fixture_between(store, "Orli", "Jiskra")
+    day = free_working_day(store, moved)
+    store.move_fixture(moved["id"], day)
+    dates = {f["id"]: f["date"] for f in store.league_document(KOULE, day)["fixtures"]}
+    assert dates[moved["id"]] == day.isoformat()
+    store.postpone(moved["id"], "Jiskra")
+    assert moved["id"] not in {f["id"] for f in store.league_document(KOULE, day)["fixtures"]}
+
+
+def test_an_expelled_team_is_left_out_of_the_document(store):
+    set_up_league(store)
+    store.generate_schedule(SEASON, "carom")
+    for home, away in (("Orli", "Sokoli"), ("Jiskra", "Orli")):
+        store.record_no_show(fixture_between(store, home, away)["id"], "Orli")
+    document = store.league_document(KOULE, dt.date(2026, 11, 1))
+    assert "Orli" not in {t["name"] for t in document["teams"]}
+    assert not [f for f in document["fixtures"] if "Orli" in (f["home"], f["away"])]
