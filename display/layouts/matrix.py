@@ -170,6 +170,8 @@ class MatrixLayout(TextScreens, Layout):
             lines = [inning_line, (series_text, at or "text"), thirds[scene.page(len(thirds))] if thirds else ""]
         else:                   # two lines: the inning takes turns with the points left and the marks
             firsts = [inning_line] + extras
+            if counter.get("last_two"):     # RULES 1.7: the last 2 innings stay in view, no names' page
+                match = []
             turn = scene.turn(len(firsts) + bool(match))
             if turn == len(firsts):     # names alternate with the scores; the partie and the match below
                 self._match_page(scene, pa.get("name", ""), pb.get("name", ""), match)

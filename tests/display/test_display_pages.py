@@ -32,6 +32,17 @@ def test_match_night_names_partie_and_team_score_take_turns_with_the_scores(size
     assert not any("partie" in text for text in flat(said.pages(matrix(size), sample("carom-series"))))
 
 
+@pytest.mark.parametrize("size", TWO_ROWS.values(), ids=TWO_ROWS)
+def test_match_night_names_give_way_to_the_last_two_innings(size, monkeypatch):
+    """RULES 1.7 / A.6.8f: in the last 2 innings the blinking inning is on every page (lit half the
+    time), the names' page waits for the next partie."""
+    model = dict(sample("carom-last-two"), match={"partie": 3, "partie_count": 4, "points": {"a": 4, "b": 0}})
+    said = Said(monkeypatch)
+    pages = said.pages(matrix(size), model)
+    assert all("2/3" in texts for texts in pages)
+    assert not any("partie" in text for text in flat(pages))
+
+
 def test_match_night_on_128x32_keeps_the_names_and_the_inning_and_adds_partie_and_score(monkeypatch):
     """RULES 1.7 and 1.6 on 128x32: the names and the inning on every page; the partie number and
     the team score take turns on the third line."""
