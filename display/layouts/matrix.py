@@ -187,12 +187,16 @@ class MatrixLayout(TextScreens, Layout):
         """A page of 2-row counters on a match night: the players' names on the top row (the
         surnames when the whole names do not fit), the partie number and the team score below."""
         g = self.geometry
-        room = g.width // 2 - 1
-        # whole names with diacritics, else whole names in small capitals, else the surnames
+        gap = 4
+        # the surnames with their diacritics, else in small capitals; each half the row if even that is too wide
         a, b = _surname(name_a), _surname(name_b)
-        font = next((f for f in (scene.text, scene.small) if max(f.width(a), f.width(b)) <= room), scene.small)
-        scene.write(a, (0, 0, room, 8), role="a", font=font)
-        scene.write(b, (g.width - room, 0, g.width, 8), align="right", role="b", font=font)
+        font = next((f for f in (scene.text, scene.small) if f.width(a) + gap + f.width(b) <= g.width), None)
+        if font is None:
+            font, split = scene.small, g.width // 2
+        else:
+            split = font.width(a) + gap // 2
+        scene.write(a, (0, 0, split - 1, 8), role="a", font=font)
+        scene.write(b, (split + 1, 0, g.width, 8), align="right", role="b", font=font)
         both = ", ".join(match)
         line = both if scene.font_for(both, g.width).width(both) <= g.width else match[scene.page(len(match))]
         scene.write(line, (0, 8, g.width, 16), align="center")

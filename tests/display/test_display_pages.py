@@ -43,6 +43,16 @@ def test_match_night_names_give_way_to_the_last_two_innings(size, monkeypatch):
     assert not any("partie" in text for text in flat(pages))
 
 
+def test_match_night_names_are_never_cut(monkeypatch):
+    """A long surname beside a short one keeps every letter (small capitals share the row)."""
+    model = copy.deepcopy(sample("carom-match-night"))
+    model["summary"]["players"]["a"]["name"] = "Jaroslav Procházka"
+    model["summary"]["players"]["b"]["name"] = "Petr Veselý"
+    said = Said(monkeypatch)
+    texts = flat(said.pages(matrix((64, 16)), model))
+    assert "Procházka" in texts and "Veselý" in texts
+
+
 def test_match_night_on_128x32_keeps_the_names_and_the_inning_and_adds_partie_and_score(monkeypatch):
     """RULES 1.7 and 1.6 on 128x32: the names and the inning on every page; the partie number and
     the team score take turns on the third line."""
