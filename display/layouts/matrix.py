@@ -184,17 +184,23 @@ class MatrixLayout(TextScreens, Layout):
         self._middle(scene, x0, x1, lines)
 
     def _match_page(self, scene: Scene, name_a: str, name_b: str, match: list) -> None:
-        """A page of 2-row counters on a match night: the players' names on the top row (the
-        surnames when the whole names do not fit), the partie number and the team score below."""
+        """A page of 2-row counters on a match night: the players' surnames on the top row (in
+        small capitals when they do not fit with their diacritics), the partie number and the team
+        score below. Two surnames too long for one row take a row each, and the partie and the team
+        score have the next turn of this page to themselves."""
         g = self.geometry
         gap = 4
-        # the surnames with their diacritics, else in small capitals; each half the row if even that is too wide
         a, b = _surname(name_a), _surname(name_b)
         font = next((f for f in (scene.text, scene.small) if f.width(a) + gap + f.width(b) <= g.width), None)
         if font is None:
-            font, split = scene.small, g.width // 2
-        else:
-            split = font.width(a) + gap // 2
+            if scene.page(2) == 0:
+                scene.write(a, (0, 0, g.width, 8), role="a")
+                scene.write(b, (0, 8, g.width, 16), align="right", role="b")
+            else:
+                for row, fact in enumerate(match):
+                    scene.write(fact, (0, 8 * row, g.width, 8 * row + 8), align="center")
+            return
+        split = font.width(a) + gap // 2
         scene.write(a, (0, 0, split - 1, 8), role="a", font=font)
         scene.write(b, (split + 1, 0, g.width, 8), align="right", role="b", font=font)
         both = ", ".join(match)

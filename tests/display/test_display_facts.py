@@ -8,7 +8,7 @@ from PIL import Image
 from display import fonts
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import NAMES, RECORDS, sample
+from display.samples import MATCH_NIGHT, NAMES, RECORDS, sample
 from display.settings import DisplaySettings
 from display_helpers import Said, matrix, segment_pages
 
@@ -132,7 +132,7 @@ def test_no_game_fact_is_cut_short(size, monkeypatch):
     groups and flags fit (on 8-px counters by going onto pages) in every key state."""
     cuts = Cuts(monkeypatch)
     settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
-    for name in RECORDS:
+    for name in (*RECORDS, *MATCH_NIGHT):
         frames(sample(name), settings, seconds=20.0)
     assert cuts.cut == []
 

@@ -43,14 +43,16 @@ def test_match_night_names_give_way_to_the_last_two_innings(size, monkeypatch):
     assert not any("partie" in text for text in flat(pages))
 
 
-def test_match_night_names_are_never_cut(monkeypatch):
-    """A long surname beside a short one keeps every letter (small capitals share the row)."""
+@pytest.mark.parametrize("a,b", [("Jaroslav Procházka", "Petr Veselý"), ("Jaroslav Procházka", "Karel Pokorný")])
+def test_match_night_names_are_never_cut(a, b, monkeypatch):
+    """A long surname beside a short one keeps every letter (small capitals share the row); two
+    long ones take a row each, and the partie and the team score still come round."""
     model = copy.deepcopy(sample("carom-match-night"))
-    model["summary"]["players"]["a"]["name"] = "Jaroslav Procházka"
-    model["summary"]["players"]["b"]["name"] = "Petr Veselý"
+    model["summary"]["players"]["a"]["name"], model["summary"]["players"]["b"]["name"] = a, b
     said = Said(monkeypatch)
-    texts = flat(said.pages(matrix((64, 16)), model))
-    assert "Procházka" in texts and "Veselý" in texts
+    texts = flat(said.pages(matrix((64, 16)), model, seconds=60.0))
+    assert a.split()[-1] in texts and b.split()[-1] in texts
+    assert "2. partie" in texts and "zápas 3:5" in texts
 
 
 def test_match_night_on_128x32_keeps_the_names_and_the_inning_and_adds_partie_and_score(monkeypatch):
