@@ -25,6 +25,7 @@ class Counter:
         self.colours = ({role: settings.colours["led"] for role in ("a", "b", "text")}
                         if settings.mono else dict(settings.colours))
         self.frames = 0                 # frames handed to the device (unchanged ones never are)
+        self.renders = 0                # pictures drawn (a show or tick that changes nothing draws none)
         self.next_deadline = None
         self.device = None
         self.size, self.mode = _logical_size(settings), settings.mode
@@ -33,6 +34,8 @@ class Counter:
         self._message_start = None      # when the message in force first appeared
         self._message_parts = 1         # a long message is said part by part (see _part_seconds)
         self._last = None               # bytes of the frame on the device
+        self._shape = None              # (blinks, pages) of the picture drawn last
+        self._key = None                # what that picture was drawn for (see _picture_key)
         self.attach(device)
 
     def attach(self, device) -> None:
@@ -42,6 +45,7 @@ class Counter:
         if device is not None:
             self.size, self.mode = device.size, device.mode
         self._last = None
+        self._key = None
 
     def show(self, model: dict, now: float):
         """Display ``model``; return the time the picture next needs a ``tick`` (or None)."""
@@ -50,6 +54,8 @@ class Counter:
             self._message = message
             self._message_start = now if message else None
             self._message_parts = 1
+        if model != self._model:
+            self._key = None
         self._model = model
         return self._refresh(now)
 
@@ -72,10 +78,21 @@ class Counter:
             self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False, now)
         return scene
 
+    def _message_slot(self, now: float) -> int:
+        """How many message turns have passed since the message appeared."""
+        return max(0, int((now - self._message_start) // self._part_seconds()))
+
+    def _message_slots(self) -> int:
+        """Turns the message takes. Where it covers the whole game screen (8-px counters, 7-segment
+        boards) its parts take turns with the screen, so the inning is never hidden for more than
+        one part (RULES 1.7: the last 2 innings stay visible)."""
+        return 2 * self._message_parts - 1 if self.layout.message_covers else self._message_parts
+
     def _message_part(self, now: float) -> int:
         if self._message_start is None:
             return 0
-        return max(0, int((now - self._message_start) // self._part_seconds()))
+        slot = self._message_slot(now)
+        return slot // 2 if self.layout.message_covers else slot
 
     def _part_seconds(self) -> float:
         """message_seconds for each of up to two parts; more parts share twice that, but each stays
@@ -83,38 +100,63 @@ class Counter:
         seconds = self.settings.message_seconds
         return max(seconds / 2, min(seconds, 2 * seconds / self._message_parts))
 
+    def _message_pending(self, now: float) -> bool:
+        """The message has turns left (shown now, or between two of its parts)."""
+        return self._message_start is not None and self._message_slot(now) < self._message_slots()
+
     def _message_showing(self, now: float) -> bool:
-        return self._message_start is not None and self._message_part(now) < self._message_parts
+        if not self._message_pending(now):
+            return False
+        return not (self.layout.message_covers and self._message_slot(now) % 2)
 
     def _draw(self, scene: Scene, model: dict, message: bool, now: float) -> None:
         self.layout.draw(scene, model)
         if message and model.get("message"):
             self._message_parts = self.layout.message(scene, model["message"], self._message_part(now))
 
+    def _picture_key(self, now: float, showing_message: bool):
+        """What the picture of the current model depends on at ``now``: the blink phase (if a part
+        blinks), the page (if it has pages) and the message part shown. Equal keys, equal pictures."""
+        if self._shape is None:
+            return None
+        blinks, pages = self._shape
+        return (int(now // self.settings.blink_seconds) % 2 if blinks else None,
+                int(now // self.settings.page_seconds) % pages,
+                self._message_part(now) if showing_message else None)
+
     def _refresh(self, now: float):
         showing_message = self._message_showing(now)
+        key = self._picture_key(now, showing_message)
+        if key is None or key != self._key:     # else the picture on the device is this one: nothing to draw
+            self._draw_frame(now, showing_message)
+        self.next_deadline = self._deadline(now, self._message_pending(now))
+        return self.next_deadline
+
+    def _draw_frame(self, now: float, showing_message: bool) -> None:
         scene = self.render(self._model, now, message=showing_message)
+        self.renders += 1
+        self._shape = (scene.blinks, scene.pages)
+        self._key = self._picture_key(now, showing_message)
         data = scene.image.tobytes()
         if self.device is not None and data != self._last:
             try:
                 self.device.display(scene.image)
             except Exception as exc:    # SPI gone, cable pulled, driver error
-                self._last = None
+                self._last = self._key = None
                 raise DisplayFault(f"display write failed: {exc or type(exc).__name__}") from exc
             self._last = data
             self.frames += 1
-        self.next_deadline = self._deadline(scene, now, showing_message)
-        return self.next_deadline
 
-    def _deadline(self, scene: Scene, now: float, showing_message: bool):
+    def _deadline(self, now: float, message_pending: bool):
         half, page_s = self.settings.blink_seconds, self.settings.page_seconds
+        blinks, pages = self._shape or (False, 1)
         deadlines = []
-        if scene.blinks:
+        if blinks:
             deadlines.append((int(now // half) + 1) * half)
-        if scene.pages > 1:
+        if pages > 1:
             deadlines.append((int(now // page_s) + 1) * page_s)
-        if showing_message:     # the next part of the message, or its end
-            deadlines.append(self._message_start + (self._message_part(now) + 1) * self._part_seconds())
+        if message_pending:     # the next part of the message (or the screen between two), or its end
+            deadlines.append(self._message_start + (self._message_slot(now) + 1) * self._part_seconds())
         return min(deadlines) if deadlines else None
 
 

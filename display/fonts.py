@@ -7,7 +7,8 @@
   accent in the two rows above their x-height; capitals are drawn 6 rows tall (on the baseline)
   under a one-row accent, so no capital looks like its small letter.
 * ``digits(width, height)`` — scoreboard digits of any size, built from segments with rounded
-  corners; 1 and 7, and 6, 9 and 3, stay distinct (6 and 9 carry their tails).
+  corners; 1 and 7, and 6, 9 and 3, stay distinct (6 and 9 carry their tails); 0 and 8 are
+  rounded on both sides and 8 has a waist, so they never read as D and B.
 
 Every font has ``height``, ``width(text)`` and ``draw(draw, (x, y), text, fill)``; glyphs are
 cached 1-bit masks, so drawing a line is a handful of ``ImageDraw.bitmap`` calls.
@@ -256,12 +257,25 @@ def _segment_rows(ch: str, width: int, height: int, stroke: int) -> tuple[str, .
         for y in range(y0, y1):
             for x in range(x0, x1):
                 grid[y][x] = True
-    if stroke >= 2:   # round the outer corners where a bar meets a post
-        lit = _SEGMENTS[ch]
-        for bar, y in (("a", 0), ("d", height - 1)):
-            if bar in lit:
-                grid[y][0] = grid[y][width - 1] = False
+    if stroke >= 2:
+        _round(grid, _SEGMENTS[ch], width, height, stroke, top_mid)
     return tuple("".join("x" if cell else "." for cell in row) for row in grid)
+
+
+def _round(grid, lit: str, width: int, height: int, stroke: int, top_mid: int) -> None:
+    """Round the outer corners where a bar meets a post by a chamfer one pixel less deep than the stroke, and
+    pinch the waist where the middle bar meets both posts of a side: so 0 is an oval, not a D,
+    and 8 two loops, not a B (the letters keep a straight, square back)."""
+    for bar, y0, step in (("a", 0, 1), ("d", height - 1, -1)):
+        if bar not in lit:
+            continue
+        for dy in range(stroke - 1):
+            for dx in range(stroke - 1 - dy):
+                grid[y0 + step * dy][dx] = grid[y0 + step * dy][width - 1 - dx] = False
+    for x, posts in ((0, "fe"), (width - 1, "bc")):
+        if "g" in lit and all(p in lit for p in posts):
+            for y in range(top_mid, top_mid + stroke):
+                grid[y][x] = False
 
 
 def _one(grid, width: int, height: int, stroke: int) -> None:

@@ -66,6 +66,12 @@ OTHER = {
 NAMES = tuple(RECORDS) + tuple(OTHER)
 
 
+# A partie of a league match night: a sample state with the night's facts (docs/screens.md: the
+# second partie, the team of player A 3 points, of player B 5).
+MATCH_NIGHT = {"carom-match-night": "carom-series", "8ball-match-night": "8ball-in-hand"}
+_NIGHT = {"partie": 2, "partie_count": 4, "points": {"a": 3, "b": 5}}
+
+
 def record_lines(name: str) -> list[str]:
     header, commands = RECORDS[name]
     return [json.dumps(line, ensure_ascii=False) for line in [header, *commands]]
@@ -75,6 +81,8 @@ def sample(name: str) -> dict:
     """The screen model of a named sample state."""
     if name in OTHER:
         return dict(OTHER[name])
+    if name in MATCH_NIGHT:
+        return dict(sample(MATCH_NIGHT[name]), match=dict(_NIGHT))
     from rules.record import replay_lines
 
     replay = replay_lines(record_lines(name))

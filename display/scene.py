@@ -4,6 +4,8 @@ A layout draws into a Scene. Blinking parts ask ``scene.blink()`` and cycling in
 ``scene.page(n)``; the Scene records that it did, so the Counter knows exactly when the picture
 may change next without rendering twice or polling.
 """
+from math import lcm
+
 from PIL import Image, ImageDraw
 
 from display import fonts
@@ -20,7 +22,8 @@ class Scene:
         self._blink_on = blink_on
         self._page_counter = page_counter
         self.blinks = False          # the picture has a part that blinks
-        self.pages = 1               # the picture cycles through this many pages
+        self.pages = 1               # the picture repeats after this many pages
+        self._within = 1             # pages asked for now count the turns of this many pages (``turn``)
         self.fill = {role: (colours[role] if mode != "1" else 1) for role in ROLES}
         self.small = fonts.small_font()
         # Text with diacritics needs the 8-row cell; 8-pixel-high counters use 3x5 capitals.
@@ -35,8 +38,16 @@ class Scene:
         """Which of ``count`` pages of information to show now."""
         if count <= 1:
             return 0
-        self.pages = max(self.pages, count)
-        return self._page_counter % count
+        self.pages = lcm(self.pages, count * self._within)
+        return self._page_counter // self._within % count
+
+    def turn(self, count: int) -> int:
+        """Which of ``count`` pages that take turns with each other to show now, when each of them
+        may have pages of its own: the pages asked for after this count only this page's turns,
+        so each of them comes round in its turn (two pages with two parts each show all four)."""
+        index = self.page(count)
+        self._within *= max(1, count)
+        return index
 
     # --- drawing helpers -------------------------------------------------------------------
     def font_for(self, text: str, width: int):

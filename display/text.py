@@ -14,16 +14,14 @@ TEXTS = {
         "draw": "REMÍZA",
         "wins": "VYHRÁL",
         "forfeit": "VZDAL",
-        "average": "PR",          # průměr
-        "average_long": "průměr",
-        "best": "NS",             # nejvyšší série
-        "best_long": "nejvyšší série",
+        "average": "průměr",      # beside the two averages when it fits, else on its own line above
+        "best": "nejvyšší série",
+        "partie_number": "{n}. partie",     # match night: the partie being played, "2. partie"
+        "match_score": "zápas {a}:{b}",     # match night: team points so far, A's team first
         "inning": "náběh",
         "series": "série",
-        "in_hand": "BIH",         # ball in hand
-        "in_hand_long": "koule v ruce",
-        "open": "OTEV",           # open table
-        "open_long": "otevřený stůl",
+        "in_hand": "BÍLÁ V RUCE",     # ball in hand (8B:4)
+        "open": "OTEVŘENÝ STŮL",     # open table: no groups yet (RULES 2.4)
         "pocket": "K",            # kapsa: the required 8 pocket, "K4"
         "pocket_long": "kapsa 8",
         "pocket_choice": "?",     # 8B:6f: the shooter may name the 8's pocket: "K5?" / "K?"
@@ -39,7 +37,7 @@ TEXTS = {
         "press_key": "stiskni",
         "lot": "LOS",
         "match": "ZÁPAS",
-        "break": "ROZB",          # rozstřel: the break shot is next
+        "break": "ROZSTŘEL",      # the break shot is next (RULES 2.3)
         "choose": "VOLBA",        # the shooter must choose a group (RULES 2.4)
         "foul": "FAUL",           # entered in the open shot
         "scratch": "BÍLÁ",        # the cue ball potted, entered in the open shot
@@ -54,16 +52,14 @@ TEXTS = {
         "draw": "DRAW",
         "wins": "WINS",
         "forfeit": "FORFEIT",
-        "average": "AV",
-        "average_long": "average",
-        "best": "HS",
-        "best_long": "high series",
+        "average": "average",
+        "best": "high series",
+        "partie_number": "partie {n}",
+        "match_score": "match {a}:{b}",
         "inning": "inning",
         "series": "series",
-        "in_hand": "BIH",
-        "in_hand_long": "ball in hand",
-        "open": "OPEN",
-        "open_long": "open table",
+        "in_hand": "BALL IN HAND",
+        "open": "OPEN TABLE",
         "pocket": "P",
         "pocket_long": "8 pocket",
         "pocket_choice": "?",

@@ -102,7 +102,7 @@ class Night(OnSlot):
         if phase == "lotdraw":
             return screens.lotdraw_model(self.match)
         if phase == "partie":
-            return screens.partie_model(self.board)
+            return screens.partie_model(self.board, self.match)
         if phase == "result":
             return screens.match_model(self.match, self.t)
         return menus.next_partie_menu(self.t, self.match).model()

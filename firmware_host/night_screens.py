@@ -16,8 +16,17 @@ def lotdraw_model(match) -> dict:
     return {"screen": "lotdraw", "seed": match.seed, "pairs": list(match.pairs)}
 
 
-def partie_model(board) -> dict:
-    return {"screen": board.header["game"], "summary": board.summary()}
+def partie_model(board, match=None) -> dict:
+    """The partie in play; on a league match night also ``match``: which partie of how many,
+    and the team points so far by side (the team of player A under ``a``) — docs/screens.md."""
+    model = {"screen": board.header["game"], "summary": board.summary()}
+    home = board.header.get("home")
+    if match is not None and match.league and home in ("a", "b"):
+        points = rules_night.points(match)
+        away = "b" if home == "a" else "a"
+        model["match"] = {"partie": board.header.get("partie", match.number), "partie_count": match.partie_count,
+                          "points": {home: points["home"], away: points["away"]}}
+    return model
 
 
 def match_model(match, t: Texts) -> dict:

@@ -26,13 +26,25 @@ TITLES = {
            "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
            "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
                    "podržet Enter → menu → číslo → Enter.",
-           "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu."},
+           "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu.",
+           "marks_carom": "Na počítadle: 3/15 – náběh z limitu (v posledních 2 bliká); ◄13 – série hráče u stolu; "
+                          "Z 18 – zbývá 18 bodů; DOH – dohrávka; LPÍ – koule lpí (jen 1 nebo 2); "
+                          "2. partie, zápas 3:5 – partie utkání a body týmů (tým hráče vlevo první).",
+           "marks_8ball": "Na počítadle: PŮ7 PL0 – půlené/plné, kolik jich zbývá; K4 – osmička do kapsy 4; "
+                          "K5? – kapsu pro osmičku lze zvolit (jinak 5); 2. partie, zápas 3:5 – zápas a body týmů."},
     "en": {"carom": "Carom – referee keys", "8ball": "8-ball – referee keys", "hold": "hold",
            "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
            "other": "Other keys",
            "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
                    "hold Enter → menu → number → Enter.",
-           "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one."},
+           "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one.",
+           "marks_carom": "On the counter: 3/15 – inning of the limit (blinks in the last 2); ◄13 – series of the "
+                          "player at the table; L 18 – 18 points to go; EQ – equalising inning; FROZEN – frozen "
+                          "balls (1 or 2 only); partie 2, match 3:5 – the match's partie and team points (the "
+                          "left player's team first).",
+           "marks_8ball": "On the counter: ST7 SO0 – stripes/solids and how many are left; P4 – the 8 into pocket 4; "
+                          "P5? – the pocket for the 8 may be named (else 5); partie 2, match 3:5 – the match and "
+                          "team points."},
 }
 MATRIX_ONLY = {"A", "B", "C", "D", "#"}
 UNIT_W, UNIT_H, GAP, MARGIN = 250, 150, 12, 40
@@ -76,6 +88,7 @@ class Card:
         heights = [self._block_height(layout) for _, layout in blocks]
         others = self._others(blocks)
         height = MARGIN * 2 + 70 + sum(heights) + 60 * len(blocks) + 40 * (len(others) + 1) + 90
+        height += 300       # room for the counter's marks; cropped to what was drawn
         image = Image.new("RGB", (width, height), PAPER)
         draw = ImageDraw.Draw(image)
         draw.text((MARGIN, MARGIN), self.texts[self.keymap.game], font=self.title, fill=INK)
@@ -92,9 +105,9 @@ class Card:
                           font=self.small, fill=INK)
             y += 50
         foot = self.texts["foot"].format(s=self.settings.long_press) + self.texts.get(f"foot_{self.keymap.game}", "")
-        self._wrapped(draw, foot,
-                      (MARGIN, y), width - 2 * MARGIN, INK)
-        return image
+        y = self._wrapped(draw, foot, (MARGIN, y), width - 2 * MARGIN, INK)
+        y = self._wrapped(draw, marks(self.keymap.game, self.language), (MARGIN, y + 20), width - 2 * MARGIN, FRAME)
+        return image.crop((0, 0, width, min(height, y + MARGIN)))
 
     def _matrix_layout(self):
         m = self.settings.matrix
@@ -144,7 +157,7 @@ class Card:
         """Draw ``text`` word-wrapped to ``width``; return the y below it."""
         x, y = at
         line = ""
-        for word in text.split():
+        for word in text.split(" "):        # a no-break space keeps "Z 18" on one line
             trial = f"{line} {word}".strip()
             if line and draw.textlength(trial, font=self.small) > width:
                 draw.text((x, y), line, font=self.small, fill=fill)
@@ -155,6 +168,11 @@ class Card:
             draw.text((x, y), line, font=self.small, fill=fill)
             y += 30
         return y
+
+
+def marks(game: str, language: str = "cs") -> str:
+    """What the marks on the counter that are not whole words mean (display/text.py says them)."""
+    return TITLES.get(language, TITLES["cs"]).get(f"marks_{game}", "")
 
 
 def render(keymap: KeyMap, settings: KeypadSettings, language: str = "cs",

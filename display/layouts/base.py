@@ -12,6 +12,8 @@ GAME_SCREENS = {"carom": "carom", "8ball": "eightball"}
 
 
 class Layout:
+    message_covers = False      # a message hides the whole game screen (then its parts take turns with it)
+
     def screen(self, model: dict):
         """The method that draws ``model``; ``unknown`` for a screen this layout does not know."""
         name = str(model.get("screen"))

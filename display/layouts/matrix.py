@@ -60,6 +60,7 @@ class MatrixLayout(TextScreens, Layout):
     def __init__(self, width: int, height: int):
         self.geometry = Geometry(width, height)
         self.big = fonts.digits(self.geometry.digit_width, self.geometry.digit_height)
+        self.message_covers = self.geometry.tiny       # the message line is all of an 8-px counter
 
     # --- shared pieces ----------------------------------------------------------------------
     def _middle_box(self, digits=3) -> tuple[int, int]:
@@ -122,6 +123,19 @@ class MatrixLayout(TextScreens, Layout):
                 scene.write(text, (x0, y, x1, y + font.height), align="center", role=role, font=font)
             y += font.height + gap
 
+    def _tiny_pages(self, scene: Scene, x0: int, x1: int, lines: list, side, digits: int) -> None:
+        """8-px counters: the lines in the middle one page at a time, as many words to a page as
+        fit; a word too wide for the middle ("ROZSTŘEL") has the whole counter for its page."""
+        pieces = [piece for line in lines if line for piece in _split(line, scene.small, x1 - x0)]
+        piece = pieces[scene.page(len(pieces))] if pieces else ""
+        if scene.small.width(piece) <= x1 - x0:
+            self._middle(scene, x0, x1, [piece])
+            return
+        g = self.geometry
+        scene.draw.rectangle((0, 0, g.width - 1, g.height - 1), fill=0)
+        scene.write(piece, (0, 0, g.width, g.height - 1), align="center", font=scene.small)
+        self._underline(scene, side, digits)
+
     def carom(self, scene: Scene, model: dict) -> None:
         summary = model["summary"]
         pa, pb = summary["players"]["a"], summary["players"]["b"]
@@ -133,10 +147,10 @@ class MatrixLayout(TextScreens, Layout):
         at = counter.get("at_table")
         inning = counter.get("inning", 0)
         limit = summary.get("innings_limit")
-        inning_text = str(inning) if self.geometry.tiny or not limit else f"{inning}/{limit}"
+        inning_text = f"{inning}/{limit}" if limit else str(inning)
 
-        def inning_line():      # RULES 1.7: the last 2 innings blink (hidden text keeps the layout still)
-            return (inning_text, "hidden") if counter.get("last_two") and not scene.blink() else inning_text
+        def inning_line(text=inning_text):      # RULES 1.7: the last 2 innings blink (hidden text keeps the layout still)
+            return (text, "hidden") if counter.get("last_two") and not scene.blink() else text
 
         series = counter.get("series", 0)
         series_text = _arrowed(series, at) if at else ""
@@ -147,39 +161,83 @@ class MatrixLayout(TextScreens, Layout):
         if self.geometry.tiny:
             self._carom_tiny(scene, summary, at, inning_line, series, left, [frozen] if frozen else marks)
             return
+        extras = ([f"{w['left']} {left}"] if left is not None else []) + marks
+        # On a match night the partie number and the team score take their turn (not while frozen
+        # balls are announced: that mark must show at once, and lasts only until the next stroke).
+        match = [] if frozen else _match_facts(model, w)
+        if self.geometry.names:     # three lines; the points left, the marks and the match take turns on the third
+            thirds = [frozen] if frozen else extras + match
+            lines = [inning_line, (series_text, at or "text"), thirds[scene.page(len(thirds))] if thirds else ""]
+        else:                   # two lines: the inning takes turns with the points left and the marks
+            firsts = [inning_line] + extras
+            if counter.get("last_two"):     # RULES 1.7: the last 2 innings stay in view, no names' page
+                match = []
+            turn = scene.turn(len(firsts) + bool(match))
+            if turn == len(firsts):     # names alternate with the scores; the partie and the match below
+                self._match_page(scene, pa.get("name", ""), pb.get("name", ""), match)
+                return
+            # Frozen balls (RULES 1.2) stand in the series' place, never the inning's: the series
+            # cannot change before the next stroke, and that stroke ends the announcement.
+            lines = [firsts[turn], frozen or (series_text, at or "text")]
         x0, x1 = self._scores(scene, pa["points"], pb["points"])
         self._names(scene, pa.get("name", ""), pb.get("name", ""), at)
-        # Frozen balls last until the next stroke: the mark stands still, in place of the others.
-        extras = [frozen] if frozen else ([f"{w['left']} {left}"] if left is not None else []) + marks
-        if self.geometry.names:     # three lines; the points left and the marks take turns on the third
-            lines = [inning_line, (series_text, at or "text"), extras[scene.page(len(extras))] if extras else ""]
-        else:                   # two lines: the inning takes turns with the points left and the marks
-            firsts = [frozen] if frozen else [inning_line] + extras
-            lines = [firsts[scene.page(len(firsts))], (series_text, at or "text")]
         self._middle(scene, x0, x1, lines)
+
+    def _match_page(self, scene: Scene, name_a: str, name_b: str, match: list) -> None:
+        """A page of 2-row counters on a match night: the players' surnames on the top row (in
+        small capitals when they do not fit with their diacritics), the partie number and the team
+        score below. Two surnames too long for one row take a row each, and the partie and the team
+        score have the next turn of this page to themselves."""
+        g = self.geometry
+        gap = 4
+        a, b = _surname(name_a), _surname(name_b)
+        font = next((f for f in (scene.text, scene.small) if f.width(a) + gap + f.width(b) <= g.width), None)
+        if font is None:
+            if scene.page(2) == 0:
+                scene.write(a, (0, 0, g.width, 8), role="a")
+                scene.write(b, (0, 8, g.width, 16), align="right", role="b")
+            else:
+                for row, fact in enumerate(match):
+                    scene.write(fact, (0, 8 * row, g.width, 8 * row + 8), align="center")
+            return
+        split = font.width(a) + gap // 2
+        scene.write(a, (0, 0, split - 1, 8), role="a", font=font)
+        scene.write(b, (split + 1, 0, g.width, 8), align="right", role="b", font=font)
+        both = ", ".join(match)
+        line = both if scene.font_for(both, g.width).width(both) <= g.width else match[scene.page(len(match))]
+        scene.write(line, (0, 8, g.width, 16), align="center")
 
     def _carom_tiny(self, scene: Scene, summary: dict, at, inning_line, series: int, left, marks) -> None:
         """8-px counters: the scores stay; between them the inning, then the series (the bar under
         the player at the table runs on under it), then the points left — as ``-18`` in place of
-        the score of the player at the table — and the marks, each a page."""
+        the score of the player at the table — and the marks, each a page. The inning of the limit
+        (``1/15``, RULES 1.7) stands in the middle when it fits there, else the bare inning does
+        and ``1/15`` has a page of the whole counter next to it."""
         pa, pb = summary["players"]["a"]["points"], summary["players"]["b"]["points"]
         digits = min(3, max(2, *(len(str(v)) for v in (summary.get("points_limit") or 0, pa, pb))))
+        x0, x1 = self._middle_box(digits)
+        inning = str((summary.get("counter") or {}).get("inning", 0))
+        of_limit = _text(inning_line())
+        in_middle = of_limit if scene.small.width(of_limit) <= x1 - x0 else inning
+        pages = ["inning"] + (["limit"] if in_middle != of_limit else [])
         if marks == [scene.words["frozen"]]:      # until the next stroke: the mark and the inning only
-            pages = ["inning"] + marks
-        else:
-            pages = ["inning"] + (["series"] if series and at else []) + (["left"] if left is not None else [])
             pages += marks
+        else:
+            pages += (["series"] if series and at else []) + (["left"] if left is not None else []) + marks
         page = pages[scene.page(len(pages))]
         if page == "left":
             pa, pb = (f"-{left}", pb) if at == "a" else (pa, f"-{left}")
-        x0, x1 = self._middle_box(digits)
-        text = inning_line() if page == "inning" else str(series) if page == "series" else page
+        text = inning_line(in_middle) if page == "inning" else str(series) if page == "series" else page
         if page == "series" and scene.small.width(_arrowed(series, at)) <= x1 - x0:
             text = _arrowed(series, at)
-        if page not in ("inning", "left") and scene.small.width(text) > x1 - x0:
-            # a series of 100 or a mark too wide for the middle has the whole counter for its page
-            scene.write(_arrowed(series, at) if page == "series" else text,
-                        (0, 0, self.geometry.width, self.geometry.height - 1), align="center", font=scene.small)
+        if page == "limit":
+            text = inning_line()
+        if page not in ("inning", "left") and scene.small.width(_text(text)) > x1 - x0:
+            # a series of 100, "12/15" or a mark too wide for the middle has the whole counter for its page
+            text = _arrowed(series, at) if page == "series" else text
+            if not isinstance(text, tuple):
+                scene.write(text, (0, 0, self.geometry.width, self.geometry.height - 1), align="center",
+                            font=scene.small)
             self._underline(scene, at, digits, through_middle=page == "series")
             return
         self._scores(scene, pa, pb, digits)
@@ -202,11 +260,10 @@ class MatrixLayout(TextScreens, Layout):
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
         rows = wrap(headline, scene, self.geometry.width)
-        for facts, long_label in (((avg_a, w["average"], avg_b), w["average_long"]),
-                                  ((str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0))),
-                                   w["best_long"])):
+        for facts in ((avg_a, w["average"], avg_b),
+                      (str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0)))):
             if not self._label_fits(scene, *facts):     # two bare numbers: say first what they are
-                rows += wrap(long_label, scene, self.geometry.width)
+                rows += wrap(facts[1], scene, self.geometry.width)
             rows.append(facts)
         per_page = max(1, self.geometry.height // 8)
         pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)]
@@ -244,6 +301,12 @@ class MatrixLayout(TextScreens, Layout):
         current = summary.get("current") or {}
         names = summary.get("names") or {}
         shooter = current.get("shooter")
+        # On a match night the names, the partie number and the team score take turns with the games
+        # (not while a shot is being entered: each key shows at once).
+        match = _match_facts(model, w) if not (summary.get("finished") or current.get("pending")) else []
+        if match and not self.geometry.tiny and not self.geometry.names and scene.turn(2):
+            self._match_page(scene, names.get("a", ""), names.get("b", ""), match)   # names alternate with games
+            return
         digits = max(1, len(str(max(games.get("a", 0), games.get("b", 0)))))
         x0, x1 = self._scores(scene, games.get("a", 0), games.get("b", 0), digits)
         self._underline(scene, shooter, digits)
@@ -280,17 +343,18 @@ class MatrixLayout(TextScreens, Layout):
         several_sets = summary.get("sets_to_win", 1) > 1
         if self.geometry.tiny:
             set_text = f"{sets.get('a', 0)}:{sets.get('b', 0)}" if several_sets else ""
-            self._middle(scene, x0, x1, [set_text, groups, " ".join(flags)])
+            self._tiny_pages(scene, x0, x1, [set_text, groups] + _grouped(flags, scene.small.width, x1 - x0),
+                             shooter, digits)
             return
         if several_sets:        # sets won, small beside each player's games (as on tennis boards)
             top = (x0, 0, x1, scene.small.height)
             scene.write(str(sets.get("a", 0)), top, role="a", font=scene.small, valign="top")
             scene.write(str(sets.get("b", 0)), top, align="right", role="b", font=scene.small, valign="top")
             x0, x1 = x0 + 5, x1 - 5
-        flag_line = " ".join(flags)
-        if scene.small.width(flag_line) > x1 - x0:      # a long open shot: word by word, not cut
-            flag_line = flag_line.split()[scene.page(len(flag_line.split()))]
-        self._middle(scene, x0, x1, [groups, flag_line])
+        parts = _grouped(flags, scene.small.width, x1 - x0)    # as many flags as fit, a long one word by word
+        flag_line = parts[scene.page(len(parts))] if parts else ""
+        third = match[scene.page(len(match))] if match and self.geometry.names else ""
+        self._middle(scene, x0, x1, [groups, flag_line, third])
 
 def _pending(pending: list, w: dict) -> str:
     """What the referee has entered of the open shot, in entry order: "+PŮ +8" , "+2PL +FAUL"."""
@@ -303,11 +367,41 @@ def _pending(pending: list, w: dict) -> str:
     return " ".join(f"+{n if n > 1 else ''}{labels.get(key, '?')}" for key, n in counts.items())
 
 
+def _text(line) -> str:
+    """The text of a middle-column line: a plain text or a (text, role) pair."""
+    return line[0] if isinstance(line, tuple) else line
+
+
+def _match_facts(model: dict, w: dict) -> list[str]:
+    """On a match night (the model's ``match``, docs/screens.md): "2. partie" and "zápas 3:5" (the
+    team points so far, the team of player A first, as the scores stand)."""
+    match = model.get("match")
+    if not isinstance(match, dict) or not match.get("partie"):
+        return []
+    points = match.get("points") or {}
+    return [w["partie_number"].format(n=match["partie"]),
+            w["match_score"].format(a=points.get("a", 0), b=points.get("b", 0))]
+
+
+def _grouped(flags: list, fits, width: int) -> list[str]:
+    """Flags joined as many to a line as fit ``width``; a flag too wide alone goes on word by word
+    ("BÍLÁ V RUCE" -> "BÍLÁ", "V RUCE"), never cut."""
+    lines = []
+    for flag in flags:
+        if lines and fits(f"{lines[-1]} {flag}") <= width:
+            lines[-1] = f"{lines[-1]} {flag}"
+        elif fits(flag) <= width:
+            lines.append(flag)
+        else:
+            lines += wrap(flag, None, width, fits=fits)
+    return lines
+
+
 def _split(line, font, width: int) -> list:
-    """A plain text line as it is when it fits ``width``, else its words, one per page."""
+    """A plain text line as it is when it fits ``width``, else its words, as many to a page as fit."""
     if not isinstance(line, str) or font.width(line) <= width:
         return [line]
-    return line.split() or [line]
+    return wrap(line, None, width, fits=font.width) or [line]
 
 
 def _surname(name: str) -> str:

@@ -7,7 +7,7 @@ last 2 innings; a decimal point follows the score of the player at the table).
 cleared: the 8 goes into pocket 4) beside their games.
 Pages (carom, both): at 20 points or fewer to go, the score of the player at the table takes turns with
 ``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
-announced, until the next stroke) stands still in place of the inning.
+announced, until the next stroke) takes turns with the inning, which it never hides for more than a page.
 """
 from display.layouts.base import Layout
 from display.scene import Scene
@@ -34,6 +34,8 @@ def _mark(text: str, marked: bool) -> str:
 
 class SegmentLayout(Layout):
     """Each screen method returns the board's text (``.`` lights the previous digit's decimal point)."""
+
+    message_covers = True
 
     def __init__(self, digits: int):
         self.digits = digits
@@ -66,8 +68,8 @@ class SegmentLayout(Layout):
         left = (counter.get("points_left") or {}).get(at)
         pages = ["inning"] + (["left"] if left is not None and left <= 20 else [])     # RULES 1.7
         pages += ["equalising"] if counter.get("equalising") else []
-        if counter.get("frozen"):       # until the next stroke the inning stands aside for LP
-            pages = ["frozen"]
+        if counter.get("frozen"):       # until the next stroke LP takes turns with the inning (RULES 1.2, 1.7)
+            pages = ["inning", "frozen"]
         page = pages[scene.page(len(pages))]
         inning = {"frozen": _FROZEN, "equalising": _EQUALISING}.get(page, f"{counter.get('inning', 0) % 100:>2}")
         if page == "inning" and counter.get("last_two") and not scene.blink():

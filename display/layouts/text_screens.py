@@ -57,19 +57,19 @@ class TextScreens:
         selected = model.get("selected") or 0
         rows = max(1, self.geometry.height // 8)
         width = self.geometry.width
-        title = _turn(str(model.get("title", "")), scene, width)
+        title = turn(str(model.get("title", "")), scene, width)
         if not items:
             self._text_lines(scene, [title])
             return
         selected = min(max(selected, 0), len(items) - 1)
         if rows == 1:           # the chosen item, a long one word by word
-            self._text_lines(scene, [_turn("►" + str(items[selected]), scene, width)])
+            self._text_lines(scene, [turn("►" + str(items[selected]), scene, width)])
             return
         shown = rows - 1
         first = min(max(0, selected - shown + 1), max(0, len(items) - shown))
         lines = [title]
         for i in range(first, min(len(items), first + shown)):
-            lines.append(_turn("►" + str(items[i]), scene, width) if i == selected else " " + str(items[i]))
+            lines.append(turn("►" + str(items[i]), scene, width) if i == selected else " " + str(items[i]))
         for row, line in enumerate(lines):
             scene.write(line, (0, row * 8, width, row * 8 + 8), align="center" if row == 0 else "left")
 
@@ -77,15 +77,15 @@ class TextScreens:
         """The question (word by word when long) with the value typed so far kept whole on its right."""
         width = self.geometry.width
         if model.get("value") is None:          # a yes/no question: nothing to type, no cursor
-            line = _turn(str(model.get("title", "")), scene, width)
+            line = turn(str(model.get("title", "")), scene, width)
         else:
             value = f"{model.get('value') or ''}_"
             room = width - scene.font_for(value, width).width(value) - 2
-            line = (_turn(str(model.get("title", "")), scene, room), value)
+            line = (turn(str(model.get("title", "")), scene, room), value)
         if self.geometry.tiny:
             self._text_lines(scene, [line])
         else:
-            self._text_lines(scene, [line, _turn(str(model.get("hint", "")), scene, width)])
+            self._text_lines(scene, [line, turn(str(model.get("hint", "")), scene, width)])
 
     def lotdraw(self, scene: Scene, model: dict) -> None:
         w = scene.words
@@ -125,7 +125,7 @@ class TextScreens:
         for side in ("home", "away"):
             score = str(points.get(side, 0))
             room = width - scene.font_for(score, width).width(score) - 2
-            lines.append((_turn(str(model.get(side, "")), scene, room), score))
+            lines.append((turn(str(model.get(side, "")), scene, room), score))
         for partie in model.get("partie") or []:
             parts = wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
             if len(lines) % per_page + len(parts) > per_page:
@@ -184,7 +184,7 @@ def _pair_blocks(scene: Scene, pairs: list, width: int) -> list:
     return blocks
 
 
-def _turn(text: str, scene: Scene, width: int) -> str:
+def turn(text: str, scene: Scene, width: int) -> str:
     """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
     parts = wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
     return parts[scene.page(len(parts))]

@@ -8,8 +8,9 @@ from PIL import Image
 from display import fonts
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import NAMES, RECORDS, sample
+from display.samples import MATCH_NIGHT, NAMES, RECORDS, sample
 from display.settings import DisplaySettings
+from display_helpers import Said, matrix, segment_pages
 
 MATRICES = {"32x8": (32, 8), "64x16": (64, 16), "96x16": (96, 16), "128x32": (128, 32)}
 
@@ -90,9 +91,10 @@ def test_small_counter_series_bar_runs_from_the_player_at_the_table():
     settings = DisplaySettings(driver="dummy", width=32, height=8)
     counter = Counter(None, settings)
     model = sample("carom-series")         # B at the table, series 13, limit 200: 3-digit scores
-    bottom = [counter.render(model, t).image.crop((0, 7, 32, 8)).tobytes() for t in (0.0, 3.0)]
+    # pages: the inning, the inning of the limit (the whole counter), the series
+    bottom = [counter.render(model, t).image.crop((0, 7, 32, 8)).tobytes() for t in (0.0, 6.0)]
     assert bottom[0] != bottom[1]
-    series_page = counter.render(model, 3.0).image
+    series_page = counter.render(model, 6.0).image
     assert all(series_page.getpixel((x, 7)) for x in range(12, 32))
     assert not any(series_page.getpixel((x, 7)) for x in range(0, 11))
 
@@ -130,7 +132,7 @@ def test_no_game_fact_is_cut_short(size, monkeypatch):
     groups and flags fit (on 8-px counters by going onto pages) in every key state."""
     cuts = Cuts(monkeypatch)
     settings = DisplaySettings(driver="dummy", width=size[0], height=size[1])
-    for name in RECORDS:
+    for name in (*RECORDS, *MATCH_NIGHT):
         frames(sample(name), settings, seconds=20.0)
     assert cuts.cut == []
 
@@ -194,18 +196,29 @@ def test_sixteen_digit_board_shows_each_players_balls_left_and_8_pocket():
     assert segment_lines(sample("8ball-open"), 16)[0] == " 0     00      0."
 
 
-@pytest.mark.parametrize("layout", [dict(width=64, height=16), dict(width=96, height=16),
-                                    dict(emulate="sevensegment", digits=8), dict(emulate="sevensegment", digits=16)],
-                         ids=["64x16", "96x16", "7seg8", "7seg16"])
-def test_frozen_balls_mark_stands_still_until_the_next_stroke(layout):
-    """RULES 1.2 / B.1.7c: the referee has announced frozen balls and will refuse 10 and 20 — the
-    mark shows at once and does not wait for its page (the picture needs no page deadline)."""
-    settings = DisplaySettings(driver="dummy", **layout)
-    model = sample("carom-frozen")          # 15 to go: without the mark, pages would turn
-    assert Counter(None, settings).show(model, 0.0) is None
-    unmarked = with_counter("carom-frozen", frozen=False)
-    assert Counter(None, settings).show(unmarked, 0.0) is not None
-    assert frames(model, settings) != frames(unmarked, settings)
+@pytest.mark.parametrize("size", [(64, 16), (96, 16)], ids=["64x16", "96x16"])
+def test_frozen_balls_mark_shows_at_once_beside_the_inning(size, monkeypatch):
+    """RULES 1.2 / B.1.7c and RULES 1.7: the referee has announced frozen balls and will refuse 10
+    and 20 — LPÍ is on every picture from the moment it is announced, and it never takes the
+    inning's place: the inning of the limit shows on every page the points left do not have.
+    (It takes the series' place: no stroke, no new series, and the next stroke ends it.)"""
+    said = Said(monkeypatch)
+    settings = matrix(size)
+    pages = said.pages(settings, sample("carom-frozen"))        # inning 2 of 15, 15 to go
+    assert all("LPÍ" in texts for texts in pages)
+    assert all("2/15" in texts or "Z 15" in texts for texts in pages)
+    assert all("2/15" in a or "2/15" in b for a, b in zip(pages, pages[1:]))     # never two pages without it
+    assert not any("LPÍ" in texts for texts in said.pages(settings, with_counter("carom-frozen", frozen=False)))
+
+
+@pytest.mark.parametrize("digits", [8, 16])
+def test_frozen_balls_take_turns_with_the_inning_on_a_segment_board(digits):
+    """RULES 1.2 and 1.7: LP (frozen balls announced) takes turns with the inning, never hiding it
+    for more than one page."""
+    lines = segment_pages(sample("carom-frozen"), digits)
+    assert any("LP" in line for line in lines)
+    assert all("LP" not in a or "LP" not in b for a, b in zip(lines, lines[1:]))
+    assert all(" 2" in line for line in lines if "LP" not in line)
 
 
 @pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)

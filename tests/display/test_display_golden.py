@@ -40,7 +40,9 @@ def frame(layout: str, name: str, now: float = 0.0) -> Image.Image:
 PAGES = [("32x8", "carom-to-go", 6.0), ("32x8", "carom-equalising", 6.0), ("32x8", "carom-league-end", 3.0),
          ("32x8", "carom-league-end", 6.0), ("32x8", "carom-frozen", 3.0), ("32x8", "8ball-pocket", 3.0),
          ("64x16", "carom-to-go", 3.0), ("64x16", "carom-league-end", 3.0), ("64x16", "lotdraw", 3.0),
-         ("7seg8", "carom-to-go", 3.0), ("7seg8", "carom-league-end", 3.0), ("7seg16", "carom-equalising", 3.0)]
+         ("7seg8", "carom-to-go", 3.0), ("7seg8", "carom-league-end", 3.0), ("7seg16", "carom-equalising", 3.0),
+         ("32x8", "carom-series", 3.0), ("64x16", "carom-match-night", 3.0), ("64x16", "carom-match-night", 9.0),
+         ("128x32", "carom-match-night", 3.0), ("64x16", "8ball-match-night", 3.0)]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -52,7 +54,8 @@ def test_frame_matches_golden_image(layout, name, tmp_path):
 
 @pytest.mark.parametrize("layout,name,now", PAGES)
 def test_later_page_matches_golden_image(layout, name, now, tmp_path):
-    """RULES 1.7: points left (-19 / Z 19), RULES 1.2: frozen balls (LPÍ / LP), 1.4: equalising (DOH / do)."""
+    """RULES 1.7: points left (-19 / Z 19), the inning of the limit on 32x8 (1/15); RULES 1.2: frozen balls
+    (LPÍ / LP), 1.4: equalising (DOH / do); RULES 1.6 / 2.9: a match night's names, partie and team score."""
     image = frame(layout, name, now)
     assert image.tobytes() != frame(layout, name).tobytes(), "a later page must show something else"
     check_golden(image, GOLDEN / layout / f"{name}@{now:g}s.png", tmp_path)

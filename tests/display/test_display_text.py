@@ -82,6 +82,37 @@ def test_digits_one_seven_and_six_nine_three_stay_distinct(size):
     assert font.height == size[1] and font.width("8") == size[0]
 
 
+def _rows(font, ch):
+    return font._glyphs[ch]
+
+
+def _letter_back(rows):
+    """The same picture with a straight, square back (the left half as D and B have it)."""
+    return tuple("x" + row[1:] if row.strip(".") else row for row in rows)
+
+
+@pytest.mark.parametrize("size", [(5, 16), (7, 16), (11, 24), (13, 32)])
+def test_big_0_and_8_never_read_as_d_and_b(size):
+    """128x32 and the other big counters: 0 was a square box (a D) and 8 a box with a bar (a B).
+    They are rounded on both sides and 8 has a waist, so a D- or B-like picture with a straight
+    back differs from them, and each is its own mirror image (a D and a B are not)."""
+    font = fonts.digits(*size)
+    for digit in "08":
+        rows = _rows(font, digit)
+        assert _letter_back(rows) != rows, digit            # the left side is not straight
+        assert tuple(row[::-1] for row in rows) == rows     # round on both sides, as no D or B is
+        assert rows[0][0] == rows[-1][0] == "."             # rounded corners
+    width = size[0]
+    waist = [row for row in _rows(font, "8") if row.strip(".") and row[0] == "." and row[width // 2] == "x"]
+    assert len(waist) >= 3          # the top and bottom bars and the waist: two loops, not a B's flat back
+
+
+@pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font()], ids=["text", "small"])
+def test_small_letters_and_digits_differ_from_d_and_b(font):
+    """The middle column's 0/8 never draw as D/B."""
+    assert _rows(font, "0") != _rows(font, "D") and _rows(font, "8") != _rows(font, "B")
+
+
 def test_fit_shortens_to_the_width():
     font = fonts.text_font()
     text = font.fit("Slavoj Žacléř", 30)

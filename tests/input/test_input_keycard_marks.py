@@ -1,0 +1,34 @@
+"""The key card explains the counter's marks that are not whole words (issue 12: spectators and
+referees must not guess what Z, DOH, LPÍ or K4 mean)."""
+import pytest
+
+from display.text import texts
+from input.keycard import marks, render
+from input.keymap import DEFAULTS
+from input.settings import KeypadSettings
+
+
+@pytest.mark.parametrize("language", ["cs", "en"])
+def test_the_card_explains_every_carom_mark_the_counter_shows(language):
+    """RULES 1.7 (points to go, the inning of the limit), 1.4 (equalising inning), 1.2 (frozen balls),
+    1.6 (the match's partie and team points): each mark as the counter writes it is on the card."""
+    w, said = texts(language), marks("carom", language).replace("\u00a0", " ")
+    for mark in (f"{w['left']} 18", w["equalising"], w["frozen"], "3/15",
+                 w["partie_number"].format(n=2), w["match_score"].format(a=3, b=5)):
+        assert mark in said, mark
+
+
+@pytest.mark.parametrize("language", ["cs", "en"])
+def test_the_card_explains_the_8ball_marks(language):
+    """RULES 2.2 / 8B:6f: the 8's pocket (K4) and the open choice (K5?); the groups' short names."""
+    w, said = texts(language), marks("8ball", language).replace("\u00a0", " ")
+    for mark in (f"{w['pocket']}4", f"{w['pocket']}5{w['pocket_choice']}", w["stripes"][:2], w["solids"][:2]):
+        assert mark in said, mark
+
+
+def test_the_marks_are_drawn_on_the_card():
+    settings = KeypadSettings()
+    card = render(DEFAULTS["carom"], settings)
+    bare = card.crop((0, card.height - 200, card.width, card.height))
+    assert bare.getbbox() is not None
+    assert card.height < 3000
