@@ -11,6 +11,7 @@
     POST /api/v1/live                a signed live snapshot (server.live: shown, never stored)
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /                           an index page
+    GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
 the thread pool, so the event loop only moves bytes and a slow client costs no thread.
@@ -25,7 +26,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import exports, live_web, pages
+from server import exports, live_web, pages, stats_web
 from server.live import LiveBoard
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
@@ -191,6 +192,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
         Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
+        *stats_web.routes(_page),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
