@@ -77,3 +77,29 @@ def hand_league(receiver, signer_lva, signer_koule=None) -> None:
     if signer_koule is not None:
         match_id, home, away, individual, date = EIGHTBALL
         post(receiver, signer_koule, eightball_match(match_id, home, away, individual, date=date))
+
+
+HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
+# names a page must show as text and a link must carry whole: markup, a slash, a dot-dot, ? and #
+HOSTILE_PLAYER = HOSTILE + " a/../b?x=1#y"
+HOSTILE_TEAM = "<b>Tým</b> & 50% /.."
+
+
+def hostile_match(receiver, signer, match_id: str = "KD-H") -> None:
+    """A carom match whose home team and one player have hostile names."""
+    post(receiver, signer, carom_match(match_id, HOSTILE_TEAM, "Orli", [(HOSTILE_PLAYER, "Svoboda", "2 1 0 10")],
+                                       date="2026-11-29"))
+
+
+def hrefs(page: str) -> list[str]:
+    """Every link's target on an HTML page, unescaped as a browser reads it."""
+    from html.parser import HTMLParser
+
+    found = []
+
+    class Links(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                found.append(dict(attrs).get("href"))
+    Links().feed(page)
+    return found
