@@ -6,6 +6,7 @@
     GET /teams/<name>.html|.json          a team: table line, players, matches  ?game=&season=
     GET /table.csv, /table-8ball.csv      the league tables (team figures) as CSV  ?season=
     GET /rules.html                       the rules in force
+    GET /favicon.ico                      204: no icon
 
 Bad query parameters get 400 with the reason; an unknown player or team 404.
 """
@@ -123,6 +124,11 @@ def _rules(store, request):
     return html(stats_pages.rules())
 
 
+async def _no_icon(request):
+    """Browsers ask every site for /favicon.ico: nothing to show, and no 404 in their console."""
+    return Response(status_code=204, headers={"Cache-Control": "max-age=86400"})
+
+
 def routes(page) -> list[Route]:
     """The routes; ``page`` wraps a ``build(store, request)`` into an endpoint (server/web.py)."""
     out = [Route(f"/players{suffix}", page(_checked(_players(suffix))), methods=["GET"]) for suffix in FORMATS]
@@ -133,4 +139,5 @@ def routes(page) -> list[Route]:
         Route("/table.csv", page(_checked(_table_csv("carom"))), methods=["GET"]),
         Route("/table-8ball.csv", page(_checked(_table_csv("8ball"))), methods=["GET"]),
         Route("/rules.html", page(_rules), methods=["GET"]),
+        Route("/favicon.ico", _no_icon, methods=["GET"]),
     ]
