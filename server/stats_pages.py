@@ -19,9 +19,9 @@ RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšš
             "individual_won": "Vyhrané zápasy (výhry:prohry)", "games_difference": "Rozdíl her"}
 RESULTS = {"won": "výhra", "drawn": "remíza", "lost": "prohra", None: "–"}
 RULES_TEXTS = Path(__file__).resolve().parent / "rules_text"
-RULES = (("karambol.txt", "Královédvorská kulečníková liga (karambol): organizace a pravidla, znění pořadatele"),
-         ("8ball.txt", "Podkrušnohorská billiard liga (8-ball): pravidla, znění pořadatele"),
-         ("RULES.md", "Jak je počítadlo a server uplatňují (RULES.md, rozhodnutí v nejasných místech)"))
+RULES = (("karambol.txt", "karambol", "Královédvorská kulečníková liga (karambol): organizace a pravidla, znění pořadatele"),
+         ("8ball.txt", "8-ball", "Podkrušnohorská billiard liga (8-ball): pravidla, znění pořadatele"),
+         ("RULES.md", "RULES.md", "Jak je počítadlo a server uplatňují (RULES.md, rozhodnutí v nejasných místech)"))
 
 
 def columns(game: str):
@@ -138,5 +138,6 @@ def team(data: dict) -> str:
 
 def rules() -> str:
     """The rules in force (A.1.4): the league's own texts as shipped, and RULES.md; shown as text."""
-    texts = [{"heading": heading, "text": (RULES_TEXTS / name).read_text(encoding="utf-8")} for name, heading in RULES]
+    texts = [{"label": label, "heading": heading, "text": (RULES_TEXTS / name).read_text(encoding="utf-8")}
+             for name, label, heading in RULES]
     return pages.render("rules.html", title="Pravidla", texts=texts)

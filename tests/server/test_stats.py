@@ -99,6 +99,16 @@ def test_a_1_3_player_and_team_pages_data(league):
     assert stats.team(league, "Nikdo") is None
 
 
+def test_a_1_3_statistics_read_the_stored_sums_never_the_items(league, monkeypatch):
+    """Issue 13: a statistics page reads one season's stored sums, never every stored item."""
+    def no_replay(**kwargs):
+        raise AssertionError("a statistics page read the stored items")
+
+    monkeypatch.setattr(league, "items", no_replay)
+    assert len(stats.players(league)["rows"]) == 4 and stats.rankings(league, "8ball")["rankings"]
+    assert stats.player(league, "Novák")["partie"] and stats.team(league, "Lvi")["matches"]
+
+
 def test_player_figures_follow_a_match_as_its_items_arrive_and_never_double(receiver, sign):
     """Each item of a match recomputes the match's player rows: they replace, never add up."""
     bodies = carom_match("KD-9", "Lvi", "Orli", [("Novák", "Svoboda", "2 1 0 10"), ("Dvořák", "Černý", "0 0 1 1 0 2 0")],
