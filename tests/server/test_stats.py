@@ -12,7 +12,8 @@ from delivery.outbox import item_body
 from server import exports, figures, samples, stats
 from server.receiver import Receiver
 from server.store import Store
-from stats_helpers import LVA, carom_match, hand_league, post
+from conftest import SECRETS
+from stats_helpers import KOULE, LVA, carom_match, hand_league, post
 
 
 def by_player(rows):
@@ -107,6 +108,28 @@ def test_a_1_3_statistics_read_the_stored_sums_never_the_items(league, monkeypat
     monkeypatch.setattr(league, "items", no_replay)
     assert len(stats.players(league)["rows"]) == 4 and stats.rankings(league, "8ball")["rankings"]
     assert stats.player(league, "Novák")["partie"] and stats.team(league, "Lvi")["matches"]
+
+
+def test_issue_13_every_statistics_statement_searches_an_index(tmp_path, sign):
+    """SQLite's query plan for every statement ingestion and the statistics pages run on the player
+    figures: an index SEARCH (one season, one player, one match), never a SCAN of a whole table."""
+    store = Store(str(tmp_path / "league.sqlite"))
+    try:
+        for device, venue in (("u-lva-1", LVA), ("u-koule-1", KOULE)):
+            store.add_device(device, SECRETS[device], venue=venue)
+        receiver, run, seen = Receiver(store), store.query, []
+        store.query = lambda sql, args=(): seen.append((sql, tuple(args))) or run(sql, args)
+        hand_league(receiver, sign("u-lva-1"), sign("u-koule-1"))
+        stats.players(store), stats.rankings(store), stats.player(store, "Novák"), stats.team(store, "Lvi")
+        store.query = run
+        reads = [(sql, args) for sql, args in dict.fromkeys(seen)
+                 if "player_" in sql and not sql.startswith("INSERT")]
+        assert len(reads) >= 6
+        for sql, args in reads:
+            plan = [row[-1] for row in run("EXPLAIN QUERY PLAN " + sql, args)]
+            assert plan and all(step.startswith(("SEARCH", "USE TEMP B-TREE")) for step in plan), (sql, plan)
+    finally:
+        store.close()
 
 
 def test_player_figures_follow_a_match_as_its_items_arrive_and_never_double(receiver, sign):
