@@ -1,10 +1,10 @@
 """Figures computed once at ingestion: after an item of a match is stored, that match's record is
-rebuilt from its few items and its list entry and per-team figures are stored (server/sums.py sums
-them for the tables). A store from before figures gets them all computed once, when opened.
+rebuilt from its few items and its list entry, per-team and per-player (server/player_figures.py)
+figures are stored (server/sums.py sums them for the tables). A store from before figures gets them all computed once, when opened.
 """
 import json
 
-from server import exports
+from server import exports, player_figures
 from server.store import SUMMED
 from server.sums import season_of
 
@@ -27,6 +27,7 @@ def refresh(store, match_id: str) -> None:
                   "opponent": record[other], **figures}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
     store.replace_figures(match_id, match_row, teams)
+    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
 
 
 def rebuild_if_missing(store) -> None:

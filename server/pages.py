@@ -8,6 +8,8 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from server import links
+
 _env = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True,
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["urlencode_all"] = lambda text: quote(str(text), safe="")
@@ -21,9 +23,10 @@ def render(template: str, **context) -> str:
     return _env.get_template(template).render(**context)
 
 
-def _sections(title: str, sections: list[dict], notes=()) -> str:
+def sectioned(title: str, sections: list[dict], notes=()) -> str:
+    """A page of sections: heading, tables (a cell may be a link: {"text", "href"}), lines, notes."""
     for section in sections:
-        for key in ("tables", "lines", "notes"):
+        for key in ("tables", "lines", "notes", "links"):
             section.setdefault(key, [])
         section.setdefault("heading", None)
     return render("sections.html", title=title, sections=sections, notes=list(notes))
@@ -36,9 +39,10 @@ def _table(head, rows) -> dict:
 def _facts(record: dict, *extra) -> dict:
     points = record["points"]
     interrupted = [["Stav", "přerušeno (A.6.5)"]] if record.get("interrupted") else []
+    team, _ = links.in_match(record)
     return {"tables": [_table(["", ""], [
         ["Místo", _or_dash(record["venue"])], ["Datum", _or_dash(record["date"])],
-        ["Domácí", _or_dash(record["home"])], ["Hosté", _or_dash(record["away"])],
+        ["Domácí", team(record["home"])], ["Hosté", team(record["away"])],
         ["Výsledek", f"{points['home']} : {points['away']}"], *interrupted, *extra,
     ])]}
 
@@ -88,6 +92,7 @@ def match(record: dict) -> str:
     if record["game"] == "8ball":
         return eightball_match(record)
     sections = [_facts(record, ["Los (seed)", _or_dash(record["seed"])])]
+    _, player = links.in_match(record)
     for p in record["partie"]:
         innings = max(len(p["home"]["series"]), len(p["away"]["series"]), 1)
         head = ["Hráč"] + [str(i) for i in range(1, innings + 1)] + ["Body", "Náběhy", "NS", "Průměr", "Body družstva"]
@@ -95,7 +100,7 @@ def match(record: dict) -> str:
         for side in ("home", "away"):
             s = p[side]
             series = list(s["series"]) + [""] * (innings - len(s["series"]))
-            rows.append([s["name"]] + series + [s["points"], s["innings"], s["best_series"],
+            rows.append([player(s["name"])] + series + [s["points"], s["innings"], s["best_series"],
                                                 _or_dash(s["average"]), _or_dash(s["team_points"])])
         title = f"Partie {_or_dash(p['number'])}" + (" (skrečována)" if p["forfeit"] else "")
         sections.append({"heading": title, "tables": [_table(head, rows)]})
@@ -104,7 +109,7 @@ def match(record: dict) -> str:
         ["Družstvo", "Body", "Náběhy", "Průměr"],
         [[record[side] or side, avg[side]["points"], avg[side]["innings"], avg[side]["average"]]
          for side in ("home", "away")])]})
-    return _sections(_title(record), sections + _captains(record, "partie"), _notes(record, "partie"))
+    return sectioned(_title(record), sections + _captains(record, "partie"), _notes(record, "partie"))
 
 
 def table(data: dict) -> str:
@@ -113,7 +118,7 @@ def table(data: dict) -> str:
     rows = [[r["place"], r["team"], r["matches"], r["partie"], r["points"], f"{r['scored']}:{r['conceded']}",
              f"{r['difference']:+d}", r["innings"], r["general_average"]] for r in data["rows"]]
     note = "Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy."
-    return _sections("Tabulka ligy", [{"tables": [_table(head, rows)], "lines": [note]}], _unreadable(data))
+    return sectioned("Tabulka ligy", [{"tables": [_table(head, rows)], "lines": [note]}], _unreadable(data))
 
 
 REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "eight_scratch": "soupeř: 8 a faul bílé",
@@ -125,6 +130,7 @@ def eightball_match(record: dict) -> str:
     """Zápis o utkání, 8-ball (RULES 2.9): every individual match with its sets and games."""
     names = {side: record[side] or side for side in ("home", "away")}
     sections = [_facts(record)]
+    _, player = links.in_match(record)
     for m in record["individual"]:
         winner = m["winner"] and m[m["winner"]]["name"]
         title = (f"Zápas {_or_dash(m['number'])}: {m['home']['name']} – {m['away']['name']}, "
@@ -137,13 +143,14 @@ def eightball_match(record: dict) -> str:
                        [[g["set"], g["game"], m[g["breaker"]]["name"], m[g["winner"]]["name"],
                          REASONS.get(g["reason"], g["reason"]), f"{g['fouls']['home']} : {g['fouls']['away']}",
                          _or_dash(g["loser_left"])] for g in m["games"]])
-        sections.append({"heading": title, "tables": [sets, games]})
+        sections.append({"heading": title, "tables": [sets, games],
+                         "links": [player(m[side]["name"]) for side in ("home", "away")]})
     totals = record["totals"]
     sections.append({"heading": "Celkem", "tables": [_table(
         ["Družstvo", "Vyhrané zápasy", "Sety", "Hry", "Body"],
         [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
          for side in ("home", "away")])]})
-    return _sections(_title(record), sections + _captains(record, "zápas"), _notes(record, "zápasy"))
+    return sectioned(_title(record), sections + _captains(record, "zápas"), _notes(record, "zápasy"))
 
 
 def eightball_table(data: dict) -> str:
@@ -156,7 +163,7 @@ def eightball_table(data: dict) -> str:
     tied = [r["team"] for r in data["rows"] if r["tied"]]
     if tied:
         section["notes"] = ["Rovnost ve všem (rozhodne pořadatel): " + ", ".join(tied)]
-    return _sections("Tabulka ligy – 8-ball", [section], _unreadable(data))
+    return sectioned("Tabulka ligy – 8-ball", [section], _unreadable(data))
 
 
 def _unreadable(data: dict) -> list[str]:

@@ -10,8 +10,10 @@ STROKES = ([{"cmd": "score", "value": 1}] * 6 + [{"cmd": "score", "value": 2}] *
 
 
 def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = None, number: int | None = None,
-           home: str = "a", points_limit: int = 200, innings_limit: int = 15, date: str = "2026-11-27") -> tuple[str, dict]:
-    """A finished carom partie: (record text with checksummed lines, its replay summary)."""
+           home: str = "a", points_limit: int = 200, innings_limit: int = 15, date: str = "2026-11-27",
+           strokes: list[dict] | None = None) -> tuple[str, dict]:
+    """A finished carom partie: (record text with checksummed lines, its replay summary); random
+    legal strokes, or ``strokes`` in order (each must be accepted and they must finish the partie)."""
     header = {"game": "carom", "id": item_id, "a": a, "b": b, "points_limit": points_limit,
               "innings_limit": innings_limit, "date": date}
     if match is not None:
@@ -20,11 +22,14 @@ def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = 
     board = Board({k: v for k, v in header.items()})
     lines = [encode_line(header)]
     minute = 0
+    given = iter(strokes) if strokes is not None else None
     while not board.finished:
-        cmd = rng.choice(STROKES)
+        cmd = next(given) if given is not None else rng.choice(STROKES)
         try:
             board.push(cmd)
         except Exception:
+            if given is not None:
+                raise
             continue
         minute += 1
         lines.append(encode_line({**cmd, "at": f"{date}T19:{minute // 60 % 60:02d}:{minute % 60:02d}+01:00"},
@@ -40,8 +45,6 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
     (id, record text, summary) of kind "match".
     """
-    from rules.carom.match import match_result
-
     info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date, "seed": seed}
     played = []
     for number in range(1, 5):
@@ -52,26 +55,35 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
                                seed=seed * 10 + number, match=info, number=number, home=side, date=date,
                                points_limit=points_limit, innings_limit=innings_limit)
         played.append((pid, text, summary))
+    return played, closing(info, played)
+
+
+def closing(info: dict, played: list[tuple[str, str, dict]]) -> tuple[str, str, dict]:
+    """The match item (id, record text, summary) that closes a carom match of these partie."""
+    from rules.carom.match import match_result
+
     result = match_result((json.loads(text.splitlines()[0]), summary) for _, text, summary in played)
     # the shape firmware_host.match_night writes when it closes a match
     summary = {**info, "game": "carom", "table": "1",
                "points": {"home": result.home_points, "away": result.away_points},
                "partie": [{"id": pid, "team_points": None} for pid, _, _ in played]}
-    return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)
+    return info["id"], json.dumps(info, ensure_ascii=False) + "\n", summary
 
 
 def eightball(item_id: str, a: str, b: str, games: str, *, match: dict | None = None, number: int | None = None,
               home: str = "a", games_to_win: int = 3, sets_to_win: int = 2, date: str = "2026-11-27",
-              forfeit: str | None = None) -> tuple[str, dict]:
+              forfeit: str | None = None, commands: list[dict] | None = None) -> tuple[str, dict]:
     """A finished 8-ball individual match (RULES 2.9) from ``games``, the winner of each game in
-    order ("abba..."), quick-scored; ``forfeit`` ("a"/"b") ends it by a forfeit after those games."""
+    order ("abba..."), quick-scored; ``forfeit`` ("a"/"b") ends it by a forfeit after those games;
+    ``commands``: the record's commands instead (shots, fouls, games), which must finish it."""
     header = {"game": "8ball", "id": item_id, "a": a, "b": b, "games_to_win": games_to_win,
               "sets_to_win": sets_to_win, "date": date}
     if match is not None:
         header.update({"match": match, "partie": number, "home": home})
     board = Board(dict(header))
     lines = [encode_line(header)]
-    commands = [{"cmd": "game", "winner": w} for w in games] + ([{"cmd": "forfeit", "by": forfeit}] if forfeit else [])
+    if commands is None:
+        commands = [{"cmd": "game", "winner": w} for w in games] + ([{"cmd": "forfeit", "by": forfeit}] if forfeit else [])
     for cmd in commands:
         board.push(cmd)
         lines.append(encode_line(cmd, checksum=True))

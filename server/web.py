@@ -14,6 +14,7 @@
     GET  /schedule, /schedule.json   the league's schedule with results (server.schedule_web)
     GET|POST /admin…                 the league's web admin, behind a login (server.admin_web)
     GET  /                           an index page
+    GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
 the thread pool, so the event loop only moves bytes and a slow client costs no thread.
@@ -28,7 +29,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import admin_web, exports, league_web, live_web, pages, schedule_web
+from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats_web
 from server.live import LiveBoard
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
@@ -201,6 +202,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
         Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
         *admin_web.routes(admin_token, receiver.store.clock),
+        *stats_web.routes(_page),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter

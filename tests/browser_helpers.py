@@ -50,16 +50,26 @@ def chromium(**context):
         shutil.rmtree(profile, ignore_errors=True)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """The module's Chromium context (import it into a test module with ``open_page``)."""
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+
+
+def browser_context(**context):
+    """A generator for a module fixture: the Chromium context, or the test skipped (failed with
+    POCITADLO_REQUIRE_BROWSER=1) with the reason it cannot run here."""
     why = missing()
     if why:
         if os.environ.get("POCITADLO_REQUIRE_BROWSER") == "1":
             pytest.fail(f"POCITADLO_REQUIRE_BROWSER=1 but {why}")
         pytest.skip(why)
-    with chromium(viewport={"width": 1280, "height": 720}) as context:
-        yield context
+    with chromium(**context) as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium context (import it into a test module with ``open_page``); a module
+    that needs a phone defines its own ``browser`` fixture with ``browser_context(**PHONE)``."""
+    yield from browser_context(viewport={"width": 1280, "height": 720})
 
 
 @pytest.fixture
@@ -79,4 +89,4 @@ def open_page(browser):
     yield open_
     for page in pages:
         page.close()
-    assert errors == []
+    assert errors == [], errors
