@@ -68,7 +68,8 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
         totals[side]["matches"] = sum(1 for m in played if m["winner"] == side)
     return {
         "match": match_id, "game": "8ball", "venue": info.get("venue"), "date": info.get("date"),
-        "home": info.get("home"), "away": info.get("away"), "closed": closed, "forfeit": forfeit,
+        "home": info.get("home"), "away": info.get("away"), "fixture": info.get("fixture"),
+        "closed": closed, "forfeit": forfeit,
         "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
         "points_per_match": points_per_match,
         "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,

@@ -54,7 +54,7 @@ def match_record(store, match_id: str) -> dict | None:
     return {
         "match": match_id, "game": "carom",
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
-        "seed": info.get("seed"), "closed": closed, "forfeit": forfeit,
+        "seed": info.get("seed"), "fixture": info.get("fixture"), "closed": closed, "forfeit": forfeit,
         "points": points,
         "declared_points": declared,
         "missing_partie": missing(listed, partie), "unreadable": unreadable,

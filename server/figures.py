@@ -18,7 +18,7 @@ def refresh(store, match_id: str) -> None:
     match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
                  "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
                  "points_home": record["points"]["home"], "points_away": record["points"]["away"],
-                 "closed": int(record["closed"]),
+                 "closed": int(record["closed"]), "fixture": record.get("fixture") or match_id,
                  "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None}
     teams = []
     if record["home"] and record["away"]:
@@ -27,6 +27,8 @@ def refresh(store, match_id: str) -> None:
                   "opponent": record[other], **figures}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
     store.replace_figures(match_id, match_row, teams)
+    if match_row["fixture"] != match_id:
+        store.drop_stand_in(match_row["fixture"])
     player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
 
 

@@ -14,9 +14,13 @@ EXPELLING_NO_SHOWS = 2         # A.3.7: the second unexcused no-show expels the 
 FORFEIT_POINTS = 8             # a carom match forfeited: all 4 partie won, 2 team points each (A.3.6, A.5.3)
 OPEN = ("scheduled", "postponed")
 FIXTURE_COLUMNS = ("f.id", "f.season", "f.competition", "f.round", "f.date", "f.start", "h.name", "a.name", "f.venue",
-                   "f.status", "f.planned", "m.points_home", "m.points_away", "m.closed")
+                   "f.status", "f.planned", "m.points_home", "m.points_away", "m.closed", "m.match_id")
+# A fixture's result: the match played for it (a closed one first, then the latest to arrive); a
+# device's match names its fixture (server/figures.py), a no-show's forfeit stands under its id
+RESULT_OF_FIXTURE = ("SELECT r.match_id FROM match_figures r WHERE r.fixture = f.id "
+                     "ORDER BY r.closed DESC, r.seq DESC LIMIT 1")
 FIXTURE_KEYS = ("id", "season", "competition", "round", "date", "start", "home", "away", "venue", "status", "planned",
-                "points_home", "points_away", "closed")
+                "points_home", "points_away", "closed", "match")
 
 
 class Fixtures:
@@ -98,7 +102,7 @@ class Fixtures:
     @staticmethod
     def _fixture_query() -> str:
         return (f"SELECT {', '.join(FIXTURE_COLUMNS)} FROM fixtures f JOIN teams h ON h.id = f.home "
-                "JOIN teams a ON a.id = f.away LEFT JOIN match_figures m ON m.match_id = f.id")
+                "JOIN teams a ON a.id = f.away LEFT JOIN match_figures m ON m.match_id = (" + RESULT_OF_FIXTURE + ")")
 
     def move_fixture(self, fixture_id: str, day) -> dict:
         """Move a match to another day, if the schedule allows it (server.schedule.move_refusal and
@@ -187,7 +191,7 @@ class Fixtures:
             db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture_id,))
             [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
             if fixture["competition"] == "carom" and not db.execute(
-                    "SELECT 1 FROM items WHERE match_id = ? LIMIT 1", (fixture_id,)).fetchone():
+                    "SELECT 1 FROM match_figures WHERE fixture = ? LIMIT 1", (fixture_id,)).fetchone():
                 self._forfeit_figures(fixture, winner=opponent)
             cancelled = self._expel(db, absent["id"]) if count >= EXPELLING_NO_SHOWS else None
         return {"fixture": fixture_id, "forfeited_to": opponent, "no_shows": count,
@@ -198,7 +202,7 @@ class Fixtures:
         db.execute("UPDATE teams SET expelled = ? WHERE id = ?", (self.now(), team_id))
         cancelled = [f for (f,) in db.execute(
             "SELECT f.id FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.status IN ('scheduled', 'postponed') "
-            "AND NOT EXISTS (SELECT 1 FROM match_figures m WHERE m.match_id = f.id AND m.closed = 1) "
+            "AND NOT EXISTS (SELECT 1 FROM match_figures m WHERE m.fixture = f.id AND m.closed = 1) "
             "ORDER BY f.date, f.id", (team_id, team_id)).fetchall()]
         db.execute_many("UPDATE fixtures SET status = 'cancelled' WHERE id = ?", [(f,) for f in cancelled])
         return cancelled
@@ -210,7 +214,8 @@ class Fixtures:
         match_row = {"match_id": fixture["id"], "seq": seq, "game": "carom", "season": fixture["season"],
                      "date": fixture["date"], "venue": fixture["venue"], "home": fixture["home"],
                      "away": fixture["away"],
-                     "points_home": points["home"], "points_away": points["away"], "closed": 1, "unreadable": None}
+                     "points_home": points["home"], "points_away": points["away"], "closed": 1, "unreadable": None,
+                     "fixture": fixture["id"]}
         teams = [{"match_id": fixture["id"], "game": "carom", "season": fixture["season"], "team": fixture[side],
                   "opponent": fixture[other], **dict.fromkeys(self.summed, 0), "matches": 1, "points": points[side]}
                  for side, other in (("home", "away"), ("away", "home"))]

@@ -39,13 +39,16 @@ def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = 
 
 
 def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "Hostinec U Lva",
-          date: str = "2026-11-27", points_limit: int = 200, innings_limit: int = 15):
+          date: str = "2026-11-27", points_limit: int = 200, innings_limit: int = 15,
+          fixture: str | None = None):
     """Four partie of a league match (RULES 1.6) and the match item that closes it.
 
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
-    (id, record text, summary) of kind "match".
+    (id, record text, summary) of kind "match". ``fixture``: the league fixture it was set up from.
     """
     info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date, "seed": seed}
+    if fixture is not None:
+        info["fixture"] = fixture
     played = []
     for number in range(1, 5):
         pid = f"{match_id}-p{number}"

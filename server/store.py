@@ -228,6 +228,18 @@ class Store(League, Fixtures):
                 db.execute_many(f"INSERT INTO team_figures({', '.join(columns)}) "
                                 f"VALUES ({', '.join('?' * len(columns))})", [tuple(r.values()) for r in team_rows])
 
+    def drop_stand_in(self, fixture_id: str) -> None:
+        """Drop the figures standing in for a fixture's result with no item of its own (a no-show's
+        8 : 0, A.3.7): the device's record of the match, which names the fixture, replaces them."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM items WHERE match_id = ? LIMIT 1", (fixture_id,)).fetchone():
+                return
+            old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
+                             "WHERE match_id = ?", (fixture_id,)).fetchall()
+            self._add_totals(db, _difference(old, []))
+            db.execute("DELETE FROM team_figures WHERE match_id = ?", (fixture_id,))
+            db.execute("DELETE FROM match_figures WHERE match_id = ?", (fixture_id,))
+
     @staticmethod
     def _add_totals(db, deltas: dict) -> None:
         """Add per-match differences to the running totals per (game, season, team, opponent)."""

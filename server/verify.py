@@ -104,7 +104,7 @@ def _match_fields(info: dict, what: str) -> dict:
 _ABSENT = object()
 
 
-MATCH_INFO = ("id", "home", "away", "venue", "date", "seed", "table")
+MATCH_INFO = ("id", "home", "away", "venue", "date", "seed", "table", "fixture")
 
 
 def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
