@@ -22,6 +22,9 @@ from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
 from rules.record import encode_line
 
+TAKE_BACK_SECONDS = 600.0   # a closing not taken back within this long is final (docs/referee.md)
+REOPENED = {"closed": "partie_reopened", "end": "match_reopened", "abandon": "abandon_taken_back"}
+
 
 class Night(OnSlot):
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
@@ -40,10 +43,14 @@ class Night(OnSlot):
         self.partie = None                  # night_store.OpenPartie in play
         self.slot = slot or Slot()          # the overlay in force, shared with the referee
         self.show_lot = False
+        self.window_ends = None             # clock.monotonic() when decisions not yet final become so
+        self.held_records = {}              # partie id -> (record text, summary) closed, not yet final
+        self.finalize()                      # a restart ends the take-back window
         self._resume()
 
     def _resume(self) -> None:
         """Reopen the partie in play, if any, from its record file."""
+        self.partie = None
         match = self.match
         if match is None or match.forfeit:
             return
@@ -102,7 +109,7 @@ class Night(OnSlot):
             return screens.partie_model(self.board)
         if phase == "result":
             return screens.match_model(self.match, self.t)
-        return menus.next_partie_menu(self.t, self.match).model()
+        return self._next_menu().model()
 
     def seconds_to_next_minute(self) -> float:
         return screens.seconds_to_next_minute(self.clock.now())
@@ -123,6 +130,8 @@ class Night(OnSlot):
         board = self.board
         if board is None:
             raise Said(self.t("no_partie"), code="no_partie")
+        if self.state.previous is not None:
+            self.finalize()                  # the next partie's first stroke: the partie before is final
         eightball = board.header["game"] == "8ball"
         before = board.summary() if eightball else None
         self.partie.append(dict(cmd, at=self._now_iso()))
@@ -135,9 +144,10 @@ class Night(OnSlot):
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that
         does nothing here is refused with what to press instead (a wrong key must say why).
-        Returns "keytest" when the key test was asked for (the referee's keys run it)."""
+        Returns "keytest" when the key test was asked for (the referee's keys run it), or what the
+        counter says about what was done (a decision taken back)."""
         if self.overlay is None and self.phase == "next":
-            self.overlay = menus.next_partie_menu(self.t, self.match)
+            self.overlay = self._next_menu()
         if self.overlay is None:
             return self._screen_action(action)
         digit = isinstance(action, int) and not isinstance(action, bool)
@@ -149,9 +159,11 @@ class Night(OnSlot):
             self.enter(cmd)
         return self.choose(*outcome.value) if outcome.ui == "night" else None
 
-    def _screen_action(self, action) -> None:
+    def _screen_action(self, action) -> str | None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""
         phase = self.phase
+        if action == "undo":
+            return self._undo_on_screen()
         if phase == "lotdraw" and action == "confirm":
             self.show_lot = False
             return
@@ -168,6 +180,23 @@ class Night(OnSlot):
         if opened is None:
             raise Said(self._hint(), code="no_effect")
         self.overlay = opened
+
+    def can_take_back(self) -> bool:
+        """A decision not yet final, and no stroke since (the next partie may be started, empty)."""
+        return self.state.previous is not None and (self.board is None or not self.board.history)
+
+    def _undo_on_screen(self) -> str | None:
+        """The undo key with no menu open and nothing to undo in a partie: take back the last
+        decision that is not final yet (closing a partie or the match, giving a match up, a partie
+        started but with nothing entered yet), or the team forfeit on its result screen."""
+        if self.can_take_back():
+            return self._reopen()
+        if self.phase == "result" and self.match.forfeit:
+            self.overlay = self._abandon_question()         # the forfeit is taken back by giving the match up
+            return
+        if self.board is not None:
+            self.board.check({"cmd": "undo"})               # the rule core's own refusal: nothing to undo
+        raise Said(self.t("nothing_to_take_back"), code="no_effect")
 
     def _hint(self) -> str:
         return menus.screen_hint(self.t, self.phase, self.board)
@@ -196,10 +225,10 @@ class Night(OnSlot):
             "toggle": lambda: menus.toggled(t, league, *value),
             "present_done": lambda: self._present_done(*value),
             "no_show": lambda: menus.yes_no(t, t("no_show_q", team=value.team(value.side)),
-                                            "forfeit_match", value, default_no=True, no=("present", value)),
+                                            "forfeit_match", value, no=("present", value)),
             "forfeit_match": lambda: self._start_match(value, forfeit=value.side),
             "single": self._start_single,
-            "next_menu": lambda: menus.next_partie_menu(t, self.match),
+            "next_menu": self._next_menu,
             "pick_away": lambda: menus.away_player_menu(t, self.match, value),
             "start": lambda: self._start_partie(*value),
             "partie_menu": self._partie_menu,
@@ -211,7 +240,10 @@ class Night(OnSlot):
             "close_match": self._close_match,
             "abandon_q": self._abandon_question,
             "abandon": self._abandon,
+            "reopen": self._reopen,
         }[action]()
+        if isinstance(opened, str):
+            return opened                   # what the counter says about it (a decision taken back)
         if opened is not None:
             self.overlay = opened
         return None
@@ -224,19 +256,22 @@ class Night(OnSlot):
         done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
         return self._start_match(done) if isinstance(done, menus.Setup) else done
 
+    def _next_menu(self):
+        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
+
     def _partie_menu(self):
         return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
 
     def _abandon_question(self):
-        return menus.yes_no(self.t, self.t("abandon_q"), "abandon", default_no=True)
+        return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
 
     def _abandon(self) -> None:
-        """Give up a match set up wrongly: journalled, its files archived, nothing sent."""
+        """Give up a match set up wrongly: journalled, nothing sent; its files go to the archive
+        once it is final (it can be taken back until then)."""
         if self.partie is not None:
             self.partie.journal.close()
             self.partie = None
         self._record({"ev": "abandon"})
-        self._archive()
 
     def _inning_menu(self, kind: str, player: str):
         opened = menus.inning_menu(self.t, self.board, kind, player)
@@ -247,9 +282,59 @@ class Night(OnSlot):
     # -- decisions -------------------------------------------------------------
     def _record(self, event: dict) -> None:
         self.state = self.store.record(self.state, event)
+        if event["ev"] in rules_night.TAKE_BACK:
+            self.window_ends = self.clock.monotonic() + TAKE_BACK_SECONDS
+
+    # -- taking back -------------------------------------------------------------
+    def window_left(self) -> float | None:
+        """Seconds until the decisions not yet final become final by time, if there are any."""
+        if self.state.previous is None or self.window_ends is None:
+            return None
+        return max(0.0, self.window_ends - self.clock.monotonic())
+
+    def tick(self) -> None:
+        """The take-back window has run out: the decisions are final, their records go out."""
+        if self.window_left() == 0.0:
+            self.finalize()
+
+    def _reopen(self) -> str:
+        """Take back the last decision not yet final (journalled as its own event, nothing deleted):
+        a closed partie is in play again, a closed or abandoned match is back. A single partie's
+        close also ended its match: both are taken back."""
+        decision = self.state.decision
+        if decision is None:
+            raise Said(self.t("nothing_to_take_back"), code="no_effect")
+        if self.partie is not None:             # the next partie was started, nothing entered yet
+            self._take_back_start()
+        self._record({"ev": "reopen"})
+        if decision == "end" and not self.match.league and self.state.decision == "closed":
+            self._record({"ev": "reopen"})
+        self.overlay = None
+        self._resume()
+        if self.partie is not None:
+            self.held_records.pop(self.partie.board.header["id"], None)    # it may change now
+        return self.t(REOPENED[decision])
+
+    def finalize(self) -> None:
+        """Make the decisions not yet final final: each closed partie's record and a closed league
+        match's record into the outbox, then ``final`` journalled, then an ended match's files to
+        the archive. Safe to repeat after a power cut anywhere in it (the outbox keeps an id once)."""
+        held = self.state.held()
+        if not held:
+            return
+        for decision, before in held:
+            if decision == "closed":
+                self._send_partie(before.partie_id(before.number))
+            elif decision == "end" and before.league:
+                self._send_match(before)
+        self._record({"ev": "final"})
+        self.window_ends = None
+        if any(decision in ("end", "abandon") for decision, _ in held):
+            self._archive()
 
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
+        self.finalize()                      # the match before is final now
         game = self.device.game
         count = rules_night.partie_count(game, self.config.eightball.individual_matches)
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
@@ -259,6 +344,7 @@ class Night(OnSlot):
             self._draw_lot()
 
     def _start_single(self) -> None:
+        self.finalize()
         self._record(rules_night.match_event(self._new_id(None), self.device.game, self._today(), 1))
 
     def _draw_lot(self) -> None:
@@ -276,26 +362,37 @@ class Night(OnSlot):
         self.partie = None
 
     def _close_partie(self) -> None:
-        """Hand the finished partie to the outbox, then journal that it is closed."""
+        """Journal that the finished partie is closed; its record goes to the outbox once that is
+        final (the next partie's first stroke, the next match, a restart or TAKE_BACK_SECONDS)."""
         partie, number = self.partie, self.match.number
         summary = partie.board.summary()
-        self._send(partie.board.header["id"], "partie", partie.text, summary)
+        self.held_records[partie.board.header["id"]] = (partie.text, summary)   # sent from memory when final
         self.store.close_partie(partie)
         self.partie = None
         self._record(rules_night.closed_event(number, partie.board.header, summary))
         if not self.match.league:
             self._record({"ev": "end"})
-            self._archive()
 
     def _close_match(self) -> None:
-        match = self.match
+        """Journal that the match is closed; its record goes out once that is final."""
+        self._record({"ev": "end"})
+
+    def _send_partie(self, partie_id: str) -> None:
+        """A closed partie's record: as closed in this run, or read back (after a restart)."""
+        held = self.held_records.pop(partie_id, None)
+        if held is None:
+            partie = self.store.closed_partie(partie_id)
+            if partie is None:
+                return
+            held = partie.text, partie.board.summary()
+        self._send(partie_id, "partie", *held)
+
+    def _send_match(self, match: rules_night.Match) -> None:
         records = None
         if match.game == "carom" and not match.forfeit and len(match.records) < len(match.closed):
             records = self.store.replay_closed(match)   # closed by a version that did not keep them
         summary = rules_night.match_summary(match, self._place(), records)
         self._send(match.id, "match", encode_line(summary), summary)
-        self._record({"ev": "end"})
-        self._archive()
 
     def _send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
         if self.outbox is not None:

@@ -106,6 +106,17 @@ class NightStore:
                 log.error("%s: a journalled command is refused on replay: %s", path, exc)
         return OpenPartie(board, journal)
 
+    def closed_partie(self, partie_id: str) -> OpenPartie | None:
+        """A closed partie read back from its file (its journal closed again), or None when the
+        file is gone or holds nothing (logged: its record cannot be sent)."""
+        if not os.path.exists(self.partie_path(partie_id)):
+            log.error("%s: the closed partie's file is missing; its record cannot be sent", partie_id)
+            return None
+        partie = self.resume(partie_id)
+        if partie is not None:
+            partie.journal.close()
+        return partie
+
     def take_back(self, partie: OpenPartie) -> None:
         """A partie with nothing entered: its header-only file goes."""
         partie.journal.close()

@@ -8,6 +8,15 @@ A night is a sequence of decisions, each an event dict:
     {"ev": "end"}                                       the match closed and sent
     {"ev": "abandon"}                                   a match set up wrongly, given up before its
                                                         first partie was closed; nothing is sent
+    {"ev": "reopen"}                                    the last decision that can still be taken
+                                                        back (closed, end, abandon) is taken back
+    {"ev": "final"}                                     the decisions since the last one are final:
+                                                        their records are in the outbox
+
+Closing a partie, closing the match and abandoning it can be taken back until the next stroke
+(docs/referee.md "Taking back"): the state keeps the night as it stood before each such decision
+(``previous``), ``reopen`` returns to it and ``final`` forgets it. Nothing is deleted: the
+decision and its taking back are both journalled.
 
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
 partie, the match result, the first break) comes from the game's rules. No file, clock or text.
@@ -73,9 +82,27 @@ class Match:
         return f"{self.id}-p{number}"
 
 
+TAKE_BACK = ("closed", "end", "abandon")     # the decisions that can be taken back until final
+
+
 @dataclass(frozen=True)
 class NightState:
     match: Match | None = None
+    previous: "NightState | None" = None   # the night before ``decision``, while it can be taken back
+    decision: str | None = None            # "closed", "end" or "abandon": the last decision not yet final
+
+    def held(self) -> list[tuple[str, Match]]:
+        """The decisions not yet final, oldest first, each with the match as it stood before it."""
+        out, state = [], self
+        while state.previous is not None:
+            out.append((state.decision, state.previous.match))
+            state = state.previous
+        return out[::-1]
+
+
+def _decided(state: NightState, kind: str, match: Match | None) -> NightState:
+    """``state`` after a decision that can be taken back until it is final."""
+    return NightState(match, previous=state, decision=kind)
 
 
 def apply(state: NightState, event: dict) -> NightState:
@@ -87,14 +114,20 @@ def apply(state: NightState, event: dict) -> NightState:
                                     event.get("away"), dict(event.get("present", {})),
                                     event["partie_count"], forfeit=event.get("forfeit")))
         if kind in ("end", "abandon"):
-            return NightState(None)
+            return _decided(state, kind, None)
+        if kind == "reopen":
+            if state.previous is None:
+                raise NightEventError("nothing to take back")
+            return state.previous
+        if kind == "final":
+            return NightState(state.match)
         match = state.match
         if kind == "lot":
             return NightState(replace(match, seed=event["seed"], pairs=tuple(event["pairs"])))
         if kind == "closed":
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
-            return NightState(replace(match, closed=match.closed + (event["summary"],), records=records))
+            return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
     except (KeyError, TypeError, AttributeError) as exc:
         raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
     raise UnknownEvent(f"unknown event {kind!r}")

@@ -9,7 +9,7 @@ import pytest
 from clock import ManualClock
 from firmware_host.settings import load
 from firmware_host.league import load_league
-from firmware_host.match_night import Night
+from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from delivery.outbox import Outbox
 from rules.board import Board
 from rules.errors import IllegalCommand
@@ -54,6 +54,18 @@ def night_of(path, game="carom", clock=None, **kw):
         "unsent": outbox.unsent(), "last_delivery": None}, clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
         **kw)
     return night, outbox
+
+
+def close(night):
+    """Close the finished partie (or the match): issue 12, the question starts on "Ne" and "Ano"
+    is taken only by the long press (1 moves to Ano, the held Enter is "menu")."""
+    night.ui("confirm"), night.ui(1), night.ui("menu")
+
+
+def settle(night):
+    """Let the take-back window run out (issue 12): the closed records go to the outbox."""
+    night.clock.advance(TAKE_BACK_SECONDS)
+    night.tick()
 
 
 def play(night, *commands):
@@ -131,13 +143,14 @@ def test_whole_carom_match_night_closes_every_record(setup):
         assert (header["venue"], header["table"], header["date"], header["device"]) == \
             ("Hospoda U Lva", "2", "2026-11-29", "lev-2")
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")          # close the partie? yes
+        close(night)  # close the partie? yes
     result = night.screen()
     assert result["screen"] == "match"
     assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
     assert len(result["partie"]) == 4
-    night.ui("confirm"), night.ui("confirm")              # close the match? yes
+    close(night)  # close the match? yes
     assert night.screen()["screen"] == "ready"
+    settle(night)
     items = {item.id: item for item in outbox.pending()}
     match_id = next(i for i, item in items.items() if item.kind == "match")
     assert sorted(items) == sorted([match_id] + [f"{match_id}-p{n}" for n in range(1, 5)])
@@ -188,7 +201,7 @@ def test_restart_between_closing_and_journalling_adds_the_partie_once(setup):
     partie_id = night.board.header["id"]
     outbox.add(partie_id, "partie", "x", {})               # the crash came right after outbox.add
     again, _ = night_of(setup)
-    again.ui("confirm"), again.ui("confirm")
+    close(again)
     assert [item.id for item in outbox.pending()] == [partie_id]
     assert again.screen()["screen"] == "ready"
 
@@ -210,7 +223,8 @@ def test_single_8ball_match_outside_the_league(setup):
         night.ui("cancel")
     night.ui("confirm")
     assert night.screen()["title"] == "Uzavřít zápas?"
-    night.ui("confirm")
+    night.ui(1), night.ui("menu")
+    settle(night)
     assert [i.kind for i in outbox.pending()] == ["partie"]
 
 
@@ -222,10 +236,10 @@ def test_8ball_team_game_picks_each_individual_match(setup):
     header = night.board.header
     assert (header["a"], header["b"], header["home"], header["first_break"]) == ("Dvořák", "Horák", "a", "b")
     night.command({"cmd": "game", "winner": "b"})
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
     night.ui("confirm"), night.ui("confirm")
     night.command({"cmd": "game", "winner": "a"})
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
     assert night.screen()["points"] == {"home": 1, "away": 1}
 
 
@@ -309,7 +323,9 @@ def test_new_partie_closes_only_a_finished_partie(setup):
         night.finish_partie()
     finish_partie(night)
     night.finish_partie()
-    assert night.phase == "ready" and outbox.unsent() == 1
+    assert night.phase == "ready" and outbox.unsent() == 0     # issue 12: held while it can be taken back
+    settle(night)
+    assert outbox.unsent() == 1
 
 
 def test_key_test_is_offered_in_setup(setup):
@@ -356,11 +372,12 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     assert night.screen()["items"] == ["1 Ano", "2 Ne"] and night.screen()["selected"] == 1   # … starts on Ne
     night.ui("confirm")                                             # a habitual Enter takes nothing
     assert night.phase == "menu" and night.screen()["items"][-1] == "6 Tým nepřišel" and night.match is None
-    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("confirm")                    # yes, explicitly
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("menu")          # yes, explicitly: a long press
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
+    settle(night)
     [item] = outbox.pending()
     summary = item.content["summary"]
     assert item.kind == "match" and summary["forfeit"] == "away" and summary["points"] == expected
@@ -373,12 +390,13 @@ def play_carom_match_to_its_result(night):
     for _ in range(4):
         night.ui("confirm")
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")
+        close(night)
     assert night.phase == "result"
 
 
 def close_match(night, outbox) -> dict:
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
+    settle(night)
     return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
 
 
@@ -415,10 +433,11 @@ def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup)
         night.ui(1), night.ui("confirm")
         assert night.board.header["date"] == "2026-11-29"
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")
+        close(night)
     assert clock.now().strftime("%d %H:%M") == "30 00:48"
     clock.advance(dt.timedelta(minutes=2))
-    night.ui("confirm"), night.ui("confirm")              # close the match at 00:50
+    close(night)  # close the match at 00:50
+    settle(night)
     items = outbox.pending()
     match = next(item.content["summary"] for item in items if item.kind == "match")
     assert match["date"] == "2026-11-29" and match["id"].startswith("2026-11-29-sokol-dvur-jiskra-horice")
@@ -516,11 +535,12 @@ def test_a_match_set_up_wrongly_is_abandoned_journalled_and_never_sent(setup):
     play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
     night.ui("confirm")                                       # the partie menu offers it too
     assert night.screen()["items"][-1] == "3 Zrušit utkání"
-    night.ui(3), night.ui("confirm"), night.ui(1), night.ui("confirm")
+    night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")
     assert night.phase == "ready" and night.match is None and outbox.pending() == []
+    settle(night)
     [archived] = (setup / "data" / "archive").iterdir()
     events = [json.loads(line)["ev"] for line in (archived / "night.jsonl").read_text().splitlines()]
-    assert events[-2:] == ["abandon", "abandon"]              # journalled (each line twice), never deleted
+    assert events[-4:] == ["abandon", "abandon", "final", "final"]   # journalled (each line twice), never deleted
     assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
 
 
@@ -530,8 +550,36 @@ def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
     night.ui("confirm")
     night.ui(1), night.ui("confirm")
     finish_partie(night)
-    night.ui("confirm"), night.ui("confirm")                  # partie 1 closed
+    close(night)  # partie 1 closed
     night.ui(1), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2})
     night.ui("confirm")
     assert not any("Zrušit utkání" in item for item in night.screen()["items"])
+
+
+def test_insert_offers_only_the_places_a_forgotten_inning_fits_and_says_why_where_none_does(setup):
+    """Issue 12, RULES 1.4 / B.4.1 / B.9.2: A reached the limit in their last inning, so an inning
+    inserted "na konec" could never fit (A would reach 20 before it) and is not offered; B has as
+    many innings as A, who opens every round, so no place fits B and the counter says why."""
+    night, _ = night_of(setup)
+    start_single(night)
+    finish_partie(night)                                  # A: 20 in inning 1, B: an equalising miss
+    night.ui("confirm"), night.ui(4), night.ui("confirm")    # finished: Ano, Ne, Opravit, Vložit náběh
+    night.ui(1), night.ui("confirm")                          # A
+    assert night.screen()["items"] == ["1 před 1. náběh"]     # no "na konec"
+    night.ui("cancel")
+    night.ui(2)
+    with pytest.raises(IllegalCommand, match="Vložit nelze: Hráč 2 by měl víc náběhů než začínající"):
+        night.ui("confirm")                                   # B
+
+
+def test_a_refused_forgotten_inning_says_which_limit_it_breaks(setup):
+    """Issue 12, RULES 1.4.6: B's forgotten inning of 25 would credit more than the 20-point limit."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui(2), night.ui("confirm"), night.ui(2), night.ui("confirm")   # insert → B
+    night.ui("confirm"), night.ui(2), night.ui(5)                                            # na konec: 25
+    with pytest.raises(IllegalCommand, match="^Hráč 2: 25 bodů, limit 20$"):
+        night.ui("confirm")
+    assert night.board.summary()["players"]["b"]["series"] == []
