@@ -17,9 +17,10 @@ from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
 from firmware_host.night_store import NightStore
-from input.messages import Said, Texts
+from input.messages import Said, Texts, refusal
 from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
+from rules.errors import RuleError
 from rules.record import encode_line
 
 TAKE_BACK_SECONDS = 600.0   # a closing not taken back within this long is final (docs/referee.md)
@@ -195,7 +196,10 @@ class Night(OnSlot):
             self.overlay = self._abandon_question()         # the forfeit is taken back by giving the match up
             return
         if self.board is not None:
-            self.board.check({"cmd": "undo"})               # the rule core's own refusal: nothing to undo
+            try:
+                self.board.check({"cmd": "undo"})
+            except RuleError as exc:                        # the rule core's own refusal: nothing to undo
+                raise Said(refusal(exc, self.t.language), code=exc.code) from None
         raise Said(self.t("nothing_to_take_back"), code="no_effect")
 
     def _hint(self) -> str:

@@ -583,3 +583,111 @@ def test_a_refused_forgotten_inning_says_which_limit_it_breaks(setup):
     with pytest.raises(IllegalCommand, match="^Hráč 2: 25 bodů, limit 20$"):
         night.ui("confirm")
     assert night.board.summary()["players"]["b"]["series"] == []
+
+
+def journal_events(setup) -> list[str]:
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [json.loads(line)["ev"] for line in lines[0::2]]     # each line is written twice
+
+
+def test_a_closed_partie_is_taken_back_with_undo_until_the_next_stroke(setup):
+    """Issue 12: `-` right after closing reopens the partie (journalled, nothing deleted, nothing
+    sent); after the next partie's first stroke the closing is final and its record goes out."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    first = night.board.header["id"]
+    close(night)
+    assert night.phase == "next" and outbox.unsent() == 0
+    assert night.ui("undo") == "Partie znovu otevřena"
+    assert night.phase == "partie" and night.board.header["id"] == first and night.board.finished
+    assert journal_events(setup)[-2:] == ["closed", "reopen"] and outbox.unsent() == 0
+    night.command({"cmd": "undo"})                         # and its last stroke can be undone again
+    assert not night.board.finished
+    night.command({"cmd": "redo"})
+    close(night)
+    night.ui(1), night.ui("confirm")                        # partie 2 started: still nothing entered …
+    assert night.ui("undo") == "Partie znovu otevřena"      # … so `-` takes the closing back too
+    assert night.board.header["id"] == first
+    assert not (setup / "data" / "journal" / f"{night.match.id}-p2.jsonl").exists()
+    close(night)
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})               # partie 2's first stroke: partie 1 is final
+    assert [item.id for item in outbox.pending()] == [first] and journal_events(setup)[-1] == "final"
+    night.command({"cmd": "undo"})                          # `-` now undoes strokes only
+    with pytest.raises(IllegalCommand, match="Není co vrátit"):
+        night.ui("undo")
+    assert night.board.header["id"].endswith("-p2")
+
+
+def test_a_closed_match_and_a_match_given_up_are_taken_back_on_the_ready_screen(setup):
+    """Issue 12: `-` on the ready screen right after closing the match brings the result back; a
+    match given up comes back with its partie in play. Nothing was sent or archived meanwhile."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    close(night)
+    assert night.phase == "ready"
+    assert night.ui("undo") == "Utkání znovu otevřeno"
+    assert night.phase == "result" and not (setup / "data" / "archive").exists()
+    assert {item.id[-3:] for item in outbox.pending()} == {"-p1", "-p2", "-p3"}   # p4 and the match held
+    summary = close_match(night, outbox)
+    assert summary["points"] == {"home": 8, "away": 0} and outbox.unsent() == 5
+
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")   # Zrušit utkání: Ano
+    assert night.phase == "ready"
+    assert night.ui("undo") == "Utkání obnoveno"
+    assert night.phase == "partie" and night.board.summary()["players"]["a"]["points"] == 2
+
+
+def test_a_team_forfeit_is_taken_back_by_giving_that_match_up(setup):
+    """Issue 12 (A.3.7): "Tým nepřišel" chosen by mistake: `-` on its result asks to give the
+    match up (starting on "Ne"); then it can be set up again, nothing was sent."""
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("menu")
+    assert night.phase == "result" and night.match.forfeit == "away"
+    night.ui("undo")
+    assert night.screen()["title"] == "Zrušit utkání? Zůstane v archivu" and night.screen()["selected"] == 1
+    night.ui(1), night.ui("menu")
+    settle(night)
+    assert night.phase == "ready" and night.match is None and outbox.unsent() == 0
+    assert journal_events(setup) == []                      # archived: the next match starts a new journal
+    [archived] = (setup / "data" / "archive").iterdir()
+    assert "abandon" in (archived / "night.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_restart_makes_a_closing_final_and_sends_it_once(setup):
+    """Issue 12: a power cut while a closing could still be taken back: at the start the closing
+    is final — the partie record in the outbox once — and `-` no longer reopens it."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    close(night)
+    assert outbox.unsent() == 0
+    again, _ = night_of(setup)
+    assert [item.kind for item in outbox.pending()] == ["partie"] and again.phase == "next"
+    again.ui("undo")                                        # on "kdo začíná?" `-` only moves the cursor now
+    assert len(again.match.closed) == 1 and journal_events(setup)[-1] == "final"
+    assert night_of(setup)[1].unsent() == 1
+
+
+def test_the_take_back_window_runs_out_without_a_key(setup):
+    """Issue 12: a single partie closed at the end of the night reaches the outbox after
+    TAKE_BACK_SECONDS even if nobody touches the counter again."""
+    night, outbox = night_of(setup)
+    start_single(night)
+    finish_partie(night)
+    close(night)
+    assert night.window_left() == TAKE_BACK_SECONDS and outbox.unsent() == 0
+    night.clock.advance(TAKE_BACK_SECONDS - 1)
+    night.tick()
+    assert outbox.unsent() == 0
+    night.clock.advance(1)
+    night.tick()
+    assert outbox.unsent() == 1 and night.window_left() is None
