@@ -46,7 +46,9 @@ class Night(OnSlot):
         self.show_lot = False
         self.window_ends = None             # clock.monotonic() when decisions not yet final become so
         self.held_records = {}              # partie id -> (record text, summary) closed, not yet final
+        self.orphans = []                   # unfinished partie files no match owns (night journal damaged)
         self.finalize()                      # a restart ends the take-back window
+        self.orphans = self._take_in_orphans()
         self._resume()
 
     def _resume(self) -> None:
@@ -62,6 +64,37 @@ class Night(OnSlot):
             return
         self.partie = self.store.resume(match.partie_id(match.number))
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
+
+    def _take_in_orphans(self) -> list:
+        """Partie files no match owns — the night journal's match line lost in both copies — are
+        never left behind: a finished one goes to the outbox (the outbox keeps an id once) and to
+        the archive; an unfinished one is offered on the ready screen, to play on or set aside."""
+        if self.match is not None:
+            return []
+        orphans = self.store.orphans(None)
+        finished = [partie for partie in orphans if partie.board.finished]
+        for partie in finished:
+            partie_id = partie.board.header["id"]
+            self._send(partie_id, "partie", partie.text, partie.board.summary())
+            self._record({"ev": "set_aside", "partie": partie_id})
+        if finished:
+            self.store.set_aside([partie.board.header["id"] for partie in finished], self._stamp())
+        return [partie for partie in orphans if not partie.board.finished]
+
+    def _orphan_menu(self):
+        return menus.orphan_menu(self.t, self.orphans[0].board.header)
+
+    def _adopt(self) -> None:
+        """Play the first orphan on: a one-partie match whose partie is that file."""
+        partie = self.orphans.pop(0)
+        self._record(rules_night.adopt_event(partie.board.header, self._today()))
+        self._resume()
+
+    def _set_aside(self) -> None:
+        """The first orphan to the archive, unsent (it is unfinished); journalled."""
+        partie_id = self.orphans.pop(0).board.header["id"]
+        self._record({"ev": "set_aside", "partie": partie_id})
+        self.store.set_aside([partie_id], self._stamp())
 
     def startup_notice(self) -> tuple[str, str] | None:
         """What the counter says at start about journals read back damaged, if anything."""
@@ -91,7 +124,7 @@ class Night(OnSlot):
         if self.overlay is not None:
             return "prompt" if self.overlay.model()["screen"] == "prompt" else "menu"
         if self.match is None:
-            return "ready"
+            return "orphan" if self.orphans else "ready"
         if self.show_lot:
             return "lotdraw"
         if self.partie is not None:
@@ -104,6 +137,8 @@ class Night(OnSlot):
             return self.overlay.model()
         if phase == "ready":
             return screens.ready_model(self.device, self.status(), self.clock.now())
+        if phase == "orphan":
+            return self._orphan_menu().model()
         if phase == "lotdraw":
             return screens.lotdraw_model(self.match)
         if phase == "partie":
@@ -147,8 +182,8 @@ class Night(OnSlot):
         does nothing here is refused with what to press instead (a wrong key must say why).
         Returns "keytest" when the key test was asked for (the referee's keys run it), or what the
         counter says about what was done (a decision taken back)."""
-        if self.overlay is None and self.phase == "next":
-            self.overlay = self._next_menu()
+        if self.overlay is None and self.phase in ("next", "orphan"):
+            self.overlay = self._next_menu() if self.phase == "next" else self._orphan_menu()
         if self.overlay is None:
             return self._screen_action(action)
         digit = isinstance(action, int) and not isinstance(action, bool)
@@ -245,6 +280,8 @@ class Night(OnSlot):
             "abandon_q": self._abandon_question,
             "abandon": self._abandon,
             "reopen": self._reopen,
+            "adopt": self._adopt,
+            "set_aside": self._set_aside,
         }[action]()
         if isinstance(opened, str):
             return opened                   # what the counter says about it (a decision taken back)
@@ -405,7 +442,10 @@ class Night(OnSlot):
                 self.on_record()
 
     def _archive(self) -> None:
-        self.store.archive(self.clock.now().strftime("%Y%m%d-%H%M%S"))
+        self.store.archive(self._stamp(), keep=[partie.board.header["id"] for partie in self.orphans])
+
+    def _stamp(self) -> str:
+        return self.clock.now().strftime("%Y%m%d-%H%M%S")
 
     # -- ids and times ---------------------------------------------------------
     def _place(self) -> dict:

@@ -137,6 +137,13 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
                 [item(p, "pick_away", p) for p in match.present["home"]], back=back, undo=undo)
 
 
+def orphan_menu(t: Texts, header: dict) -> Menu:
+    """An unfinished partie no match owns (the match's line lost from the night journal): play it
+    on, or set it aside to the archive (unsent). Enter plays on."""
+    return menu(t, t("orphan", a=header["a"], b=header["b"]),
+                [item(t("orphan_resume"), "adopt"), item(t("orphan_set_aside"), "set_aside")])
+
+
 def away_player_menu(t: Texts, match, home_player: str) -> Menu:
     return menu(t, t("away_player"), [item(p, "start", (home_player, p, "a")) for p in match.present["away"]],
                 back="next_menu")

@@ -12,6 +12,8 @@ A night is a sequence of decisions, each an event dict:
                                                         back (closed, end, abandon) is taken back
     {"ev": "final"}                                     the decisions since the last one are final:
                                                         their records are in the outbox
+    {"ev": "set_aside", "partie"}                       an unfinished partie file no match owns (its
+                                                        match's line lost) moved to the archive
 
 Closing a partie, closing the match and abandoning it can be taken back until the next stroke
 (docs/referee.md "Taking back"): the state keeps the night as it stood before each such decision
@@ -52,6 +54,7 @@ class Match:
     closed: tuple = ()               # the lines of closed partie, in order
     records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
+    adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
 
     @property
     def league(self) -> bool:
@@ -79,7 +82,7 @@ class Match:
         return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
 
     def partie_id(self, number: int) -> str:
-        return f"{self.id}-p{number}"
+        return self.adopted or f"{self.id}-p{number}"
 
 
 TAKE_BACK = ("closed", "end", "abandon")     # the decisions that can be taken back until final
@@ -112,8 +115,13 @@ def apply(state: NightState, event: dict) -> NightState:
         if kind == "match":
             return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
                                     event.get("away"), dict(event.get("present", {})),
-                                    event["partie_count"], forfeit=event.get("forfeit")))
+                                    event["partie_count"], forfeit=event.get("forfeit"),
+                                    adopted=event.get("adopted")))
+        if kind == "set_aside":
+            return state
         if kind in ("end", "abandon"):
+            if state.match is None:
+                raise NightEventError(f"{kind} without a match")
             return _decided(state, kind, None)
         if kind == "reopen":
             if state.previous is None:
@@ -159,6 +167,14 @@ def match_event(match_id: str, game: str, date: str, partie_count: int, *, home:
     if fixture:
         event["fixture"] = fixture
     return event
+
+
+def adopt_event(header: dict, date: str) -> dict:
+    """The ``match`` event that takes over an orphaned partie file (its match's line lost in both
+    copies of the night journal): a one-partie match outside the league whose partie is that file,
+    so it can be played on and closed; its record keeps the league match it was part of."""
+    return {"ev": "match", "id": header["id"], "game": header["game"], "date": header.get("date", date),
+            "partie_count": 1, "adopted": header["id"]}
 
 
 def lot_event(match: Match, seed: int) -> dict:

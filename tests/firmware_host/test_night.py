@@ -691,3 +691,59 @@ def test_the_take_back_window_runs_out_without_a_key(setup):
     night.clock.advance(1)
     night.tick()
     assert outbox.unsent() == 1 and night.window_left() is None
+
+
+def lose_the_match_line(setup) -> None:
+    """Damage both copies of the night journal's first line (the match): it is in doubt."""
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert '"ev":"match"' in lines[0] and lines[0] == lines[1]
+    lines[0] = lines[1] = lines[0].replace('"ev":"match"', '"ev":"mXtch"')
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_partie_files_are_never_orphaned_when_the_match_line_is_lost(setup):
+    """Issue 12: the night journal's match line lost in both copies. The finished partie reaches
+    the outbox (once), the unfinished one is offered on the ready screen and can be played on,
+    closed and sent."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    close(night)
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "score", "value": 1})
+    first, second = f"{night.match.id}-p1", night.board.header["id"]
+    assert [item.id for item in outbox.pending()] == [first]
+    lose_the_match_line(setup)
+
+    again, outbox = night_of(setup)
+    assert again.match is None and again.phase == "orphan"
+    screen = again.screen()
+    header = json.loads((setup / "data" / "journal" / f"{second}.jsonl").read_text().splitlines()[0])
+    assert screen["title"] == f"Nedohraná partie {header['a']} – {header['b']}"
+    assert screen["items"] == ["1 Hrát dál", "2 Odložit do archivu"] and screen["selected"] == 0
+    assert [item.id for item in outbox.pending()] == [first]             # the finished one, once
+    assert not (setup / "data" / "journal" / f"{first}.jsonl").exists()   # … and to the archive
+    again.ui("confirm")                                                   # play on
+    assert again.phase == "partie" and again.board.header["id"] == second
+    assert again.board.summary()["counter"]["series"] == 1                # the strokes are all there
+    play(again, {"cmd": "score", "value": 10}, {"cmd": "score", "value": 10})   # B reaches 20: the end
+    close(again)
+    settle(again)
+    assert sorted(item.id for item in outbox.pending()) == sorted([first, second])
+    assert again.phase == "ready"
+
+
+def test_an_orphaned_partie_can_be_set_aside_unsent(setup):
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})
+    partie = night.board.header["id"]
+    lose_the_match_line(setup)
+    again, _ = night_of(setup)
+    again.ui(2), again.ui("confirm")
+    assert again.phase == "ready" and outbox.unsent() == 0
+    assert any((folder / f"{partie}.jsonl").exists() for folder in (setup / "data" / "archive").iterdir())
+    assert night_of(setup)[0].phase == "ready"                            # not offered again
