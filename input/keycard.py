@@ -25,13 +25,13 @@ TITLES = {
            "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",
            "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
            "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
-                   "podržet Enter → menu → číslo → Enter.",
+                   "podržet Enter → menu → číslo → podržet Enter (Ano). Uzavření vrátí - do dalšího úderu.",
            "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu."},
     "en": {"carom": "Carom – referee keys", "8ball": "8-ball – referee keys", "hold": "hold",
            "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
            "other": "Other keys",
            "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
-                   "hold Enter → menu → number → Enter.",
+                   "hold Enter → menu → number → hold Enter (yes). - takes a closing back until the next stroke.",
            "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one."},
 }
 MATRIX_ONLY = {"A", "B", "C", "D", "#"}
