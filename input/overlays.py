@@ -21,6 +21,8 @@ class Outcome:
     message:  {"text", "level"} to show for a moment (why a key was refused), or None.
     screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
     ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
+              "undo" (nothing to undo on the board, or none in play: the night may take back its
+              last closing; a refusal message comes with it for when it cannot),
               "new_partie" (close the finished partie, confirmed), "keytest_end", "keypad_lost",
               "keypad_back", "night" (an item of a night menu chosen); or None. ("end_match" is
               no longer sent: it was the same close.)
