@@ -182,3 +182,33 @@ def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(emul
     assert fixed["summary"]["players"]["a"]["name"] == pair["away"]
     player.key("1")
     assert player.key("enter")["items"] == ["1 Opravit náběh", "2 Vložit náběh", "3 Zrušit utkání"]   # no restart
+
+
+def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(player):
+    """Issue 12, RULES 1.4.8 and A.3.7, from the referee's keys: the +10 key (7) on "Přítomni"
+    lands on "Tým nepřišel", but Enter, Enter records nothing; a player's forfeit and the closing
+    it allows take the long press, and `-`, `-` take both back."""
+    player.play("\n\n")
+    assert player.key("7")["items"][6] == "7 Tým nepřišel"
+    question = player.key("enter")
+    assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
+    back = player.key("enter")                                     # Enter, Enter: "Ne"
+    assert back["title"] == "Přítomni: Sokol Dvůr" and player.service.night.match is None
+    player.play("6\n\n\n\n")                                       # everybody present; the lot; A starts
+    player.play("12")
+    menu = player.key("enter", held=True)
+    assert menu["items"][:2] == ["1 Vzdává " + player.service.night.board.header["a"],
+                                 "2 Vzdává " + player.service.night.board.header["b"]]
+    assert player.key("1")["hint"] == "podržet Enter = ano, jiná = ne"
+    said = player.key("enter")                                     # a habitual Enter: "Ne"
+    assert said["message"]["text"] == "Ne (ano = podržet Enter)" and not player.service.night.board.finished
+    player.key("enter", held=True), player.key("1")
+    forfeited = player.key("enter", held=True)                     # the long press: A forfeits
+    assert forfeited["summary"]["forfeit"] == "a"
+    player.play("\n1h\n")                                          # closed: partie 2 is next
+    assert player.service.screen()["title"] == "Partie 2: kdo začíná?"
+    reopened = player.key("-")                                     # the closing taken back …
+    assert reopened["message"]["text"] == "Partie znovu otevřena" and reopened["summary"]["forfeit"] == "a"
+    revoked = player.key("-")                                      # … and the forfeit with it
+    assert revoked["summary"]["forfeit"] is None and state(revoked) == (3, 0, 1, "a", 3)
+    assert player.syncer.outbox.pending() == []
