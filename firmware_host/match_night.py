@@ -7,8 +7,9 @@ night's menus on the one menu engine (night_menus, input.overlays) and the scree
 after a power cut ``Night(...)`` comes back to the same state. Menu cursors are not decisions:
 after a restart a menu starts at its first item.
 
-Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", or a digit) and
-``command(cmd)`` for the record commands of the partie being played.
+Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", "undo", or a digit)
+and ``command(cmd)`` for the record commands of the partie being played. Taking a decision back
+and making it final: night_take_back; partie files no match owns: night_orphans.
 """
 import os
 
@@ -16,18 +17,16 @@ from clock import SystemClock
 from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
+from firmware_host.night_orphans import Orphans
 from firmware_host.night_store import NightStore
-from input.messages import Said, Texts, refusal
+from firmware_host.night_take_back import TAKE_BACK_SECONDS, TakeBack
+from input.messages import Said, Texts
 from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
-from rules.errors import RuleError
-from rules.record import encode_line
 
-TAKE_BACK_SECONDS = 600.0   # a closing not taken back within this long is final (docs/referee.md)
-REOPENED = {"closed": "partie_reopened", "end": "match_reopened", "abandon": "abandon_taken_back"}
+__all__ = ["Night", "TAKE_BACK_SECONDS"]
 
-
-class Night(OnSlot):
+class Night(OnSlot, TakeBack, Orphans):
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
                  clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None):
         self.config = config
@@ -64,37 +63,6 @@ class Night(OnSlot):
             return
         self.partie = self.store.resume(match.partie_id(match.number))
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
-
-    def _take_in_orphans(self) -> list:
-        """Partie files no match owns — the night journal's match line lost in both copies — are
-        never left behind: a finished one goes to the outbox (the outbox keeps an id once) and to
-        the archive; an unfinished one is offered on the ready screen, to play on or set aside."""
-        if self.match is not None:
-            return []
-        orphans = self.store.orphans(None)
-        finished = [partie for partie in orphans if partie.board.finished]
-        for partie in finished:
-            partie_id = partie.board.header["id"]
-            self._send(partie_id, "partie", partie.text, partie.board.summary())
-            self._record({"ev": "set_aside", "partie": partie_id})
-        if finished:
-            self.store.set_aside([partie.board.header["id"] for partie in finished], self._stamp())
-        return [partie for partie in orphans if not partie.board.finished]
-
-    def _orphan_menu(self):
-        return menus.orphan_menu(self.t, self.orphans[0].board.header)
-
-    def _adopt(self) -> None:
-        """Play the first orphan on: a one-partie match whose partie is that file."""
-        partie = self.orphans.pop(0)
-        self._record(rules_night.adopt_event(partie.board.header, self._today()))
-        self._resume()
-
-    def _set_aside(self) -> None:
-        """The first orphan to the archive, unsent (it is unfinished); journalled."""
-        partie_id = self.orphans.pop(0).board.header["id"]
-        self._record({"ev": "set_aside", "partie": partie_id})
-        self.store.set_aside([partie_id], self._stamp())
 
     def startup_notice(self) -> tuple[str, str] | None:
         """What the counter says at start about journals read back damaged, if anything."""
@@ -217,26 +185,6 @@ class Night(OnSlot):
             raise Said(self._hint(), code="no_effect")
         self.overlay = opened
 
-    def can_take_back(self) -> bool:
-        """A decision not yet final, and no stroke since (the next partie may be started, empty)."""
-        return self.state.previous is not None and (self.board is None or not self.board.history)
-
-    def _undo_on_screen(self) -> str | None:
-        """The undo key with no menu open and nothing to undo in a partie: take back the last
-        decision that is not final yet (closing a partie or the match, giving a match up, a partie
-        started but with nothing entered yet), or the team forfeit on its result screen."""
-        if self.can_take_back():
-            return self._reopen()
-        if self.phase == "result" and self.match.forfeit:
-            self.overlay = self._abandon_question()         # the forfeit is taken back by giving the match up
-            return
-        if self.board is not None:
-            try:
-                self.board.check({"cmd": "undo"})
-            except RuleError as exc:                        # the rule core's own refusal: nothing to undo
-                raise Said(refusal(exc, self.t.language), code=exc.code) from None
-        raise Said(self.t("nothing_to_take_back"), code="no_effect")
-
     def _hint(self) -> str:
         return menus.screen_hint(self.t, self.phase, self.board)
 
@@ -323,55 +271,7 @@ class Night(OnSlot):
     # -- decisions -------------------------------------------------------------
     def _record(self, event: dict) -> None:
         self.state = self.store.record(self.state, event)
-        if event["ev"] in rules_night.TAKE_BACK:
-            self.window_ends = self.clock.monotonic() + TAKE_BACK_SECONDS
-
-    # -- taking back -------------------------------------------------------------
-    def window_left(self) -> float | None:
-        """Seconds until the decisions not yet final become final by time, if there are any."""
-        if self.state.previous is None or self.window_ends is None:
-            return None
-        return max(0.0, self.window_ends - self.clock.monotonic())
-
-    def tick(self) -> None:
-        """The take-back window has run out: the decisions are final, their records go out."""
-        if self.window_left() == 0.0:
-            self.finalize()
-
-    def _reopen(self) -> str:
-        """Take back the last decision not yet final (journalled as its own event, nothing deleted):
-        a closed partie is in play again, a closed or abandoned match is back. A single partie's
-        close also ended its match: both are taken back."""
-        decision = self.state.decision
-        if decision is None:
-            raise Said(self.t("nothing_to_take_back"), code="no_effect")
-        if self.partie is not None:             # the next partie was started, nothing entered yet
-            self._take_back_start()
-        self._record({"ev": "reopen"})
-        if decision == "end" and not self.match.league and self.state.decision == "closed":
-            self._record({"ev": "reopen"})
-        self.overlay = None
-        self._resume()
-        if self.partie is not None:
-            self.held_records.pop(self.partie.board.header["id"], None)    # it may change now
-        return self.t(REOPENED[decision])
-
-    def finalize(self) -> None:
-        """Make the decisions not yet final final: each closed partie's record and a closed league
-        match's record into the outbox, then ``final`` journalled, then an ended match's files to
-        the archive. Safe to repeat after a power cut anywhere in it (the outbox keeps an id once)."""
-        held = self.state.held()
-        if not held:
-            return
-        for decision, before in held:
-            if decision == "closed":
-                self._send_partie(before.partie_id(before.number))
-            elif decision == "end" and before.league:
-                self._send_match(before)
-        self._record({"ev": "final"})
-        self.window_ends = None
-        if any(decision in ("end", "abandon") for decision, _ in held):
-            self._archive()
+        self._open_window(event)
 
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
@@ -417,29 +317,6 @@ class Night(OnSlot):
     def _close_match(self) -> None:
         """Journal that the match is closed; its record goes out once that is final."""
         self._record({"ev": "end"})
-
-    def _send_partie(self, partie_id: str) -> None:
-        """A closed partie's record: as closed in this run, or read back (after a restart)."""
-        held = self.held_records.pop(partie_id, None)
-        if held is None:
-            partie = self.store.closed_partie(partie_id)
-            if partie is None:
-                return
-            held = partie.text, partie.board.summary()
-        self._send(partie_id, "partie", *held)
-
-    def _send_match(self, match: rules_night.Match) -> None:
-        records = None
-        if match.game == "carom" and not match.forfeit and len(match.records) < len(match.closed):
-            records = self.store.replay_closed(match)   # closed by a version that did not keep them
-        summary = rules_night.match_summary(match, self._place(), records)
-        self._send(match.id, "match", encode_line(summary), summary)
-
-    def _send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
-        if self.outbox is not None:
-            self.outbox.add(item_id, kind, record_text, summary)
-            if self.on_record is not None:
-                self.on_record()
 
     def _archive(self) -> None:
         self.store.archive(self._stamp(), keep=[partie.board.header["id"] for partie in self.orphans])
