@@ -145,7 +145,7 @@ def help_writer(config, row: int, stream):
     """A service observer that rewrites the key line whenever the screen changes."""
     def observe(service):
         def write(model: dict) -> None:
-            stream.write(f"\x1b[{row};1H\x1b[2K{key_help(config, service, model)}\x1b[H")
+            stream.write(f"\x1b[{row};1H\x1b[J{key_help(config, service, model)}\x1b[H")   # J: a wrapped line too
             stream.flush()
         return write
     return observe

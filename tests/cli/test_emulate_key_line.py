@@ -84,4 +84,4 @@ def test_the_emulator_rewrites_the_key_line_when_the_screen_changes(emulator):
     observe = help_writer(player.service.night.config, 10, stream)(player.service)
     player.service.observers.append(observe)
     player.key("enter")
-    assert stream.getvalue().endswith("\x1b[10;1H\x1b[2K1–4 položka · - + posun · Enter OK · Esc zpět · q konec\x1b[H")
+    assert stream.getvalue().endswith("\x1b[10;1H\x1b[J1–4 položka · - + posun · Enter OK · Esc zpět · q konec\x1b[H")
