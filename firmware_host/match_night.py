@@ -49,6 +49,10 @@ class Night(OnSlot, TakeBack, Orphans):
         self.finalize()                      # a restart ends the take-back window
         self.orphans = self._take_in_orphans()
         self._resume()
+        match = self.match
+        if match is not None and match.league and not match.forfeit and match.over and match.signed_off:
+            self._close_match()             # the power went after the last captain answered …
+            self.finalize()                 # … and a restart ends the take-back window
 
     def _resume(self) -> None:
         """Reopen the partie in play, if any, from its record file."""
@@ -180,7 +184,8 @@ class Night(OnSlot, TakeBack, Orphans):
         elif phase == "partie" and action == "confirm":
             opened = self._partie_menu()
         elif phase == "result" and action == "confirm":
-            opened = menus.yes_no(self.t, self.t("close_match"), "close_match")
+            side = self.match.awaiting          # a league match: its captains answer the zápis
+            opened = self._captain_menu(side) if side else menus.yes_no(self.t, self.t("close_match"), "close_match")
         if opened is None:
             raise Said(self._hint(), code="no_effect")
         self.overlay = opened
@@ -224,6 +229,15 @@ class Night(OnSlot, TakeBack, Orphans):
             "protocol": lambda: menus.protocol_menu(t, self.board, value),
             "protocol_inning": lambda: self._inning_menu(*value),
             "points": lambda: menus.points_prompt(t, *value),
+            "captain": lambda: self._captain_menu(value),
+            "sign_as": lambda: menus.sign_menu(t, value),
+            "sign": lambda: self._answer(rules_night.sign_event(value.side, value.captain, self._now_iso())),
+            "objection_kind": lambda: menus.objection_kind_menu(t, value),
+            "objection_partie": lambda: menus.objection_partie_menu(t, self.match, value),
+            "object": lambda: self._answer(rules_night.object_event(
+                value[0].side, value[0].captain, value[0].kind, value[1], self._now_iso())),
+            "unsigned_q": lambda: menus.unsigned_question(t, self.match, value),
+            "unsigned": lambda: self._answer(rules_night.unsigned_event(value, self._now_iso())),
             "close_match": self._close_match,
             "abandon_q": self._abandon_question,
             "abandon": self._abandon,
@@ -261,6 +275,27 @@ class Night(OnSlot, TakeBack, Orphans):
             self.partie.journal.close()
             self.partie = None
         self._record({"ev": "abandon"})
+
+    def _captain_menu(self, side: str):
+        """The captain of ``side`` answers the zápis: picks their name from the players present
+        (a forfeited match: the team's list in the league file)."""
+        names = list(self.match.present.get(side) or ())
+        if not names:
+            try:
+                names = list(self.league.team(self.match.home if side == "home" else self.match.away).players)
+            except KeyError:                # a league file changed since: only "Nepodepsáno" is left
+                names = []
+        return menus.captain_menu(self.t, self.match, side, names)
+
+    def _answer(self, event: dict):
+        """A captain's answer: checked by the fold, journalled (fsync) before it is shown; the next
+        captain's menu, or — both answered — the match closed and sent."""
+        rules_night.apply(self.state, event)             # refused before anything is journalled
+        self._record(event)
+        if self.match.signed_off:
+            self._close_match()
+            return None
+        return self._captain_menu(self.match.awaiting)
 
     def _inning_menu(self, kind: str, player: str):
         opened = menus.inning_menu(self.t, self.board, kind, player)

@@ -7,6 +7,7 @@ ui "night" with (what to do, with what) as its value, which Night.choose carries
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
+from firmware_host.night_screens import objection_texts
 from input.messages import Said, Texts, refusal
 from rules.errors import RuleError
 from input.overlays import Menu, MenuItem, NumberPrompt
@@ -226,3 +227,49 @@ def points_prompt(t: Texts, kind: str, player: str, inning: int) -> NumberPrompt
     return NumberPrompt(t("points_of", n=inning), t("points_hint"),
                         lambda points: {"cmd": kind, "player": player, "inning": inning, "points": points},
                         language=t.language)
+
+
+# -- the captains answer the zápis (A.6.9d, A.6.3, A.6.5) ----------------------------------
+
+@dataclass(frozen=True)
+class Answer:
+    """A captain's answer being given (menu state, not a decision until journalled)."""
+    side: str
+    captain: str | None = None
+    kind: str | None = None
+
+
+def captain_menu(t: Texts, match, side: str, names: list[str]) -> Menu:
+    """The captain of ``side`` picks their name (A.6.1: a player of the team in the match); the
+    last item is the referee's escape, "not signed", asked again with "Ne" first."""
+    team = match.home if side == "home" else match.away
+    items = [item(name, "sign_as", Answer(side, name)) for name in names]
+    items.append(item(t("unsigned"), "unsigned_q", side))
+    return menu(t, t("captain_of", team=team), items)
+
+
+def sign_menu(t: Texts, answer: Answer) -> Menu:
+    """The captain confirms the zápis, or objects instead."""
+    return menu(t, t("sign_q", name=answer.captain),
+                [item(t("sign"), "sign", answer), item(t("objection"), "objection_kind", answer)],
+                back="captain", back_value=answer.side)
+
+
+def objection_kind_menu(t: Texts, answer: Answer) -> Menu:
+    return menu(t, t("objection_kind"), [item(text, "objection_partie", replace(answer, kind=kind))
+                                         for kind, text in objection_texts(t).items()],
+                back="sign_as", back_value=answer)
+
+
+def objection_partie_menu(t: Texts, match, answer: Answer) -> Menu:
+    """Which partie the objection concerns (by its players), or the whole match (the last item)."""
+    items = [item(t("partie_of", home=line["home"], away=line["away"]), "object", (answer, n))
+             for n, line in enumerate(match.closed, start=1)]
+    items.append(item(t("whole_match"), "object", (answer, None)))
+    return menu(t, t("objection_partie"), items, back="objection_kind", back_value=answer)
+
+
+def unsigned_question(t: Texts, match, side: str) -> Menu:
+    """The escape is not a habitual Enter: the question starts on "Ne", which goes back."""
+    team = match.home if side == "home" else match.away
+    return yes_no(t, t("unsigned_q", team=team), "unsigned", side, no=("captain", side))

@@ -29,7 +29,34 @@ def match_model(match, t: Texts) -> dict:
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
                  for number, line in enumerate(match.closed, start=1)]
     return {"screen": "match", "home": match.home or t("home"), "away": match.away or t("away"),
-            "points": rules_night.points(match), "partie": lines}
+            "points": rules_night.points(match), "partie": lines + answer_lines(match, t)}
+
+
+def objection_texts(t: Texts) -> dict:
+    """The objection kinds as the counter names them: A.6.3 (referee, scorer), A.6.5 (interrupted)."""
+    return {"referee": t("objection_referee"), "scoring": t("objection_scoring"),
+            "interrupted": t("objection_interrupted")}
+
+
+def partie_number(t: Texts, game: str, number: int) -> str:
+    """"partie 2" (carom), "zápas 2" (8-ball: an individual match)."""
+    return t("partie_n", n=number) if game == "carom" else t("individual_n", n=number)
+
+
+def answer_lines(match, t: Texts) -> list[str]:
+    """The captains' answers given so far (A.6.9d, A.6.3, A.6.5), after the partie lines of the zápis."""
+    kinds = objection_texts(t)
+    lines = []
+    for answer in match.answers:
+        team = match.home if answer["side"] == "home" else match.away
+        if answer["ev"] == "sign":
+            lines.append(t("signed_line", team=team, name=answer["captain"]))
+        elif answer["ev"] == "object":
+            what = t("whole_match") if answer["partie"] is None else partie_number(t, match.game, answer["partie"])
+            lines.append(t("objection_line", team=team, name=answer["captain"], kind=kinds[answer["kind"]], what=what))
+        else:
+            lines.append(t("unsigned_line", team=team))
+    return lines
 
 
 def seconds_to_next_minute(now) -> float:

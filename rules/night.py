@@ -2,9 +2,15 @@
 
 A night is a sequence of decisions, each an event dict:
 
-    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"]}
+    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"],
+     ["adopted"]}                                       (adopted: an orphaned partie file played on)
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
+    {"ev": "sign", "side", "captain", "at"}             a captain confirms the zápis (A.6.9d)
+    {"ev": "object", "side", "captain", "kind", "partie", "at"}   or records an objection instead
+                                                        (A.6.3: "referee" | "scoring"; A.6.5:
+                                                        "interrupted"; partie: its number or null)
+    {"ev": "unsigned", "side", "at"}                    the referee's escape: nobody signs for the side
     {"ev": "end"}                                       the match closed and sent
     {"ev": "abandon"}                                   a match set up wrongly, given up before its
                                                         first partie was closed; nothing is sent
@@ -29,6 +35,7 @@ from rules.eightball.match import team_score
 from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
 
 SIDES = ("home", "away")
+OBJECTIONS = ("referee", "scoring", "interrupted")      # A.6.3 (referee, scorer), A.6.5
 
 
 class NightEventError(ValueError):
@@ -54,6 +61,7 @@ class Match:
     closed: tuple = ()               # the lines of closed partie, in order
     records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
+    answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
 
     @property
@@ -80,6 +88,30 @@ class Match:
     def needs_lot(self) -> bool:
         """A carom league match without its lot draw yet (RULES 1.6)."""
         return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
+
+    @property
+    def signing_sides(self) -> tuple:
+        """The teams whose captain answers the zápis (A.6.9d): both in a league match, the one
+        that turned up in a forfeited one (A.3.7), none for a single partie."""
+        if not self.league:
+            return ()
+        return tuple(side for side in SIDES if side != self.forfeit)
+
+    def answer(self, side: str) -> dict | None:
+        return next((a for a in self.answers if a["side"] == side), None)
+
+    @property
+    def awaiting(self) -> str | None:
+        """The team whose captain answers next (home first), once the result is known; None
+        when nobody is to sign (yet, or any more)."""
+        if not self.over:
+            return None
+        return next((side for side in self.signing_sides if self.answer(side) is None), None)
+
+    @property
+    def signed_off(self) -> bool:
+        """The result is known and every captain has answered: the match item may go."""
+        return self.over and self.awaiting is None
 
     def partie_id(self, number: int) -> str:
         return self.adopted or f"{self.id}-p{number}"
@@ -136,9 +168,71 @@ def apply(state: NightState, event: dict) -> NightState:
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
             return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
+        if kind in ANSWERS:        # the answers go with the result: a closing taken back takes them too
+            return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
         raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
     raise UnknownEvent(f"unknown event {kind!r}")
+
+
+ANSWERS = ("sign", "object", "unsigned")
+
+
+def _answer(match: Match, event: dict) -> dict:
+    """A captain's answer to the zápis (A.6.9d, A.6.3, A.6.5) as the match keeps it, or
+    NightEventError when it does not fit the match as it stands."""
+    side = event["side"]
+    if not match.over or side not in match.signing_sides or match.answer(side) is not None:
+        raise NightEventError(f"no answer of {side!r} is awaited now")
+    answer = {"ev": event["ev"], "side": side, "at": event.get("at")}
+    if event["ev"] == "unsigned":
+        return answer
+    captain = event["captain"]
+    if not isinstance(captain, str) or not captain:
+        raise NightEventError(f"a captain's name is needed, got {captain!r}")
+    present = match.present.get(side)
+    if present and captain not in present:           # A.6.1: a member of the team in the match
+        raise NightEventError(f"{captain!r} is not among the players present for {side}")
+    answer["captain"] = captain
+    if event["ev"] == "object":
+        kind, partie = event["kind"], event.get("partie")
+        if kind not in OBJECTIONS:
+            raise NightEventError(f"an objection is one of {OBJECTIONS}, got {kind!r}")
+        if partie is not None and (isinstance(partie, bool) or partie not in range(1, len(match.closed) + 1)):
+            raise NightEventError(f"no closed partie {partie!r} to object to")
+        answer.update(kind=kind, partie=partie)
+    return answer
+
+
+def sign_event(side: str, captain: str, at: str) -> dict:
+    """A.6.9d: the captain of ``side`` confirms the zápis."""
+    return {"ev": "sign", "side": side, "captain": captain, "at": at}
+
+
+def object_event(side: str, captain: str, kind: str, partie: int | None, at: str) -> dict:
+    """A.6.3 / A.6.5: the captain of ``side`` objects instead of signing; ``partie``: the one it
+    concerns, or None for the whole match."""
+    return {"ev": "object", "side": side, "captain": captain, "kind": kind, "partie": partie, "at": at}
+
+
+def unsigned_event(side: str, at: str) -> dict:
+    """The referee's escape (a captain gone home, or refusing): the match goes unsigned by ``side``,
+    so a match is never stuck unsent."""
+    return {"ev": "unsigned", "side": side, "at": at}
+
+
+def captains(match: Match) -> dict:
+    """What the match item carries of the captains' answers (docs/record-format.md): signatures,
+    objections and the sides left unsigned, in the order they were given."""
+    out = {"signatures": [], "objections": [], "unsigned": []}
+    for answer in match.answers:
+        if answer["ev"] == "sign":
+            out["signatures"].append({key: answer[key] for key in ("side", "captain", "at")})
+        elif answer["ev"] == "object":
+            out["objections"].append({key: answer[key] for key in ("side", "captain", "kind", "partie", "at")})
+        else:
+            out["unsigned"].append(answer["side"])
+    return out
 
 
 # -- the match's rules ---------------------------------------------------------
@@ -270,6 +364,8 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
                "home": match.home, "away": match.away, "seed": match.seed,
                "partie_ids": [line["id"] for line in match.closed]}
     summary.update(result(match, records))
+    if match.league:
+        summary.update(captains(match))
     summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
     return summary
 

@@ -8,7 +8,7 @@ Decision (docs/server.md): team points, then sets difference, then games differe
 """
 from rules.eightball.match import team_score
 from server import sums
-from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
+from server.items import (SIDES, captains_of, content_of, forfeit_of, header_of, in_playing_order, match_info,
                           missing, result_points, side_of, text, whole)
 
 ORDER = ["points", "sets_difference", "games_difference"]
@@ -72,6 +72,7 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
         "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
         "points_per_match": points_per_match,
         "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,
+        **captains_of(rows),
         "totals": totals, "individual": played,
     }
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from rules.carom.figures import average, average_text
 from server import eightball, sums
-from server.items import (SIDES, content_of, forfeit_of, header_of, in_playing_order, match_info,
+from server.items import (SIDES, captains_of, content_of, forfeit_of, header_of, in_playing_order, match_info,
                           missing, result_points, side_of, text, whole)
 
 
@@ -58,6 +58,7 @@ def match_record(store, match_id: str) -> dict | None:
         "points": points,
         "declared_points": declared,
         "missing_partie": missing(listed, partie), "unreadable": unreadable,
+        **captains_of(rows),
         "partie": partie,
         "averages": {side: _average(sum(p[side]["points"] for p in partie),
                                     sum(p[side]["innings"] for p in partie)) for side in SIDES},

@@ -5,6 +5,7 @@ or a bug): such an item is listed by id as unreadable and the rest of the page s
 """
 import json
 
+from server import captains
 from server.errors import Refused
 from server.verify import match_summary
 
@@ -76,6 +77,12 @@ def forfeit_of(rows) -> str | None:
     summary = closing.get("summary")
     forfeit = summary.get("forfeit") if isinstance(summary, dict) else None
     return forfeit if forfeit in SIDES else None
+
+
+def captains_of(rows) -> dict:
+    """The captains' answers the match item carries (A.6.9d, A.6.3, A.6.5; server.captains)."""
+    closing = _closing(rows) or {}
+    return captains.read(closing.get("summary"))
 
 
 def in_playing_order(rows, entry) -> tuple[list[dict], list[str]]:

@@ -35,11 +35,30 @@ def _table(head, rows) -> dict:
 
 def _facts(record: dict, *extra) -> dict:
     points = record["points"]
+    interrupted = [["Stav", "přerušeno (A.6.5)"]] if record.get("interrupted") else []
     return {"tables": [_table(["", ""], [
         ["Místo", _or_dash(record["venue"])], ["Datum", _or_dash(record["date"])],
         ["Domácí", _or_dash(record["home"])], ["Hosté", _or_dash(record["away"])],
-        ["Výsledek", f"{points['home']} : {points['away']}"], *extra,
+        ["Výsledek", f"{points['home']} : {points['away']}"], *interrupted, *extra,
     ])]}
+
+
+OBJECTIONS = {"referee": "rozhodnutí rozhodčího (A.6.3)", "scoring": "zápis (A.6.3)",
+              "interrupted": "přerušení utkání (A.6.5)"}
+
+
+def _captains(record: dict, unit: str) -> list[dict]:
+    """Podpisy kapitánů (A.6.9d) and their objections (A.6.3, A.6.5): one row per team that answered."""
+    names = {side: record[side] or side for side in ("home", "away")}
+    rows = [[names[s["side"]], s["captain"], "podepsal", "", _or_dash(s["at"])] for s in record["signatures"]]
+    rows += [[names[o["side"]], o["captain"], "námitka: " + OBJECTIONS[o["kind"]],
+              "celé utkání" if o["partie"] is None else f"{unit} {o['partie']}", _or_dash(o["at"])]
+             for o in record["objections"]]
+    rows += [[names[side], "–", "nepodepsáno", "", "–"] for side in record["unsigned"]]
+    if not rows:
+        return []
+    return [{"heading": "Podpisy kapitánů", "tables": [_table(["Družstvo", "Kapitán", "Odpověď", "Týká se", "Čas"],
+                                                               rows)]}]
 
 
 def _notes(record: dict, unit: str) -> list[str]:
@@ -48,6 +67,8 @@ def _notes(record: dict, unit: str) -> list[str]:
     notes = []
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
+    if record.get("interrupted"):
+        notes.append("Utkání bylo přerušeno (A.6.5): rozhodne pořadatel soutěže.")
     if record["missing_partie"]:
         notes.append(f"Chybí {unit}: " + ", ".join(record["missing_partie"]))
     if record.get("unreadable"):
@@ -83,7 +104,7 @@ def match(record: dict) -> str:
         ["Družstvo", "Body", "Náběhy", "Průměr"],
         [[record[side] or side, avg[side]["points"], avg[side]["innings"], avg[side]["average"]]
          for side in ("home", "away")])]})
-    return _sections(_title(record), sections, _notes(record, "partie"))
+    return _sections(_title(record), sections + _captains(record, "partie"), _notes(record, "partie"))
 
 
 def table(data: dict) -> str:
@@ -122,7 +143,7 @@ def eightball_match(record: dict) -> str:
         ["Družstvo", "Vyhrané zápasy", "Sety", "Hry", "Body"],
         [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
          for side in ("home", "away")])]})
-    return _sections(_title(record), sections, _notes(record, "zápasy"))
+    return _sections(_title(record), sections + _captains(record, "zápas"), _notes(record, "zápasy"))
 
 
 def eightball_table(data: dict) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rules.errors import RuleError
 from rules.record import parse_json, replay_lines
+from server import captains
 from server.errors import Refused
 from server.fields import all_unicode, name, number, safe_id
 
@@ -137,4 +138,5 @@ def _check_match(p: Parsed) -> Parsed:
     game = p.summary.get("game")
     if game not in (None, "carom", "8ball"):
         raise Refused(422, "\"game\" must be \"carom\" or \"8ball\"")
+    captains.check(p.summary)
     return Parsed(p.id, p.kind, p.record, p.summary, None, game, info["id"], info.get("venue"))

@@ -98,15 +98,16 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
     # the team points in brackets, so "Němec 1:1" is not read as a score of Němec's
     assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
-    assert player.key("enter")["title"] == "Uzavřít utkání?"
-    player.key("1")
-    assert player.key("enter", held=True)["screen"] == "ready"
+    assert player.key("enter")["title"] == "Kapitán: Sokol Dvůr"            # A.6.9d: the captains sign
+    assert player.play("\n\n")[-1]["title"] == "Kapitán: Jiskra Hořice"
+    assert player.play("\n\n")[-1]["screen"] == "ready"            # both signed: the match is closed
     # issue 12: partie 1-3 were final at the next partie's first stroke; the 4th and the match can
     # still be taken back, so they are not in the outbox yet
     assert [item.id[-3:] for item in player.syncer.outbox.pending()] == ["-p1", "-p2", "-p3"]
     back = player.key("-")
     assert back["screen"] == "match" and back["message"]["text"] == "Utkání znovu otevřeno"
-    player.play("\n1h\n")                                             # closed again
+    assert player.key("enter")["title"] == "Uzavřít utkání?"          # signed: only the close is asked
+    player.play("1h\n")                                               # closed again
     let_the_take_back_window_run_out(player)
 
     items = player.syncer.outbox.pending()

@@ -25,7 +25,7 @@ WRONG = {              # a key that does nothing in that state → what the coun
     "partie": ("9", "Klávesa 9 nemá funkci"),
     "frozen": ("8", "Lpí: jen 1 nebo 2"),
     "partie over": ("1", "Partie skončila"),
-    "match result": ("4", "Enter = uzavřít utkání"),
+    "match result": ("4", "Enter = podpisy a odeslání"),
     "protocol prompt": ("+", "číslice, Enter"),
 }
 

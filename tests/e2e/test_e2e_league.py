@@ -188,7 +188,9 @@ def play_partie(table: Table, home_lag: bool, cmds) -> None:
 def close_match(table: Table) -> dict:
     result = table.screen
     assert result["screen"] == "match"
-    table.ui(*CLOSE)                                           # close the match? yes
+    table.ui("confirm")                                        # A.6.9d: the home captain's menu
+    while table.screen["screen"] == "menu":                    # each captain: the first name, "Podepisuji"
+        table.ui("confirm", "confirm")
     assert table.screen["screen"] == "ready"
     table.service.night.finalize()                             # not taken back: final (issue 12)
     table.service.show()
@@ -260,6 +262,9 @@ def assert_carom_night_at_the_receiver(store, items: dict, lot: dict) -> None:
     assert [(p["home"]["name"], p["away"]["name"]) for p in record["partie"]] == \
         [(pair["home"], pair["away"]) for pair in lot["pairs"]]
     assert record["points"] == record["declared_points"] == {"home": 3, "away": 5}
+    # A.6.9d: each captain took the first player present and signed
+    assert [(s["side"], s["captain"]) for s in record["signatures"]] == [("home", "Novák"), ("away", "Kučera")]
+    assert record["objections"] == [] and record["unsigned"] == [] and record["interrupted"] is False
 
     rows = {row["team"]: row for row in exports.league_table(store)["rows"]}
     assert set(rows) == {HOME, AWAY}

@@ -119,8 +119,9 @@ def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
             table.hold("enter")                               # … by the long press (issue 12)
         result = table.service.screen()
         assert result["screen"] == "match" and result["points"] == {"home": 8, "away": 0}
-        table.keys("enter", "1")                              # close the match? Ano …
-        table.hold("enter")                                   # … by the long press
+        table.keys("enter")                                   # A.6.9d: the captains sign, home …
+        table.keys("enter", "enter")
+        table.keys("enter", "enter")                          # … then away: the match is sent
         assert table.service.screen()["screen"] == "ready"
         assert table.service.screen()["unsent"] == 3          # partie 4 and the match can be taken back
         table.wait(TAKE_BACK_SECONDS)                         # nobody did: they are final

@@ -17,3 +17,11 @@ def write_night(path, points_limit: int) -> None:
     (path / "config.toml").write_text('[device]\nvenue = "U Lva"\nleague = "league.toml"\ndata_dir = "d"\n'
                                       f'[rules.carom]\npoints_limit = {points_limit}\ninnings_limit = 2\n'
                                       '[journal]\nfsync = false\n', encoding="utf-8")
+
+
+def sign_off(night) -> None:
+    """On the match result: Enter opens the home captain's menu; each captain takes the first name
+    offered and "Podepisuji" (A.6.9d); the away captain's menu follows, then the match is sent."""
+    night.ui("confirm")
+    while night.match is not None and night.match.awaiting is not None:
+        night.ui("confirm"), night.ui("confirm")

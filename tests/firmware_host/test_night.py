@@ -16,7 +16,7 @@ from rules.errors import IllegalCommand
 from rules.carom.match import draw_lot
 from rules.record import replay_file
 
-from night_helpers import TONIGHT
+from night_helpers import TONIGHT, sign_off
 
 # the bundled league's first two teams, Jiskra one player short
 TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
@@ -148,7 +148,7 @@ def test_whole_carom_match_night_closes_every_record(setup):
     assert result["screen"] == "match"
     assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
     assert len(result["partie"]) == 4
-    close(night)  # close the match? yes
+    sign_off(night)                                       # both captains sign: the match is sent
     assert night.screen()["screen"] == "ready"
     settle(night)
     items = {item.id: item for item in outbox.pending()}
@@ -376,7 +376,9 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
-    close(night)
+    night.ui("confirm")                                             # only Sokol's captain signs (A.3.7)
+    assert night.screen()["title"] == "Kapitán: Sokol Dvůr" and night.screen()["items"][0] == "1 Novák"
+    night.ui("confirm"), night.ui("confirm")
     settle(night)
     [item] = outbox.pending()
     summary = item.content["summary"]
@@ -395,7 +397,7 @@ def play_carom_match_to_its_result(night):
 
 
 def close_match(night, outbox) -> dict:
-    close(night)
+    sign_off(night)
     settle(night)
     return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
 
@@ -436,7 +438,7 @@ def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup)
         close(night)
     assert clock.now().strftime("%d %H:%M") == "30 00:48"
     clock.advance(dt.timedelta(minutes=2))
-    close(night)  # close the match at 00:50
+    sign_off(night)                                       # close the match at 00:50
     settle(night)
     items = outbox.pending()
     match = next(item.content["summary"] for item in items if item.kind == "match")
@@ -509,7 +511,7 @@ def test_a_night_journal_of_the_version_before_still_closes_its_match(setup):
     for path in archived.iterdir():
         path.rename(journal_dir / path.name)
     old = journal_dir / "night.jsonl"
-    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] != "end"]
+    events = [strip_meta(line) for line in Journal.open(old).lines if line["ev"] not in ("end", "sign")]
     old.unlink()
     with Journal.open(old) as journal:
         for event in events:
@@ -627,13 +629,17 @@ def test_a_closed_match_and_a_match_given_up_are_taken_back_on_the_ready_screen(
     match given up comes back with its partie in play. Nothing was sent or archived meanwhile."""
     night, outbox = night_of(setup)
     play_carom_match_to_its_result(night)
-    close(night)
+    sign_off(night)                                       # the last captain's answer closes the match
     assert night.phase == "ready"
     assert night.ui("undo") == "Utkání znovu otevřeno"
     assert night.phase == "result" and not (setup / "data" / "archive").exists()
+    assert len(night.match.answers) == 2                  # the captains' answers stay with the result
     assert {item.id[-3:] for item in outbox.pending()} == {"-p1", "-p2", "-p3"}   # p4 and the match held
-    summary = close_match(night, outbox)
+    close(night)                                          # signed: Enter asks "Uzavřít utkání?"
+    settle(night)
+    summary = next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
     assert summary["points"] == {"home": 8, "away": 0} and outbox.unsent() == 5
+    assert len(summary["signatures"]) == 2
 
     start_league_match(night)
     night.ui("confirm"), night.ui(1), night.ui("confirm")
@@ -747,3 +753,19 @@ def test_an_orphaned_partie_can_be_set_aside_unsent(setup):
     assert again.phase == "ready" and outbox.unsent() == 0
     assert any((folder / f"{partie}.jsonl").exists() for folder in (setup / "data" / "archive").iterdir())
     assert night_of(setup)[0].phase == "ready"                            # not offered again
+
+
+def test_taking_back_the_last_partie_takes_the_captains_answers_back(setup):
+    """Issue 12 with A.6.9d: the captains answered a result; the last partie's closing taken back
+    (after `-` reopens the match) changes that result, so they answer again."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    sign_off(night)
+    night.ui("undo")                                      # the match back on its result, signed
+    assert night.ui("undo") == "Partie znovu otevřena"    # and the 4th partie's closing too
+    assert night.phase == "partie" and night.match.answers == ()
+    close(night)
+    assert night.phase == "result" and night.match.awaiting == "home"
+    sign_off(night)
+    settle(night)
+    assert outbox.unsent() == 5
