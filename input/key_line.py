@@ -44,14 +44,14 @@ class KeyLine:
         self.keymap, self.language = keymap, language
 
     def __call__(self, model: dict, overlay=None, board=None, *, take_back: bool = False,
-                 abandonable: bool = False) -> str:
+                 abandonable: bool = False, signing: bool = False) -> str:
         """``overlay``: the menu, prompt or key test in force; ``board``: the partie in play;
         ``take_back``: the undo key would take the last closing back; ``abandonable``: cancel on
-        the lot draw gives the match up."""
+        the lot draw gives the match up; ``signing``: on the result, Enter asks the captains."""
         if overlay is not None:
             parts = self._overlay(overlay, take_back)
         else:
-            parts = self._screen(model, board, take_back, abandonable)
+            parts = self._screen(model, board, take_back, abandonable, signing)
         return " · ".join([p for p in parts if p] + [f"{QUIT} {self._say('keys.quit')}"])
 
     # -- the words -------------------------------------------------------------
@@ -106,7 +106,7 @@ class KeyLine:
         return self._say("keys.move", up=up, down=down) if up and down else None
 
     # -- screens -----------------------------------------------------------------
-    def _screen(self, model: dict, board, take_back: bool, abandonable: bool) -> list:
+    def _screen(self, model: dict, board, take_back: bool, abandonable: bool, signing: bool) -> list:
         screen = model.get("screen")
         undo = self._with("keys.take_back", "undo") if take_back else None
         if screen == "ready":
@@ -114,7 +114,7 @@ class KeyLine:
         if screen == "lotdraw":
             return [self._with("keys.next", "confirm"), abandonable and self._with("keys.give_up", "cancel")]
         if screen == "match":
-            return [self._with("keys.close_match", "confirm"), undo]
+            return [self._with("keys.sign" if signing else "keys.close_match", "confirm"), undo]
         if screen == "menu":                        # a night menu not yet touched ("kdo začíná?")
             digits = f"1–{len(model['items'])}" if len(model["items"]) > 1 else "1"
             return [self._say("keys.item", digits=digits), self._moves(), self._with("keys.ok", "confirm"), undo]

@@ -138,7 +138,8 @@ def key_help(config, service=None, model=None) -> str:
     match = night.match
     take_back = night.can_take_back() or (night.phase == "result" and bool(match.forfeit))
     return line(model, night.overlay, night.board, take_back=take_back,
-                abandonable=bool(match is not None and match.abandonable))
+                abandonable=bool(match is not None and match.abandonable),
+                signing=bool(match is not None and match.awaiting))
 
 
 def help_writer(config, row: int, stream):

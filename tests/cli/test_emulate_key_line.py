@@ -48,7 +48,7 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     for _ in range(3):
         player.play("\n" "888" "2" "0" "\n1h\n")
     assert player.service.screen()["screen"] == "match"
-    assert line(player) == "Enter uzavřít utkání · - vrátit uzavření · q konec"               # the result
+    assert line(player) == "Enter podpisy kapitánů · - vrátit uzavření · q konec"             # the result: A.6.9d
 
 
 def test_the_eightball_partie_shows_the_group_choice_and_the_illegal_break_never_8_twice(emulator):
