@@ -188,7 +188,8 @@ def partie_bytes(directory: Path) -> dict:
             commands += 1
     journal = night.partie_bytes
     innings = night.board.summary()["players"]["a"]["innings"] + night.board.summary()["players"]["b"]["innings"]
-    night.ui("confirm"), night.ui("confirm")                 # close: into the outbox, night journal
+    night.ui("confirm"), night.ui(1), night.ui("menu")       # close: Ano by the long press (issue 12)
+    night.finalize()                                         # not taken back: into the outbox, archived
     queued = sum(len(item.body) for item in outbox.pending())
     night_journal = sum(p.stat().st_size for p in (directory / "data" / "archive").rglob("night.jsonl"))
     return {"journal": journal, "commands": commands, "innings": innings, "outbox": queued,

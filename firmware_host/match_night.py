@@ -7,8 +7,9 @@ night's menus on the one menu engine (night_menus, input.overlays) and the scree
 after a power cut ``Night(...)`` comes back to the same state. Menu cursors are not decisions:
 after a restart a menu starts at its first item.
 
-Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", or a digit) and
-``command(cmd)`` for the record commands of the partie being played.
+Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", "undo", or a digit)
+and ``command(cmd)`` for the record commands of the partie being played. Taking a decision back
+and making it final: night_take_back; partie files no match owns: night_orphans.
 """
 import os
 
@@ -16,14 +17,16 @@ from clock import SystemClock
 from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
+from firmware_host.night_orphans import Orphans
 from firmware_host.night_store import NightStore
+from firmware_host.night_take_back import TAKE_BACK_SECONDS, TakeBack
 from input.messages import Said, Texts
 from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
-from rules.record import encode_line
 
+__all__ = ["Night", "TAKE_BACK_SECONDS"]
 
-class Night(OnSlot):
+class Night(OnSlot, TakeBack, Orphans):
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
                  clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None, keeper=None):
         self.config = config
@@ -41,10 +44,20 @@ class Night(OnSlot):
         self.partie = None                  # night_store.OpenPartie in play
         self.slot = slot or Slot()          # the overlay in force, shared with the referee
         self.show_lot = False
+        self.window_ends = None             # clock.monotonic() when decisions not yet final become so
+        self.held_records = {}              # partie id -> (record text, summary) closed, not yet final
+        self.orphans = []                   # unfinished partie files no match owns (night journal damaged)
+        self.finalize()                      # a restart ends the take-back window
+        self.orphans = self._take_in_orphans()
         self._resume()
+        match = self.match
+        if match is not None and match.league and not match.forfeit and match.over and match.signed_off:
+            self._close_match()             # the power went after the last captain answered …
+            self.finalize()                 # … and a restart ends the take-back window
 
     def _resume(self) -> None:
         """Reopen the partie in play, if any, from its record file."""
+        self.partie = None
         match = self.match
         if match is None or match.forfeit:
             return
@@ -52,8 +65,6 @@ class Night(OnSlot):
             self._draw_lot()                # the power went between the match and its lot draw
             return
         if match.over:
-            if match.league and match.signed_off:
-                self._close_match()         # the power went after the last captain answered
             return
         self.partie = self.store.resume(match.partie_id(match.number))
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
@@ -86,7 +97,7 @@ class Night(OnSlot):
         if self.overlay is not None:
             return "prompt" if self.overlay.model()["screen"] == "prompt" else "menu"
         if self.match is None:
-            return "ready"
+            return "orphan" if self.orphans else "ready"
         if self.show_lot:
             return "lotdraw"
         if self.partie is not None:
@@ -99,13 +110,15 @@ class Night(OnSlot):
             return self.overlay.model()
         if phase == "ready":
             return screens.ready_model(self.device, self.status(), self.clock.now())
+        if phase == "orphan":
+            return self._orphan_menu().model()
         if phase == "lotdraw":
             return screens.lotdraw_model(self.match)
         if phase == "partie":
             return screens.partie_model(self.board, self.match)
         if phase == "result":
             return screens.match_model(self.match, self.t)
-        return menus.next_partie_menu(self.t, self.match).model()
+        return self._next_menu().model()
 
     def seconds_to_next_minute(self) -> float:
         return screens.seconds_to_next_minute(self.clock.now())
@@ -126,6 +139,8 @@ class Night(OnSlot):
         board = self.board
         if board is None:
             raise Said(self.t("no_partie"), code="no_partie")
+        if self.state.previous is not None:
+            self.finalize()                  # the next partie's first stroke: the partie before is final
         eightball = board.header["game"] == "8ball"
         before = board.summary() if eightball else None
         self.partie.append(dict(cmd, at=self._now_iso()))
@@ -138,9 +153,10 @@ class Night(OnSlot):
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that
         does nothing here is refused with what to press instead (a wrong key must say why).
-        Returns "keytest" when the key test was asked for (the referee's keys run it)."""
-        if self.overlay is None and self.phase == "next":
-            self.overlay = menus.next_partie_menu(self.t, self.match)
+        Returns "keytest" when the key test was asked for (the referee's keys run it), or what the
+        counter says about what was done (a decision taken back)."""
+        if self.overlay is None and self.phase in ("next", "orphan"):
+            self.overlay = self._next_menu() if self.phase == "next" else self._orphan_menu()
         if self.overlay is None:
             return self._screen_action(action)
         digit = isinstance(action, int) and not isinstance(action, bool)
@@ -152,9 +168,11 @@ class Night(OnSlot):
             self.enter(cmd)
         return self.choose(*outcome.value) if outcome.ui == "night" else None
 
-    def _screen_action(self, action) -> None:
+    def _screen_action(self, action) -> str | None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""
         phase = self.phase
+        if action == "undo":
+            return self._undo_on_screen()
         if phase == "lotdraw" and action == "confirm":
             self.show_lot = False
             return
@@ -200,10 +218,10 @@ class Night(OnSlot):
             "toggle": lambda: menus.toggled(t, league, *value),
             "present_done": lambda: self._present_done(*value),
             "no_show": lambda: menus.yes_no(t, t("no_show_q", team=value.team(value.side)),
-                                            "forfeit_match", value, default_no=True, no=("present", value)),
+                                            "forfeit_match", value, no=("present", value)),
             "forfeit_match": lambda: self._start_match(value, forfeit=value.side),
             "single": self._start_single,
-            "next_menu": lambda: menus.next_partie_menu(t, self.match),
+            "next_menu": self._next_menu,
             "pick_away": lambda: menus.away_player_menu(t, self.match, value),
             "start": lambda: self._start_partie(*value),
             "partie_menu": self._partie_menu,
@@ -224,7 +242,12 @@ class Night(OnSlot):
             "close_match": self._close_match,
             "abandon_q": self._abandon_question,
             "abandon": self._abandon,
+            "reopen": self._reopen,
+            "adopt": self._adopt,
+            "set_aside": self._set_aside,
         }[action]()
+        if isinstance(opened, str):
+            return opened                   # what the counter says about it (a decision taken back)
         if opened is not None:
             self.overlay = opened
         return None
@@ -239,19 +262,22 @@ class Night(OnSlot):
         done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
         return self._start_match(done) if isinstance(done, menus.Setup) else done
 
+    def _next_menu(self):
+        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
+
     def _partie_menu(self):
         return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
 
     def _abandon_question(self):
-        return menus.yes_no(self.t, self.t("abandon_q"), "abandon", default_no=True)
+        return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
 
     def _abandon(self) -> None:
-        """Give up a match set up wrongly: journalled, its files archived, nothing sent."""
+        """Give up a match set up wrongly: journalled, nothing sent; its files go to the archive
+        once it is final (it can be taken back until then)."""
         if self.partie is not None:
             self.partie.journal.close()
             self.partie = None
         self._record({"ev": "abandon"})
-        self._archive()
 
     def _captain_menu(self, side: str):
         """The captain of ``side`` answers the zápis: picks their name from the players present
@@ -283,9 +309,11 @@ class Night(OnSlot):
     # -- decisions -------------------------------------------------------------
     def _record(self, event: dict) -> None:
         self.state = self.store.record(self.state, event)
+        self._open_window(event)
 
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
+        self.finalize()                      # the match before is final now
         game = self.device.game
         count = rules_night.partie_count(game, self.config.eightball.individual_matches)
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
@@ -295,6 +323,7 @@ class Night(OnSlot):
             self._draw_lot()
 
     def _start_single(self) -> None:
+        self.finalize()
         self._record(rules_night.match_event(self._new_id(None), self.device.game, self._today(), 1))
 
     def _draw_lot(self) -> None:
@@ -312,35 +341,26 @@ class Night(OnSlot):
         self.partie = None
 
     def _close_partie(self) -> None:
-        """Hand the finished partie to the outbox, then journal that it is closed."""
+        """Journal that the finished partie is closed; its record goes to the outbox once that is
+        final (the next partie's first stroke, the next match, a restart or TAKE_BACK_SECONDS)."""
         partie, number = self.partie, self.match.number
         summary = partie.board.summary()
-        self._send(partie.board.header["id"], "partie", partie.text, summary)
+        self.held_records[partie.board.header["id"]] = (partie.text, summary)   # sent from memory when final
         self.store.close_partie(partie)
         self.partie = None
         self._record(rules_night.closed_event(number, partie.board.header, summary))
         if not self.match.league:
             self._record({"ev": "end"})
-            self._archive()
 
     def _close_match(self) -> None:
-        match = self.match
-        records = None
-        if match.game == "carom" and not match.forfeit and len(match.records) < len(match.closed):
-            records = self.store.replay_closed(match)   # closed by a version that did not keep them
-        summary = rules_night.match_summary(match, self._place(), records)
-        self._send(match.id, "match", encode_line(summary), summary)
+        """Journal that the match is closed; its record goes out once that is final."""
         self._record({"ev": "end"})
-        self._archive()
-
-    def _send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
-        if self.outbox is not None:
-            self.outbox.add(item_id, kind, record_text, summary)
-            if self.on_record is not None:
-                self.on_record()
 
     def _archive(self) -> None:
-        self.store.archive(self.clock.now().strftime("%Y%m%d-%H%M%S"))
+        self.store.archive(self._stamp(), keep=[partie.board.header["id"] for partie in self.orphans])
+
+    def _stamp(self) -> str:
+        return self.clock.now().strftime("%Y%m%d-%H%M%S")
 
     # -- ids and times ---------------------------------------------------------
     def _place(self) -> dict:

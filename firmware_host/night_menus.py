@@ -8,7 +8,8 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 
 from firmware_host.night_screens import objection_texts
-from input.messages import Texts
+from input.messages import Said, Texts, refusal
+from rules.errors import RuleError
 from input.overlays import Menu, MenuItem, NumberPrompt
 
 FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
@@ -33,24 +34,26 @@ class Setup:
         return self.home if side == "home" else self.away
 
 
-def item(text: str, action: str | None = None, value=None) -> MenuItem:
+def item(text: str, action: str | None = None, value=None, *, hold: bool = False) -> MenuItem:
     """A night item: chosen, it is the outcome ui "night" with (action, value) for Night.choose;
-    without an action it only closes the menu."""
-    return MenuItem(text, ui=action and "night", value=action and (action, value), confirm=False)
+    without an action it only closes the menu. ``hold``: taken only by the long press."""
+    return MenuItem(text, ui=action and "night", value=action and (action, value), confirm=False, hold=hold)
 
 
 def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_value=None,
-         selected: int = 0, numbers: tuple | None = None) -> Menu:
+         selected: int = 0, numbers: tuple | None = None, undo: str | None = None) -> Menu:
+    """``undo``: the action the undo key performs here (taking back the last decision)."""
     last = numbers[-1] if numbers else len(items)
     return Menu(title, tuple(items), selected, t.language, numbers=numbers, digit_selects=True,
                 leave_on=("cancel",), back=None if back is None else item("", back, back_value),
-                hint=t("hint_menu", n=last))
+                hint=t("hint_menu", n=last), undo=None if undo is None else item("", undo))
 
 
-def yes_no(t: Texts, title: str, ui: str, value=None, *, default_no: bool = False, no: tuple = (None, None)) -> Menu:
-    """``default_no``: an irreversible choice starts on "Ne", so a habitual Enter, Enter never takes
-    it; ``no``: the (action, value) "Ne" leads to (none: the menu closes)."""
-    return menu(t, title, [item(t("yes"), ui, value), item(t("no"), *no)], selected=1 if default_no else 0)
+def yes_no(t: Texts, title: str, ui: str, value=None, *, no: tuple = (None, None)) -> Menu:
+    """An irreversible choice (closing, a forfeit, giving a match up): it starts on "Ne", and "Ano"
+    is taken only by the long press, so a habitual Enter, Enter never takes it; ``no``: the
+    (action, value) "Ne" leads to (none: the menu closes)."""
+    return menu(t, title, [item(t("yes"), ui, value, hold=True), item(t("no"), *no)], selected=1)
 
 
 def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False) -> Menu:
@@ -115,21 +118,31 @@ def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -
     return setup if setup.side is None else present_menu(t, league, setup)
 
 
-def next_partie_menu(t: Texts, match) -> Menu:
-    """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball)."""
+def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
+    """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball);
+    ``take_back``: the partie before was just closed, and the undo key reopens it."""
     number = match.number
     back = "abandon_q" if match.abandonable else None      # cancel: give up a match set up wrongly
+    undo = "reopen" if take_back else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
         return menu(t, t("starts", n=number),
-                    [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)])
+                    [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
     if match.game == "carom":
         pair = match.pairs[number - 1]
         names = [pair["home"], pair["away"]]
         return menu(t, t("lag", n=number),
-                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)], back=back)
+                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)], back=back,
+                    undo=undo)
     return menu(t, t("home_player", n=number),
-                [item(p, "pick_away", p) for p in match.present["home"]], back=back)
+                [item(p, "pick_away", p) for p in match.present["home"]], back=back, undo=undo)
+
+
+def orphan_menu(t: Texts, header: dict) -> Menu:
+    """An unfinished partie no match owns (the match's line lost from the night journal): play it
+    on, or set it aside to the archive (unsent). Enter plays on."""
+    return menu(t, t("orphan", a=header["a"], b=header["b"]),
+                [item(t("orphan_resume"), "adopt"), item(t("orphan_set_aside"), "set_aside")])
 
 
 def away_player_menu(t: Texts, match, home_player: str) -> Menu:
@@ -157,8 +170,8 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
     before anything is entered — start it again (the wrong player picked as the starter);
     ``abandonable``: the match's first partie, so the whole match may still be given up."""
     items = []
-    if board.finished:
-        items += [item(t("yes"), "close_partie"), item(t("no"))]
+    if board.finished:          # an irreversible choice: it starts on "Ne", "Ano" by the long press
+        items += [item(t("yes"), "close_partie", hold=True), item(t("no"))]
     if not board.history:
         items.append(item(t("restart"), "take_back"))
     elif board.header["game"] == "carom":
@@ -167,7 +180,8 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
         items.append(item(t("abandon"), "abandon_q"))
     if not items:
         return None
-    return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items)
+    return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items,
+                selected=1 if board.finished else 0)
 
 
 def protocol_menu(t: Texts, board, kind: str) -> Menu:
@@ -177,15 +191,36 @@ def protocol_menu(t: Texts, board, kind: str) -> Menu:
 
 
 def inning_menu(t: Texts, board, kind: str, player: str) -> Menu | None:
-    """The innings to correct, or the places to insert one; None when there is none yet."""
+    """The innings to correct, or the places to insert one; None when there is none yet.
+
+    Insert offers only the places where a forgotten inning can fit (RULES 1.4, B.4.1): one of no
+    points is the easiest to fit, so a place the rule core refuses it at can never take one —
+    "na konec" for the player who would then have more innings than the opener, say. Where none
+    fits, the refusal says why (which rule it would break)."""
     series = board.summary()["players"][player]["series"]
-    texts = [t("inning_points", n=n, points=p) for n, p in enumerate(series, start=1)]
     if kind == "insert":
-        texts = [t("before", n=n) for n in range(1, len(series) + 1)] + [t("at_end")]
+        return _insert_menu(t, board, player, len(series))
+    texts = [t("inning_points", n=n, points=p) for n, p in enumerate(series, start=1)]
     if not texts:
         return None
     return menu(t, t(kind), [item(text, "points", (kind, player, n)) for n, text in enumerate(texts, start=1)],
                 back="protocol", back_value=kind)
+
+
+def _insert_menu(t: Texts, board, player: str, innings: int) -> Menu:
+    places, refused = [], None
+    for n in range(1, innings + 2):
+        try:
+            board.check({"cmd": "insert", "player": player, "inning": n, "points": 0})
+        except RuleError as exc:
+            refused = refused or exc
+            continue
+        places.append(n)
+    if not places:
+        raise Said(t("no_insert", why=refusal(refused, t.language, board.header)), code="no_insert")
+    texts = {n: t("before", n=n) if n <= innings else t("at_end") for n in places}
+    return menu(t, t("insert"), [item(texts[n], "points", ("insert", player, n)) for n in places],
+                back="protocol", back_value="insert", numbers=tuple(places))
 
 
 def points_prompt(t: Texts, kind: str, player: str, inning: int) -> NumberPrompt:
@@ -237,4 +272,4 @@ def objection_partie_menu(t: Texts, match, answer: Answer) -> Menu:
 def unsigned_question(t: Texts, match, side: str) -> Menu:
     """The escape is not a habitual Enter: the question starts on "Ne", which goes back."""
     team = match.home if side == "home" else match.away
-    return yes_no(t, t("unsigned_q", team=team), "unsigned", side, default_no=True, no=("captain", side))
+    return yes_no(t, t("unsigned_q", team=team), "unsigned", side, no=("captain", side))

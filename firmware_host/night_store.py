@@ -106,6 +106,44 @@ class NightStore:
                 log.error("%s: a journalled command is refused on replay: %s", path, exc)
         return OpenPartie(board, journal)
 
+    def closed_partie(self, partie_id: str) -> OpenPartie | None:
+        """A closed partie read back from its file (its journal closed again), or None when the
+        file is gone or holds nothing (logged: its record cannot be sent)."""
+        if not os.path.exists(self.partie_path(partie_id)):
+            log.error("%s: the closed partie's file is missing; its record cannot be sent", partie_id)
+            return None
+        partie = self.resume(partie_id)
+        if partie is not None:
+            partie.journal.close()
+        return partie
+
+    def partie_files(self) -> list[str]:
+        """The ids of the partie files in the journal folder, oldest name first."""
+        return sorted(name[:-len(".jsonl")] for name in os.listdir(self.dir)
+                      if name.endswith(".jsonl") and name != "night.jsonl")
+
+    def orphans(self, match: rules_night.Match | None) -> list[OpenPartie]:
+        """Partie files no match of the night journal owns (its match line lost in both copies),
+        read back, their journals closed again."""
+        owned = f"{match.id}-p" if match is not None else None
+        found = []
+        for partie_id in self.partie_files():
+            if owned and (partie_id.startswith(owned) or partie_id == match.adopted):
+                continue
+            partie = self.closed_partie(partie_id)
+            if partie is not None:
+                found.append(partie)
+        return found
+
+    def set_aside(self, partie_ids, stamp: str) -> None:
+        """Move these partie files to a folder of the archive of their own."""
+        target = self._new_archive_dir(stamp)
+        for partie_id in partie_ids:
+            os.replace(self.partie_path(partie_id), os.path.join(target, partie_id + ".jsonl"))
+        if self.fsync:
+            sync_directory(target)
+            sync_directory(self.dir)
+
     def take_back(self, partie: OpenPartie) -> None:
         """A partie with nothing entered: its header-only file goes."""
         partie.journal.close()
@@ -130,12 +168,14 @@ class NightStore:
         return out
 
     # -- the archive -------------------------------------------------------------
-    def archive(self, stamp: str) -> None:
+    def archive(self, stamp: str, keep=()) -> None:
         """Move the night's files aside (``stamp``: the time, e.g. 20261129-231500) so the next
-        match starts with an empty journal."""
+        match starts with an empty journal; ``keep``: partie ids still waiting for the referee
+        (orphans not yet played on or set aside) stay."""
         self.journal.close()
         target = self._new_archive_dir(stamp)
-        for name in sorted(os.listdir(self.dir)):
+        kept = {partie_id + ".jsonl" for partie_id in keep}
+        for name in sorted(set(os.listdir(self.dir)) - kept):
             os.replace(os.path.join(self.dir, name), os.path.join(target, name))
         if self.fsync:
             sync_directory(target)

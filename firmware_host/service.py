@@ -33,7 +33,7 @@ class Command:
 
 @dataclass(frozen=True)
 class Ui:
-    """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit 1-9."""
+    """A menu action: "confirm", "cancel", "menu", "up", "down", "undo" or a digit 1-9."""
     action: Any
 
 
@@ -96,12 +96,16 @@ class Service:
     def _timeout(self) -> float:
         now = self.clock()
         deadlines = [self.display.deadline, self._next_ping, self._referee_deadline(),
-                     self._minute_deadline(now)]
+                     self._minute_deadline(now), self._window_deadline(now)]
         due = min((d for d in deadlines if d is not None), default=now + IDLE_WAKE)
         return max(0.0, min(due - now, IDLE_WAKE))
 
     def _referee_deadline(self):
         return self.referee.deadline() if self.referee is not None else None
+
+    def _window_deadline(self, now: float):
+        left = self.night.window_left()
+        return None if left is None else now + left
 
     def _minute_deadline(self, now: float):
         if self.display.model is None or self.display.model.get("screen") != "ready":
@@ -119,6 +123,7 @@ class Service:
             if deadline is not None and now >= deadline:
                 self._outcome(self.referee.poll(now, self._board()))
                 self.show()
+        self._guarded(self.night.tick)              # a take-back window that ran out: records go out
         if self.display.model is not None and self.display.model.get("screen") == "ready":
             self.show()                              # the clock on the ready screen
         self.display.tick(now)
@@ -176,6 +181,8 @@ class Service:
         said = self._guarded(self.night.choose, *args) if args else self._guarded(self.night.ui, action)
         if said == "keytest" and self.referee is not None:
             self._outcome(self.referee.start_keytest())
+        elif said and said != "keytest":
+            self.message(said, "info")              # e.g. a closed partie taken back
 
     def _guarded(self, call, *args):
         try:
@@ -202,6 +209,9 @@ class Service:
         for cmd in outcome.commands:             # checked by the referee against the board in play
             if not self._command(cmd, self.night.enter):
                 break
+        if outcome.ui == "undo" and (outcome.message is None or self.night.can_take_back()):
+            self._ui("undo")                     # the night takes back its last decision, or says why not
+            return
         if outcome.ui == "digit":
             self._ui(int(outcome.value))
         elif outcome.ui in ("confirm", "cancel", "up", "down", "menu"):

@@ -38,12 +38,20 @@ def say(text_id: str, language: str = "cs", **values) -> str:
     return text.format(**values) if values else text
 
 
-def refusal(error: RuleError, language: str = "cs") -> str:
-    """The referee's short text for a refusal: by the error's code, the words a ``Said`` carries,
-    or "Teď nelze" for a code without a text of its own."""
+def refusal(error: RuleError, language: str = "cs", names: dict | None = None) -> str:
+    """The referee's short text for a refusal: by the error's code and reason (``why``: which
+    limit a correction breaks, naming the player by ``names``, the record header), the words a
+    ``Said`` carries, or "Teď nelze" for a code without a text of its own."""
     if isinstance(error, Said):
         return str(error)
     msgid = f"refusal.{getattr(error, 'code', None)}"
+    why = getattr(error, "why", None)
+    if why and has(f"{msgid}.{why}", language):
+        values = dict(error.values)
+        side = values.get("player")
+        if side is not None:
+            values["who"] = (names or {}).get(side) or side.upper()
+        return say(f"{msgid}.{why}", language, **values)
     return say(msgid if has(msgid, language) else "refused", language)
 
 

@@ -21,6 +21,8 @@ class Outcome:
     message:  {"text", "level"} to show for a moment (why a key was refused), or None.
     screen:   the overlay model in force afterwards (prompt / menu / keytest), None = game screen.
     ui:       an action for the service: "confirm", "cancel", "up", "down", "digit", "menu",
+              "undo" (nothing to undo on the board, or none in play: the night may take back its
+              last closing; a refusal message comes with it for when it cannot),
               "new_partie" (close the finished partie, confirmed), "keytest_end", "keypad_lost",
               "keypad_back", "night" (an item of a night menu chosen); or None. ("end_match" is
               no longer sent: it was the same close.)
@@ -76,7 +78,7 @@ def checked(board, cmd: dict, language: str) -> Outcome:
     try:
         board.check(cmd)
     except RuleError as exc:
-        return note(refusal(exc, language))
+        return note(refusal(exc, language, getattr(board, "header", None)))
     return Outcome(commands=(dict(cmd),))
 
 
@@ -142,6 +144,7 @@ class MenuItem:
     confirm: bool = True              # destructive: ask "…?" before doing it
     opens: Callable | None = None     # or another overlay (a prompt)
     value: Any = None                 # what goes with ``ui`` (which fixture, which player …)
+    hold: bool = False                # irreversible by a habit: only a long press (the menu key) takes it
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,10 @@ class Menu:
     The referee's menu (default): a digit chooses at once; cancel, undo or menu leave it.
     The match night's menus: ``digit_selects`` (a digit moves the cursor, Enter chooses),
     ``numbers`` (the items' digits, 1, 2, 3 … unless given), ``leave_on`` ("cancel" only),
-    ``back`` (the item cancel performs: the menu before) and ``hint`` (said on a wrong key).
+    ``back`` (the item cancel performs: the menu before) and ``hint`` (said on a wrong key);
+    ``undo``: the item the undo key performs (taking back the last decision) instead of moving up.
+    An item with ``hold`` is taken only by the long press (the menu key held, "menu" action): a
+    short Enter on it says so and changes nothing.
     """
     title: str
     items: tuple
@@ -162,6 +168,7 @@ class Menu:
     leave_on: tuple = CANCEL_ACTIONS + ("menu",)
     back: MenuItem | None = None
     hint: str | None = None
+    undo: MenuItem | None = None
 
     def number(self, index: int) -> int:
         return self.numbers[index] if self.numbers else index + 1
@@ -184,10 +191,16 @@ class Menu:
             return self.choose(self.items[index], board)
         if fired.action in ("down", "redo"):
             return Outcome(), replace(self, selected=(self.selected + 1) % count)
+        if fired.action == "undo" and self.undo is not None:
+            return perform(self.undo, board, self.language), None
         if fired.action == "up" or (fired.action == "undo" and "undo" not in self.leave_on):
             return Outcome(), replace(self, selected=(self.selected - 1) % count)
-        if fired.action == "confirm":
-            return self.choose(self.items[self.selected], board)
+        held = fired.action == "menu" and "menu" not in self.leave_on
+        if fired.action == "confirm" or held:
+            item = self.items[self.selected]
+            if item.hold and not held and not item.confirm:     # (a confirmed item asks first)
+                return note(say("hold_to_confirm", self.language, item=item.text), "info"), self
+            return self.choose(item, board)
         if fired.action in self.leave_on:
             return (Outcome() if self.back is None else perform(self.back, board, self.language)), None
         if self.digit_selects:
@@ -230,18 +243,23 @@ class NumberPrompt:
 
 @dataclass(frozen=True)
 class Confirm:
-    """A destructive action waits for the confirm key; any other key cancels it."""
+    """A destructive action waits for the confirm key; any other key cancels it. An item with
+    ``hold`` (irreversible by a habit: a forfeit, closing) waits for the long press of the menu key
+    instead; a short confirm answers "Ne", and says how to answer "Ano"."""
 
     item: MenuItem
     language: str = "cs"
 
     def model(self) -> dict:
+        hint = "confirm_hold_hint" if self.item.hold else "confirm_hint"
         return {"screen": "prompt", "title": say("confirm_title", self.language, item=self.item.text),
-                "value": None, "hint": say("confirm_hint", self.language)}    # a question: no cursor
+                "value": None, "hint": say(hint, self.language)}    # a question: no cursor
 
     def handle(self, fired: Fired, board):
-        if fired.action == "confirm":
+        if fired.action == ("menu" if self.item.hold else "confirm"):
             return perform(self.item, board, self.language), None
+        if self.item.hold and fired.action == "confirm":
+            return note(say("cancelled_hold", self.language), "info"), None
         return note(say("cancelled", self.language), "info"), None
 
 

@@ -32,7 +32,7 @@ EIGHTBALL_COMMANDS = {
 }
 STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 # Keys → service actions while no partie runs (board is None).
-NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "up", "redo": "down",
+NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "undo", "redo": "down",
               "up": "up", "down": "down", "menu": "menu"}
 POCKETS = range(1, 7)
 GROUPS = {1: "solids", 2: "stripes"}
@@ -158,6 +158,11 @@ class Referee(OnSlot):
     # -- actions during a partie -------------------------------------------
     def _act(self, fired: Fired, board) -> Outcome:
         action = fired.action
+        undo_error = first_error(board, [STACK_COMMANDS["undo"]]) if action == "undo" else None
+        if undo_error is not None:
+            # nothing to undo in the partie: the refusal, and ui "undo" for the night, which may
+            # take back its last decision instead (the partie before, just closed)
+            return Outcome(message=note(refusal(undo_error, self.language)).message, ui="undo", value=fired.key)
         simple = STACK_COMMANDS.get(action) or (
             CAROM_COMMANDS if self.game == "carom" else EIGHTBALL_COMMANDS).get(action)
         if simple is not None:
@@ -263,7 +268,7 @@ class Referee(OnSlot):
         """Close the partie (8-ball: the individual match, "zápas") once it is over; the service
         then starts the next one or shows the team match's result. One item: "new partie" and
         "end of match" both did only this, so the menu offered the same thing twice."""
-        return MenuItem(say(f"close_{self.game}", self.language), ui="new_partie")
+        return MenuItem(say(f"close_{self.game}", self.language), ui="new_partie", hold=True)
 
     def _close(self, board) -> Outcome:
         """A key bound to new_partie / end_match: the same close, confirmed, once it is over."""
@@ -275,7 +280,7 @@ class Referee(OnSlot):
         """One item per player: "forfeit" (by whom) or "game" (won by whom)."""
         text, argument = PLAYER_ITEMS[action]
         return [MenuItem(say(text, self.language, name=board.header.get(side, side)),
-                         {"cmd": action, argument: side}) for side in ("a", "b")]
+                         {"cmd": action, argument: side}, hold=action == "forfeit") for side in ("a", "b")]
 
     def _stalemate_item(self) -> MenuItem:
         return MenuItem(say("stalemate", self.language), {"cmd": "stalemate"})

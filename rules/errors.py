@@ -9,11 +9,15 @@ class RuleError(Exception):
     """Base class of everything the rule cores refuse."""
 
     code = "rule"
+    why: str | None = None      # a finer reason within the code, e.g. which limit a correction breaks
+    values: dict = {}           # what the reason's text names (player, limit, points …)
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None, *, why: str | None = None, **values):
         super().__init__(message)
         if code is not None:
             self.code = code
+        if why is not None:
+            self.why, self.values = why, values
 
     @property
     def message(self) -> str:

@@ -2,7 +2,8 @@
 
 A night is a sequence of decisions, each an event dict:
 
-    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"]}
+    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"],
+     ["adopted"]}                                       (adopted: an orphaned partie file played on)
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
     {"ev": "sign", "side", "captain", "at"}             a captain confirms the zápis (A.6.9d)
@@ -13,6 +14,17 @@ A night is a sequence of decisions, each an event dict:
     {"ev": "end"}                                       the match closed and sent
     {"ev": "abandon"}                                   a match set up wrongly, given up before its
                                                         first partie was closed; nothing is sent
+    {"ev": "reopen"}                                    the last decision that can still be taken
+                                                        back (closed, end, abandon) is taken back
+    {"ev": "final"}                                     the decisions since the last one are final:
+                                                        their records are in the outbox
+    {"ev": "set_aside", "partie"}                       an unfinished partie file no match owns (its
+                                                        match's line lost) moved to the archive
+
+Closing a partie, closing the match and abandoning it can be taken back until the next stroke
+(docs/referee.md "Taking back"): the state keeps the night as it stood before each such decision
+(``previous``), ``reopen`` returns to it and ``final`` forgets it. Nothing is deleted: the
+decision and its taking back are both journalled.
 
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
 partie, the match result, the first break) comes from the game's rules. No file, clock or text.
@@ -51,6 +63,7 @@ class Match:
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
     answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
     fixture: str | None = None       # the id of the league's fixture it was set up from
+    adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
 
     @property
     def league(self) -> bool:
@@ -102,12 +115,30 @@ class Match:
         return self.over and self.awaiting is None
 
     def partie_id(self, number: int) -> str:
-        return f"{self.id}-p{number}"
+        return self.adopted or f"{self.id}-p{number}"
+
+
+TAKE_BACK = ("closed", "end", "abandon")     # the decisions that can be taken back until final
 
 
 @dataclass(frozen=True)
 class NightState:
     match: Match | None = None
+    previous: "NightState | None" = None   # the night before ``decision``, while it can be taken back
+    decision: str | None = None            # "closed", "end" or "abandon": the last decision not yet final
+
+    def held(self) -> list[tuple[str, Match]]:
+        """The decisions not yet final, oldest first, each with the match as it stood before it."""
+        out, state = [], self
+        while state.previous is not None:
+            out.append((state.decision, state.previous.match))
+            state = state.previous
+        return out[::-1]
+
+
+def _decided(state: NightState, kind: str, match: Match | None) -> NightState:
+    """``state`` after a decision that can be taken back until it is final."""
+    return NightState(match, previous=state, decision=kind)
 
 
 def apply(state: NightState, event: dict) -> NightState:
@@ -118,18 +149,28 @@ def apply(state: NightState, event: dict) -> NightState:
             return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
                                     event.get("away"), dict(event.get("present", {})),
                                     event["partie_count"], forfeit=event.get("forfeit"),
-                                    fixture=event.get("fixture")))
+                                    fixture=event.get("fixture"), adopted=event.get("adopted")))
+        if kind == "set_aside":
+            return state
         if kind in ("end", "abandon"):
-            return NightState(None)
+            if state.match is None:
+                raise NightEventError(f"{kind} without a match")
+            return _decided(state, kind, None)
+        if kind == "reopen":
+            if state.previous is None:
+                raise NightEventError("nothing to take back")
+            return state.previous
+        if kind == "final":
+            return NightState(state.match)
         match = state.match
         if kind == "lot":
             return NightState(replace(match, seed=event["seed"], pairs=tuple(event["pairs"])))
         if kind == "closed":
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
-            return NightState(replace(match, closed=match.closed + (event["summary"],), records=records))
-        if kind in ANSWERS:
-            return NightState(replace(match, answers=match.answers + (_answer(match, event),)))
+            return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
+        if kind in ANSWERS:        # the answers go with the result: a closing taken back takes them too
+            return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
         raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
     raise UnknownEvent(f"unknown event {kind!r}")
@@ -221,6 +262,14 @@ def match_event(match_id: str, game: str, date: str, partie_count: int, *, home:
     if fixture:
         event["fixture"] = fixture
     return event
+
+
+def adopt_event(header: dict, date: str) -> dict:
+    """The ``match`` event that takes over an orphaned partie file (its match's line lost in both
+    copies of the night journal): a one-partie match outside the league whose partie is that file,
+    so it can be played on and closed; its record keeps the league match it was part of."""
+    return {"ev": "match", "id": header["id"], "game": header["game"], "date": header.get("date", date),
+            "partie_count": 1, "adopted": header["id"]}
 
 
 def lot_event(match: Match, seed: int) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 HELP = "the scoreboard in this terminal: LED counter drawn with text, keyboard as keypad"
 BUNDLED = Path(__file__).resolve().parents[2] / "config" / "examples" / "emulator.toml"
-QUIT = "q"
+QUIT = "q"                # input/key_line.py says it on the key line
 SCRIPT_KEY_GAP = 0.25     # script seconds between two scripted keys
 
 
@@ -98,7 +98,8 @@ def interactive(config) -> int:
     # the cursor hidden, so it does not blink somewhere in the counter
     sys.stdout.write(f"{HIDE_CURSOR}\x1b[2J\x1b[{row};1H{key_help(config)}\x1b[H")
     try:
-        return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"))
+        return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"),
+                     observe=help_writer(config, row, sys.stdout))
     except KeyboardInterrupt:
         return 0
     finally:
@@ -120,32 +121,35 @@ def leave_drawing(row: int) -> str:
     return f"\x1b[0m\x1b[{row + 1};1H{SHOW_CURSOR}"
 
 
-# What the terminal types for a key name (input/terminal.py reads these characters).
-TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space"}
-HELP_ACTIONS = {
-    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "togo", "undo", "redo"),
-    "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "choose", "nocushion",
-              "undo", "redo"),
-}
+def key_line(config):
+    """The key line of the active key map in the device's language (input/key_line.py)."""
+    from input.key_line import KeyLine
 
-LABELS = {"score1": "+1", "score2": "+2", "score10": "+10", "score20": "+20", "pot_solid": "solid",
-          "pot_stripe": "stripe", "pot8": "the 8", "togo": "to go", "shot": "shot done", "choose": "group",
-          "nocushion": "illegal break"}
+    return KeyLine(config.parts["keypad"].keymap(config.device.game), config.device.language)
 
 
-def key_help(config) -> str:
-    """One line: which keyboard key does what, from the active key map."""
-    game = config.device.game
-    keymap = config.parts["keypad"].keymap(game)
-    parts = []
-    for action in HELP_ACTIONS[game]:
-        tapped = [k for k, a in keymap.tap.items() if a == action and (len(k) == 1 or k in TYPED)]
-        held = [k for k, a in keymap.hold.items() if a == action and (len(k) == 1 or k in TYPED)]
-        if tapped or held:
-            key = TYPED.get((tapped or held)[0], (tapped or held)[0])
-            parts.append(f"{'' if tapped else 'h '}{key} {LABELS.get(action, action)}")
-    parts += ["Enter OK", "h Enter menu", "Esc back", f"{QUIT} quit"]
-    return " · ".join(parts)
+def key_help(config, service=None, model=None) -> str:
+    """The key line for the screen shown: ``model`` on ``service`` (its night's overlay, partie and
+    decisions); without them, the ready screen's."""
+    line = key_line(config)
+    if service is None:
+        return line(model or {"screen": "ready"})
+    night = service.night
+    match = night.match
+    take_back = night.can_take_back() or (night.phase == "result" and bool(match.forfeit))
+    return line(model, night.overlay, night.board, take_back=take_back,
+                abandonable=bool(match is not None and match.abandonable),
+                signing=bool(match is not None and match.awaiting))
+
+
+def help_writer(config, row: int, stream):
+    """A service observer that rewrites the key line whenever the screen changes."""
+    def observe(service):
+        def write(model: dict) -> None:
+            stream.write(f"\x1b[{row};1H\x1b[J{key_help(config, service, model)}\x1b[H")   # J: a wrapped line too
+            stream.flush()
+        return write
+    return observe
 
 
 class QuitStream:

@@ -2,10 +2,13 @@
 
 The outbox is found as the service keeps it: ``--dir`` names it, ``--data`` names a data folder
 laid out as ``pocitadlo emulate --data`` lays it (DATA/outbox), else ``[sync] outbox`` of
-``--config``. Listing a named outbox needs no config file; retry and export read ``[sync]`` for
-the transport and the signing secret. A named folder that holds no outbox is refused, not made into a new empty
+``--config``. Listing or exporting a named outbox needs no config file; retry reads ``[sync]``
+for the transport, export for the signing secret — a device not registered yet (no ``[sync]``
+device_id and secret) signs with an identity of its own (delivery/export_identity.py) and the
+export says how the organiser registers it and imports the file. A named folder that holds no outbox is refused, not made into a new empty
 one, and the configured one is not touched then.
 """
+import json
 import os
 
 from cli.commands.run import DEFAULT_CONFIG
@@ -31,6 +34,13 @@ def _settings(args):
     return read(Section(read_toml(args.config).get("sync", {}), "sync", args.config))
 
 
+def _settings_for(args, named):
+    """[sync] of --config; for an export of a named outbox, none when there is no config file."""
+    if named and args.action == "export" and not os.path.exists(args.config):
+        return None
+    return _settings(args)
+
+
 def _folder(args) -> tuple[str, str] | None:
     """(option, outbox folder) named on the command line, if one is."""
     if args.dir:
@@ -45,7 +55,7 @@ def run(args) -> int:
     from delivery.outbox import PENDING, Outbox
 
     named = _folder(args)
-    settings = None if named and args.action == "list" else _settings(args)
+    settings = None if named and args.action == "list" else _settings_for(args, named)
     if named and not os.path.isdir(os.path.join(named[1], PENDING)):
         # a mistyped folder is refused, not made into a new empty outbox
         raise UserError(f"{named[0]} {named[1]}: no outbox there (no {PENDING}/ folder)")
@@ -71,11 +81,45 @@ def _export(args, settings, outbox, UserError) -> int:
     if not args.file:
         raise UserError("export needs a file to write, e.g. pocitadlo outbox export /media/usb/backlog.jsonl")
     output_file(args.file, "export")
-    if settings.secret is None or not settings.device_id:
-        raise UserError("[sync] device_id and secret are needed to sign the exported backlog")
-    count = outbox.export(args.file, Signer(settings.device_id, settings.secret))
-    print(f"exported {count} item(s) to {args.file}; on the receiver: pocitadlo server --db STORE import {args.file}")
+    if settings is not None and settings.secret is not None and settings.device_id:
+        count = outbox.export(args.file, Signer(settings.device_id, settings.secret))
+        print(f"exported {count} item(s) to {args.file}; on the receiver: pocitadlo server --db STORE import {args.file}")
+        return 0
+    return _export_unregistered(args, settings, outbox, UserError)
+
+
+def _export_unregistered(args, settings, outbox, UserError) -> int:
+    """No [sync] device_id and secret: sign with the outbox's own export identity, and write its
+    secret beside the file so the organiser can register the device and import it."""
+    from delivery.export_identity import export_identity, write_private
+    from wire.signing import Signer
+
+    try:
+        device_id, secret = export_identity(outbox.directory, settings.device_id if settings else None)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    count = outbox.export(args.file, Signer(device_id, secret))
+    key = f"{args.file}.key"
+    write_private(key, secret.decode("utf-8") + "\n")
+    venue = _venue_of(outbox) or "VENUE"
+    print(f"exported {count} item(s) to {args.file}, signed as the unregistered device {device_id} "
+          f"(its secret: {key})")
+    print("on the receiver, once for this device:")
+    print(f'  pocitadlo server --db STORE add-device {device_id} --venue "{venue}" --secret-file {key}')
+    print(f"then: pocitadlo server --db STORE import {args.file}")
     return 0
+
+
+def _venue_of(outbox) -> str | None:
+    """The venue the backlog's records name (what the device is registered for)."""
+    for item in outbox.pending() + outbox.held():
+        summary = item.content.get("summary") or {}
+        venue = summary.get("venue") or (summary.get("match") or {}).get("venue")
+        if not venue and item.kind == "partie":
+            venue = json.loads(item.content["record"].splitlines()[0]).get("venue")
+        if venue:
+            return venue
+    return None
 
 
 def _retry(settings, outbox, UserError) -> int:

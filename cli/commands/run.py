@@ -202,10 +202,11 @@ def _show_on(counter, model: dict) -> None:
         log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
 
 
-def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
+def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int:
     """Run the service until stopped (SIGTERM/SIGINT); close devices and sync on the way out.
 
-    ``stop_on_end``: a Stop event posted when a keypad's input ends (the emulator's "q").
+    ``stop_on_end``: a Stop event posted when a keypad's input ends (the emulator's "q");
+    ``observe``: service → a callback told each new screen model (the emulator's key line).
     """
     import signal
     import threading
@@ -218,6 +219,8 @@ def serve(config, *, notifier=None, stop_on_end=None, **kw) -> int:
             device.on_end = lambda: service.post(stop_on_end)
     if notifier is not None:
         service.notifier = notifier
+    if observe is not None:
+        service.observers.append(observe(service))
     syncer.start()
     keeper = service.night.keeper              # the league from the receiver: fetched in the background
     if keeper is not None:

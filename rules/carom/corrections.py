@@ -79,12 +79,14 @@ def _keep_limit(state: CaromState, player: str, series: tuple[int, ...], index: 
     if index == last and name == "correct":
         if series[index] != state.series(player)[index]:
             raise LimitKept(f"{player.upper()} reached the points limit in their last inning and "
-                            f"keeps {total} (B.9.2); correct an earlier inning instead")
+                            f"keeps {total} (B.9.2); correct an earlier inning instead",
+                            why="last_inning", player=player, total=total)
         return series
     kept = total - sum(series[:-1])
     if kept < 0:
         raise LimitKept(f"{player.upper()} reached the points limit and keeps {total} (B.9.2); "
-                        f"this change would leave {kept} for their last inning")
+                        f"this change would leave {kept} for their last inning",
+                        why="below_zero", player=player, total=total)
     return series[:-1] + (kept,)
 
 
@@ -95,21 +97,25 @@ def check_course(state: CaromState) -> None:
     a, b = state.innings("a"), state.innings("b")
     if b > a:
         raise Inconsistent(f"B would have more innings than A ({b} to {a}); "
-                           "A opens every round (B.4.1)")
+                           "A opens every round (B.4.1)", why="b_ahead", player="b")
     if a > b + 1:
-        raise Inconsistent(f"A would have {a} innings to B's {b}; the players alternate (B.4.1)")
+        raise Inconsistent(f"A would have {a} innings to B's {b}; the players alternate (B.4.1)",
+                           why="a_ahead", player="a")
     for player in PLAYERS:
         series = state.series(player)
         who = player.upper()
         if len(series) > settings.innings_limit:
             raise Inconsistent(f"{who} would have {len(series)} innings, more than the "
-                               f"innings limit {settings.innings_limit} (RULES 1.4.2)")
+                               f"innings limit {settings.innings_limit} (RULES 1.4.2)",
+                               why="innings_limit", player=player, limit=settings.innings_limit)
         if sum(series[:-1]) >= limit:
             raise Inconsistent(f"{who} would reach the points limit {limit} before their last "
-                               "inning, where the partie would have ended (RULES 1.4)")
+                               "inning, where the partie would have ended (RULES 1.4)",
+                               why="limit_early", player=player, limit=limit)
         if settings.cap_points_at_limit and sum(series) > limit:
             raise OverLimit(f"{who} would be credited {sum(series)} points, more than the "
-                            f"limit {limit} (RULES 1.4.6)")
+                            f"limit {limit} (RULES 1.4.6)", why="over", player=player,
+                            points=sum(series), limit=limit)
     if state.reached_limit("b") and a > b:
         raise Inconsistent("B reached the points limit, which ended the partie; "
-                           "A cannot have a later inning (RULES 1.4.3)")
+                           "A cannot have a later inning (RULES 1.4.3)", why="b_reached", player="a")

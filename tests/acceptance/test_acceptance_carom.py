@@ -78,18 +78,21 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert player.key("0")["message"]["text"] == "Partie skončila"   # a key after the end changes nothing
     close = player.key("enter")
     assert close["title"] == "Uzavřít partii?" and close["items"][:2] == ["1 Ano", "2 Ne"]
-    assert player.key("enter")["title"] == "Partie 2: kdo začíná?"
+    assert close["selected"] == 1                                    # issue 12: it starts on "Ne" …
+    player.key("1")
+    assert player.key("enter")["message"]["text"] == "Ano = podržet Enter"   # … and Enter never closes
+    assert player.key("enter", held=True)["title"] == "Partie 2: kdo začíná?"
 
     player.key("enter")
     assert player.play("87")[-1]["summary"]["counter"]["equalising"]
     assert player.key("0")["summary"]["result"] == "a"               # 1.4.4: B did not reach it
-    player.play("\n\n\n")
+    player.play("\n1h\n\n")                                         # close (Ano: 1, held Enter), next
     assert player.play("1020" * 5)[-1]["summary"]["result"] == "b"   # 1.4.5: innings limit, more points
-    player.play("\n\n\n")
+    player.play("\n1h\n\n")
     four = player.play("087")[-1]
     assert four["summary"]["result"] == "b" and four["summary"]["finished"]   # 1.4.3: B ends it at once
-    player.key("enter")
-    result = player.key("enter")
+    player.play("\n1")
+    result = player.key("enter", held=True)
     assert result["screen"] == "match"
     assert result["points"] == {"home": 1 + 2 + 0 + 0, "away": 1 + 0 + 2 + 2}          # RULES 1.6
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
@@ -97,12 +100,27 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
     assert player.key("enter")["title"] == "Kapitán: Sokol Dvůr"            # A.6.9d: the captains sign
     assert player.play("\n\n")[-1]["title"] == "Kapitán: Jiskra Hořice"
-    assert player.play("\n\n")[-1]["screen"] == "ready"
+    assert player.play("\n\n")[-1]["screen"] == "ready"            # both signed: the match is closed
+    # issue 12: partie 1-3 were final at the next partie's first stroke; the 4th and the match can
+    # still be taken back, so they are not in the outbox yet
+    assert [item.id[-3:] for item in player.syncer.outbox.pending()] == ["-p1", "-p2", "-p3"]
+    back = player.key("-")
+    assert back["screen"] == "match" and back["message"]["text"] == "Utkání znovu otevřeno"
+    assert player.key("enter")["title"] == "Uzavřít utkání?"          # signed: only the close is asked
+    player.play("1h\n")                                               # closed again
+    let_the_take_back_window_run_out(player)
 
     items = player.syncer.outbox.pending()
     assert sorted(item.kind for item in items) == ["match"] + ["partie"] * 4
     match = next(item.content for item in items if item.kind == "match")
     assert json.dumps(match, ensure_ascii=False).count(str(lot["seed"])) >= 1          # the seed recorded
+
+
+def let_the_take_back_window_run_out(player):
+    from firmware_host.match_night import TAKE_BACK_SECONDS
+
+    player.clock.advance(TAKE_BACK_SECONDS)
+    player.service.tick()
 
 
 def test_quit_mid_series_and_start_again_comes_back_to_the_same_stroke(emulator):
@@ -132,10 +150,11 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     assert corrected["summary"]["players"]["a"]["series"] == [4, 5] and state(corrected)[:2] == (9, 2)
 
     player.key("1")                                  # a series is running: no insert now, said in Czech
-    player.play("\n2\n\n\n3")
-    refused = player.key("enter")
-    assert refused["message"]["text"] == "Nejdřív ukončete náběh"
-    assert refused["summary"]["players"]["a"]["series"] == [4, 5]
+    player.play("\n2\n")
+    refused = player.key("enter")                    # A: no place offered, and why (issue 12)
+    assert refused["message"]["text"] == "Vložit nelze: Nejdřív ukončete náběh"
+    player.key("esc"), player.key("esc"), player.key("esc")
+    assert player.service.screen()["summary"]["players"]["a"]["series"] == [4, 5]
 
     player.key("0")                                  # the inning ended: B's forgotten inning goes at the end
     player.play("\n2\n2\n3\n")                       # Vložit náběh → B → "na konec" → prompt
@@ -164,3 +183,33 @@ def test_the_wrong_starter_picked_can_be_taken_back_before_the_first_stroke(emul
     assert fixed["summary"]["players"]["a"]["name"] == pair["away"]
     player.key("1")
     assert player.key("enter")["items"] == ["1 Opravit náběh", "2 Vložit náběh", "3 Zrušit utkání"]   # no restart
+
+
+def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(player):
+    """Issue 12, RULES 1.4.8 and A.3.7, from the referee's keys: the +10 key (7) on "Přítomni"
+    lands on "Tým nepřišel", but Enter, Enter records nothing; a player's forfeit and the closing
+    it allows take the long press, and `-`, `-` take both back."""
+    player.play("\n\n")
+    assert player.key("7")["items"][6] == "7 Tým nepřišel"
+    question = player.key("enter")
+    assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
+    back = player.key("enter")                                     # Enter, Enter: "Ne"
+    assert back["title"] == "Přítomni: Sokol Dvůr" and player.service.night.match is None
+    player.play("6\n\n\n\n")                                       # everybody present; the lot; A starts
+    player.play("12")
+    menu = player.key("enter", held=True)
+    assert menu["items"][:2] == ["1 Vzdává " + player.service.night.board.header["a"],
+                                 "2 Vzdává " + player.service.night.board.header["b"]]
+    assert player.key("1")["hint"] == "podržet Enter = ano, jiná = ne"
+    said = player.key("enter")                                     # a habitual Enter: "Ne"
+    assert said["message"]["text"] == "Ne (ano = podržet Enter)" and not player.service.night.board.finished
+    player.key("enter", held=True), player.key("1")
+    forfeited = player.key("enter", held=True)                     # the long press: A forfeits
+    assert forfeited["summary"]["forfeit"] == "a"
+    player.play("\n1h\n")                                          # closed: partie 2 is next
+    assert player.service.screen()["title"] == "Partie 2: kdo začíná?"
+    reopened = player.key("-")                                     # the closing taken back …
+    assert reopened["message"]["text"] == "Partie znovu otevřena" and reopened["summary"]["forfeit"] == "a"
+    revoked = player.key("-")                                      # … and the forfeit with it
+    assert revoked["summary"]["forfeit"] is None and state(revoked) == (3, 0, 1, "a", 3)
+    assert player.syncer.outbox.pending() == []

@@ -65,6 +65,11 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(emu
     assert over["summary"]["finished"] and over["summary"]["winner"] == "b"
     assert over["summary"]["sets"] == {"a": 0, "b": 2}
     assert player.key("enter")["title"] == "Uzavřít zápas?"     # 8-ball: an individual match (8B:8)
-    assert player.key("enter")["title"] == "Zápas 2: domácí"
+    player.key("1")
+    assert player.key("enter", held=True)["title"] == "Zápas 2: domácí"     # "Ano" by the long press
+    assert player.syncer.outbox.pending() == []          # issue 12: it can be taken back until the next shot
+    assert player.key("-")["summary"]["finished"]        # taken back: the individual match is open again …
+    player.play("\n1h\n\n\n")                           # … closed again; the next pairing
+    player.play("7")                                     # the next match's first shot: the one before is final
     items = player.syncer.outbox.pending()
     assert [item.kind for item in items] == ["partie"]

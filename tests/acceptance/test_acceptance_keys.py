@@ -13,7 +13,7 @@ CAROM_STATES = {       # key script from the ready screen → the state's name
     "partie": SETUP + "\n\n",
     "frozen": SETUP + "\n\n*",
     "partie over": SETUP + "\n\n" + "8" "7" "0",
-    "match result": SETUP + "\n\n" + ("870" "\n\n\n") * 3 + "870" "\n\n",
+    "match result": SETUP + "\n\n" + ("870" "\n1h\n\n") * 3 + "870" "\n1h\n",
     "protocol prompt": SETUP + "\n\n" + "10" "0" "\n\n\n\n",
 }
 WRONG = {              # a key that does nothing in that state → what the counter says

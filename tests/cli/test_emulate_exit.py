@@ -37,7 +37,7 @@ def emulate_in_pty(tmp_path, stop) -> tuple[int, str]:
         while time.monotonic() < end:
             if select.select([master], [], [], 0.1)[0]:
                 output += os.read(master, 65536)
-            if not stopped and "quit".encode() in output and "▀".encode() in output:
+            if not stopped and "q konec".encode() in output and "▀".encode() in output:
                 stop(master, child)
                 stopped = True
             if stopped and child.poll() is not None and not select.select([master], [], [], 0.1)[0]:
@@ -63,7 +63,7 @@ def where_the_cursor_ends(text: str) -> tuple[int, bool, int]:
             shown = token == SHOW_CURSOR
         else:
             row = int(match.group(1) or 1)
-        if help_row is None and "quit" in text[match.end():match.end() + 200].split("\x1b")[0]:
+        if help_row is None and "q konec" in text[match.end():match.end() + 200].split("\x1b")[0]:
             help_row = row
     return row, shown, help_row
 

@@ -136,3 +136,43 @@ def test_add_device_prints_a_new_secret_once(tmp_path, capsys):
         assert store.secret_of("u-tygra-2") == secret.encode() and len(secret) >= 32
     finally:
         store.close()
+
+
+def test_an_unregistered_device_exports_its_backlog_and_the_organiser_imports_it(tmp_path, queued, capsys,
+                                                                                  monkeypatch):
+    """Issue 12: `outbox export` works on a device with no [sync] device_id/secret (here: no config
+    file at all); it says how the organiser registers the device and imports the file, and doing
+    exactly that stores every item once. A second export signs as the same device."""
+    monkeypatch.setattr("cli.commands.outbox.DEFAULT_CONFIG", str(tmp_path / "no-such-config.toml"))
+    stick = tmp_path / "backlog.jsonl"
+    assert main(["outbox", "export", str(stick), "--dir", str(tmp_path / "outbox")]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith(f"exported 5 item(s) to {stick}, signed as the unregistered device pocitadlo-")
+    add, then = said[2].split(), said[3].split()
+    assert add[:5] == ["pocitadlo", "server", "--db", "STORE", "add-device"] and then[-2:] == ["import", str(stick)]
+    device = add[5]
+    venue = said[2].split('--venue "')[1].split('"')[0]
+    key = tmp_path / "backlog.jsonl.key"
+    assert add[-2:] == ["--secret-file", str(key)] and oct(key.stat().st_mode & 0o777) == "0o600"
+
+    db = tmp_path / "league.sqlite"
+    assert main(["server", "--db", str(db), "add-device", device, "--venue", venue, "--secret-file", str(key)]) == 0
+    assert main(["server", "--db", str(db), "import", str(stick)]) == 0
+    assert "stored 5, already had 0, refused 0" in capsys.readouterr().out
+    store = Store(db)
+    try:
+        assert sorted(row["device"] for row in store.items()) == [device] * 5
+    finally:
+        store.close()
+
+    again = tmp_path / "again.jsonl"
+    assert main(["outbox", "export", str(again), "--data", str(tmp_path)]) == 0
+    assert f"unregistered device {device} " in capsys.readouterr().out
+    assert main(["server", "--db", str(db), "import", str(again)]) == 0        # the same identity
+    assert "stored 0, already had 5, refused 0" in capsys.readouterr().out
+
+
+def test_a_device_with_sync_but_no_registration_exports_under_its_device_id(tmp_path, queued, capsys):
+    config = write_config(tmp_path, device_id="u-lva-9", outbox="outbox")
+    assert main(["outbox", "--config", config, "export", str(tmp_path / "b.jsonl")]) == 0
+    assert "signed as the unregistered device u-lva-9 " in capsys.readouterr().out

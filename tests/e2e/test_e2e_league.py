@@ -162,6 +162,11 @@ A_FORFEITS = (True, [MISS, *score(1), MISS, {"cmd": "forfeit", "by": "a"}], (0, 
 NIGHT = [HOME_WINS, AWAY_WINS, DRAW, A_FORFEITS]
 
 
+# Closing (a partie, the match): Enter asks, the question starts on "Ne"; 1 moves to "Ano" and the
+# long press of Enter (the "menu" action) takes it (issue 12).
+CLOSE = ("confirm", 1, "menu")
+
+
 def start_fixture(table: Table) -> dict:
     """Ready → tonight's fixture → everybody present (both teams) → the lot draw shown."""
     assert table.screen["screen"] == "ready"
@@ -177,7 +182,7 @@ def play_partie(table: Table, home_lag: bool, cmds) -> None:
     table.ui(*(("confirm",) if home_lag else ("down", "confirm")))
     table.play(*cmds)
     assert table.service.night.board.finished, table.screen
-    table.ui("confirm", "confirm")                             # close the partie? yes
+    table.ui(*CLOSE)                                           # close the partie? yes
 
 
 def close_match(table: Table) -> dict:
@@ -187,6 +192,8 @@ def close_match(table: Table) -> dict:
     while table.screen["screen"] == "menu":                    # each captain: the first name, "Podepisuji"
         table.ui("confirm", "confirm")
     assert table.screen["screen"] == "ready"
+    table.service.night.finalize()                             # not taken back: final (issue 12)
+    table.service.show()
     return result
 
 
@@ -225,8 +232,10 @@ def play_single(table: Table, cmds) -> None:
     table.ui("confirm")
     table.play(*cmds)
     assert table.service.night.board.finished, table.screen
-    table.ui("confirm", "confirm")            # close it? yes
+    table.ui(*CLOSE)                          # close it? yes
     assert table.screen["screen"] == "ready"
+    table.service.night.finalize()            # not taken back: final (issue 12)
+    table.service.show()
 
 
 def assert_ready_all_sent(table: Table) -> None:
@@ -357,7 +366,7 @@ def test_eightball_team_match_reaches_the_league_server(evening, tmp_path, table
             table.ui(number, "confirm", number, "confirm")             # the n-th player of each team
             table.play(game[winner], game[winner])
             assert table.service.night.board.finished
-            table.ui("confirm", "confirm")
+            table.ui(*CLOSE)
         assert close_match(table)["points"] == {"home": 2, "away": 1}
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
@@ -386,7 +395,7 @@ def test_a_team_that_does_not_turn_up_forfeits_and_the_league_table_counts_it(ev
     with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store, clock=evening.time) as server:
         table = table_for(http_sync(server.port), game=game)
         table.ui("confirm", "confirm", "confirm")          # tonight's fixture, the home team present
-        table.ui("down", "confirm", 1, "confirm")          # the away team: "did not come", 1 yes (Ne is preselected)
+        table.ui("down", "confirm", 1, "menu")             # the away team: "did not come", 1 yes by the long press
         assert close_match(table)["points"] == {"home": full, "away": 0}
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
@@ -439,7 +448,8 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
     factory = MockFactory()
     presses = ["enter", "enter", "enter",                      # setup: single partie; player 1 starts
                "7", "1", "2", "0", "1", "0", "7", "2", "2", "0",   # 13 | 1 | 20 (limit) | equalising miss
-               "enter", "enter"]                                # close the partie? yes
+               "enter", "1", ("enter", 1.0),                    # close the partie? 1 yes, by the long press
+               "enter", "enter", "enter"]                       # the next single partie: the one before is final
     pins = "\n".join(f'"{key}" = {pin}' for key, pin in PINS.items())
     with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, running_server(store) as server:
         config = write_config(tmp_path, http_sync(server.port), evening, league=False, pins=pins)
@@ -450,10 +460,11 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
         def referee():
             try:
                 time.sleep(0.3)                                  # the service is up
-                for key in presses:
+                for press in presses:
+                    key, held = press if isinstance(press, tuple) else (press, 0.06)
                     pin = factory.pin(PINS[key])
                     pin.drive_low()
-                    time.sleep(0.06)                             # held past the debounce time
+                    time.sleep(held)                             # held past the debounce time
                     pin.drive_high()
                     time.sleep(0.06)
                 wait_for(lambda: outbox.delivered_ids() and outbox.last_delivery(), timeout=20)

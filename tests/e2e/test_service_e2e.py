@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from firmware_host.settings import load
 from cli.commands.run import assemble
 from delivery.outbox import Outbox
+from firmware_host.match_night import TAKE_BACK_SECONDS
 from rules.record import replay_lines
 
 pytestmark = pytest.mark.e2e
@@ -69,15 +70,20 @@ class Table:
         self.clock.advance(seconds)
         self.service.tick()
 
-    def tap(self, key):
+    def tap(self, key, held: float = 0.05):
+        """Press and release a button; ``held``: how long (past the debounce time; 1.0 is a long
+        press: the menu key's hold, "Ano" to an irreversible question, issue 12)."""
         pin = self.factory.pin(PINS[key])
         pin.drive_low()                       # pull-up buttons: pressed = low
         self.run_queue()
-        self.wait(0.05)                       # past the debounce time
+        self.wait(held)
         pin.drive_high()
         self.run_queue()
         self.wait(0.05)
         self.screens.append(self.service.screen())
+
+    def hold(self, key):
+        self.tap(key, held=1.0)
 
     def keys(self, *keys):
         for key in keys:
@@ -109,13 +115,16 @@ def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
             assert summary["counter"]["equalising"] and summary["players"]["a"]["points"] == 20
             table.keys("0")                                   # b misses the equalising inning
             assert table.service.night.board.finished
-            table.keys("enter", "enter")                      # close the partie? yes
+            table.keys("enter", "1")                          # close the partie? 1 Ano …
+            table.hold("enter")                               # … by the long press (issue 12)
         result = table.service.screen()
         assert result["screen"] == "match" and result["points"] == {"home": 8, "away": 0}
         table.keys("enter")                                   # A.6.9d: the captains sign, home …
         table.keys("enter", "enter")
         table.keys("enter", "enter")                          # … then away: the match is sent
         assert table.service.screen()["screen"] == "ready"
+        assert table.service.screen()["unsent"] == 3          # partie 4 and the match can be taken back
+        table.wait(TAKE_BACK_SECONDS)                         # nobody did: they are final
         assert table.service.screen()["unsent"] == 5
         frames = table.service.display.counter.frames
     finally:

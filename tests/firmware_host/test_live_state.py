@@ -56,7 +56,7 @@ def test_a_match_night_tells_the_teams_their_points_and_the_partie_number(emulat
     context = match_context(player.service.night)
     assert context["home"] == "Sokol Dvůr" and context["away"] == "Jiskra Hořice"
     assert context["partie"] == 1 and context["partie_count"] == 4 and context["home_side"] == "a"
-    player.play("\n\n\n")                              # next partie: close it, B of the pair starts
+    player.play("\n1h\n\n")                            # next partie: close it (Ano: 1, held Enter), B starts
     context = match_context(player.service.night)
     assert context["partie"] == 2 and context["points"] == {"home": 2, "away": 0}
 

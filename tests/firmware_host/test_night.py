@@ -9,7 +9,7 @@ import pytest
 from clock import ManualClock
 from firmware_host.settings import load
 from firmware_host.league import load_league
-from firmware_host.match_night import Night
+from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from delivery.outbox import Outbox
 from rules.board import Board
 from rules.errors import IllegalCommand
@@ -54,6 +54,18 @@ def night_of(path, game="carom", clock=None, **kw):
         "unsent": outbox.unsent(), "last_delivery": None}, clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
         **kw)
     return night, outbox
+
+
+def close(night):
+    """Close the finished partie (or the match): issue 12, the question starts on "Ne" and "Ano"
+    is taken only by the long press (1 moves to Ano, the held Enter is "menu")."""
+    night.ui("confirm"), night.ui(1), night.ui("menu")
+
+
+def settle(night):
+    """Let the take-back window run out (issue 12): the closed records go to the outbox."""
+    night.clock.advance(TAKE_BACK_SECONDS)
+    night.tick()
 
 
 def play(night, *commands):
@@ -131,13 +143,14 @@ def test_whole_carom_match_night_closes_every_record(setup):
         assert (header["venue"], header["table"], header["date"], header["device"]) == \
             ("Hospoda U Lva", "2", "2026-11-29", "lev-2")
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")          # close the partie? yes
+        close(night)  # close the partie? yes
     result = night.screen()
     assert result["screen"] == "match"
     assert result["points"] == {"home": 4, "away": 4}     # a won each partie: away, home, away, home
     assert len(result["partie"]) == 4
     sign_off(night)                                       # both captains sign: the match is sent
     assert night.screen()["screen"] == "ready"
+    settle(night)
     items = {item.id: item for item in outbox.pending()}
     match_id = next(i for i, item in items.items() if item.kind == "match")
     assert sorted(items) == sorted([match_id] + [f"{match_id}-p{n}" for n in range(1, 5)])
@@ -188,7 +201,7 @@ def test_restart_between_closing_and_journalling_adds_the_partie_once(setup):
     partie_id = night.board.header["id"]
     outbox.add(partie_id, "partie", "x", {})               # the crash came right after outbox.add
     again, _ = night_of(setup)
-    again.ui("confirm"), again.ui("confirm")
+    close(again)
     assert [item.id for item in outbox.pending()] == [partie_id]
     assert again.screen()["screen"] == "ready"
 
@@ -210,7 +223,8 @@ def test_single_8ball_match_outside_the_league(setup):
         night.ui("cancel")
     night.ui("confirm")
     assert night.screen()["title"] == "Uzavřít zápas?"
-    night.ui("confirm")
+    night.ui(1), night.ui("menu")
+    settle(night)
     assert [i.kind for i in outbox.pending()] == ["partie"]
 
 
@@ -222,10 +236,10 @@ def test_8ball_team_game_picks_each_individual_match(setup):
     header = night.board.header
     assert (header["a"], header["b"], header["home"], header["first_break"]) == ("Dvořák", "Horák", "a", "b")
     night.command({"cmd": "game", "winner": "b"})
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
     night.ui("confirm"), night.ui("confirm")
     night.command({"cmd": "game", "winner": "a"})
-    night.ui("confirm"), night.ui("confirm")
+    close(night)
     assert night.screen()["points"] == {"home": 1, "away": 1}
 
 
@@ -309,7 +323,9 @@ def test_new_partie_closes_only_a_finished_partie(setup):
         night.finish_partie()
     finish_partie(night)
     night.finish_partie()
-    assert night.phase == "ready" and outbox.unsent() == 1
+    assert night.phase == "ready" and outbox.unsent() == 0     # issue 12: held while it can be taken back
+    settle(night)
+    assert outbox.unsent() == 1
 
 
 def test_key_test_is_offered_in_setup(setup):
@@ -356,13 +372,14 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     assert night.screen()["items"] == ["1 Ano", "2 Ne"] and night.screen()["selected"] == 1   # … starts on Ne
     night.ui("confirm")                                             # a habitual Enter takes nothing
     assert night.phase == "menu" and night.screen()["items"][-1] == "6 Tým nepřišel" and night.match is None
-    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("confirm")                    # yes, explicitly
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("menu")          # yes, explicitly: a long press
     screen = night.screen()
     assert screen["screen"] == "match" and screen["points"] == expected
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
     night.ui("confirm")                                             # only Sokol's captain signs (A.3.7)
     assert night.screen()["title"] == "Kapitán: Sokol Dvůr" and night.screen()["items"][0] == "1 Novák"
     night.ui("confirm"), night.ui("confirm")
+    settle(night)
     [item] = outbox.pending()
     summary = item.content["summary"]
     assert item.kind == "match" and summary["forfeit"] == "away" and summary["points"] == expected
@@ -375,12 +392,13 @@ def play_carom_match_to_its_result(night):
     for _ in range(4):
         night.ui("confirm")
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")
+        close(night)
     assert night.phase == "result"
 
 
 def close_match(night, outbox) -> dict:
     sign_off(night)
+    settle(night)
     return next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
 
 
@@ -417,10 +435,11 @@ def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup)
         night.ui(1), night.ui("confirm")
         assert night.board.header["date"] == "2026-11-29"
         finish_partie(night)
-        night.ui("confirm"), night.ui("confirm")
+        close(night)
     assert clock.now().strftime("%d %H:%M") == "30 00:48"
     clock.advance(dt.timedelta(minutes=2))
     sign_off(night)                                       # close the match at 00:50
+    settle(night)
     items = outbox.pending()
     match = next(item.content["summary"] for item in items if item.kind == "match")
     assert match["date"] == "2026-11-29" and match["id"].startswith("2026-11-29-sokol-dvur-jiskra-horice")
@@ -518,11 +537,12 @@ def test_a_match_set_up_wrongly_is_abandoned_journalled_and_never_sent(setup):
     play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
     night.ui("confirm")                                       # the partie menu offers it too
     assert night.screen()["items"][-1] == "3 Zrušit utkání"
-    night.ui(3), night.ui("confirm"), night.ui(1), night.ui("confirm")
+    night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")
     assert night.phase == "ready" and night.match is None and outbox.pending() == []
+    settle(night)
     [archived] = (setup / "data" / "archive").iterdir()
     events = [json.loads(line)["ev"] for line in (archived / "night.jsonl").read_text().splitlines()]
-    assert events[-2:] == ["abandon", "abandon"]              # journalled (each line twice), never deleted
+    assert events[-4:] == ["abandon", "abandon", "final", "final"]   # journalled (each line twice), never deleted
     assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
 
 
@@ -532,8 +552,220 @@ def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
     night.ui("confirm")
     night.ui(1), night.ui("confirm")
     finish_partie(night)
-    night.ui("confirm"), night.ui("confirm")                  # partie 1 closed
+    close(night)  # partie 1 closed
     night.ui(1), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2})
     night.ui("confirm")
     assert not any("Zrušit utkání" in item for item in night.screen()["items"])
+
+
+def test_insert_offers_only_the_places_a_forgotten_inning_fits_and_says_why_where_none_does(setup):
+    """Issue 12, RULES 1.4 / B.4.1 / B.9.2: A reached the limit in their last inning, so an inning
+    inserted "na konec" could never fit (A would reach 20 before it) and is not offered; B has as
+    many innings as A, who opens every round, so no place fits B and the counter says why."""
+    night, _ = night_of(setup)
+    start_single(night)
+    finish_partie(night)                                  # A: 20 in inning 1, B: an equalising miss
+    night.ui("confirm"), night.ui(4), night.ui("confirm")    # finished: Ano, Ne, Opravit, Vložit náběh
+    night.ui(1), night.ui("confirm")                          # A
+    assert night.screen()["items"] == ["1 před 1. náběh"]     # no "na konec"
+    night.ui("cancel")
+    night.ui(2)
+    with pytest.raises(IllegalCommand, match="Vložit nelze: Hráč 2 by měl víc náběhů než začínající"):
+        night.ui("confirm")                                   # B
+
+
+def test_a_refused_forgotten_inning_says_which_limit_it_breaks(setup):
+    """Issue 12, RULES 1.4.6: B's forgotten inning of 25 would credit more than the 20-point limit."""
+    night, _ = night_of(setup)
+    start_single(night)
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"})
+    night.ui("confirm"), night.ui(2), night.ui("confirm"), night.ui(2), night.ui("confirm")   # insert → B
+    night.ui("confirm"), night.ui(2), night.ui(5)                                            # na konec: 25
+    with pytest.raises(IllegalCommand, match="^Hráč 2: 25 bodů, limit 20$"):
+        night.ui("confirm")
+    assert night.board.summary()["players"]["b"]["series"] == []
+
+
+def journal_events(setup) -> list[str]:
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [json.loads(line)["ev"] for line in lines[0::2]]     # each line is written twice
+
+
+def test_a_closed_partie_is_taken_back_with_undo_until_the_next_stroke(setup):
+    """Issue 12: `-` right after closing reopens the partie (journalled, nothing deleted, nothing
+    sent); after the next partie's first stroke the closing is final and its record goes out."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    first = night.board.header["id"]
+    close(night)
+    assert night.phase == "next" and outbox.unsent() == 0
+    assert night.ui("undo") == "Partie znovu otevřena"
+    assert night.phase == "partie" and night.board.header["id"] == first and night.board.finished
+    assert journal_events(setup)[-2:] == ["closed", "reopen"] and outbox.unsent() == 0
+    night.command({"cmd": "undo"})                         # and its last stroke can be undone again
+    assert not night.board.finished
+    night.command({"cmd": "redo"})
+    close(night)
+    night.ui(1), night.ui("confirm")                        # partie 2 started: still nothing entered …
+    assert night.ui("undo") == "Partie znovu otevřena"      # … so `-` takes the closing back too
+    assert night.board.header["id"] == first
+    assert not (setup / "data" / "journal" / f"{night.match.id}-p2.jsonl").exists()
+    close(night)
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})               # partie 2's first stroke: partie 1 is final
+    assert [item.id for item in outbox.pending()] == [first] and journal_events(setup)[-1] == "final"
+    night.command({"cmd": "undo"})                          # `-` now undoes strokes only
+    with pytest.raises(IllegalCommand, match="Není co vrátit"):
+        night.ui("undo")
+    assert night.board.header["id"].endswith("-p2")
+
+
+def test_a_closed_match_and_a_match_given_up_are_taken_back_on_the_ready_screen(setup):
+    """Issue 12: `-` on the ready screen right after closing the match brings the result back; a
+    match given up comes back with its partie in play. Nothing was sent or archived meanwhile."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    sign_off(night)                                       # the last captain's answer closes the match
+    assert night.phase == "ready"
+    assert night.ui("undo") == "Utkání znovu otevřeno"
+    assert night.phase == "result" and not (setup / "data" / "archive").exists()
+    assert len(night.match.answers) == 2                  # the captains' answers stay with the result
+    assert {item.id[-3:] for item in outbox.pending()} == {"-p1", "-p2", "-p3"}   # p4 and the match held
+    close(night)                                          # signed: Enter asks "Uzavřít utkání?"
+    settle(night)
+    summary = next(i.content["summary"] for i in outbox.pending() if i.kind == "match")
+    assert summary["points"] == {"home": 8, "away": 0} and outbox.unsent() == 5
+    assert len(summary["signatures"]) == 2
+
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})
+    night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")   # Zrušit utkání: Ano
+    assert night.phase == "ready"
+    assert night.ui("undo") == "Utkání obnoveno"
+    assert night.phase == "partie" and night.board.summary()["players"]["a"]["points"] == 2
+
+
+def test_a_team_forfeit_is_taken_back_by_giving_that_match_up(setup):
+    """Issue 12 (A.3.7): "Tým nepřišel" chosen by mistake: `-` on its result asks to give the
+    match up (starting on "Ne"); then it can be set up again, nothing was sent."""
+    night, outbox = night_of(setup)
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm")
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("menu")
+    assert night.phase == "result" and night.match.forfeit == "away"
+    night.ui("undo")
+    assert night.screen()["title"] == "Zrušit utkání? Zůstane v archivu" and night.screen()["selected"] == 1
+    night.ui(1), night.ui("menu")
+    settle(night)
+    assert night.phase == "ready" and night.match is None and outbox.unsent() == 0
+    assert journal_events(setup) == []                      # archived: the next match starts a new journal
+    [archived] = (setup / "data" / "archive").iterdir()
+    assert "abandon" in (archived / "night.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_restart_makes_a_closing_final_and_sends_it_once(setup):
+    """Issue 12: a power cut while a closing could still be taken back: at the start the closing
+    is final — the partie record in the outbox once — and `-` no longer reopens it."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    close(night)
+    assert outbox.unsent() == 0
+    again, _ = night_of(setup)
+    assert [item.kind for item in outbox.pending()] == ["partie"] and again.phase == "next"
+    again.ui("undo")                                        # on "kdo začíná?" `-` only moves the cursor now
+    assert len(again.match.closed) == 1 and journal_events(setup)[-1] == "final"
+    assert night_of(setup)[1].unsent() == 1
+
+
+def test_the_take_back_window_runs_out_without_a_key(setup):
+    """Issue 12: a single partie closed at the end of the night reaches the outbox after
+    TAKE_BACK_SECONDS even if nobody touches the counter again."""
+    night, outbox = night_of(setup)
+    start_single(night)
+    finish_partie(night)
+    close(night)
+    assert night.window_left() == TAKE_BACK_SECONDS and outbox.unsent() == 0
+    night.clock.advance(TAKE_BACK_SECONDS - 1)
+    night.tick()
+    assert outbox.unsent() == 0
+    night.clock.advance(1)
+    night.tick()
+    assert outbox.unsent() == 1 and night.window_left() is None
+
+
+def lose_the_match_line(setup) -> None:
+    """Damage both copies of the night journal's first line (the match): it is in doubt."""
+    path = setup / "data" / "journal" / "night.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert '"ev":"match"' in lines[0] and lines[0] == lines[1]
+    lines[0] = lines[1] = lines[0].replace('"ev":"match"', '"ev":"mXtch"')
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_partie_files_are_never_orphaned_when_the_match_line_is_lost(setup):
+    """Issue 12: the night journal's match line lost in both copies. The finished partie reaches
+    the outbox (once), the unfinished one is offered on the ready screen and can be played on,
+    closed and sent."""
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    close(night)
+    night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2}, {"cmd": "miss"}, {"cmd": "score", "value": 1})
+    first, second = f"{night.match.id}-p1", night.board.header["id"]
+    assert [item.id for item in outbox.pending()] == [first]
+    lose_the_match_line(setup)
+
+    again, outbox = night_of(setup)
+    assert again.match is None and again.phase == "orphan"
+    screen = again.screen()
+    header = json.loads((setup / "data" / "journal" / f"{second}.jsonl").read_text().splitlines()[0])
+    assert screen["title"] == f"Nedohraná partie {header['a']} – {header['b']}"
+    assert screen["items"] == ["1 Hrát dál", "2 Odložit do archivu"] and screen["selected"] == 0
+    assert [item.id for item in outbox.pending()] == [first]             # the finished one, once
+    assert not (setup / "data" / "journal" / f"{first}.jsonl").exists()   # … and to the archive
+    again.ui("confirm")                                                   # play on
+    assert again.phase == "partie" and again.board.header["id"] == second
+    assert again.board.summary()["counter"]["series"] == 1                # the strokes are all there
+    play(again, {"cmd": "score", "value": 10}, {"cmd": "score", "value": 10})   # B reaches 20: the end
+    close(again)
+    settle(again)
+    assert sorted(item.id for item in outbox.pending()) == sorted([first, second])
+    assert again.phase == "ready"
+
+
+def test_an_orphaned_partie_can_be_set_aside_unsent(setup):
+    night, outbox = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")
+    play(night, {"cmd": "score", "value": 2})
+    partie = night.board.header["id"]
+    lose_the_match_line(setup)
+    again, _ = night_of(setup)
+    again.ui(2), again.ui("confirm")
+    assert again.phase == "ready" and outbox.unsent() == 0
+    assert any((folder / f"{partie}.jsonl").exists() for folder in (setup / "data" / "archive").iterdir())
+    assert night_of(setup)[0].phase == "ready"                            # not offered again
+
+
+def test_taking_back_the_last_partie_takes_the_captains_answers_back(setup):
+    """Issue 12 with A.6.9d: the captains answered a result; the last partie's closing taken back
+    (after `-` reopens the match) changes that result, so they answer again."""
+    night, outbox = night_of(setup)
+    play_carom_match_to_its_result(night)
+    sign_off(night)
+    night.ui("undo")                                      # the match back on its result, signed
+    assert night.ui("undo") == "Partie znovu otevřena"    # and the 4th partie's closing too
+    assert night.phase == "partie" and night.match.answers == ()
+    close(night)
+    assert night.phase == "result" and night.match.awaiting == "home"
+    sign_off(night)
+    settle(night)
+    assert outbox.unsent() == 5

@@ -35,12 +35,18 @@ def to_result(night) -> None:
         night.ui("confirm")                                                              # a won the lag
         for cmd in ({"cmd": "score", "value": 10}, {"cmd": "score", "value": 10}, {"cmd": "miss"}):
             night.command(cmd)
-        night.ui("confirm"), night.ui("confirm")                                         # close it: yes
+        night.ui("confirm"), night.ui(1), night.ui("menu")                               # close it: Ano, held
     assert night.phase == "result"
 
 
 def match_item(outbox) -> dict | None:
     return next((i.content["summary"] for i in outbox.pending() if i.kind == "match"), None)
+
+
+def sent_match(night, outbox) -> dict | None:
+    """The match item once the match's closing is final (issue 12: nobody took it back)."""
+    night.finalize()
+    return match_item(outbox)
 
 
 def test_a_6_9d_the_zapis_is_shown_then_each_captain_picks_their_name_and_signs(path):
@@ -62,7 +68,7 @@ def test_a_6_9d_the_zapis_is_shown_then_each_captain_picks_their_name_and_signs(
     assert night.screen()["partie"][-1] == "Sokol: podepsal A2"
     night.ui("confirm")
     night.ui(4), night.ui("confirm"), night.ui("confirm")
-    summary = match_item(outbox)
+    summary = sent_match(night, outbox)
     assert summary["signatures"] == [{"side": "home", "captain": "A2", "at": AT},
                                      {"side": "away", "captain": "B4", "at": AT}]
     assert summary["objections"] == [] and summary["unsigned"] == []
@@ -83,7 +89,7 @@ def test_a_6_3_the_away_captain_objects_to_the_referee_in_partie_3(path):
     pair = night.match.pairs[2]                           # the lot paired them in partie 3
     assert partie["items"][2] == f"3 {pair['home']} – {pair['away']}"
     night.ui(3), night.ui("confirm")
-    summary = match_item(outbox)
+    summary = sent_match(night, outbox)
     assert summary["objections"] == [{"side": "away", "captain": "B1", "kind": "referee", "partie": 3, "at": AT}]
     assert [s["captain"] for s in summary["signatures"]] == ["A1"]
 
@@ -107,9 +113,9 @@ def test_the_referee_escape_starts_on_ne_and_sends_the_match_unsigned(path):
     assert question["title"] == "Sokol: odeslat nepodepsané?" and question["selected"] == 1
     night.ui("confirm")                                               # a habitual Enter: "Ne", back
     assert night.screen()["title"] == "Kapitán: Sokol" and night.match.answers == ()
-    night.ui(5), night.ui("confirm"), night.ui(1), night.ui("confirm")
-    night.ui(5), night.ui("confirm"), night.ui(1), night.ui("confirm")
-    assert match_item(outbox)["unsigned"] == ["home", "away"]
+    night.ui(5), night.ui("confirm"), night.ui(1), night.ui("menu")      # Ano by the long press (issue 12)
+    night.ui(5), night.ui("confirm"), night.ui(1), night.ui("menu")
+    assert sent_match(night, outbox)["unsigned"] == ["home", "away"]
 
 
 def test_a_6_9d_restart_in_the_middle_of_signing_keeps_the_answer_given(path):
@@ -126,7 +132,7 @@ def test_a_6_9d_restart_in_the_middle_of_signing_keeps_the_answer_given(path):
     again.ui("confirm")
     assert again.screen()["title"] == "Kapitán: Jiskra"
     again.ui(2), again.ui("confirm"), again.ui("confirm")
-    summary = match_item(outbox)
+    summary = sent_match(again, outbox)
     assert [(s["side"], s["captain"]) for s in summary["signatures"]] == [("home", "A3"), ("away", "B2")]
 
 

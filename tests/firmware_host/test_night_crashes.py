@@ -2,8 +2,9 @@
 
 Each write the night makes — a journal line, an outbox file, a rename of the archive — is a crash
 point, cut before or after the write. After the cut a fresh Night is folded from the disk and a
-referee who just keeps going (confirm; in a partie: 10s until the limit, then misses) finishes the
-night. Then the outbox must hold the 4 partie and the match exactly once, each partie record must
+referee who just keeps going (confirm, "Ano" by the long press; in a partie: 10s until the limit,
+then misses) finishes the night; a closing becomes final as it would (the next stroke, the window's
+end, a restart). Then the outbox must hold the 4 partie and the match exactly once, each partie record must
 replay to its own summary, and the match points must be the sum of the partie team points
 (RULES 1.6).
 """
@@ -16,7 +17,7 @@ from clock import ManualClock
 from firmware_host.settings import load
 from firmware_host.journal import Journal
 from firmware_host.league import load_league
-from firmware_host.match_night import Night
+from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from delivery.outbox import Outbox
 from rules.errors import RuleError
 from rules.record import replay_lines
@@ -63,6 +64,10 @@ def referee_step(night: Night) -> None:
                 return
             except RuleError:
                 continue
+    screen = night.screen()
+    if screen["screen"] == "menu" and screen["items"][0] == "1 Ano":
+        night.ui(1), night.ui("menu")            # closing: "Ano" is taken by the long press (issue 12)
+        return
     night.ui("confirm")
 
 
@@ -72,6 +77,8 @@ def play_night(night: Night, steps: int = 400) -> bool:
     for _ in range(steps):
         started = started or night.match is not None
         if started and night.match is None:
+            night.clock.advance(TAKE_BACK_SECONDS)      # nobody takes the closing back: it is final
+            night.tick()
             return True
         referee_step(night)
     return False

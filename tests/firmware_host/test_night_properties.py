@@ -60,3 +60,28 @@ def test_any_presses_never_break_the_night_and_restart_shows_the_same(tmp_path_f
         if screen["screen"] not in ("menu", "prompt"):   # a menu cursor is not a decision
             again = make(path, urandom)
             assert again.screen() == screen or (screen["screen"] == "lotdraw" and again.phase == "lotdraw")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=st.integers(min_value=0, max_value=8),
+       presses=st.lists(st.one_of(ACTIONS, st.just("undo"), st.just("menu")), min_size=1, max_size=200))
+def test_a_record_in_the_outbox_is_never_taken_back(tmp_path_factory, setup, presses):
+    """Issue 12: with the undo key taking closings back at random, the partie in play is never one
+    already in the outbox, nor is a match back on its result whose record went out."""
+    from delivery.outbox import Outbox
+
+    path = tmp_path_factory.mktemp("night")
+    write_night(path, points_limit=5)
+    outbox = Outbox(path / "outbox")
+    night = Night(load(path / "config.toml"), load_league(path / "league.toml"), outbox=outbox,
+                  clock=ManualClock(TONIGHT), urandom=Counter())
+    for step in ["confirm"] * setup + presses:
+        try:
+            night.command(step) if isinstance(step, dict) else night.ui(step)
+        except RuleError:
+            pass
+        sent = {item.id for item in outbox.pending()}
+        if night.board is not None:
+            assert night.board.header["id"] not in sent
+        if night.match is not None:
+            assert night.match.id not in sent

@@ -8,7 +8,7 @@ import pytest
 from clock import ManualClock
 from firmware_host.settings import load
 from delivery.outbox import Outbox
-from firmware_host.match_night import Night
+from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from firmware_host.night_store import NightStore
 
 CONFIG = ('[device]\nvenue = "U Lva"\ntable = "2"\nname = "lev-2"\ndata_dir = "data"\n'
@@ -60,7 +60,9 @@ def test_a_closed_partie_is_sent_from_memory_not_read_back(night_of):
     path = night.partie_journal.path
     text = lines_of(path)
     os.remove(path)                                       # reading it back would fail now
-    night.ui("confirm"), night.ui("confirm")              # close the partie: yes
+    night.ui("confirm"), night.ui(1), night.ui("menu")    # close the partie: yes (the long press)
+    night.clock.advance(TAKE_BACK_SECONDS)                # not taken back: final
+    night.tick()
     [item] = outbox.pending()
     assert item.content["record"] == text
 

@@ -375,15 +375,6 @@ def test_new_partie_from_the_referee_menu_on_an_unfinished_partie_is_refused(con
     assert service.night.phase == "partie"
 
 
-def test_emulator_key_help_follows_the_key_map():
-    from cli.commands.emulate import BUNDLED, key_help
-    line = key_help(load(BUNDLED))
-    assert line.startswith("1 +1 · 2 +2 · 7 +10 · 8 +20 · 0 miss") and line.endswith("q quit")
-    eightball = key_help(load(BUNDLED.with_name("emulator-8ball.toml")))      # issue 12: no "8 8"
-    assert eightball.startswith("7 solid · 9 stripe · 8 the 8 · * scratch · . foul · 0 shot done · / group · "
-                                "h 0 illegal break · - undo")
-
-
 def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):
     (tmp_path / "league.toml").write_text('[[teams]]\nname = "A"\nplayers = ["x", "x"]\n', encoding="utf-8")
     path = tmp_path / "config.toml"

@@ -70,9 +70,12 @@ def test_forfeit_needs_long_press_menu_and_confirm():
     assert desk.screen["items"][:2] == ["1 Vzdává Novák", "2 Vzdává Dvořák"]
     desk.tap("2")
     assert desk.screen == {"screen": "prompt", "title": "Vzdává Dvořák?", "value": None,   # a question:
-                           "hint": "Enter = ano, jiná = ne"}                              # no cursor
+                           "hint": "podržet Enter = ano, jiná = ne"}                      # no cursor
     assert desk.commands == []
-    desk.tap("enter")
+    desk.tap("enter")                     # issue 12: a habitual Enter answers "Ne" and says how to say "Ano"
+    assert desk.commands == [] and desk.screen is None and desk.messages[-1] == "Ne (ano = podržet Enter)"
+    desk.hold("enter"), desk.tap("2")
+    desk.hold("enter")                    # the long press says "Ano"
     assert desk.commands == [{"cmd": "forfeit", "by": "b"}]
     assert desk.board.summary()["forfeit"] == "b" and desk.screen is None
 
@@ -84,13 +87,13 @@ def test_confirm_is_cancelled_by_any_other_key():
 
 
 def test_menu_navigation_with_redo_and_undo_keys():
-    desk = carom().keys("hold:enter 1 enter hold:enter")       # a forfeit ends it: the close is offered
+    desk = carom().keys("hold:enter 1 hold:enter hold:enter")   # a forfeit ends it: the close is offered
     assert desk.screen["items"] == ["3 Uzavřít partii", "4 Test kláves"]     # digits fixed (issue 12)
     desk.keys("+ +")
     assert desk.screen["selected"] == 0
     desk.keys("enter")
     assert desk.screen["title"] == "Uzavřít partii?"
-    desk.keys("enter")
+    desk.keys("hold:enter")
     assert desk.ui[-1] == "new_partie" and desk.commands == [{"cmd": "forfeit", "by": "a"}]
 
 
@@ -108,7 +111,7 @@ def test_the_close_item_names_the_games_unit(game, language, item):
     desk = (carom if game == "carom" else eight)(language=language)
     forfeit = next(i.split()[0] for i in desk.keys("hold:enter").screen["items"]
                    if "Vzdává" in i or "forfeits" in i)      # an item's digit is the start of its text
-    desk.keys(f"{forfeit} enter hold:enter")
+    desk.keys(f"{forfeit} hold:enter hold:enter")
     assert desk.board.finished
     items = desk.screen["items"]
     close = {"carom": 3, "8ball": 7}[game]                    # the hold menu's digits are fixed (issue 12)
@@ -118,7 +121,7 @@ def test_the_close_item_names_the_games_unit(game, language, item):
 
 def test_menu_leaves_out_a_forfeit_the_core_refuses():
     """RULES 1.4.8: no forfeit once the partie is over (the core refuses it)."""
-    desk = carom().keys("hold:enter 1 enter hold:enter")
+    desk = carom().keys("hold:enter 1 hold:enter hold:enter")
     assert not any("Vzdává" in item for item in desk.screen["items"])
     desk.keys("-")
     assert desk.screen is None
@@ -130,9 +133,11 @@ def test_destructive_key_bound_to_a_tap_only_fires_on_hold():
     assert desk.messages == ["Podržte klávesu déle"] and desk.screen is None
     desk.keys("hold:9")
     assert desk.messages[-1] == "Partie neskončila" and desk.screen is None   # nothing to close yet
-    desk.keys("hold:enter 1 enter hold:9")
+    desk.keys("hold:enter 1 hold:enter hold:9")
     assert desk.screen["title"] == "Uzavřít partii?"
-    desk.keys("enter")
+    desk.keys("enter")                    # issue 12: closing takes the long press; Enter answers "Ne"
+    assert desk.ui == [] and desk.screen is None
+    desk.keys("hold:9 hold:enter")
     assert desk.ui == ["new_partie"]
 
 
@@ -152,7 +157,7 @@ def test_key_with_tap_and_hold_fires_tap_on_release_and_hold_once():
 def test_without_a_board_keys_are_navigation_for_the_service():
     desk = Desk(None, "carom")
     desk.keys("3 enter backspace - + hold:enter")
-    assert desk.ui == ["digit", "confirm", "cancel", "up", "down", "menu"]
+    assert desk.ui == ["digit", "confirm", "cancel", "undo", "down", "menu"]
     assert desk.outcomes[0].value == "3"
 
 

@@ -26,9 +26,8 @@ def test_night_menu_shows_the_items_digits_and_a_digit_only_moves_the_cursor():
 
 def test_night_menu_says_which_digits_on_a_wrong_key_and_cancel_goes_back():
     menu = night_menu()
-    for wrong in ("3", "menu"):
-        outcome, same = menu.handle(key(wrong), None)
-        assert outcome.message["text"] == "Vyberte 1–4, Enter" and same is menu
+    outcome, same = menu.handle(key("3"), None)
+    assert outcome.message["text"] == "Vyberte 1–4, Enter" and same is menu
     outcome, closed = menu.handle(key("cancel"), None)
     assert outcome.ui == "setup_menu" and closed is None
 
@@ -59,4 +58,22 @@ def test_number_prompt_types_clears_leaves_and_gives_the_command_the_board_accep
     assert closed is None
     over = NumberPrompt("Body?", "", prompt.make, value="9999")
     outcome, closed = over.handle(key("confirm"), board)
-    assert outcome.commands == () and outcome.message["text"] == "Oprava přes limit bodů" and closed is None
+    assert outcome.commands == () and outcome.message["text"] == "A: 9999 bodů, limit 3000" and closed is None   # which limit (issue 12)
+
+
+def test_a_hold_item_is_taken_only_by_the_long_press_and_a_short_enter_says_so():
+    """Issue 12: an irreversible item ("Ano" to closing, a forfeit) is not taken by a habitual Enter."""
+    items = (MenuItem("Ano", ui="close", hold=True, confirm=False), MenuItem("Ne", confirm=False))
+    menu = Menu("Uzavřít partii?", items, digit_selects=True, leave_on=("cancel",), hint="Vyberte 1–2, Enter")
+    outcome, same = menu.handle(key("confirm"), None)
+    assert outcome.message["text"] == "Ano = podržet Enter" and same is menu and not outcome.ui
+    outcome, closed = menu.handle(key("menu"), None)           # the held Enter
+    assert outcome.ui == "close" and closed is None
+
+
+def test_a_menus_undo_item_replaces_moving_up():
+    """Issue 12: on the menu after a closing, the undo key takes the closing back."""
+    menu = night_menu(undo=MenuItem("", ui="reopen", confirm=False), selected=1)
+    outcome, closed = menu.handle(key("undo"), None)
+    assert outcome.ui == "reopen" and closed is None
+    assert night_menu(selected=1).handle(key("undo"), None)[1].selected == 0
