@@ -34,6 +34,7 @@ def rebuild_if_missing(store) -> None:
     for (match_id,) in store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
                                    "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL"):
         refresh(store, match_id)
+        store.changed()         # pages built before (this receiver's or another's) are out of date
 
 
 def _zero() -> dict:

@@ -60,6 +60,28 @@ class Store:
         with self._db.transaction(write=False) as db:
             yield db
 
+    def reading(self):
+        """A caller's read (a page): the store's reads inside see one state of the store (SQLite:
+        one snapshot; PostgreSQL: each statement sees what was committed before it)."""
+        return self._read()
+
+    def read(self, sql: str, args=()) -> list[tuple]:
+        """Rows of a portable read-only SQL statement (``?`` placeholders), on a read connection."""
+        with self._read() as db:
+            return [tuple(row) for row in db.execute(sql, args).fetchall()]
+
+    def generation(self) -> int:
+        """A number that moves on with every change to what the pages show (migration 0004):
+        an item stored, figures computed again; by this process or another on the same database."""
+        with self._read() as db:
+            return db.execute("SELECT n FROM generation WHERE id = 1").fetchone()[0]
+
+    def changed(self) -> None:
+        """Move the generation on (in the caller's transaction, if any): the pages built before
+        are out of date."""
+        with self._transaction() as db:
+            db.execute("UPDATE generation SET n = n + 1 WHERE id = 1")
+
     def close(self) -> None:
         self._db.close()
 
@@ -138,6 +160,7 @@ class Store:
                 db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (item_id, kind, game, match_id, device, via, self.now(), body, origin_text, venue))
+                self.changed()
                 if then is not None:
                     then()          # in the same transaction: one commit, stored item and its figures
         if row is None:

@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from server import exports, live_web, pages
 from server.live import LiveBoard
+from server.page_cache import PageCache
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
 from server.answers import read_body as _read_body, refused as _refused, remote as _remote, too_many as _too_many
@@ -85,6 +86,24 @@ def _page(build):
             log.exception("GET %s failed", request.url.path)
             return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
     return endpoint
+
+
+def _kept(build):
+    """A page kept until the store's generation moves on (server/page_cache.py): built once per
+    change of the store, whichever receiver made it, not once per reader."""
+    def kept(store, request):
+        with store.reading():
+            page = request.app.state.pages.page((request.url.path, request.url.query), store.generation(),
+                                                lambda: _parts(build(store, request)))
+        status, body, headers = page
+        answer = Response(body, status_code=status)
+        answer.raw_headers = list(headers)
+        return answer
+    return kept
+
+
+def _parts(answer: Response) -> tuple:
+    return answer.status_code, answer.body, tuple(answer.raw_headers)
 
 
 def _admin(build):
@@ -183,16 +202,17 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _page(_index), methods=["GET"]),
-        Route("/matches.json", _page(_matches), methods=["GET"]),
-        Route("/matches/{name:path}", _page(_match), methods=["GET"]),
-        Route("/table.json", _page(_table("carom", False)), methods=["GET"]),
-        Route("/table.html", _page(_table("carom", True)), methods=["GET"]),
-        Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
-        Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
+        Route("/", _page(_kept(_index)), methods=["GET"]),
+        Route("/matches.json", _page(_kept(_matches)), methods=["GET"]),
+        Route("/matches/{name:path}", _page(_kept(_match)), methods=["GET"]),
+        Route("/table.json", _page(_kept(_table("carom", False))), methods=["GET"]),
+        Route("/table.html", _page(_kept(_table("carom", True))), methods=["GET"]),
+        Route("/table-8ball.json", _page(_kept(_table("8ball", False))), methods=["GET"]),
+        Route("/table-8ball.html", _page(_kept(_table("8ball", True))), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     app.state.live = board
+    app.state.pages = PageCache()
     return NoSniff(app)
