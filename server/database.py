@@ -136,3 +136,13 @@ def _driver_sql(sql: str, placeholder: str) -> str:
     if placeholder == "?":
         return sql
     return sql.replace("%", "%%").replace("?", placeholder)
+
+
+def shown(place: str) -> str:
+    """The store's place as it may be printed or logged: a URL's password masked."""
+    if "://" not in place:
+        return place
+    try:
+        return sa.engine.make_url(place).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return "(a database URL that does not parse)"

@@ -155,15 +155,20 @@ class Store:
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
-            row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
-            if row is None:
-                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, self.now(), body, origin_text, venue))
+            # another receiver storing the same id at once (PostgreSQL): this waits for its commit
+            inserted = db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, "
+                                  "venue) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                                  (item_id, kind, game, match_id, device, via, self.now(), body, origin_text,
+                                   venue)).rowcount == 1
+            if inserted:
+                # the generation's row lock, held to the commit, stores items one at a time across
+                # receivers: the figures below are computed from every item committed before
                 self.changed()
                 if then is not None:
                     then()          # in the same transaction: one commit, stored item and its figures
-        if row is None:
+            else:
+                row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
+        if inserted:
             return "stored"
         if bytes(row[0]) == body:
             return "duplicate"

@@ -1,0 +1,158 @@
+"""`pocitadlo serve` on PostgreSQL, end to end (docs/server.md, "PostgreSQL: a federation on several
+receivers"): real receiver processes, a device delivering its outbox over HTTP, the tables read
+back; two receivers on one database taking the same items at once store each once and answer
+the same tables (RULES 1.6, 1.8)."""
+import json
+import re
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sync_helpers import deliver_all, records_url
+
+from cli.main import main
+from delivery.outbox import Outbox
+from delivery.transport_http import HttpTransport
+from server import samples
+from server.receiver import Receiver
+from server.store import Store
+from wire.signing import Signer
+
+ROOT = Path(__file__).resolve().parents[2]
+POCITADLO = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
+VENUE = "Hostinec U Lva"
+DEVICES = {"u-lva-1": b"lva-one-secret-0123456789abc", "u-lva-2": b"lva-two-secret-0123456789abc"}
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+@pytest.fixture
+def league(postgresql, tmp_path):
+    """A fresh PostgreSQL database with the venue's two counters registered through the CLI."""
+    url = postgresql()
+    for device, secret in DEVICES.items():
+        (tmp_path / f"{device}.secret").write_bytes(secret)
+        assert main(["server", "--db", url, "add-device", device, "--venue", VENUE,
+                     "--secret-file", str(tmp_path / f"{device}.secret")]) == 0
+    return url
+
+
+@contextmanager
+def serve(url: str, log: Path):
+    """`pocitadlo serve --db URL` as its own process on a free port of 127.0.0.1; yields the port."""
+    with open(log, "w") as errors:
+        process = subprocess.Popen(POCITADLO + ["serve", "--db", url, "--listen", "127.0.0.1:0"],
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+    try:
+        line = process.stdout.readline()        # "receiving on http://127.0.0.1:PORT/…; store URL"
+        listening = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert listening, log.read_text()
+        yield int(listening.group(1)), line
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def get_json(port: int, path: str):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        assert response.status == 200, path
+        return json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def match_outbox(directory: Path, match_id: str, home: str, away: str, seed: int) -> Outbox:
+    """A device's outbox holding a carom league match: four partie, then the match item."""
+    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, venue=VENUE,
+                                                   points_limit=20, innings_limit=3)
+    outbox = Outbox(directory)
+    for pid, text, summary in played:
+        outbox.add(pid, "partie", text, summary)
+    outbox.add(mid, "match", mtext, msummary)
+    return outbox
+
+
+def test_serve_on_postgresql_stores_a_device_s_match_and_shows_it_in_the_table(league, tmp_path):
+    """RULES 1.6 and 1.8 through the real `pocitadlo serve` process on a PostgreSQL database."""
+    outbox = match_outbox(tmp_path / "outbox", "KD-PG-1", "Lvi", "Orli", seed=3)
+    with serve(league, tmp_path / "serve.log") as (port, line):
+        assert "postgresql+psycopg://" in line
+        deliver_all(outbox, HttpTransport(records_url(port), Signer("u-lva-1", DEVICES["u-lva-1"]), timeout=30))
+        assert outbox.pending() == [] and outbox.held() == []
+        table = get_json(port, "/table.json")
+        record = get_json(port, "/matches/KD-PG-1.json")
+    assert {row["team"] for row in table["rows"]} == {"Lvi", "Orli"}
+    assert sum(row["partie"] for row in table["rows"]) == 8          # four partie, counted for each side
+    assert record["closed"] is True and len(record["partie"]) == 4
+    assert record["points"] == {side: sum(p[side]["team_points"] or 0 for p in record["partie"])
+                                for side in ("home", "away")}
+    store = Store(league)
+    try:
+        assert store.count() == 5
+    finally:
+        store.close()
+
+
+MATCHES = [("KD-A", "Lvi", "Orli", 1), ("KD-B", "Sokoli", "Vlci", 2), ("KD-C", "Orli", "Sokoli", 3),
+           ("KD-D", "Vlci", "Lvi", 4)]
+
+
+def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_each_once(league, tmp_path):
+    """Every match is delivered by two devices at once, one to each receiver process (as a
+    round-robin proxy in front would split them): each item is stored once, answered "stored" by
+    one receiver and "duplicate" by the other, and both receivers answer the same tables and list
+    as a store that took the items one by one."""
+    with serve(league, tmp_path / "a.log") as (port_a, _), serve(league, tmp_path / "b.log") as (port_b, _):
+        outboxes, threads = [], []
+        for match_id, home, away, seed in MATCHES:
+            for device, port in (("u-lva-1", port_a), ("u-lva-2", port_b)):
+                outbox = match_outbox(tmp_path / device / match_id, match_id, home, away, seed)
+                transport = HttpTransport(records_url(port), Signer(device, DEVICES[device]), timeout=60)
+                outboxes.append(outbox)
+                threads.append(threading.Thread(target=deliver_all, args=(outbox, transport)))
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert all(o.pending() == [] and o.held() == [] for o in outboxes)
+        answers = [get_json(port, path) for port in (port_a, port_b)
+                   for path in ("/table.json", "/matches.json")]
+    store = Store(league)
+    try:
+        stored = [row["id"] for row in store.items()]
+        refusals = store.refusals()
+    finally:
+        store.close()
+    assert len(stored) == len(set(stored)) == 5 * len(MATCHES) and refusals == []
+    logs = (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
+    assert "ERROR" not in logs and logs.count(" duplicate ") == 5 * len(MATCHES)   # no 500 retried
+    table_a, list_a, table_b, list_b = answers
+    assert (table_a, list_a) == (table_b, list_b)
+    reference = one_by_one(tmp_path / "reference.sqlite", outboxes[::2])
+    assert table_a["rows"] == reference["rows"]
+    assert sorted(m["match"] for m in list_a) == [m[0] for m in MATCHES] and all(m["closed"] for m in list_a)
+
+
+def one_by_one(path: Path, outboxes) -> dict:
+    """The carom table of a SQLite store that took the delivered items one at a time."""
+    from server import exports
+
+    store = Store(path)
+    store.add_device("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
+    receiver = Receiver(store)
+    try:
+        for outbox in outboxes:
+            for body in sorted((outbox.directory / "delivered").glob("*.json")):
+                signed = Signer("u-lva-1", DEVICES["u-lva-1"]).sign(body.read_bytes())
+                assert receiver.handle(signed, via="test", fresh_only=False)[0] == 200
+        return exports.league_table(store)
+    finally:
+        store.close()
