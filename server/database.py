@@ -78,12 +78,24 @@ class Database:
         if getattr(self._here, "connection", None) is not None:
             yield self
         elif write:
-            with self._lock, self._conn.begin():
-                with self._using(self._writer):
-                    yield self
+            self._here.committed = []
+            try:
+                with self._lock, self._conn.begin():
+                    with self._using(self._writer):
+                        yield self
+                done = self._here.committed
+            finally:
+                self._here.committed = None
+            for callback in done:
+                callback()
         else:
             with self._reading() as connection, self._using(connection):
                 yield self
+
+    def after_commit(self, callback) -> None:
+        """Call ``callback()`` once the write transaction this thread is in has committed (never,
+        if it rolls back)."""
+        self._here.committed.append(callback)
 
     @contextmanager
     def _using(self, connection):

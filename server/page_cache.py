@@ -6,11 +6,18 @@ one), else builds it; readers asking for the same page while it is being built w
 one build. The generation is read from the database, so a page built here also goes out of date
 when another receiver on the same PostgreSQL stores an item. Bounded: the least recently asked
 pages go first.
+
+``kept_now(key, changes)`` answers without asking the database (on the event loop, no thread):
+the page kept for the generation ``confirm``-ed less than FRESH seconds ago, if no change made
+through this process's store was committed since (``Store.changes``). So this receiver's own
+items show at once, another receiver's within FRESH seconds.
 """
 import threading
+import time
 from collections import OrderedDict
 
 KEPT = 256        # pages kept (a page per path and query string)
+FRESH = 0.2       # seconds a generation read from the database is trusted for another receiver's items
 
 
 class PageCache:
@@ -20,6 +27,27 @@ class PageCache:
         self._building: dict = {}                     # key -> the lock of the build under way
         self._lock = threading.Lock()
         self.built = 0                                # pages built (the rest were kept ones)
+        self._confirmed = (-1, None, float("-inf"))     # (generation, changes, when) last read
+
+    def confirm(self, generation: int, changes: int, when: float) -> None:
+        """The database's generation read at ``when`` (time.monotonic), this process's store
+        having made ``changes`` (read before the generation)."""
+        with self._lock:
+            if when >= self._confirmed[2]:
+                self._confirmed = (generation, changes, when)
+
+    def kept_now(self, key, changes: int, now: float | None = None):
+        """The page kept for the confirmed generation, while that is fresh; else None."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            generation, confirmed_changes, when = self._confirmed
+            if confirmed_changes != changes or now - when > FRESH:
+                return None
+            entry = self._pages.get(key)
+            if entry is None or entry[0] < generation:
+                return None
+            self._pages.move_to_end(key)
+            return entry[1]
 
     def page(self, key, generation: int, build):
         kept = self._kept(key, generation)

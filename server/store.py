@@ -3,6 +3,7 @@
 An accepted item is never changed or deleted: ``put`` inserts a new id, answers "duplicate"
 for the same id with the same bytes, and raises Conflict for the same id with other bytes.
 """
+import itertools
 import json
 from contextlib import contextmanager
 
@@ -39,6 +40,8 @@ class Store:
         self.path, self.keep_refusals = str(path), keep_refusals
         self.clock = clock or SystemClock()     # the one wall clock (clock/); tests give a ManualClock
         self._db = Database(self.path)
+        self._commits = itertools.count(1)
+        self.changes = 0        # a new number after each commit of a change made here (``changed``)
 
     def now(self) -> str:
         """The time stamp written with devices, items and refusals (UTC, seconds)."""
@@ -81,6 +84,10 @@ class Store:
         are out of date."""
         with self._transaction() as db:
             db.execute("UPDATE generation SET n = n + 1 WHERE id = 1")
+            self._db.after_commit(self._committed)
+
+    def _committed(self) -> None:
+        self.changes = next(self._commits)
 
     def close(self) -> None:
         self._db.close()

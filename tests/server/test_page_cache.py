@@ -1,11 +1,13 @@
 """Tables and lists are built once per change of the store (server/page_cache.py), and a change
 made through any receiver on the same database — another process on one PostgreSQL — makes
-every receiver build them again (the store's generation, migration 0004)."""
+every receiver build them again (the store's generation, migration 0004): this receiver's own
+items at once, another receiver's once the generation it read is older than FRESH seconds."""
 import json
 import threading
 
 from conftest import Client, match_items, serving
-from server.page_cache import PageCache
+from sync_helpers import wait_for
+from server.page_cache import FRESH, PageCache
 from server.receiver import Receiver
 from server.store import Store
 
@@ -66,6 +68,8 @@ def test_a_table_kept_by_one_receiver_shows_what_another_receiver_stored(store, 
             assert reader.get("/")[0] == 200
             for body in match_items("KD-1"):
                 assert writer.post(body)[1]["status"] == "stored"
+            # A trusts the generation it read for FRESH seconds: it shows B's items after that
+            assert wait_for(lambda: len(json.loads(reader.get("/table.json")[1])["rows"]) == 2)
             teams = {row["team"] for row in json.loads(reader.get("/table.json")[1])["rows"]}
             assert teams == {"Lvi", "Orli"}
             assert [m["match"] for m in json.loads(reader.get("/matches.json")[1])] == ["KD-1"]
@@ -80,3 +84,15 @@ def test_a_table_changes_with_an_item_posted_to_the_same_receiver(client):
         client.post(body)
     after = client.get("/table.json")
     assert json.loads(before[1])["rows"] == [] and len(json.loads(after[1])["rows"]) == 2
+
+
+def test_a_kept_page_is_answered_without_the_database_only_while_its_generation_is_fresh():
+    cache = PageCache()
+    cache.page("/table.json", 7, lambda: "table")
+    assert cache.kept_now("/table.json", 0, now=100.0) is None           # no generation read yet
+    cache.confirm(7, 0, when=100.0)
+    assert cache.kept_now("/table.json", 0, now=100.0 + FRESH / 2) == "table"
+    assert cache.kept_now("/table.json", 1, now=100.0 + FRESH / 2) is None   # a change made here since
+    assert cache.kept_now("/table.json", 0, now=100.0 + 2 * FRESH) is None   # another receiver's, maybe
+    cache.confirm(8, 0, when=101.0)
+    assert cache.kept_now("/table.json", 0, now=101.0) is None           # kept from generation 7
