@@ -80,9 +80,8 @@ class Database:
         elif write:
             self._here.committed = []
             try:
-                with self._lock, self._conn.begin():
-                    with self._using(self._writer):
-                        yield self
+                with self._lock, self._writing(), self._using(self._writer):
+                    yield self
                 done = self._here.committed
             finally:
                 self._here.committed = None
@@ -91,6 +90,18 @@ class Database:
         else:
             with self._reading() as connection, self._using(connection):
                 yield self
+
+    @contextmanager
+    def _writing(self):
+        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
+        if self.sqlite:
+            self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
+        try:
+            yield
+        except BaseException:
+            self._writer.rollback()
+            raise
+        self._writer.commit()
 
     def after_commit(self, callback) -> None:
         """Call ``callback()`` once the write transaction this thread is in has committed (never,
