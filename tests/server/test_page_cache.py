@@ -96,3 +96,17 @@ def test_a_kept_page_is_answered_without_the_database_only_while_its_generation_
     assert cache.kept_now("/table.json", 0, now=100.0 + 2 * FRESH) is None   # another receiver's, maybe
     cache.confirm(8, 0, when=101.0)
     assert cache.kept_now("/table.json", 0, now=101.0) is None           # kept from generation 7
+
+
+def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(store, client):
+    """The league's own data moves the store's generation: the kept table is built again after
+    an organiser records a no-show (A.3.7: the match forfeited 8 : 0 to the opponent)."""
+    from league_admin_helpers import SEASON, fixture_between, set_up_league
+
+    set_up_league(store)
+    store.generate_schedule(SEASON, "carom")
+    path = f"/table.json?season={SEASON.replace('/', '%2F')}"
+    assert json.loads(client.get(path)[1])["rows"] == []
+    store.record_no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
+    table = {row["team"]: row for row in json.loads(client.get(path)[1])["rows"]}
+    assert table["Sokoli"]["points"] == 8
