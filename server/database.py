@@ -1,9 +1,15 @@
-"""One SQL connection for the store, through SQLAlchemy: SQLite (a file, WAL) or PostgreSQL (a URL).
+"""SQL connections for the store, through SQLAlchemy: SQLite (a file, WAL) or PostgreSQL (a URL).
 
 ``Database(place)``: a path is a SQLite file (WAL, ``synchronous=FULL``, writes taken with
 ``BEGIN IMMEDIATE``); ``postgresql+psycopg://…`` is a PostgreSQL database. ``transaction()`` runs
 a block in one transaction (a block inside another joins it) and yields this object, whose
 ``execute(sql, args)`` takes the store's portable SQL with ``?`` placeholders.
+
+Writes go through one connection, one transaction at a time (a lock). Reads outside a write
+(``transaction(write=False)``: the pages) take a pooled connection of their own, so a page
+being built never holds up an item being stored (SQLite's WAL readers do not block its writer).
+Statements run on the driver's own cursor: SQLAlchemy's engine gives the URL, the pool, the
+dialect and the migrations; per statement it would cost more than the statement itself.
 """
 import threading
 from contextlib import contextmanager
@@ -13,18 +19,49 @@ import sqlalchemy as sa
 
 from server import migrate
 
+READERS = 8              # pooled read connections (more readers wait for one)
+
+
+class Rows:
+    """What a statement gives back: rows to fetch, the rows it changed."""
+
+    def __init__(self, cursor):
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def returns_rows(self) -> bool:
+        return self._cursor.description is not None
+
+    def fetchone(self):
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list:
+        return self._cursor.fetchall()
+
+    def scalar(self):
+        row = self._cursor.fetchone()
+        return row[0] if row is not None else None
+
+    def __iter__(self):
+        return iter(self._cursor.fetchall())
+
 
 class Database:
     def __init__(self, place: str):
         self.url = place if "://" in place else f"sqlite:///{place}"
         self.sqlite = self.url.startswith("sqlite")
         options = {"connect_args": {"check_same_thread": False, "timeout": 30}} if self.sqlite else {}
-        self.engine = sa.create_engine(self.url, **options)
+        self.engine = sa.create_engine(self.url, pool_size=READERS, max_overflow=0, pool_timeout=60, **options)
         if self.sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_connected)
-            sa.event.listen(self.engine, "begin", self._begin_sqlite)
-        self._lock = threading.RLock()       # re-entrant: figures are computed inside put's transaction
-        self._writing = True
+            sa.event.listen(self.engine, "begin", _begin_immediate)
+        self._placeholder = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._lock = threading.RLock()       # one write at a time through the one write connection
+        self._here = threading.local()       # .connection: the one this thread's transaction uses
         self._conn = self.engine.connect()
         try:
             with self._conn.begin():
@@ -32,28 +69,73 @@ class Database:
         except BaseException:
             self.close()
             raise
+        self._writer = self._conn.connection.dbapi_connection
 
     @contextmanager
     def transaction(self, *, write: bool = True):
-        """``write=False``: a read (SQLite: a deferred BEGIN, which takes no write lock)."""
-        with self._lock:
-            if self._conn.in_transaction():
-                yield self
-                return
-            self._writing = write
-            with self._conn.begin():
+        """One transaction; inside another on this thread, the block joins it. ``write=False``: a
+        read on a pooled connection of its own (SQLite: a deferred BEGIN, which takes no lock)."""
+        if getattr(self._here, "connection", None) is not None:
+            yield self
+        elif write:
+            self._here.committed = []
+            try:
+                with self._lock, self._writing(), self._using(self._writer):
+                    yield self
+                done = self._here.committed
+            finally:
+                self._here.committed = None
+            for callback in done:
+                callback()
+        else:
+            with self._reading() as connection, self._using(connection):
                 yield self
 
-    def _begin_sqlite(self, conn) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if self._writing else "BEGIN")
+    @contextmanager
+    def _writing(self):
+        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
+        if self.sqlite:
+            self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
+        try:
+            yield
+        except BaseException:
+            self._writer.rollback()
+            raise
+        self._writer.commit()
 
-    def execute(self, sql: str, args=()):
-        statement, names = _named(sql)
-        return self._conn.execute(statement, dict(zip(names, args)))
+    def after_commit(self, callback) -> None:
+        """Call ``callback()`` once the write transaction this thread is in has committed (never,
+        if it rolls back)."""
+        self._here.committed.append(callback)
+
+    @contextmanager
+    def _using(self, connection):
+        self._here.connection = connection
+        try:
+            yield
+        finally:
+            self._here.connection = None
+
+    @contextmanager
+    def _reading(self):
+        connection = self.engine.raw_connection()
+        try:
+            if self.sqlite:
+                connection.driver_connection.execute("BEGIN")       # one snapshot for the whole read
+            yield connection.driver_connection
+        finally:
+            try:
+                connection.rollback()        # a read changes nothing; this ends its snapshot
+            finally:
+                connection.close()           # back to the pool
+
+    def execute(self, sql: str, args=()) -> Rows:
+        cursor = self._here.connection.cursor()
+        cursor.execute(_driver_sql(sql, self._placeholder), tuple(args))
+        return Rows(cursor)
 
     def execute_many(self, sql: str, rows) -> None:
-        statement, names = _named(sql)
-        self._conn.execute(statement, [dict(zip(names, row)) for row in rows])
+        self._here.connection.cursor().executemany(_driver_sql(sql, self._placeholder), [tuple(row) for row in rows])
 
     def close(self) -> None:
         with self._lock:
@@ -62,14 +144,28 @@ class Database:
 
 
 def _sqlite_connected(dbapi_connection, record) -> None:
-    dbapi_connection.isolation_level = None       # SQLAlchemy's "begin" event issues BEGIN IMMEDIATE
+    dbapi_connection.isolation_level = None       # the "begin" event issues BEGIN IMMEDIATE
     dbapi_connection.execute("PRAGMA journal_mode=WAL")
     dbapi_connection.execute("PRAGMA synchronous=FULL")
 
 
-@lru_cache(maxsize=512)
-def _named(sql: str):
-    """The statement with ``?`` turned into named parameters (the store's SQL is written with ``?``)."""
-    parts = sql.split("?")
-    names = tuple(f"p{n}" for n in range(len(parts) - 1))
-    return sa.text(parts[0] + "".join(f":{name}{part}" for name, part in zip(names, parts[1:]))), names
+def _begin_immediate(conn) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+@lru_cache(maxsize=1024)
+def _driver_sql(sql: str, placeholder: str) -> str:
+    """The store's SQL (``?`` placeholders) in the driver's parameter style (psycopg: ``%s``)."""
+    if placeholder == "?":
+        return sql
+    return sql.replace("%", "%%").replace("?", placeholder)
+
+
+def shown(place: str) -> str:
+    """The store's place as it may be printed or logged: a URL's password masked."""
+    if "://" not in place:
+        return place
+    try:
+        return sa.engine.make_url(place).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return "(a database URL that does not parse)"

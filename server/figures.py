@@ -34,9 +34,12 @@ def refresh(store, match_id: str) -> None:
 
 def rebuild_if_missing(store) -> None:
     """Compute the figures of every stored match that has none (a store from before figures)."""
-    for (match_id,) in store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
-                                   "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL"):
+    missing = store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
+                          "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL")
+    for (match_id,) in missing:
         refresh(store, match_id)
+    if missing:
+        store.changed()         # pages built before (this receiver's or another's) are out of date
 
 
 def _zero() -> dict:

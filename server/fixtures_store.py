@@ -38,7 +38,7 @@ class Fixtures:
         lot = fields.text(lot or f"{season} {competition}", "the lot")
         plan = self._plan(season_row, competition, teams, lot, holidays)
         ids = {t["name"]: t["id"] for t in teams}
-        with self._transaction() as db:
+        with self._changing() as db:
             self._clear_schedule(db, season, competition, replace)
             taken = {fixture_id for (fixture_id,) in db.execute("SELECT id FROM fixtures").fetchall()}
             db.execute_many("INSERT INTO fixtures(id, season, competition, round, date, start, home, away, venue, "
@@ -110,7 +110,7 @@ class Fixtures:
         day = fields.date(day, "the new date")
         fixture = self._movable(fixture_id)
         self._check_day(fixture, day)
-        with self._transaction() as db:
+        with self._changing() as db:
             db.execute("UPDATE fixtures SET date = ?, status = 'scheduled' WHERE id = ?", (day.isoformat(), fixture_id))
         return self.fixture(fixture_id)
 
@@ -144,7 +144,7 @@ class Fixtures:
         day = fields.date(to, "the new date") if to not in (None, "") else None
         if day is not None:
             self._check_day(fixture, day)
-        with self._transaction() as db:
+        with self._changing() as db:
             earlier = [f for (f,) in db.execute("SELECT fixture FROM postponements WHERE team = ? ORDER BY seq",
                                                 (asking["id"],)).fetchall()]
             if len(earlier) >= MAX_POSTPONEMENTS:
@@ -185,7 +185,7 @@ class Fixtures:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
                               "not yet played")
         opponent = fixture["away"] if team == fixture["home"] else fixture["home"]
-        with self._transaction() as db:
+        with self._changing() as db:
             db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)",
                        (fixture_id, absent["id"], self.now()))
             db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture_id,))

@@ -25,7 +25,7 @@ class League:
         """A season with its autumn and spring halves (A.2.1); refused if it exists."""
         name = fields.season_name(name)
         (a_first, a_last), (s_first, s_last) = fields.halves(name, autumn, spring)
-        with self._transaction() as db:
+        with self._changing() as db:
             if db.execute("SELECT 1 FROM seasons WHERE name = ?", (name,)).fetchone():
                 raise LeagueError(f"season {name} already exists")
             db.execute("INSERT INTO seasons(name, autumn_first, autumn_last, spring_first, spring_last) "
@@ -56,7 +56,7 @@ class League:
         """A venue and the weekdays it is open for matches (empty: any working day); an existing
         venue gets the new opening days."""
         name, opening = fields.text(name, "the venue"), fields.days_text(days)
-        with self._transaction() as db:
+        with self._changing() as db:
             db.execute("INSERT INTO venues(name, days) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                        "days = excluded.days", (name, opening))
         return {"name": name, "days": opening}
@@ -87,7 +87,7 @@ class League:
         competition, name = fields.competition(competition), fields.text(name, "the team")
         captain, phone, days = fields.text(captain, "the captain"), fields.phone(phone), fields.days_text(days)
         season = self.season(fields.season_name(season))["name"]
-        with self._transaction() as db:
+        with self._changing() as db:
             venue = self._venue(db, fields.text(venue, "the venue"))
             if self._team_row(db, season, competition, name, missing=None):
                 raise LeagueError(f"team {name!r} already plays {competition} in {season}")
@@ -126,7 +126,7 @@ class League:
         """Put a player on a team's roster; a player already on another team of the same season's
         competition is refused with that team's name (A.3.4)."""
         player = fields.text(player, "the player")
-        with self._transaction() as db:
+        with self._changing() as db:
             row = self._team_row(db, season, competition, team)
             other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
                                "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
@@ -138,7 +138,7 @@ class League:
                        (season, competition, player, row["id"]))
 
     def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
-        with self._transaction() as db:
+        with self._changing() as db:
             row = self._team_row(db, season, competition, team)
             gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                               (season, competition, player, row["id"])).rowcount

@@ -47,8 +47,8 @@ def neighbours(store, game: str, season: str | None) -> dict:
     """The seasons before and after (two index lookups, not a list of every season)."""
     if season is None:
         return {"previous": None, "next": None}
-    [(previous,)] = store.query("SELECT MAX(season) FROM match_figures WHERE game = ? AND season < ?", (game, season))
-    [(following,)] = store.query("SELECT MIN(season) FROM match_figures WHERE game = ? AND season > ?", (game, season))
+    [(previous,)] = store.read("SELECT MAX(season) FROM match_figures WHERE game = ? AND season < ?", (game, season))
+    [(following,)] = store.read("SELECT MIN(season) FROM match_figures WHERE game = ? AND season > ?", (game, season))
     return {"previous": previous, "next": following}
 
 
@@ -71,7 +71,7 @@ def figures(row: dict) -> dict:
 
 def _totals(store, where: str, args: tuple) -> list[dict]:
     columns = ("game", "season", "player", "team", *TOTALS)
-    rows = store.query(f"SELECT {', '.join(columns)} FROM player_totals WHERE {where} "
+    rows = store.read(f"SELECT {', '.join(columns)} FROM player_totals WHERE {where} "
                        "ORDER BY season DESC, game, player, team", args)
     return [dict(zip(columns, r)) for r in rows]
 
@@ -149,7 +149,7 @@ def player(store, name: str, game: str | None = None, season: str | None = None)
     chosen = next((r for r in seasons if (game is None or r["game"] == game)
                    and (season is None or r["season"] == season)), None)
     game, season = (chosen["game"], chosen["season"]) if chosen else (game or "carom", season or "")
-    rows = store.query(f"SELECT {', '.join(ROW)} FROM player_figures WHERE player = ? AND game = ? AND season = ? "
+    rows = store.read(f"SELECT {', '.join(ROW)} FROM player_figures WHERE player = ? AND game = ? AND season = ? "
                        "ORDER BY seq, number, partie_id", (name, game, season))
     return {"player": name, "game": game, "season": season,
             "seasons": [{"game": r["game"], "season": r["season"], **figures(r)} for r in seasons],
@@ -173,7 +173,7 @@ def team(store, name: str, game: str = "carom", season: str | None = None) -> di
 
 
 def _matches(store, game: str, season: str | None) -> list[dict]:
-    rows = store.query("SELECT match_id, date, venue, home, away, points_home, points_away, closed "
+    rows = store.read("SELECT match_id, date, venue, home, away, points_home, points_away, closed "
                        "FROM match_figures WHERE game = ? AND season = ? ORDER BY seq", (game, season))
     return [{"match": r[0], "date": r[1], "venue": r[2], "home": r[3], "away": r[4],
              "points": {"home": r[5], "away": r[6]}, "closed": bool(r[7])} for r in rows]

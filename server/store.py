@@ -3,6 +3,7 @@
 An accepted item is never changed or deleted: ``put`` inserts a new id, answers "duplicate"
 for the same id with the same bytes, and raises Conflict for the same id with other bytes.
 """
+import itertools
 import json
 from contextlib import contextmanager
 
@@ -44,6 +45,8 @@ class Store(League, Fixtures):
         self.path, self.keep_refusals = str(path), keep_refusals
         self.clock = clock or SystemClock()     # the one wall clock (clock/); tests give a ManualClock
         self._db = Database(self.path)
+        self._commits = itertools.count(1)
+        self.changes = 0        # a new number after each commit of a change made here (``changed``)
 
     def now(self) -> str:
         """The time stamp written with devices, items and refusals (UTC, seconds)."""
@@ -56,6 +59,14 @@ class Store(League, Fixtures):
         with self._db.transaction() as db:
             yield db
 
+    @contextmanager
+    def _changing(self):
+        """A transaction that changes what the pages show (the league's own data): the store's
+        generation moves on with it, so kept pages are built again."""
+        with self._transaction() as db:
+            self.changed()
+            yield db
+
     def transaction(self):
         """A caller's transaction (the receiver's, per item): the store's calls inside join it."""
         return self._transaction()
@@ -64,6 +75,32 @@ class Store(League, Fixtures):
     def _read(self):
         with self._db.transaction(write=False) as db:
             yield db
+
+    def reading(self):
+        """A caller's read (a page): the store's reads inside see one state of the store (SQLite:
+        one snapshot; PostgreSQL: each statement sees what was committed before it)."""
+        return self._read()
+
+    def read(self, sql: str, args=()) -> list[tuple]:
+        """Rows of a portable read-only SQL statement (``?`` placeholders), on a read connection."""
+        with self._read() as db:
+            return [tuple(row) for row in db.execute(sql, args).fetchall()]
+
+    def generation(self) -> int:
+        """A number that moves on with every change to what the pages show (migration 0004):
+        an item stored, figures computed again; by this process or another on the same database."""
+        with self._read() as db:
+            return db.execute("SELECT n FROM generation WHERE id = 1").fetchone()[0]
+
+    def changed(self) -> None:
+        """Move the generation on (in the caller's transaction, if any): the pages built before
+        are out of date."""
+        with self._transaction() as db:
+            db.execute("UPDATE generation SET n = n + 1 WHERE id = 1")
+            self._db.after_commit(self._committed)
+
+    def _committed(self) -> None:
+        self.changes = next(self._commits)
 
     def close(self) -> None:
         self._db.close()
@@ -138,14 +175,20 @@ class Store(League, Fixtures):
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
-            row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
-            if row is None:
-                db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, venue) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (item_id, kind, game, match_id, device, via, self.now(), body, origin_text, venue))
+            # another receiver storing the same id at once (PostgreSQL): this waits for its commit
+            inserted = db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, "
+                                  "venue) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                                  (item_id, kind, game, match_id, device, via, self.now(), body, origin_text,
+                                   venue)).rowcount == 1
+            if inserted:
+                # the generation's row lock, held to the commit, stores items one at a time across
+                # receivers: the figures below are computed from every item committed before
+                self.changed()
                 if then is not None:
                     then()          # in the same transaction: one commit, stored item and its figures
-        if row is None:
+            else:
+                row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
+        if inserted:
             return "stored"
         if bytes(row[0]) == body:
             return "duplicate"

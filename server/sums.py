@@ -24,7 +24,7 @@ def season_of(date) -> str | None:
 def season_or_latest(store, game: str, season: str | None) -> str | None:
     if season is not None:
         return season
-    [(latest,)] = store.query("SELECT MAX(season) FROM match_figures WHERE game = ?", (game,))
+    [(latest,)] = store.read("SELECT MAX(season) FROM match_figures WHERE game = ?", (game,))
     return latest
 
 
@@ -45,7 +45,7 @@ def _counted(game: str, season: str | None) -> tuple:
 def team_sums(store, game: str, season: str | None) -> list[dict]:
     """Per team, the sums of its figures (from the running totals: a row per team and opponent),
     without the teams expelled (A.3.7) and the matches played against them."""
-    rows = store.query(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
+    rows = store.read(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
                        f"WHERE {_NOT_EXPELLED} GROUP BY team HAVING SUM(matches) > 0", _counted(game, season))
     return [dict(zip(("team", *SUMMED), row)) for row in rows]
 
@@ -53,7 +53,7 @@ def team_sums(store, game: str, season: str | None) -> list[dict]:
 def head_to_head(store, game: str, season: str | None) -> dict[str, dict[str, int]]:
     """Team points each team won against each opponent (RULES 1.8 d)."""
     against: dict[str, dict[str, int]] = {}
-    for team, opponent, points in store.query(f"SELECT team, opponent, points FROM team_totals WHERE "
+    for team, opponent, points in store.read(f"SELECT team, opponent, points FROM team_totals WHERE "
                                               f"{_NOT_EXPELLED} AND matches > 0", _counted(game, season)):
         against.setdefault(team, {})[opponent] = points
     return against
@@ -65,11 +65,11 @@ def unreadable(store, game: str | None = None, season: str | None = None) -> lis
     if game is not None:
         clause, season_args = _season_clause(season)
         query, args = query + f" AND game = ? AND {clause}", (game, *season_args)
-    return [item for (text,) in store.query(query + " ORDER BY seq", args) for item in json.loads(text)]
+    return [item for (text,) in store.read(query + " ORDER BY seq", args) for item in json.loads(text)]
 
 
 def matches(store) -> list[dict]:
-    rows = store.query("SELECT match_id, game, date, venue, home, away, points_home, points_away, closed "
+    rows = store.read("SELECT match_id, game, date, venue, home, away, points_home, points_away, closed "
                        "FROM match_figures ORDER BY seq")
     return [{"match": r[0], "game": r[1], "date": r[2], "venue": r[3], "home": r[4], "away": r[5],
              "points": {"home": r[6], "away": r[7]}, "closed": bool(r[8])} for r in rows]

@@ -21,6 +21,7 @@ the thread pool, so the event loop only moves bytes and a slow client costs no t
 """
 import asyncio
 import logging
+import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -31,6 +32,7 @@ from starlette.routing import Route
 
 from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats_web
 from server.live import LiveBoard
+from server.page_cache import PageCache
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
 from server.answers import read_body as _read_body, refused as _refused, remote as _remote, too_many as _too_many
@@ -89,6 +91,41 @@ def _page(build):
             log.exception("GET %s failed", request.url.path)
             return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
     return endpoint
+
+
+def _kept(build):
+    """A page kept until the store's generation moves on (server/page_cache.py): built once per
+    change of the store, whichever receiver made it, not once per reader; while the generation
+    read last is fresh, answered on the event loop without asking the database."""
+    built = _page(_kept_or_built(build))
+
+    async def endpoint(request):
+        store, pages = request.app.state.receiver.store, request.app.state.pages
+        page = pages.kept_now((request.url.path, request.url.query), store.changes)
+        return _answer(page) if page is not None else await built(request)
+    return endpoint
+
+
+def _kept_or_built(build):
+    def kept(store, request):
+        pages, changes, now = request.app.state.pages, store.changes, time.monotonic()
+        with store.reading():
+            generation = store.generation()
+            pages.confirm(generation, changes, now)
+            return _answer(pages.page((request.url.path, request.url.query), generation,
+                                      lambda: _parts(build(store, request))))
+    return kept
+
+
+def _answer(page: tuple) -> Response:
+    status, body, headers = page
+    answer = Response(body, status_code=status)
+    answer.raw_headers = list(headers)
+    return answer
+
+
+def _parts(answer: Response) -> tuple:
+    return answer.status_code, answer.body, tuple(answer.raw_headers)
 
 
 def _admin(build):
@@ -191,13 +228,13 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _page(_index), methods=["GET"]),
-        Route("/matches.json", _page(_matches), methods=["GET"]),
-        Route("/matches/{name:path}", _page(_match), methods=["GET"]),
-        Route("/table.json", _page(_table("carom", False)), methods=["GET"]),
-        Route("/table.html", _page(_table("carom", True)), methods=["GET"]),
-        Route("/table-8ball.json", _page(_table("8ball", False)), methods=["GET"]),
-        Route("/table-8ball.html", _page(_table("8ball", True)), methods=["GET"]),
+        Route("/", _kept(_index), methods=["GET"]),
+        Route("/matches.json", _kept(_matches), methods=["GET"]),
+        Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
+        Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
+        Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),
+        Route("/table-8ball.json", _kept(_table("8ball", False)), methods=["GET"]),
+        Route("/table-8ball.html", _kept(_table("8ball", True)), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
         Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
         Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
@@ -207,4 +244,5 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     app.state.live = board
+    app.state.pages = PageCache()
     return NoSniff(app)

@@ -86,6 +86,8 @@ def _forwarder(args, receiver, UserError):
 def _serve(args, receiver, UserError) -> int:
     import threading
 
+    from server.database import shown
+
     host, _, port = args.listen.rpartition(":")
     syncer = _forwarder(args, receiver, UserError)
     stop = threading.Event()
@@ -98,7 +100,7 @@ def _serve(args, receiver, UserError) -> int:
     where = ([f"serial {args.serial}"] if args.serial else []) + ([f"forwarding to {args.forward} ({syncer.status()['unsent']} to send)"] if syncer else [])
     try:
         if args.listen == "off":
-            print(f"{', '.join(where)}; store {args.db}", flush=True)
+            print(f"{', '.join(where)}; store {shown(args.db)}", flush=True)
             (serial_thread or forward_thread).join()
             return 0
         from server.http_server import ReceiverServer
@@ -108,7 +110,7 @@ def _serve(args, receiver, UserError) -> int:
         # said once uvicorn runs and handles SIGINT/SIGTERM itself: a Ctrl-C before that would
         # land in its start-up and leave a traceback
         listening = (f"receiving on {scheme}://{host}:{server.port}/api/v1/records"
-                     + "".join(f", {w}" for w in where) + f"; store {args.db}")
+                     + "".join(f", {w}" for w in where) + f"; store {shown(args.db)}")
         try:
             server.serve_forever(on_started=lambda: print(listening, flush=True))
         finally:

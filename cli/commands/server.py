@@ -79,6 +79,7 @@ def open_store(db: str, *, must_exist: bool):
     from sqlalchemy.exc import SQLAlchemyError
 
     from cli.commands import user_error
+    from server.database import shown
     from server.store import Store
 
     if must_exist and "://" not in db and not os.path.exists(db):
@@ -88,7 +89,7 @@ def open_store(db: str, *, must_exist: bool):
     except (sqlite3.Error, SQLAlchemyError) as exc:
         what = "SQLite store" if "://" not in db else "database"
         reason = getattr(exc, "orig", None) or exc
-        raise user_error(f"{db}: not a usable {what} ({str(reason).splitlines()[0]})") from None
+        raise user_error(f"{shown(db)}: not a usable {what} ({str(reason).splitlines()[0]})") from None
 
 
 def read_secret(path, what: str = "the secret") -> bytes:

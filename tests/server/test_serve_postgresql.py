@@ -1,0 +1,223 @@
+"""`pocitadlo serve` on PostgreSQL, end to end (docs/server.md, "PostgreSQL: a federation on several
+receivers"): real receiver processes, a device delivering its outbox over HTTP, the tables read
+back; two receivers on one database taking the same items at once store each once and answer
+the same tables (RULES 1.6, 1.8); the same two behind Caddy with deploy/Caddyfile.federation.
+
+Caddy is Debian's package (`apt-get install caddy`): without it the Caddy test skips, saying so;
+with POCITADLO_REQUIRE_CADDY=1 (CI) that is a failure."""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sync_helpers import deliver_all, records_url, wait_for
+
+from cli.main import main
+from delivery.outbox import Outbox
+from delivery.transport_http import HttpTransport
+from server import samples
+from server.receiver import Receiver
+from server.store import Store
+from wire.signing import Signer
+
+ROOT = Path(__file__).resolve().parents[2]
+POCITADLO = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
+VENUE = "Hostinec U Lva"
+DEVICES = {"u-lva-1": b"lva-one-secret-0123456789abc", "u-lva-2": b"lva-two-secret-0123456789abc"}
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+@pytest.fixture
+def league(postgresql, tmp_path):
+    """A fresh PostgreSQL database with the venue's two counters registered through the CLI."""
+    url = postgresql()
+    for device, secret in DEVICES.items():
+        (tmp_path / f"{device}.secret").write_bytes(secret)
+        assert main(["server", "--db", url, "add-device", device, "--venue", VENUE,
+                     "--secret-file", str(tmp_path / f"{device}.secret")]) == 0
+    return url
+
+
+@contextmanager
+def serve(url: str, log: Path):
+    """`pocitadlo serve --db URL` as its own process on a free port of 127.0.0.1; yields the port."""
+    with open(log, "w") as errors:
+        process = subprocess.Popen(POCITADLO + ["serve", "--db", url, "--listen", "127.0.0.1:0"],
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+    try:
+        line = process.stdout.readline()        # "receiving on http://127.0.0.1:PORT/…; store URL"
+        listening = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert listening, log.read_text()
+        yield int(listening.group(1)), line
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def get_json(port: int, path: str):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        assert response.status == 200, path
+        return json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def match_outbox(directory: Path, match_id: str, home: str, away: str, seed: int) -> Outbox:
+    """A device's outbox holding a carom league match: four partie, then the match item."""
+    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, venue=VENUE,
+                                                   points_limit=20, innings_limit=3)
+    outbox = Outbox(directory)
+    for pid, text, summary in played:
+        outbox.add(pid, "partie", text, summary)
+    outbox.add(mid, "match", mtext, msummary)
+    return outbox
+
+
+def test_serve_on_postgresql_stores_a_device_s_match_and_shows_it_in_the_table(league, tmp_path):
+    """RULES 1.6 and 1.8 through the real `pocitadlo serve` process on a PostgreSQL database."""
+    outbox = match_outbox(tmp_path / "outbox", "KD-PG-1", "Lvi", "Orli", seed=3)
+    with serve(league, tmp_path / "serve.log") as (port, line):
+        assert "postgresql+psycopg://" in line
+        deliver_all(outbox, HttpTransport(records_url(port), Signer("u-lva-1", DEVICES["u-lva-1"]), timeout=30))
+        assert outbox.pending() == [] and outbox.held() == []
+        table = get_json(port, "/table.json")
+        record = get_json(port, "/matches/KD-PG-1.json")
+    assert {row["team"] for row in table["rows"]} == {"Lvi", "Orli"}
+    assert sum(row["partie"] for row in table["rows"]) == 8          # four partie, counted for each side
+    assert record["closed"] is True and len(record["partie"]) == 4
+    assert record["points"] == {side: sum(p[side]["team_points"] or 0 for p in record["partie"])
+                                for side in ("home", "away")}
+    store = Store(league)
+    try:
+        assert store.count() == 5
+    finally:
+        store.close()
+
+
+MATCHES = [("KD-A", "Lvi", "Orli", 1), ("KD-B", "Sokoli", "Vlci", 2), ("KD-C", "Orli", "Sokoli", 3),
+           ("KD-D", "Vlci", "Lvi", 4)]
+
+
+def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_each_once(league, tmp_path):
+    """Every match is delivered by two devices at once, one to each receiver process (as a
+    round-robin proxy in front would split them): each item is stored once, answered "stored" by
+    one receiver and "duplicate" by the other, and both receivers answer the same tables and list
+    as a store that took the items one by one."""
+    with serve(league, tmp_path / "a.log") as (port_a, _), serve(league, tmp_path / "b.log") as (port_b, _):
+        outboxes, threads = [], []
+        for match_id, home, away, seed in MATCHES:
+            for device, port in (("u-lva-1", port_a), ("u-lva-2", port_b)):
+                outbox = match_outbox(tmp_path / device / match_id, match_id, home, away, seed)
+                transport = HttpTransport(records_url(port), Signer(device, DEVICES[device]), timeout=60)
+                outboxes.append(outbox)
+                threads.append(threading.Thread(target=deliver_all, args=(outbox, transport)))
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert all(o.pending() == [] and o.held() == [] for o in outboxes)
+        answers = [get_json(port, path) for port in (port_a, port_b)
+                   for path in ("/table.json", "/matches.json")]
+    store = Store(league)
+    try:
+        stored = [row["id"] for row in store.items()]
+        refusals = store.refusals()
+    finally:
+        store.close()
+    assert len(stored) == len(set(stored)) == 5 * len(MATCHES) and refusals == []
+    logs = (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
+    assert "ERROR" not in logs and logs.count(" duplicate ") == 5 * len(MATCHES)   # no 500 retried
+    table_a, list_a, table_b, list_b = answers
+    assert (table_a, list_a) == (table_b, list_b)
+    reference = one_by_one(tmp_path / "reference.sqlite", outboxes[::2])
+    assert table_a["rows"] == reference["rows"]
+    assert sorted(m["match"] for m in list_a) == [m[0] for m in MATCHES] and all(m["closed"] for m in list_a)
+
+
+def one_by_one(path: Path, outboxes) -> dict:
+    """The carom table of a SQLite store that took the delivered items one at a time."""
+    from server import exports
+
+    store = Store(path)
+    store.add_device("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
+    receiver = Receiver(store)
+    try:
+        for outbox in outboxes:
+            for body in sorted((outbox.directory / "delivered").glob("*.json")):
+                signed = Signer("u-lva-1", DEVICES["u-lva-1"]).sign(body.read_bytes())
+                assert receiver.handle(signed, via="test", fresh_only=False)[0] == 200
+        return exports.league_table(store)
+    finally:
+        store.close()
+
+
+def caddy_in_front(tmp_path: Path, upstreams: list[int]) -> tuple[list[str], int]:
+    """deploy/Caddyfile.federation, on plain HTTP at a free port of 127.0.0.1 and with the
+    receivers' ports put in: Caddy's command line and the port it listens on."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        why = "Caddy is not installed (apt-get install caddy)"
+        if os.environ.get("POCITADLO_REQUIRE_CADDY") == "1":
+            pytest.fail(f"POCITADLO_REQUIRE_CADDY=1 but {why}")
+        pytest.skip(why)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    text = (ROOT / "deploy" / "Caddyfile.federation").read_text(encoding="utf-8")
+    for example, ours in (("vysledky.example-liga.cz {", f"http://127.0.0.1:{port} {{"),
+                          ("127.0.0.1:8081", f"127.0.0.1:{upstreams[0]}"), ("127.0.0.1:8082", f"127.0.0.1:{upstreams[1]}"),
+                          ("/var/log/caddy/pocitadlo.log", str(tmp_path / "caddy-access.log"))):
+        assert example in text
+        text = text.replace(example, ours)
+    (tmp_path / "Caddyfile").write_text("{\n\tadmin off\n}\n" + text, encoding="utf-8")
+    return [caddy, "run", "--adapter", "caddyfile", "--config", str(tmp_path / "Caddyfile")], port
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def test_two_receivers_behind_caddy_share_the_posts_and_answer_one_table(league, tmp_path):
+    """Two `serve` processes on one PostgreSQL behind Caddy with the example Caddyfile's round
+    robin: a device's posts reach both receivers, each item is stored once, and the table and
+    list through Caddy are each receiver's own (RULES 1.8)."""
+    with serve(league, tmp_path / "a.log") as (port_a, _), serve(league, tmp_path / "b.log") as (port_b, _):
+        command, port = caddy_in_front(tmp_path, [port_a, port_b])
+        home = tmp_path / "caddy-home"
+        environment = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
+                       "XDG_CONFIG_HOME": str(home / "config")}
+        with open(tmp_path / "caddy.log", "w") as log:
+            caddy = subprocess.Popen(command, stdout=log, stderr=log, env=environment, cwd=tmp_path)
+        try:
+            assert wait_for(lambda: listening(port) or caddy.poll() is not None) and caddy.poll() is None, \
+                (tmp_path / "caddy.log").read_text()
+            for match_id, home_team, away_team, seed in MATCHES[:2]:
+                outbox = match_outbox(tmp_path / match_id, match_id, home_team, away_team, seed)
+                deliver_all(outbox, HttpTransport(records_url(port), Signer("u-lva-1", DEVICES["u-lva-1"]), timeout=60))
+                assert outbox.pending() == [] and outbox.held() == []
+            through_caddy = [get_json(port, path) for path in ("/table.json", "/matches.json")]
+            direct = [[get_json(p, path) for path in ("/table.json", "/matches.json")] for p in (port_a, port_b)]
+        finally:
+            caddy.terminate()
+            caddy.wait(30)
+    stored_by = [(tmp_path / f"{r}.log").read_text().count(" stored ") for r in ("a", "b")]
+    assert sum(stored_by) == 10 and min(stored_by) > 0, stored_by        # both receivers took posts
+    assert direct[0] == direct[1] == through_caddy
+    assert {row["team"] for row in through_caddy[0]["rows"]} == {"Lvi", "Orli", "Sokoli", "Vlci"}
