@@ -49,7 +49,9 @@ class Journal:
     def __init__(self, path, lines: list[dict], size: int, *, fsync: bool = True, preallocate: int = 0,
                  end: int | None = None, damage: "Damage | None" = None):
         self.path = os.fspath(path)
-        self.lines = lines              # decoded lines (meta keys kept), in file order
+        self._lines = lines             # decoded lines (meta keys kept), in file order ...
+        self._undecoded: list[str] = []     # ... then the texts appended since, decoded when read
+        self._last = last_number(lines)
         self.damage = damage or Damage()    # what reading it back found (nothing, in a healthy file)
         self.size = size                # bytes of lines in the file, all of it durable
         self.bytes_written = 0          # bytes appended by this process (SD wear)
@@ -118,13 +120,23 @@ class Journal:
         self._end = new_end
 
     @property
+    def lines(self) -> list[dict]:
+        """The decoded lines (meta keys kept), in file order. A line appended is decoded here, when
+        it is first read — not in ``append``, which is on the way from a key to its frame."""
+        if self._undecoded:
+            self._lines.extend(json.loads(text) for text in self._undecoded)
+            self._undecoded.clear()
+        return self._lines
+
+    @property
     def next_number(self) -> int:
-        return last_number(self.lines) + 1
+        return self._last + 1
 
     def append(self, obj: dict) -> int:
         """Write one line (sequence number and checksum added), twice, and make it durable; return
         the bytes written."""
-        text = encode_line({**obj, "n": self.next_number}, checksum=True)
+        number = self.next_number
+        text = encode_line({**obj, "n": number}, checksum=True)
         data = (text + text).encode("utf-8")
         fd = self._handle()
         try:
@@ -141,7 +153,8 @@ class Journal:
         self.size += len(data)
         self._end = max(self._end, self.size)
         self.bytes_written += len(data)
-        self.lines.append(json.loads(text))     # what was just encoded: no checksum to verify
+        self._undecoded.append(text)       # what was just encoded: no checksum to verify
+        self._last = number
         return len(data)
 
     def _take_back(self, fd: int, length: int) -> None:
