@@ -50,6 +50,7 @@ _HANDMADE = {  # letters whose accent does not fit the generic recipe
     "ť": ".....x/.x...x/xxx.../.x..../.x..../.x..x./..xx../......",
     "Ů": ".xxx./.x.x./x...x/x...x/x...x/x...x/.xxx./.....",   # a one-row ring would close the U into an O
 }
+TEXTS_KEPT = 256     # whole-text masks a font keeps (names, scores, words of the screens)
 _DECOMPOSE = {"\u0301": "acute", "\u030c": "caron", "\u030a": "ring"}
 
 
@@ -88,8 +89,17 @@ class BitmapFont:
         self._space = space
         self._fallback = fallback
         self._masks: dict[str, Image.Image] = {}
+        self._resolved: dict[str, str | None] = {}     # a character -> the glyph drawn for it
+        self._widths: dict[str | None, int] = {}
+        self._texts: dict[str, tuple[Image.Image | None, int]] = {}    # see _text_mask
 
     def _resolve(self, ch: str) -> str | None:
+        """The glyph drawn for ``ch`` (worked out once per character: a frame asks many times)."""
+        if ch not in self._resolved:
+            self._resolved[ch] = self._glyph_for(ch)
+        return self._resolved[ch]
+
+    def _glyph_for(self, ch: str) -> str | None:
         if self.upper:
             ch = ch.upper()
         if ch in self._glyphs or ch == " ":
@@ -102,11 +112,9 @@ class BitmapFont:
         return self._fallback if self._fallback in self._glyphs else None
 
     def _glyph_width(self, ch: str | None) -> int:
-        if ch is None:
-            return 0
-        if ch == " ":
-            return self._space
-        return max(len(r) for r in self._glyphs[ch])
+        if ch not in self._widths:
+            self._widths[ch] = 0 if ch is None else self._space if ch == " " else max(map(len, self._glyphs[ch]))
+        return self._widths[ch]
 
     def width(self, text: str) -> int:
         widths = [self._glyph_width(self._resolve(ch)) for ch in text]
@@ -125,19 +133,39 @@ class BitmapFont:
     def draw(self, draw, xy, text: str, fill) -> int:
         """Draw ``text`` with its top-left corner at ``xy``; return the x just after it."""
         x, y = xy
-        first = True
+        mask, width = self._text_mask(text)
+        if mask is not None:
+            draw.bitmap((x, y), mask, fill=fill)
+        return x + width
+
+    def _text_mask(self, text: str) -> tuple[Image.Image | None, int]:
+        """(one mask of the whole ``text`` or None when nothing is lit, its width): kept for the
+        next frames, which draw the same names, scores and words again — one bitmap call each."""
+        found = self._texts.get(text)
+        if found is None:
+            found = self._texts[text] = self._build_text_mask(text)
+            if len(self._texts) > TEXTS_KEPT:
+                del self._texts[next(iter(self._texts))]        # the oldest
+        return found
+
+    def _build_text_mask(self, text: str) -> tuple[Image.Image | None, int]:
+        placed, x = [], 0
         for ch in text:
             resolved = self._resolve(ch)
             width = self._glyph_width(resolved)
             if not width:
                 continue
-            if not first:
+            if placed or x:
                 x += self.spacing
-            first = False
             if resolved != " ":
-                draw.bitmap((x, y), self.mask(resolved), fill=fill)
+                placed.append((x, self.mask(resolved)))
             x += width
-        return x
+        if not placed:
+            return None, x
+        image = Image.new("1", (x, max(mask.height for _, mask in placed)))
+        for left, mask in placed:
+            image.paste(mask, (left, 0))
+        return image, x
 
     def fit(self, text: str, width: int) -> str:
         """``text`` shortened to fit ``width`` pixels (dropping letters from the end)."""
