@@ -69,12 +69,13 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     from gpiozero.pins.mock import MockFactory
 
     from firmware_host.settings import load
-    from cli.commands.run import assemble
+    from cli.commands.run import assemble, settle_memory
     from firmware_host.journal import Journal
     from firmware_host.service import Stop, Ui
 
     factory = MockFactory()
     service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
+    settle_memory()                                  # as `pocitadlo run` does before its loop
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
     thread, shown, stamps = run_stamping_frames(service)
