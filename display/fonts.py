@@ -92,6 +92,7 @@ class BitmapFont:
         self._resolved: dict[str, str | None] = {}     # a character -> the glyph drawn for it
         self._widths: dict[str | None, int] = {}
         self._texts: dict[str, tuple[Image.Image | None, int]] = {}    # see _text_mask
+        self._text_widths: dict[str, int] = {}
 
     def _resolve(self, ch: str) -> str | None:
         """The glyph drawn for ``ch`` (worked out once per character: a frame asks many times)."""
@@ -117,6 +118,9 @@ class BitmapFont:
         return self._widths[ch]
 
     def width(self, text: str) -> int:
+        return _kept(self._text_widths, text, self._measure)
+
+    def _measure(self, text: str) -> int:
         widths = [self._glyph_width(self._resolve(ch)) for ch in text]
         widths = [w for w in widths if w]
         return sum(widths) + self.spacing * max(len(widths) - 1, 0)
@@ -141,12 +145,7 @@ class BitmapFont:
     def _text_mask(self, text: str) -> tuple[Image.Image | None, int]:
         """(one mask of the whole ``text`` or None when nothing is lit, its width): kept for the
         next frames, which draw the same names, scores and words again — one bitmap call each."""
-        found = self._texts.get(text)
-        if found is None:
-            found = self._texts[text] = self._build_text_mask(text)
-            if len(self._texts) > TEXTS_KEPT:
-                del self._texts[next(iter(self._texts))]        # the oldest
-        return found
+        return _kept(self._texts, text, self._build_text_mask)
 
     def _build_text_mask(self, text: str) -> tuple[Image.Image | None, int]:
         placed, x = [], 0
@@ -172,6 +171,16 @@ class BitmapFont:
         while text and self.width(text) > width:
             text = text[:-1].rstrip()
         return text
+
+
+def _kept(cache: dict, text: str, make):
+    """``make(text)``, kept in ``cache`` for the next frames (the TEXTS_KEPT latest texts)."""
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = make(text)
+        if len(cache) > TEXTS_KEPT:
+            del cache[next(iter(cache))]        # the oldest
+    return found
 
 
 def _from_luma(font, chars: str, *, top: int, height: int) -> dict[str, tuple[str, ...]]:
