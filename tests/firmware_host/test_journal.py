@@ -49,6 +49,20 @@ def test_bytes_written_counts_every_appended_byte(tmp_path):
                         for n, o in enumerate([HEADER] + COMMANDS, start=1))
 
 
+def test_lines_appended_read_back_as_the_file_holds_them_between_appends(tmp_path):
+    """append() leaves decoding its line to whoever reads ``lines`` (it is on the way from a key to
+    its frame): read between appends or after, the lines and numbers are those of the file."""
+    path = tmp_path / "p.jsonl"
+    journal = Journal.open(path)
+    journal.append(HEADER)
+    assert [line["n"] for line in journal.lines] == [1]
+    for command in COMMANDS:
+        journal.append(command)
+    assert journal.next_number == 7
+    assert journal.lines == Journal.open(path).lines and len(journal.lines) == 6
+    journal.close()
+
+
 def test_reopened_journal_appends_after_the_old_lines(tmp_path):
     path = tmp_path / "p.jsonl"
     write_journal(path, [HEADER])
