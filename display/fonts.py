@@ -91,7 +91,7 @@ class BitmapFont:
         self._masks: dict[str, Image.Image] = {}
         self._resolved: dict[str, str | None] = {}     # a character -> the glyph drawn for it
         self._widths: dict[str | None, int] = {}
-        self._texts: dict[str, tuple[Image.Image | None, int]] = {}    # see _text_mask
+        self._texts: dict[str, _Text] = {}      # see draw
         self._text_widths: dict[str, int] = {}
 
     def _resolve(self, ch: str) -> str | None:
@@ -135,19 +135,24 @@ class BitmapFont:
         return self._masks[ch]
 
     def draw(self, draw, xy, text: str, fill) -> int:
-        """Draw ``text`` with its top-left corner at ``xy``; return the x just after it."""
+        """Draw ``text`` with its top-left corner at ``xy``; return the x just after it.
+
+        A text drawn before is one mask, made at its second drawing and kept (the names, words and
+        scores a counter shows again frame after frame: one bitmap call); a new one — a score that
+        just changed — is drawn glyph by glyph, which costs less than making its mask."""
         x, y = xy
-        mask, width = self._text_mask(text)
-        if mask is not None:
-            draw.bitmap((x, y), mask, fill=fill)
-        return x + width
+        kept = _kept(self._texts, text, self._place)
+        if kept.mask is None and kept.drawn and kept.placed:
+            kept.mask = _whole(kept.placed, kept.width)
+        kept.drawn = True
+        if kept.mask is not None:
+            draw.bitmap((x, y), kept.mask, fill=fill)
+        else:
+            for left, glyph in kept.placed:
+                draw.bitmap((x + left, y), glyph, fill=fill)
+        return x + kept.width
 
-    def _text_mask(self, text: str) -> tuple[Image.Image | None, int]:
-        """(one mask of the whole ``text`` or None when nothing is lit, its width): kept for the
-        next frames, which draw the same names, scores and words again — one bitmap call each."""
-        return _kept(self._texts, text, self._build_text_mask)
-
-    def _build_text_mask(self, text: str) -> tuple[Image.Image | None, int]:
+    def _place(self, text: str) -> "_Text":
         placed, x = [], 0
         for ch in text:
             resolved = self._resolve(ch)
@@ -159,18 +164,28 @@ class BitmapFont:
             if resolved != " ":
                 placed.append((x, self.mask(resolved)))
             x += width
-        if not placed:
-            return None, x
-        image = Image.new("1", (x, max(mask.height for _, mask in placed)))
-        for left, mask in placed:
-            image.paste(mask, (left, 0))
-        return image, x
+        return _Text(placed, x)
 
     def fit(self, text: str, width: int) -> str:
         """``text`` shortened to fit ``width`` pixels (dropping letters from the end)."""
         while text and self.width(text) > width:
             text = text[:-1].rstrip()
         return text
+
+
+class _Text:
+    """A text as a font draws it: its lit glyphs [(x, mask)], its width, its whole mask once made."""
+    __slots__ = ("placed", "width", "mask", "drawn")
+
+    def __init__(self, placed: list, width: int):
+        self.placed, self.width, self.mask, self.drawn = placed, width, None, False
+
+
+def _whole(placed: list, width: int) -> Image.Image:
+    image = Image.new("1", (width, max(mask.height for _, mask in placed)))
+    for left, mask in placed:
+        image.paste(mask, (left, 0))
+    return image
 
 
 def _kept(cache: dict, text: str, make):
