@@ -7,7 +7,8 @@ only after that.
 ``preallocate=N`` keeps N bytes of zeros, written and synced once, ahead of the lines: a stroke
 then overwrites blocks the file already has and leaves its size alone, so ``fdatasync`` writes
 the data block and no metadata (no inode, no filesystem-journal commit per stroke — on an SD card
-that halves the writes). ``close`` cuts the room off again, so a closed journal is exactly its lines.
+that halves the writes). The room is grown by ``top_up`` after a frame, before it runs out, so a
+stroke waits for that write and its fsync only if it came first. ``close`` cuts the room off again, so a closed journal is exactly its lines.
 While it is open the file holds the zeros: read it through ``text()``, not by path.
 
 Every line carries its sequence number ``n`` (1, 2, …) and is written twice, both copies in the
@@ -118,6 +119,15 @@ class Journal:
         if self._fsync:
             os.fsync(fd)
         self._end = new_end
+
+    def top_up(self) -> bool:
+        """Grow the zero room now when less than a quarter of ``preallocate`` is left, so that no
+        stroke has to (the service calls this after a frame, not between a key and its frame).
+        True when it grew."""
+        if not self.preallocate or self._fd is None or self._end - self.size >= self.preallocate // 4:
+            return False
+        self._make_room(self._fd, self.preallocate // 4 + 1)
+        return True
 
     @property
     def lines(self) -> list[dict]:

@@ -151,6 +151,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
                       bounce=keypad.debounce, long_press=keypad.long_press)
     service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock.monotonic,
                       on_durable=on_durable)
+    # the partie journal's zero room grows after a frame, not between a key and its frame
+    service.observers.append(lambda _model: night.partie is not None and night.partie.top_up())
     # the loop sleeps up to a minute on the ready screen: a delivery redraws its backlog at once
     syncer.on_delivered = lambda: service.post(Refresh("delivered"))
     devices = open_keypads(keypad, service, clock=clock.monotonic, pin_factory=pin_factory, stream=keypad_stream)

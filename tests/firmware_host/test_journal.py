@@ -226,6 +226,26 @@ def test_room_runs_out_and_grows(tmp_path):
     assert len(Journal.open(path).lines) == 40
 
 
+def test_top_up_grows_the_room_before_a_stroke_needs_it(tmp_path, monkeypatch):
+    """Topped up after each frame, the room never runs out under a stroke: every stroke is one
+    write and one fdatasync, no fsync of a grown file among them."""
+    syncs = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: syncs.append(fd) or real_fsync(fd))
+    with Journal.open(tmp_path / "p.jsonl", preallocate=1024) as journal:
+        journal.append(HEADER)
+        grown = 0
+        for i in range(60):
+            syncs.clear()
+            journal.append({"cmd": "score", "value": i})
+            assert syncs == []                                  # the stroke itself grew nothing
+            grown += journal.top_up()
+            assert journal._end - journal.size >= 1024 // 4
+        assert grown >= 2 and not journal.top_up()
+    assert [strip_meta(line) for line in Journal.open(tmp_path / "p.jsonl").lines][1:] == \
+        [{"cmd": "score", "value": i} for i in range(60)]
+
+
 @pytest.mark.parametrize("room", [0, 4096], ids=["not-preallocating", "preallocating"])
 def test_zero_room_reads_as_the_end_never_as_damage(tmp_path, caplog, room):
     """A power cut with the room still there (or a filesystem's NUL fill): no cut, no warning."""

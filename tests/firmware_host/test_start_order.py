@@ -140,3 +140,4 @@ def test_no_first_frame_is_saved_for_a_counter_luma_draws_on_without_spi(tmp_pat
     config.write_text(CONFIG, encoding="utf-8")          # the dummy driver
     ErrorCounter(config).remember(boot_model(config))
     assert not os.path.exists(boot_frame.path_in(str(tmp_path / "data")))
+
