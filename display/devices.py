@@ -12,15 +12,17 @@ class DisplayFault(Exception):
     """The counter cannot be reached (missing SPI, unplugged cable, driver failure)."""
 
 
-def open_device(settings, *, stream=None, serial_interface=None, ws281x=None):
+def open_device(settings, *, stream=None, serial_interface=None, ws281x=None, adopt=False):
     """A luma device for ``settings`` (a DisplaySettings).
 
     ``serial_interface`` replaces the SPI port for MAX7219 boards and ``ws281x`` the rpi_ws281x
     module for WS2812 panels (tests and the benchmark); ``stream`` is the terminal's output.
+    ``adopt``: a MAX7219 chain display.boot_frame already set up and lit for these settings — luma's
+    start (the same set-up, then a blank frame) is not sent, so its picture stays until the next.
     """
     opener = _OPENERS[settings.driver]
     try:
-        return opener(settings, stream=stream, serial_interface=serial_interface, ws281x=ws281x)
+        return opener(settings, stream=stream, serial_interface=serial_interface, ws281x=ws281x, adopt=adopt)
     except DisplayFault:
         raise
     except ImportError as exc:
@@ -43,17 +45,39 @@ def _spi(settings, serial_interface):
                bus_speed_hz=settings.spi_bus_speed)
 
 
-def _max7219(settings, *, serial_interface=None, **_):
+def _max7219(settings, *, serial_interface=None, adopt=False, **_):
     from luma.led_matrix.device import max7219
 
+    serial = _Adopting(_spi(settings, serial_interface)) if adopt else _spi(settings, serial_interface)
     if settings.is_segment:
         # One MAX7219 drives 8 digits; its "image" is 8 columns (digits) x 8 rows (segments).
-        return max7219(_spi(settings, serial_interface), cascaded=settings.digits // 8,
-                       contrast=settings.contrast)
-    return max7219(_spi(settings, serial_interface), width=settings.width, height=settings.height,
-                   rotate=settings.rotate, block_orientation=settings.block_orientation,
-                   blocks_arranged_in_reverse_order=settings.blocks_arranged_in_reverse_order,
-                   contrast=settings.contrast)
+        device = max7219(serial, cascaded=settings.digits // 8, contrast=settings.contrast)
+    else:
+        device = max7219(serial, width=settings.width, height=settings.height, rotate=settings.rotate,
+                         block_orientation=settings.block_orientation,
+                         blocks_arranged_in_reverse_order=settings.blocks_arranged_in_reverse_order,
+                         contrast=settings.contrast)
+    if adopt:
+        serial.starting = False
+    return device
+
+
+class _Adopting:
+    """luma's serial interface to a chain already lit: silent while the driver starts."""
+
+    def __init__(self, serial):
+        self.serial, self.starting = serial, True
+
+    def data(self, data):
+        if not self.starting:
+            self.serial.data(data)
+
+    def command(self, *cmd):
+        if not self.starting:
+            self.serial.command(*cmd)
+
+    def __getattr__(self, name):
+        return getattr(self.serial, name)
 
 
 class _PinOverride:

@@ -51,6 +51,7 @@ _HANDMADE = {  # letters whose accent does not fit the generic recipe
     "ť": ".....x/.x...x/xxx.../.x..../.x..../.x..x./..xx../......",
     "Ů": ".xxx./.x.x./x...x/x...x/x...x/x...x/.xxx./.....",   # a one-row ring would close the U into an O
 }
+TEXTS_KEPT = 256     # whole-text masks a font keeps (names, scores, words of the screens)
 _DECOMPOSE = {"\u0301": "acute", "\u030c": "caron", "\u030a": "ring"}
 
 
@@ -89,8 +90,18 @@ class BitmapFont:
         self._space = space
         self._fallback = fallback
         self._masks: dict[str, Image.Image] = {}
+        self._resolved: dict[str, str | None] = {}     # a character -> the glyph drawn for it
+        self._widths: dict[str | None, int] = {}
+        self._texts: dict[str, _Text] = {}      # see draw
+        self._text_widths: dict[str, int] = {}
 
     def _resolve(self, ch: str) -> str | None:
+        """The glyph drawn for ``ch`` (worked out once per character: a frame asks many times)."""
+        if ch not in self._resolved:
+            self._resolved[ch] = self._glyph_for(ch)
+        return self._resolved[ch]
+
+    def _glyph_for(self, ch: str) -> str | None:
         if self.upper:
             ch = ch.upper()
         if ch in self._glyphs or ch == " ":
@@ -103,13 +114,14 @@ class BitmapFont:
         return self._fallback if self._fallback in self._glyphs else None
 
     def _glyph_width(self, ch: str | None) -> int:
-        if ch is None:
-            return 0
-        if ch == " ":
-            return self._space
-        return max(len(r) for r in self._glyphs[ch])
+        if ch not in self._widths:
+            self._widths[ch] = 0 if ch is None else self._space if ch == " " else max(map(len, self._glyphs[ch]))
+        return self._widths[ch]
 
     def width(self, text: str) -> int:
+        return _kept(self._text_widths, text, self._measure)
+
+    def _measure(self, text: str) -> int:
         widths = [self._glyph_width(self._resolve(ch)) for ch in text]
         widths = [w for w in widths if w]
         return sum(widths) + self.spacing * max(len(widths) - 1, 0)
@@ -124,27 +136,67 @@ class BitmapFont:
         return self._masks[ch]
 
     def draw(self, draw, xy, text: str, fill) -> int:
-        """Draw ``text`` with its top-left corner at ``xy``; return the x just after it."""
+        """Draw ``text`` with its top-left corner at ``xy``; return the x just after it.
+
+        A text drawn before is one mask, made at its second drawing and kept (the names, words and
+        scores a counter shows again frame after frame: one bitmap call); a new one — a score that
+        just changed — is drawn glyph by glyph, which costs less than making its mask."""
         x, y = xy
-        first = True
+        kept = _kept(self._texts, text, self._place)
+        if kept.mask is None and kept.drawn and kept.placed:
+            kept.mask = _whole(kept.placed, kept.width)
+        kept.drawn = True
+        if kept.mask is not None:
+            draw.bitmap((x, y), kept.mask, fill=fill)
+        else:
+            for left, glyph in kept.placed:
+                draw.bitmap((x + left, y), glyph, fill=fill)
+        return x + kept.width
+
+    def _place(self, text: str) -> "_Text":
+        placed, x = [], 0
         for ch in text:
             resolved = self._resolve(ch)
             width = self._glyph_width(resolved)
             if not width:
                 continue
-            if not first:
+            if placed or x:
                 x += self.spacing
-            first = False
             if resolved != " ":
-                draw.bitmap((x, y), self.mask(resolved), fill=fill)
+                placed.append((x, self.mask(resolved)))
             x += width
-        return x
+        return _Text(placed, x)
 
     def fit(self, text: str, width: int) -> str:
         """``text`` shortened to fit ``width`` pixels (dropping letters from the end)."""
         while text and self.width(text) > width:
             text = text[:-1].rstrip()
         return text
+
+
+class _Text:
+    """A text as a font draws it: its lit glyphs [(x, mask)], its width, its whole mask once made."""
+    __slots__ = ("placed", "width", "mask", "drawn")
+
+    def __init__(self, placed: list, width: int):
+        self.placed, self.width, self.mask, self.drawn = placed, width, None, False
+
+
+def _whole(placed: list, width: int) -> Image.Image:
+    image = Image.new("1", (width, max(mask.height for _, mask in placed)))
+    for left, mask in placed:
+        image.paste(mask, (left, 0))
+    return image
+
+
+def _kept(cache: dict, text: str, make):
+    """``make(text)``, kept in ``cache`` for the next frames (the TEXTS_KEPT latest texts)."""
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = make(text)
+        if len(cache) > TEXTS_KEPT:
+            del cache[next(iter(cache))]        # the oldest
+    return found
 
 
 def _from_luma(font, chars: str, *, top: int, height: int) -> dict[str, tuple[str, ...]]:

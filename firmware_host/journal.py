@@ -7,7 +7,8 @@ only after that.
 ``preallocate=N`` keeps N bytes of zeros, written and synced once, ahead of the lines: a stroke
 then overwrites blocks the file already has and leaves its size alone, so ``fdatasync`` writes
 the data block and no metadata (no inode, no filesystem-journal commit per stroke — on an SD card
-that halves the writes). ``close`` cuts the room off again, so a closed journal is exactly its lines.
+that halves the writes). The room is grown by ``top_up`` after a frame, before it runs out, so a
+stroke waits for that write and its fsync only if it came first. ``close`` cuts the room off again, so a closed journal is exactly its lines.
 While it is open the file holds the zeros: read it through ``text()``, not by path.
 
 Every line carries its sequence number ``n`` (1, 2, …) and is written twice, both copies in the
@@ -49,7 +50,9 @@ class Journal:
     def __init__(self, path, lines: list[dict], size: int, *, fsync: bool = True, preallocate: int = 0,
                  end: int | None = None, damage: "Damage | None" = None):
         self.path = os.fspath(path)
-        self.lines = lines              # decoded lines (meta keys kept), in file order
+        self._lines = lines             # decoded lines (meta keys kept), in file order ...
+        self._undecoded: list[str] = []     # ... then the texts appended since, decoded when read
+        self._last = last_number(lines)
         self.damage = damage or Damage()    # what reading it back found (nothing, in a healthy file)
         self.size = size                # bytes of lines in the file, all of it durable
         self.bytes_written = 0          # bytes appended by this process (SD wear)
@@ -117,14 +120,33 @@ class Journal:
             os.fsync(fd)
         self._end = new_end
 
+    def top_up(self) -> bool:
+        """Grow the zero room now when less than a quarter of ``preallocate`` is left, so that no
+        stroke has to (the service calls this after a frame, not between a key and its frame).
+        True when it grew."""
+        if not self.preallocate or self._fd is None or self._end - self.size >= self.preallocate // 4:
+            return False
+        self._make_room(self._fd, self.preallocate // 4 + 1)
+        return True
+
+    @property
+    def lines(self) -> list[dict]:
+        """The decoded lines (meta keys kept), in file order. A line appended is decoded here, when
+        it is first read — not in ``append``, which is on the way from a key to its frame."""
+        if self._undecoded:
+            self._lines.extend(json.loads(text) for text in self._undecoded)
+            self._undecoded.clear()
+        return self._lines
+
     @property
     def next_number(self) -> int:
-        return last_number(self.lines) + 1
+        return self._last + 1
 
     def append(self, obj: dict) -> int:
         """Write one line (sequence number and checksum added), twice, and make it durable; return
         the bytes written."""
-        text = encode_line({**obj, "n": self.next_number}, checksum=True)
+        number = self.next_number
+        text = encode_line({**obj, "n": number}, checksum=True)
         data = (text + text).encode("utf-8")
         fd = self._handle()
         try:
@@ -141,7 +163,8 @@ class Journal:
         self.size += len(data)
         self._end = max(self._end, self.size)
         self.bytes_written += len(data)
-        self.lines.append(json.loads(text))     # what was just encoded: no checksum to verify
+        self._undecoded.append(text)       # what was just encoded: no checksum to verify
+        self._last = number
         return len(data)
 
     def _take_back(self, fd: int, length: int) -> None:

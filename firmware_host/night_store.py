@@ -35,6 +35,14 @@ class OpenPartie:
         """Journal one record line (fsync'd); the caller pushes it after."""
         self.journal.append(line)
 
+    def top_up(self) -> None:
+        """Grow the record file's zero room if it runs low (after a frame: firmware_host.journal).
+        A failure is only logged: the next stroke's own write meets it and is refused as it should."""
+        try:
+            self.journal.top_up()
+        except OSError as exc:
+            log.warning("%s: cannot grow the zero room ahead of the lines: %s", self.journal.path, exc)
+
     @property
     def text(self) -> str:
         """The record, one copy of each journalled line (no read back from the card); built when

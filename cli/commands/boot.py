@@ -1,7 +1,12 @@
 """The counter lit at start, before the config is fully read and the rest of the service is
 imported (docs/install.md, "Boot ordering"): the first picture from the raw [device] table, and the
-counter that shows a config error while the service waits for a fixed file."""
+counter that shows a config error while the service waits for a fixed file.
+
+On a MAX7219 chain the first picture goes out before luma and Pillow are even imported
+(display.boot_frame: the SPI transfers the previous start saved for the same tables); luma then
+takes the lit chain over without a blank frame."""
 import logging
+import os
 import time
 
 log = logging.getLogger("pocitadlo")
@@ -17,6 +22,9 @@ def boot_model(path) -> dict:
     return {"screen": "ready", "table": "1", **place}
 
 
+MAX7219_DRIVERS = ("max7219", "sevensegment")
+
+
 class ErrorCounter:
     """The counter lit at start and showing a config error: the [display] section if it reads,
     defaults otherwise. ``hand_over`` gives it to the service once the config is loaded."""
@@ -24,11 +32,49 @@ class ErrorCounter:
     def __init__(self, path):
         self.path = path
         self.counter = None
+        self.adopt = False      # the chain was lit by display.boot_frame: luma takes it over as it is
+
+    def light_raw(self, model: dict) -> bool:
+        """Show ``model`` without luma or Pillow, from the transfers ``remember`` saved for this
+        config at an earlier start (MAX7219 chains); True when the counter is lit."""
+        from display import boot_frame
+
+        doc = _raw_toml(self.path)
+        display = _display_table(doc)
+        if display.get("driver", "max7219") not in MAX7219_DRIVERS:
+            return False
+        self.adopt = boot_frame.light(boot_frame.path_in(_data_dir(doc, self.path)), boot_frame.key_of(display, model))
+        return self.adopt
+
+    def remember(self, model: dict, *, spi: str | None = None) -> None:
+        """Save the transfers of ``model``'s picture for the next start's ``light_raw`` (MAX7219
+        chains; ``spi``: the device written, /dev/spidevP.D by default). Never fails the start."""
+        try:
+            doc = _raw_toml(self.path)
+            display = _display_table(doc)
+            if display.get("driver", "max7219") in MAX7219_DRIVERS:
+                self._save_first_frame(doc, display, model, spi)
+        except Exception as exc:       # noqa: BLE001 — the next start lights the counter through luma
+            log.warning("cannot save the first frame for the next start: %s", exc)
+
+    def _save_first_frame(self, doc: dict, display: dict, model: dict, spi: str | None) -> None:
+        from display import boot_frame
+
+        counter = self.counter if self.counter is not None else _error_counter(self.path, device=False)
+        settings = counter.settings
+        rows = boot_frame.picture_rows(settings, counter.render(model, 0.0).image)
+        transfers = boot_frame.register_writes(rows, len(rows[0]) // 2, settings.contrast)
+        path, key = boot_frame.path_in(_data_dir(doc, self.path)), boot_frame.key_of(display, model)
+        saved = boot_frame.read(path, key)
+        if spi is None and saved is not None and saved[1:] == (settings.spi_bus_speed, transfers):
+            return              # made for these tables (its device too: a stand-in in the bench)
+        if boot_frame.save(path, key, spi or boot_frame.spi_path(settings), settings.spi_bus_speed, transfers):
+            log.info("the first frame of the next start saved (display.boot_frame)")
 
     def show(self, model: dict) -> None:
         try:
             if self.counter is None:
-                self.counter = _error_counter(self.path)
+                self.counter = _error_counter(self.path, adopt=self.adopt)
             self.counter.show(model, time.monotonic())
         except Exception as exc:       # noqa: BLE001 — no display either: the log has it
             log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
@@ -54,21 +100,40 @@ class ErrorCounter:
         self.counter = None
 
 
-def _error_counter(path):
+def _error_counter(path, *, adopt: bool = False, device: bool = True):
+    """The Counter of the raw [display] table (defaults when it does not read); ``device=False``:
+    without a device (pictures only); ``adopt``: see display.devices.open_device."""
     from config.options import ConfigError, Section
     from display.counter import Counter
     from display.devices import open_device
     from display.settings import DisplaySettings, read
 
-    doc = _raw_toml(path)
-    display, device = doc.get("display", {}), doc.get("device", {})
-    if isinstance(display, dict) and isinstance(device, dict) and "language" in device:
-        display = {"language": device["language"], **display}     # as config.load does
     try:
-        settings = read(Section(display, "display", path))
+        settings = read(Section(_display_table(_raw_toml(path)), "display", path))
     except ConfigError:
         settings = DisplaySettings()
-    return Counter(open_device(settings), settings)
+    return Counter(open_device(settings, adopt=adopt) if device else None, settings)
+
+
+def _display_table(doc: dict) -> dict:
+    """The raw [display] table, the [device] language in it as config.load puts it."""
+    display, device = doc.get("display", {}), doc.get("device", {})
+    if not isinstance(display, dict):
+        return {}
+    if isinstance(device, dict) and "language" in device:
+        display = {"language": device["language"], **display}
+    return display
+
+
+def _data_dir(doc: dict, path) -> str:
+    """[device] data_dir as config.load resolves it (the config file's folder for a relative one)."""
+    device = doc.get("device", {})
+    value = device.get("data_dir") if isinstance(device, dict) else None
+    value = value if isinstance(value, str) and value else "/var/lib/pocitadlo"
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value)))
+
+
+_READ: dict = {}        # path -> (its stat, its tables): the start reads the file once, not per use
 
 
 def _raw_toml(path) -> dict:
@@ -77,7 +142,14 @@ def _raw_toml(path) -> dict:
     import tomllib
 
     try:
+        stat = os.stat(path)
+        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        if path in _READ and _READ[path][0] == stamp:
+            return _READ[path][1]
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            doc = tomllib.load(fh)
     except (OSError, ValueError):      # missing, unreadable, not TOML, not UTF-8
         return {}
+    _READ.clear()
+    _READ[path] = (stamp, doc)
+    return doc

@@ -31,11 +31,21 @@ def run(args) -> int:
 
     notifier = Notifier.from_env()
     early = ErrorCounter(args.config)       # lit before the config's full load and everything after
-    early.show(boot_model(args.config))
-    notifier.status(LIT)
-    log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
+    model = boot_model(args.config)
+    lit = early.light_raw(model)            # a MAX7219 chain: no luma, no Pillow yet
+    if lit:
+        _say_lit(notifier)
+    early.show(model)                       # through luma (taking the lit chain over as it is)
+    if not lit:
+        _say_lit(notifier)
+    early.remember(model)                   # for the next start's light_raw
     config = load_or_wait(args.config, notifier, show_error=early.show)
     return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
+
+
+def _say_lit(notifier) -> None:
+    notifier.status(LIT)
+    log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
 
 
 def setup_logging(level: str) -> None:
@@ -143,6 +153,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
                       bounce=keypad.debounce, long_press=keypad.long_press)
     service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock.monotonic,
                       on_durable=on_durable)
+    # the partie journal's zero room grows after a frame, not between a key and its frame
+    service.observers.append(lambda _model: night.partie is not None and night.partie.top_up())
     # the loop sleeps up to a minute on the ready screen: a delivery redraws its backlog at once
     syncer.on_delivered = lambda: service.post(Refresh("delivered"))
     devices = open_keypads(keypad, service, clock=clock.monotonic, pin_factory=pin_factory, stream=keypad_stream)
@@ -202,6 +214,16 @@ def _show_on(counter, model: dict) -> None:
         log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
 
 
+def settle_memory() -> None:
+    """Everything the start made (modules, fonts, the night read back) lives as long as the service:
+    frozen out of the garbage collector's sight, a full collection during the night walks only
+    what came since — on a Pi-class core it would otherwise hold a keypress for tens of ms."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int:
     """Run the service until stopped (SIGTERM/SIGINT); close devices and sync on the way out.
 
@@ -233,6 +255,7 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     if config.parts["live"].push:              # snapshots to the league's /live
         from firmware_host.live.push import attach_push
         pusher = attach_push(config, service, signer=getattr(syncer.transport, "signer", None))
+    settle_memory()
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
     previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(
         target=service.post, args=(Stop("SIGTERM"),), daemon=True).start())

@@ -6,26 +6,9 @@ from display.counter import Counter
 from display.devices import DisplayFault, open_device, serpentine
 from display.samples import sample
 from display.settings import DisplaySettings
+from spi_helpers import SerialLog
 
 INTENSITY, SHUTDOWN = 0x0A, 0x0C
-
-
-class SerialLog:
-    """Stands in for luma's spi(): records the bytes the driver sends."""
-
-    def __init__(self, fail_after=None):
-        self.sent, self.fail_after = [], fail_after
-
-    def data(self, data):
-        if self.fail_after is not None and len(self.sent) >= self.fail_after:
-            raise OSError(5, "Input/output error")
-        self.sent.append(list(data))
-
-    def command(self, *cmd):
-        self.sent.append(list(cmd))
-
-    def cleanup(self):
-        pass
 
 
 def test_contrast_is_set_before_the_display_is_switched_on():

@@ -113,6 +113,36 @@ def test_small_letters_and_digits_differ_from_d_and_b(font):
     assert _rows(font, "0") != _rows(font, "D") and _rows(font, "8") != _rows(font, "B")
 
 
+def glyph_by_glyph(font, text):
+    """The picture of ``text`` drawn one glyph at a time (what the kept whole-text masks replace)."""
+    image = Image.new("1", (max(1, font.width(text)), font.height))
+    draw, x = ImageDraw.Draw(image), 0
+    for ch in text:
+        glyph = font._resolve(ch)
+        if not font._glyph_width(glyph):
+            continue
+        if x:
+            x += font.spacing
+        if glyph != " ":
+            draw.bitmap((x, 0), font.mask(glyph), fill=1)
+        x += font._glyph_width(glyph)
+    return image.tobytes()
+
+
+@pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font(), fonts.digits(5, 16)], ids=["text", "small", "digits"])
+@pytest.mark.parametrize("text", ["Dvořák 12", " Ů1 ", "Ťuk–Žák…", "", "  ", "x\u2603y", "10-7"])
+def test_a_kept_text_mask_draws_the_same_picture_as_its_glyphs(font, text):
+    assert picture(font, text) == picture(font, text) == glyph_by_glyph(font, text)
+
+
+def test_a_font_keeps_only_the_latest_texts():
+    font = fonts.BitmapFont({"1": ("x",)}, 1)
+    for n in range(fonts.TEXTS_KEPT + 50):
+        font.draw(ImageDraw.Draw(Image.new("1", (400, 1))), (0, 0), "1" * (n % 300 + 1), 1)
+        font.width(str(n))
+    assert len(font._texts) <= fonts.TEXTS_KEPT and len(font._text_widths) <= fonts.TEXTS_KEPT
+
+
 def test_fit_shortens_to_the_width():
     font = fonts.text_font()
     text = font.fit("Slavoj Žacléř", 30)

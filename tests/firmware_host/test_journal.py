@@ -49,6 +49,20 @@ def test_bytes_written_counts_every_appended_byte(tmp_path):
                         for n, o in enumerate([HEADER] + COMMANDS, start=1))
 
 
+def test_lines_appended_read_back_as_the_file_holds_them_between_appends(tmp_path):
+    """append() leaves decoding its line to whoever reads ``lines`` (it is on the way from a key to
+    its frame): read between appends or after, the lines and numbers are those of the file."""
+    path = tmp_path / "p.jsonl"
+    journal = Journal.open(path)
+    journal.append(HEADER)
+    assert [line["n"] for line in journal.lines] == [1]
+    for command in COMMANDS:
+        journal.append(command)
+    assert journal.next_number == 7
+    assert journal.lines == Journal.open(path).lines and len(journal.lines) == 6
+    journal.close()
+
+
 def test_reopened_journal_appends_after_the_old_lines(tmp_path):
     path = tmp_path / "p.jsonl"
     write_journal(path, [HEADER])
@@ -210,6 +224,26 @@ def test_room_runs_out_and_grows(tmp_path):
             journal.append({"cmd": "score", "value": i})
         assert os.path.getsize(path) >= journal.size
     assert len(Journal.open(path).lines) == 40
+
+
+def test_top_up_grows_the_room_before_a_stroke_needs_it(tmp_path, monkeypatch):
+    """Topped up after each frame, the room never runs out under a stroke: every stroke is one
+    write and one fdatasync, no fsync of a grown file among them."""
+    syncs = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: syncs.append(fd) or real_fsync(fd))
+    with Journal.open(tmp_path / "p.jsonl", preallocate=1024) as journal:
+        journal.append(HEADER)
+        grown = 0
+        for i in range(60):
+            syncs.clear()
+            journal.append({"cmd": "score", "value": i})
+            assert syncs == []                                  # the stroke itself grew nothing
+            grown += journal.top_up()
+            assert journal._end - journal.size >= 1024 // 4
+        assert grown >= 2 and not journal.top_up()
+    assert [strip_meta(line) for line in Journal.open(tmp_path / "p.jsonl").lines][1:] == \
+        [{"cmd": "score", "value": i} for i in range(60)]
 
 
 @pytest.mark.parametrize("room", [0, 4096], ids=["not-preallocating", "preallocating"])

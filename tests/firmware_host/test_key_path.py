@@ -91,3 +91,36 @@ def test_a_protocol_correction_typed_on_the_keypad_is_checked_once(service, monk
         tap(service, key)
     assert checks == [{"cmd": "correct", "player": "a", "inning": 1, "points": 5}]
     assert service.night.board.summary()["players"]["a"]["series"] == [5]
+
+
+def test_the_partie_room_grows_after_a_frame_never_between_a_key_and_its_frame(tmp_path):
+    """Issue 14: nothing but the stroke's own write and fdatasync before its frame."""
+    from cli.commands.run import assemble
+    from firmware_host.service import Command
+
+    path = tmp_path / "config.toml"
+    path.write_text('[device]\nvenue = "Test"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'
+                    '[keypad]\ndevices = ["terminal"]\n[sync]\noutbox = "outbox"\n', encoding="utf-8")
+    service, devices, _ = assemble(load(path))
+    service.display.start(0.0)
+    for _ in range(3):
+        service.handle(Ui("confirm"))
+    journal = service.night.partie.journal
+    events = []
+    real_room, real_display = journal._make_room, service.display.counter.device.display
+
+    def make_room(fd, needed):
+        end = journal._end
+        real_room(fd, needed)
+        if journal._end != end:
+            events.append("grow")
+
+    journal._make_room = make_room
+    service.display.counter.device.display = lambda image: events.append("frame") or real_display(image)
+    for _ in range(200):                          # 16 KiB of room hold about 100 strokes
+        events.append("key")
+        service.handle(Command({"cmd": "score", "value": 1}))
+    assert events.count("grow") >= 1
+    assert [events[i - 1] for i, event in enumerate(events) if event == "grow"] == ["frame"] * events.count("grow")
+    for dev in devices:
+        dev.close()

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from cli.commands.boot import ErrorCounter, boot_model
+from display import boot_frame
 from cli.commands.run import assemble
 from firmware_host.settings import load
 
@@ -23,6 +24,19 @@ Counter.show = lambda self, model, now: shown.append(model) or real_show(self, m
 
 def status(self, text):
     print(json.dumps({"status": text, "shown": shown, "modules": sorted(sys.modules)}))
+    raise SystemExit(0)
+
+notify.Notifier.status = status
+from cli.main import main
+sys.exit(main(["run", "--config", sys.argv[1]]))
+"""
+
+PROBE_STATUS = """
+import json, sys
+from firmware_host import notify
+
+def status(self, text):
+    print(json.dumps({"status": text, "modules": sorted(sys.modules)}))
     raise SystemExit(0)
 
 notify.Notifier.status = status
@@ -80,3 +94,50 @@ def test_a_display_section_changed_by_the_fix_is_opened_anew(tmp_path):
     early.show(boot_model(path))
     path.write_text(CONFIG, encoding="utf-8")
     assert early.hand_over(load(path).parts["display"]) is None and early.counter is None
+
+
+def first_status(config) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    out = subprocess.run([sys.executable, "-c", PROBE_STATUS, str(config)], capture_output=True, text=True,
+                         env=env, timeout=60)
+    return json.loads(out.stdout)
+
+
+def max7219_config(tmp_path, venue="U Lva"):
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG.replace('driver = "dummy"', 'driver = "max7219"\nblock_orientation = -90')
+                      .replace("U Lva", venue), encoding="utf-8")
+    return config
+
+
+def test_a_max7219_counter_is_lit_before_luma_and_pillow_are_imported(tmp_path):
+    """The first frame saved by an earlier start (display.boot_frame) goes to the SPI device —
+    here a file standing in for /dev/spidev0.0 — before anything draws with luma or Pillow."""
+    config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    spidev.write_bytes(b"")
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    seen = first_status(config)
+    assert seen["status"] == "counter lit, starting"
+    assert [m for m in seen["modules"] if m.split(".")[0] in ("PIL", "luma") or m in HEAVY] == []
+    saved = boot_frame.read(boot_frame.path_in(str(tmp_path / "data")), boot_frame.key_of(
+        {"driver": "max7219", "block_orientation": -90}, boot_model(config)))
+    assert saved is not None and spidev.read_bytes() == b"".join(saved[2])
+
+
+def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
+    config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    spidev.write_bytes(b"")
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    max7219_config(tmp_path, venue="U Bílé růže")
+    early = ErrorCounter(config)
+    assert not early.light_raw(boot_model(config)) and spidev.read_bytes() == b""
+    early.remember(boot_model(config), spi=str(spidev))
+    assert ErrorCounter(config).light_raw(boot_model(config)) and spidev.read_bytes()
+
+
+def test_no_first_frame_is_saved_for_a_counter_luma_draws_on_without_spi(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG, encoding="utf-8")          # the dummy driver
+    ErrorCounter(config).remember(boot_model(config))
+    assert not os.path.exists(boot_frame.path_in(str(tmp_path / "data")))
+
