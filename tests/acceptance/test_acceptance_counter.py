@@ -4,7 +4,7 @@ from display_helpers import Said
 
 SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
 PARTIE = "870"          # A: 20 + 10 = 30, the limit (RULES 1.4.1); B misses the equalising inning
-CLOSE_AND_NEXT = "\n\n\n"   # Enter → close the partie? → yes → the next partie's lag
+CLOSE_AND_NEXT = "\n1h\n\n"   # Enter → close the partie? → 1 (Ano), held Enter → the next partie's lag
 
 
 def test_a_match_night_counter_shows_the_partie_and_the_team_score(emulator, monkeypatch):
