@@ -85,6 +85,7 @@ def serial_listener(receiver, port: str, **options):
     """A SerialListener serving ``port`` in a thread for the duration of the block."""
     options.setdefault("reopen_delay", 0.05)
     listener = SerialListener(receiver, port, **options)
+    listener.link.open()        # before the block sends: pyserial's open flushes what came earlier
     thread, stop = listener.start()
     try:
         yield listener
