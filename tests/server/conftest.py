@@ -34,6 +34,10 @@ def postgresql(tmp_path_factory):
     server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
     base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            conn.exec_driver_sql(f"ALTER SYSTEM SET {setting} = off")
+        conn.exec_driver_sql("SELECT pg_reload_conf()")
     numbers = itertools.count()
 
     def fresh_database() -> str:
