@@ -148,8 +148,9 @@ class League:
     # -- what a venue's device fetches --------------------------------------------------
     def league_document(self, venue: str, today: dt.date, days: int = 28) -> dict | None:
         """The league as the venue's device needs it (docs/league.md): the league, every team of
-        the competition and season with its roster and captain, and the venue's fixtures from
-        ``today - days`` to ``today + days`` with their current dates. None: no league data for it."""
+        the competition and season with its roster and captain, and the venue's fixtures still to be
+        played from ``today - days`` to ``today + days`` with their current dates (a played one is
+        not offered again: a match played for it would replace its result). None: no league data."""
         chosen = self._venue_league(venue, today)
         if chosen is None:
             return None
@@ -157,7 +158,7 @@ class League:
         teams = [t for t in self.teams(season, competition) if not t["expelled"]]
         first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
         fixtures = [f for f in self.fixtures(season, competition, first=first, last=last)
-                    if f["status"] in ("scheduled", "played") and _fold(f["venue"]) == _fold(venue)]
+                    if f["status"] == "scheduled" and _fold(f["venue"]) == _fold(venue)]
         return {"league": {"name": self.competitions()[competition], "season": season, "competition": competition},
                 "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"], "captain": t["captain"]}
                           for t in teams],
