@@ -27,7 +27,6 @@ from datetime import datetime
 import pytest
 
 from admin_http_helpers import TOKEN, AdminClient
-from conftest import CET, RunningClock
 from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
                                   close_match, fetch, fetch_html, http_sync, play_partie)
 from cli.commands import serve
@@ -127,19 +126,25 @@ timeout = 2.0
     return Table(load(tmp_path / "device.toml"), clock)
 
 
-def play_tonight(table: Table, fixture: dict, nights, other: dict) -> dict:
-    """Ready → the setup menu offers tonight's fixture (selected) and ``other`` of the same week
-    with its date → both rosters as the receiver has them, everybody present → the lot draw → the
-    partie of ``nights`` → the captains sign. Returns the match result screen."""
+def menu_entry(fixture: dict) -> str:
+    """A fixture of another night in the setup menu: its date, then the teams."""
+    day = dt.date.fromisoformat(fixture["date"])
+    return f"{day.day}.{day.month}. {fixture['home']} – {fixture['away']}"
+
+
+def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=None) -> dict:
+    """Ready → the setup menu offers tonight's fixture (selected), the ``offered`` one of the same
+    week with its date, and not the ``played`` one → both rosters as the receiver has them,
+    everybody present → the lot draw → the partie of ``nights`` → the captains sign. Returns the
+    match result screen."""
     assert table.service.night.keeper.refresh()                 # the fetch the keeper's thread makes
     assert table.screen["screen"] == "ready"
     table.ui("confirm")
     menu = table.screen
-    tonight = f"{fixture['home']} – {fixture['away']}"
-    assert menu["items"][menu["selected"]].split(" ", 1)[1] == tonight
-    other_day = dt.date.fromisoformat(other["date"])
-    assert f"{other_day.day}.{other_day.month}. {other['home']} – {other['away']}" in \
-        [item.split(" ", 1)[1] for item in menu["items"]]
+    entries = [item.split(" ", 1)[1] for item in menu["items"]]
+    assert entries[menu["selected"]] == f"{fixture['home']} – {fixture['away']}"
+    assert offered is None or menu_entry(offered) in entries
+    assert played is None or not [e for e in entries if played["home"] in e and played["away"] in e], entries
     for side in ("home", "away"):
         table.ui("confirm")
         present = table.screen
@@ -178,14 +183,15 @@ def receiver_on(tmp_path):
         store.close()
 
 
-def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on):
+def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, evening):
     """Issue 16 "Done when": create the season, generate the schedule, the device fetches its
     fixtures, matches arrive, the tables and statistics update (A.1.3, A.2.1-A.2.3, A.2.5, A.3.2,
     A.3.4, A.6.1; RULES 1.5, 1.6, 1.8)."""
     db = str(tmp_path / "league.sqlite")
     run = organiser(db, capsys)
     set_up_the_season(run, tmp_path)
-    clock = RunningClock(FIRST_NIGHT, zone=CET)
+    clock = evening                      # the device's and the receiver's, running from the first night
+    clock.set(FIRST_NIGHT)
     server = receiver_on(db, clock)
     fill_the_rosters(AdminClient(server.port))
     assert run("schedule", "generate", *IN_SEASON).startswith("stored 12 fixtures of carom 2025/26")
@@ -197,6 +203,10 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on):
         (h, a) for h in TEAMS for a in TEAMS if h != a)
     schedule = fetch(server.port, f"/schedule.json?season={SEASON}")              # A.2.3: published
     assert [f["id"] for f in schedule["fixtures"]] == [f["id"] for f in fixtures]
+    for name, (venue, players) in TEAMS.items():                                 # A.1.3, A.3.2, before a match
+        league = fetch(server.port, f"/teams/{name}.json?season={SEASON}")["league"]
+        assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, players[0], sorted(players))
+        assert len(league["fixtures"]) == 6
     at_lva = [f for f in fixtures if f["venue"] == LVA and f["date"] >= "2026-03-01"]
     first, second = at_lva[:2]
     assert first["date"] == FIRST_NIGHT.date().isoformat() and second["date"] == "2026-03-25"
@@ -209,7 +219,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on):
 
     table = the_device(tmp_path, server.port, clock)
     try:
-        result = play_tonight(table, first, NIGHT, other=second)
+        result = play_tonight(table, first, NIGHT, offered=second)
         assert result["points"] == {"home": 3, "away": 5}
         table.service.show()
         assert wait_delivered(table)
@@ -218,7 +228,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on):
         check_the_site(server.port, first, {"home": 3, "away": 5})
 
         clock.advance(dt.timedelta(days=6))                                       # six days later, 19:30
-        result = play_tonight(table, second, SECOND_PAIR, other=first)
+        result = play_tonight(table, second, SECOND_PAIR, played=first)
         assert result["points"] == {"home": 5, "away": 3}
         assert wait_delivered(table)
         assert len(assert_arrived_once_and_intact(table, Store_of(server))) == 10
@@ -263,6 +273,7 @@ def check_the_site(port: int, fixture: dict, points: dict) -> str:
     for side in ("home", "away"):
         team = fetch(port, f"/teams/{fixture[side]}.json?season={SEASON}")
         assert match_id in [m["match"] for m in team["matches"]]
+        assert {f["id"]: f["match"] for f in team["league"]["fixtures"]}[fixture["id"]] == match_id
         assert played[side] <= {p["player"] for p in team["players"]} <= set(TEAMS[fixture[side]][1])
         for name in played[side]:
             assert rows[name]["team"] == fixture[side] and rows[name]["partie"] >= 1
