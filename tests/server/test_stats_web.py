@@ -75,12 +75,15 @@ def test_a_1_3_player_page_team_page_and_match_page_link_each_other(site):
 
 def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures_before_it_plays(client, store):
     """A.1.3 / A.3.2: a team the organiser entered has its page from the start of the season (it
-    was a 404 until the team's first match arrived): its venue and captain (not the captain's
-    phone, which is for the organiser), its roster and its fixtures; the schedule is linked."""
+    was a 404 until the team's first match arrived, and nothing linked to it before then): its
+    venue and captain (not the captain's phone, which is for the organiser), its roster and its
+    fixtures; the schedule links every team to its page and the page links the schedule."""
     from league_admin_helpers import SEASON, TEAMS, set_up_league
 
     set_up_league(store)
     store.generate_schedule(SEASON, "carom")
+    teams = {h for h in hrefs(page(client, "/schedule")) if h.startswith("/teams/")}
+    assert teams == {f"/teams/{quote(name, safe='')}.html?game=carom&season=2026%2F27" for name in TEAMS}
     data = json.loads(page(client, f"/teams/Orli.json?season={quote(SEASON, safe='')}"))
     venue, _, roster = TEAMS["Orli"]
     assert data["table"] is None and data["players"] == [] and data["matches"] == []
