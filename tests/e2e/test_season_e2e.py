@@ -32,6 +32,7 @@ from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, asse
 from cli.commands import serve
 from cli.main import UserError, main
 from firmware_host.settings import load
+from server.czech_order import czech_key
 from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.schedule import working_day
@@ -151,7 +152,7 @@ def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=No
         assert fixture[side] in present["title"]
         players = TEAMS[fixture[side]][1]
         shown = [item.split(" ", 1)[1].lstrip("✓ ") for item in present["items"][:len(players)]]
-        assert sorted(shown) == sorted(players), shown
+        assert shown == sorted(players, key=czech_key)                       # Černý first, not last
     table.ui("confirm")
     lot = table.screen
     assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
@@ -203,7 +204,10 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
         (h, a) for h in TEAMS for a in TEAMS if h != a)
     schedule = fetch(server.port, f"/schedule.json?season={SEASON}")              # A.2.3: published
     assert [f["id"] for f in schedule["fixtures"]] == [f["id"] for f in fixtures]
+    team_links = set(re.findall(r'href="/teams/([^"]+)\.html\?', fetch_html(server.port, "/schedule")))
+    assert {unquote(link) for link in team_links} == set(TEAMS)
     for name, (venue, players) in TEAMS.items():                                 # A.1.3, A.3.2, before a match
+        assert name in fetch_html(server.port, f"/teams/{name}.html")
         league = fetch(server.port, f"/teams/{name}.json?season={SEASON}")["league"]
         assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, players[0], sorted(players))
         assert len(league["fixtures"]) == 6
