@@ -8,21 +8,23 @@ store's league answers the devices' fetch). The device of the venue is the real 
 (cli.commands.run.assemble from its config, [sync] over HTTP to the receiver) on a clock set to the
 fixture's evening: it fetches the league, offers tonight's fixture with the real rosters, the
 match is keyed in, its partie and match records are delivered, and the receiver's table, player
-statistics, team page, schedule (the fixture links to its result) and exports follow. A week later
-the same device offers that night's fixture, and the second match updates them again.
+statistics, team page, schedule (the fixture links to its result) and exports follow. Six days later
+the same device offers that night's fixture (not the one played), and the second match updates them
+again; a no-show and a postponement at the other venue reach the schedule and the table.
 
 Clauses: A.1.3 (teams, players, matches and statistics of the season on the league's site),
 A.2.1 (the season's halves), A.2.2 (working days, 17:00), A.2.3 (the drawn schedule published),
 A.2.5 (double round robin, home and away), A.3.2 / A.6.1 (teams with their captains), A.3.4
-(rosters), RULES 1.5 / 1.6 / 1.8 (team points, the zápis, the league table).
+(rosters), A.3.3 (a postponement), A.3.7 (a no-show forfeits the match), RULES 1.5 / 1.6 / 1.8
+(team points, the zápis, the league table).
 """
 import csv
 import datetime as dt
 import io
 import re
-from urllib.parse import unquote
 from argparse import Namespace
 from datetime import datetime
+from urllib.parse import unquote
 
 import pytest
 
@@ -37,6 +39,7 @@ from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.schedule import working_day
 from server.store import Store
+from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -187,7 +190,7 @@ def receiver_on(tmp_path):
 def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, evening):
     """Issue 16 "Done when": create the season, generate the schedule, the device fetches its
     fixtures, matches arrive, the tables and statistics update (A.1.3, A.2.1, A.2.2, A.2.3, A.2.5,
-    A.3.2, A.3.4, A.6.1; RULES 1.5, 1.6, 1.8)."""
+    A.3.2, A.3.3, A.3.4, A.3.7, A.6.1; RULES 1.5, 1.6, 1.8)."""
     db = str(tmp_path / "league.sqlite")
     run = organiser(db, capsys)
     set_up_the_season(run, tmp_path)
@@ -225,41 +228,39 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     try:
         result = play_tonight(table, first, NIGHT, offered=second)
         assert result["points"] == {"home": 3, "away": 5}
-        table.service.show()
-        assert wait_delivered(table)
-        items = assert_arrived_once_and_intact(table, Store_of(server))
-        assert len(items) == 5
+        assert wait_for(table.sent, timeout=20)
+        assert len(assert_arrived_once_and_intact(table, server.receiver.store)) == 5
         check_the_site(server.port, first, {"home": 3, "away": 5})
 
         clock.advance(dt.timedelta(days=6))                                       # six days later, 19:30
         result = play_tonight(table, second, SECOND_PAIR, played=first)
         assert result["points"] == {"home": 5, "away": 3}
-        assert wait_delivered(table)
-        assert len(assert_arrived_once_and_intact(table, Store_of(server))) == 10
+        assert wait_for(table.sent, timeout=20)
+        assert len(assert_arrived_once_and_intact(table, server.receiver.store)) == 10
         check_the_site(server.port, second, {"home": 5, "away": 3})
     finally:
         table.close()
 
+    # meanwhile at Na Růžku: Jiskra did not come (A.3.7), Slavoj ask to postpone their match (A.3.3)
+    at_ruzek = [f for f in fixtures if f["venue"] == RUZEK and f["date"] >= "2026-03-01"]
+    assert "forfeited to Baník Zábřezí" in run("no-show", at_ruzek[0]["id"], "--team", "Jiskra Hořice")
+    assert "1 postponement(s) left" in run("postpone", at_ruzek[1]["id"], "--team", "Slavoj Bílá Třemešná")
+    status = {f["id"]: f["status"] for f in fixtures_of(run)}
+    assert [status[f["id"]] for f in (first, second, *at_ruzek[:2])] == ["played", "played", "forfeited", "postponed"]
+    assert "kontumováno" in fetch_html(server.port, "/schedule") and "odloženo" in fetch_html(server.port, "/schedule")
+
     rows = {row["team"]: row for row in fetch(server.port, f"/table.json?season={SEASON}")["rows"]}   # RULES 1.8
     assert {team: row["points"] for team, row in rows.items()} == {
-        "Slavoj Bílá Třemešná": 3, "Sokol Dvůr": 10, "Baník Zábřezí": 3}
-    assert rows["Sokol Dvůr"]["place"] == 1 and rows["Sokol Dvůr"]["matches"] == 2
-    assert {f["id"]: f["status"] for f in fixtures_of(run)}[second["id"]] == "played"
+        "Slavoj Bílá Třemešná": 3, "Sokol Dvůr": 10, "Baník Zábřezí": 3 + 8, "Jiskra Hořice": 0}
+    assert rows["Baník Zábřezí"]["place"] == 1 and rows["Baník Zábřezí"]["matches"] == 2
+    assert rows["Sokol Dvůr"]["place"] == 2 and rows["Sokol Dvůr"]["matches"] == 2
+    assert [r["team"] for r in rows_of(fetch_html(server.port, f"/table.csv?season={SEASON}"))] == \
+        ["Baník Zábřezí", "Sokol Dvůr", "Slavoj Bílá Třemešná", "Jiskra Hořice"]
 
 
-def Store_of(server):
-    return server.receiver.store
-
-
-def wait_delivered(table: Table) -> bool:
-    from sync_helpers import wait_for
-
-    return wait_for(table.sent, timeout=20)
-
-
-def check_the_site(port: int, fixture: dict, points: dict) -> str:
+def check_the_site(port: int, fixture: dict, points: dict) -> None:
     """A.1.3: the match on the schedule links to its result (the match record, its zápis); the
-    teams' pages, the players' statistics and the exports (JSON, CSV) have it. Returns its match id."""
+    teams' pages, the players' statistics and the exports (JSON, CSV) have it."""
     schedule = fetch(port, f"/schedule.json?season={SEASON}")
     (entry,) = [f for f in schedule["fixtures"] if f["id"] == fixture["id"]]
     assert entry["status"] == "played" and (entry["points_home"], entry["points_away"]) == tuple(points.values())
@@ -285,7 +286,6 @@ def check_the_site(port: int, fixture: dict, points: dict) -> str:
             assert fetch(port, f"/players/{name}.json?season={SEASON}")["player"] == name
     table = {row["team"]: row for row in rows_of(fetch_html(port, f"/table.csv?season={SEASON}"))}
     assert {fixture["home"], fixture["away"]} <= set(table) and {row["season"] for row in table.values()} == {SEASON}
-    return match_id
 
 
 def rows_of(text: str) -> list[dict]:
