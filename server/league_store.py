@@ -9,6 +9,7 @@ fixtures, postponements and no-shows are in ``server.fixtures_store``.
 import datetime as dt
 
 from server import league_fields as fields
+from server.czech_order import czech_key
 from server.league_fields import LeagueError
 
 TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
@@ -62,9 +63,10 @@ class League:
         return {"name": name, "days": opening}
 
     def venues(self) -> list[dict]:
-        """Every venue with its opening days and the devices registered for it (add-device --venue)."""
+        """Every venue (in Czech alphabetical order) with its opening days and the devices registered
+        for it (add-device --venue)."""
         with self._read() as db:
-            rows = db.execute("SELECT name, days FROM venues ORDER BY name").fetchall()
+            rows = sorted(db.execute("SELECT name, days FROM venues").fetchall(), key=lambda row: czech_key(row[0]))
             devices = db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL ORDER BY id").fetchall()
         return [{"name": name, "days": days, "devices": [d for d, v in devices if _fold(v) == _fold(name)]}
                 for name, days in rows]
@@ -96,15 +98,16 @@ class League:
         return self.team(season, competition, name)
 
     def teams(self, season: str, competition: str) -> list[dict]:
-        """The teams of a season's competition with their rosters, by name."""
+        """The teams of a season's competition with their rosters, both in Czech alphabetical order
+        (server.czech_order: the same on SQLite and PostgreSQL, Černý before Dvořák)."""
         with self._read() as db:
-            rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? "
-                              "ORDER BY name", (season, competition)).fetchall()
-            players = db.execute("SELECT team, name FROM players WHERE season = ? AND competition = ? ORDER BY name",
+            rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ?",
+                              (season, competition)).fetchall()
+            players = db.execute("SELECT team, name FROM players WHERE season = ? AND competition = ?",
                                  (season, competition)).fetchall()
-        teams = [dict(zip(TEAM_COLUMNS, row), players=[]) for row in rows]
+        teams = sorted((dict(zip(TEAM_COLUMNS, row), players=[]) for row in rows), key=lambda t: czech_key(t["name"]))
         by_id = {t["id"]: t for t in teams}
-        for team, player in players:
+        for team, player in sorted(players, key=lambda row: czech_key(row[1])):
             by_id[team]["players"].append(player)
         return teams
 
@@ -148,8 +151,9 @@ class League:
     # -- what a venue's device fetches --------------------------------------------------
     def league_document(self, venue: str, today: dt.date, days: int = 28) -> dict | None:
         """The league as the venue's device needs it (docs/league.md): the league, every team of
-        the competition and season with its roster and captain, and the venue's fixtures from
-        ``today - days`` to ``today + days`` with their current dates. None: no league data for it."""
+        the competition and season with its roster and captain, and the venue's fixtures still to be
+        played from ``today - days`` to ``today + days`` with their current dates (a played one is
+        not offered again: a match played for it would replace its result). None: no league data."""
         chosen = self._venue_league(venue, today)
         if chosen is None:
             return None
@@ -157,7 +161,7 @@ class League:
         teams = [t for t in self.teams(season, competition) if not t["expelled"]]
         first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
         fixtures = [f for f in self.fixtures(season, competition, first=first, last=last)
-                    if f["status"] in ("scheduled", "played") and _fold(f["venue"]) == _fold(venue)]
+                    if f["status"] == "scheduled" and _fold(f["venue"]) == _fold(venue)]
         return {"league": {"name": self.competitions()[competition], "season": season, "competition": competition},
                 "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"], "captain": t["captain"]}
                           for t in teams],

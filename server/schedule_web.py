@@ -1,9 +1,11 @@
 """The league's public schedule with results (A.2.3): ``/schedule?season=…&competition=…`` (HTML,
 readable on a phone) and ``/schedule.json``. A result comes from the stored match items under the
-fixture's id (the match id the device records it with) and links to its match record."""
+fixture's id (the match id the device records it with) and links to its match record; each team
+links to its page (from the season's start, before anything is played)."""
 from starlette.responses import HTMLResponse
 
 from server.answers import JSONAnswer
+from server.links import team_href
 from server.pages import render
 
 # the league's pages (this one and the admin's) load nothing, run no script and may not be framed
@@ -34,6 +36,7 @@ def _schedule(store, request, *, html: bool):
     rounds: dict[int, list[dict]] = {}
     for f in fixtures:
         f["status_text"] = STATUSES.get(f["status"], f["status"])
+        f["home_href"], f["away_href"] = (team_href(f[side], competition, season) for side in ("home", "away"))
         rounds.setdefault(f["round"], []).append(f)
     expelled = [t["name"] for t in store.teams(season, competition) if t["expelled"]] if season else []
     notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []

@@ -158,18 +158,42 @@ def player(store, name: str, game: str | None = None, season: str | None = None)
 
 def team(store, name: str, game: str = "carom", season: str | None = None) -> dict | None:
     """A team in a season: its line of the league table, its players (as seen in played partie)
-    with their figures, its matches and results."""
+    with their figures, its matches and results, and what the league keeps of it (``league``:
+    venue, captain, roster, fixtures; None for a team only the devices' records name)."""
     if len(name) > MAX_NAME:
         return None
-    season = sums.season_or_latest(store, game, season)
+    season = sums.season_or_latest(store, game, season) or _latest_league_season(store)
     table = exports.league_table(store, game, season=season)
     line = next((r for r in table["rows"] if r["team"] == name), None)
     roster = [figures(r) for r in _season_totals(store, game, season, team=name)]
     matches = [m for m in _matches(store, game, season) if name in (m["home"], m["away"])]
-    if line is None and not roster and not matches:
+    league = _league_team(store, name, game, season)
+    if line is None and not roster and not matches and league is None:
         return None
     return {"team": name, "game": game, "season": season, "seasons": neighbours(store, game, season),
-            "table": line, "players": roster, "matches": matches}
+            "table": line, "players": roster, "matches": matches, "league": league}
+
+
+def _latest_league_season(store) -> str | None:
+    """The league's latest season (server.league_store), for a league whose matches are still to come."""
+    seasons = store.seasons()
+    return seasons[-1]["name"] if seasons else None
+
+
+def _league_team(store, name: str, game: str, season: str | None) -> dict | None:
+    """The team as the league administration keeps it (A.1.3, A.3.2): its venue, captain (not the
+    phone, which is for the organiser), roster and fixtures of the season; None when the league
+    has no such team."""
+    if season is None:
+        return None
+    team = next((t for t in store.teams(season, game) if t["name"] == name), None)
+    if team is None:
+        return None
+    fixtures = [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue", "status", "points_home",
+                                         "points_away", "match")}
+                for f in store.fixtures(season, game) if name in (f["home"], f["away"])]
+    return {"venue": team["venue"], "captain": team["captain"], "roster": team["players"],
+            "expelled": team["expelled"], "fixtures": fixtures}
 
 
 def _matches(store, game: str, season: str | None) -> list[dict]:

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from server import pages
+from server.schedule_web import STATUSES
 from server.links import link, match_href, player_href, query as _query, team_href
 
 GAME_NAMES = {"carom": "karambol", "8ball": "8-ball"}
@@ -120,10 +121,16 @@ def team(data: dict) -> str:
     elif line:
         facts += [["Zápasy", f"{line['individual_won']}:{line['individual_lost']}"],
                   ["Sety", f"{line['sets_won']}:{line['sets_lost']}"], ["Hry", f"{line['games_won']}:{line['games_lost']}"]]
+    league = data.get("league")
+    if league:
+        facts = [["Herna", league["venue"]], ["Vedoucí družstva", league["captain"]],
+                 *([["Vyřazeno ze soutěže", league["expelled"][:10]]] if league["expelled"] else []), *facts]
     table_href = "/table-8ball.html" if game == "8ball" else "/table.html"
     switches = _switches(team_href(name), game, season, data["seasons"])
-    sections = [{"links": switches + [link("Tabulka", table_href + _query(None, season))],
+    sections = [{"links": switches + [link("Tabulka", table_href + _query(None, season)),
+                                      link("Rozpis", "/schedule" + _schedule_query(game, season))],
                  "tables": [{"head": ["", ""], "rows": facts}]},
+                *_league_sections(league, {r["player"] for r in data["players"]}, game, season),
                 {"heading": "Hráči (podle odehraných partií)", "tables": [{
                     "head": [h for _, h in columns(game)],
                     "rows": [_player_cells(r, game, season) for r in data["players"]]}]},
@@ -134,6 +141,26 @@ def team(data: dict) -> str:
                      f"{m['points']['home']} : {m['points']['away']}" + ("" if m["closed"] else " (neuzavřeno)")]
                     for m in data["matches"]]}]}]
     return pages.sectioned(f"Družstvo: {name} ({GAME_NAMES[game]}, {season or '–'})", sections)
+
+
+def _schedule_query(game: str, season: str | None) -> str:
+    return _query(None, season) + (("&" if season else "?") + "competition=8ball" if game == "8ball" else "")
+
+
+def _league_sections(league: dict | None, played: set, game: str, season: str | None) -> list[dict]:
+    """A league team's roster (a player who has ``played`` links to their page) and its fixtures
+    of the season (a result links to its match)."""
+    if not league:
+        return []
+    fixtures = [[f"{f['date']} {f['start']}", link(f["home"], team_href(f["home"], game, season)),
+                 link(f["away"], team_href(f["away"], game, season)), f["venue"],
+                 link(f"{f['points_home']} : {f['points_away']}", match_href(f["match"])) if f["match"]
+                 else STATUSES.get(f["status"], f["status"])]
+                for f in league["fixtures"]]
+    return [{"heading": "Soupiska", "tables": [{"head": ["Hráč"], "rows": [
+                [link(p, player_href(p, game, season)) if p in played else p] for p in league["roster"]]}]},
+            {"heading": "Rozpis utkání", "tables": [{"head": ["Datum", "Domácí", "Hosté", "Herna", "Výsledek"],
+                                                    "rows": fixtures}]}]
 
 
 def rules() -> str:

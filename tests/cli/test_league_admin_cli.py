@@ -114,3 +114,24 @@ def test_a_device_is_registered_at_a_venue_of_the_league_and_listed_with_it(leag
     assert league("add-device", "u-lva-1", "--venue", "u  lva")[0] == 0          # the device's spelling
     code, out, _ = league("venues")
     assert "U Lva\tpo, út, st, čt\tu-lva-1" in out.splitlines()
+
+
+def test_A_2_4_schedule_generate_honours_requested_days_where_it_can_and_prints_what_it_could_not(league):
+    """A.2.4: Baník ask for Fridays, but their venue U Lva is open Monday to Thursday only; Slavoj
+    ask for Tuesdays at U Koule, open any working day. The schedule is drawn all the same: Slavoj
+    play at home on Tuesdays, Baník at home on a day U Lva is open, and the organiser is told,
+    match by match, which request could not be honoured."""
+    for team, venue, days in (("Baník", "U Lva", "pá"), ("Slavoj", "U Koule", "út")):
+        code, _, err = league("team", "add", team, *SEASON, "--venue", venue, "--captain", f"Kapitán {team}",
+                              "--phone", "777000111", "--days", days)
+        assert code == 0, err
+    code, out, _ = league("schedule", "generate", *SEASON)
+    assert code == 0 and out.startswith("stored 30 fixtures")
+    unmet = [line for line in out.splitlines() if line.startswith("not honoured: ")]
+    fixtures = _fixtures(league)
+    assert all(working_day(dt.date.fromisoformat(f["date"])) for f in fixtures)
+    weekdays = {team: {dt.date.fromisoformat(f["date"]).weekday() for f in fixtures if f["home"] == team}
+                for team in ("Baník", "Slavoj")}
+    assert weekdays["Slavoj"] == {1} and weekdays["Baník"] <= {0, 1, 2, 3}
+    assert [line for line in unmet if "Baník (home) asked for Friday" in line]
+    assert not [line for line in unmet if "Slavoj (home)" in line]

@@ -40,3 +40,16 @@ def free_working_day(store, fixture: dict) -> dt.date:
     while day.isoformat() in busy or not working_day(day) or day.weekday() not in (1, 2):
         day += dt.timedelta(days=1)
     return day
+
+
+def play_as_device(store, match_items, sign, fixture, device: str = "u-lva-1") -> str:
+    """The device's record of a fixture's match, through the receiver: its own match id (the
+    fixture's and a suffix, as firmware_host sets a match up) naming the fixture (issue 16)."""
+    from server.receiver import Receiver
+
+    receiver = Receiver(store)
+    match_id = f"{fixture['id']}-a1b2c3"
+    for body in match_items(match_id, date=fixture["date"], fixture=fixture["id"]):
+        status, answer = receiver.handle(sign(device).sign(body), via="test")
+        assert status == 200, answer
+    return match_id

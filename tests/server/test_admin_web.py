@@ -146,7 +146,9 @@ def test_logout_ends_the_session(logged_in):
     assert logged_in.get("/admin")[0] == 303
 
 
-def test_the_public_schedule_shows_each_round_and_the_results_of_played_matches(admin, store, receiver, items, sign):
+def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_matches(admin, store, receiver, items, sign):
+    """A.2.3: the drawn schedule with each match's date is published on the league's site (no
+    login), round by round; a played match links to its result, a forfeited one says so."""
     set_up_league(store)
     store.generate_schedule(SEASON, "carom")
     played = fixture_between(store, "Lvi", "Orli")
@@ -155,6 +157,7 @@ def test_the_public_schedule_shows_each_round_and_the_results_of_played_matches(
     store.record_no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
+    assert all(f"{f['date']} 17:00" in page for f in store.fixtures(SEASON, "carom"))
     record = store.fixture(played["id"])
     assert f'<a href="/matches/{played["id"]}.html">{record["points_home"]} : {record["points_away"]}</a>' in page
     assert "kontumováno" in page

@@ -3,7 +3,7 @@
 import datetime as dt
 
 import pytest
-from league_admin_helpers import SEASON, fixture_between, free_working_day, set_up_league
+from league_admin_helpers import SEASON, fixture_between, free_working_day, play_as_device, set_up_league
 
 from server import exports
 from server.league_fields import LeagueError
@@ -156,20 +156,9 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert exports.league_table(store, "8ball", SEASON)["rows"] == []
 
 
-def _play_as_device(store, match_items, sign, fixture):
-    """The device's record of a fixture's match: its own match id (the fixture's and a suffix, as
-    firmware_host sets a match up) naming the fixture (issue 16)."""
-    receiver = Receiver(store)
-    match_id = f"{fixture['id']}-a1b2c3"
-    for body in match_items(match_id, date=fixture["date"], fixture=fixture["id"]):
-        status, answer = receiver.handle(sign("u-lva-1").sign(body), via="test")
-        assert status == 200, answer
-    return match_id
-
-
 def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, sign):
     fixture = fixture_between(league, "Lvi", "Orli")
-    match_id = _play_as_device(league, items, sign, fixture)
+    match_id = play_as_device(league, items, sign, fixture)
     played = league.fixture(fixture["id"])
     assert played["status"] == "played" and played["match"] == match_id
     assert played["points_home"] + played["points_away"] == 8
@@ -180,7 +169,7 @@ def test_A_3_7_the_device_record_of_a_forfeited_fixture_replaces_the_8_to_0(leag
     fixture = fixture_between(league, "Lvi", "Orli")
     league.record_no_show(fixture["id"], "Orli")
     assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == {"Lvi": 8, "Orli": 0}
-    match_id = _play_as_device(league, items, sign, fixture)
+    match_id = play_as_device(league, items, sign, fixture)
     record = exports.match_record(league, match_id)
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert table["Lvi"]["points"] == record["points"]["home"] and table["Lvi"]["matches"] == 1

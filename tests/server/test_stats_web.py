@@ -73,6 +73,30 @@ def test_a_1_3_player_page_team_page_and_match_page_link_each_other(site):
     assert "Fauly" in page(site, "/players/Hrub%C3%BD.html?game=8ball")
 
 
+def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures_before_it_plays(client, store):
+    """A.1.3 / A.3.2: a team the organiser entered has its page from the start of the season (it
+    was a 404 until the team's first match arrived, and nothing linked to it before then): its
+    venue and captain (not the captain's phone, which is for the organiser), its roster and its
+    fixtures; the schedule links every team to its page and the page links the schedule."""
+    from league_admin_helpers import SEASON, TEAMS, set_up_league
+
+    set_up_league(store)
+    store.generate_schedule(SEASON, "carom")
+    teams = {h for h in hrefs(page(client, "/schedule")) if h.startswith("/teams/")}
+    assert teams == {f"/teams/{quote(name, safe='')}.html?game=carom&season=2026%2F27" for name in TEAMS}
+    data = json.loads(page(client, f"/teams/Orli.json?season={quote(SEASON, safe='')}"))
+    venue, _, roster = TEAMS["Orli"]
+    assert data["table"] is None and data["players"] == [] and data["matches"] == []
+    league = data["league"]
+    assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, roster[0], sorted(roster))
+    assert len(league["fixtures"]) == 6 and all("Orli" in (f["home"], f["away"]) for f in league["fixtures"])
+    text = page(client, "/teams/Orli.html")                       # no season asked: the league's latest
+    assert "Družstvo: Orli" in text and "Hospoda U Koule" in text and "Soupiska" in text and "Kučera" in text
+    assert "+420" not in text and "777" not in text
+    assert text.count("naplánováno") == 6 and 'href="/schedule?season=2026%2F27"' in text
+    assert client.get("/teams/Nikdo.html")[0] == 404
+
+
 @pytest.mark.parametrize("path, status", [
     ("/players/Nikdo.html", 404), ("/teams/Nikdo.json", 404), ("/players/Nov%C3%A1k.txt", 404),
     ("/players.html?game=snooker", 400), ("/players.json?season=2026", 400), ("/rankings.csv?min_partie=-1", 400),
