@@ -68,7 +68,11 @@ def test_a_match_set_up_wrongly_is_given_up_before_its_first_partie_closes_and_n
     back = player.key("-")                                                      # taken back
     assert back["screen"] == "lotdraw" and back["message"]["text"] == "Utkání obnoveno"
     assert events(player) == ["match", "lot", "abandon", "reopen"]              # nothing deleted
-    player.play("\n\n" "12")
+    player.key("enter")                                                         # partie 1: kdo začíná?
+    asked = player.key("backspace")                                             # Back asks here too
+    assert asked["title"] == "Zrušit utkání? Zůstane v archivu" and asked["selected"] == NO
+    assert player.key("enter")["title"] == "Partie 1: kdo začíná?"
+    player.play("\n" "12")
     menu = player.key("enter")
     assert menu["title"] == "Zápis partie" and menu["items"][-1] == "3 Zrušit utkání"
     player.key("esc")
