@@ -28,7 +28,7 @@ COUNTER = {
     "carom-64x16-match-night.gif": ("carom-match-night", "--size 64x16"),
     "carom-32x8-series.gif": ("carom-series", "--size 32x8"),
     "carom-32x8-league.gif": ("carom-league-end", "--size 32x8"),
-    "carom-96x16-equalising.png": ("carom-equalising", "--size 96x16"),
+    "carom-96x16-equalising.gif": ("carom-equalising", "--size 96x16"),
     "carom-128x32-series.png": ("carom-series", "--size 128x32"),
     "carom-7seg8-league.gif": ("carom-league-end", "--driver sevensegment --digits 8"),
     "carom-7seg16-series.png": ("carom-series", "--driver sevensegment --digits 16"),
