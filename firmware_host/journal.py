@@ -23,7 +23,9 @@ two different lines — never both copies of one — so the journal reads back w
   one more line; a copy that disagrees with the first is logged and ignored;
 * what follows the last good copy is the *tail*. A tail of zeros only is the end — preallocated
   room, or a filesystem's NUL fill after a cut — and not damage; any other tail (a torn write) is
-  cut off the file and kept beside it in ``<name>.cut`` for the audit, and logged.
+  cut off the file and kept beside it in ``<name>.cut`` for the audit, and logged. A tail that is
+  the last line's second copy with a damaged byte (its length, all but a few of its bytes) is cut
+  the same way and also counted as a damaged copy, so the counter says the journal was repaired.
 
 A file of lines without ``n`` (written before sequence numbers) is read as before: its first
 damaged line starts the tail. docs/record-format.md states the guarantee.
@@ -42,6 +44,8 @@ from rules.errors import RecordError
 from rules.record import decode_line, encode_line
 
 log = logging.getLogger("pocitadlo.journal")
+
+MIRROR_DAMAGE = 4       # bytes a damaged last copy may differ by and still be read as that copy's mirror
 
 
 class Journal:
@@ -248,6 +252,7 @@ def read_lines(data: bytes, name: str = "journal") -> Read:
     lines: list[dict] = []
     damage, good, pos, unread = Damage(), 0, 0, 0
     numbered = None                         # None until the first good line says which format
+    last_copy, copy_end = b"", 0            # the last copy read whole (newline included), its end
     while pos < len(data):
         end = data.find(b"\n", pos)
         if end < 0:
@@ -264,6 +269,8 @@ def read_lines(data: bytes, name: str = "journal") -> Read:
             if numbered is False:           # the old format: its first damaged line starts the tail
                 break
             unread += 1
+        else:
+            last_copy, copy_end = data[pos - len(raw) - 1:pos], pos
         for obj in objs:
             last = last_number(lines)
             numbered = "n" in obj if numbered is None else numbered
@@ -278,8 +285,19 @@ def read_lines(data: bytes, name: str = "journal") -> Read:
         if objs:
             damage.copies += unread
             unread, good = 0, pos
+            if obj is None:                 # read from a joined line: no whole copy to compare with
+                last_copy = b""
+    if numbered and _damaged_mirror(data[copy_end:].rstrip(b"\0"), last_copy):
+        damage.copies += 1
     _log(damage, name)
     return Read(lines, good, damage)
+
+
+def _damaged_mirror(tail: bytes, last_copy: bytes) -> bool:
+    """The tail is the last line's second copy with a damaged byte or a few (its length, and its
+    bytes but for at most MIRROR_DAMAGE): damage the other copy made good, not a torn write."""
+    return (bool(tail) and len(tail) == len(last_copy)
+            and sum(a != b for a, b in zip(tail, last_copy)) <= MIRROR_DAMAGE)
 
 
 def _duplicate(lines: list[dict], obj: dict, number: int, damage: Damage, name: str) -> None:

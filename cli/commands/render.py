@@ -55,9 +55,9 @@ def run(args) -> int:
     summary = replay.board.summary()
     model = {"screen": replay.board.header["game"], "summary": summary}     # a partie's screen is its game
     if args.png:
-        _png(args, model)
+        draw_png(args, model)
     if args.gif:
-        _gif(args, model)
+        draw_gif(args, model)
     return 0
 
 
@@ -73,7 +73,8 @@ def _settings(args, driver: str, target: str):
                            emulator_transform=transform, file_template=target.replace("{", "{{").replace("}", "}}"))
 
 
-def _png(args, model) -> None:
+def draw_png(args, model) -> None:
+    """The counter showing ``model`` (a screen model) as a PNG at ``args.png`` (docs/make_images.py too)."""
     from display.counter import Counter
     from display.devices import open_device
 
@@ -81,16 +82,16 @@ def _png(args, model) -> None:
     Counter(open_device(settings), settings).show(model, 0.0)
 
 
-def _gif(args, model) -> None:
-    """One frame per blink half-period over a whole cycle of pages (at least one blink)."""
+def draw_gif(args, model) -> None:
+    """The counter showing ``model`` as an animated GIF at ``args.gif``: one frame per blink
+    half-period over a whole cycle of pages (at least one blink)."""
     from display.counter import Counter
     from display.devices import open_device
 
     settings = _settings(args, "gifanim", args.gif)
     device = open_device(settings)
     counter = Counter(device, settings)
-    probe = counter.render(model, 0.0)
-    cycle = max(2 * settings.blink_seconds, probe.pages * settings.page_seconds)
+    cycle = max(2 * settings.blink_seconds, _cycle_pages(counter, model, settings) * settings.page_seconds)
     steps = round(cycle / settings.blink_seconds)
     try:
         for step in range(steps):
@@ -98,3 +99,17 @@ def _gif(args, model) -> None:
         device.write_animation()
     finally:
         device._images.clear()      # luma writes again at exit: written already, or failed already
+
+
+def _cycle_pages(counter, model, settings) -> int:
+    """Pages until the picture repeats. A page may have pages of its own (``Scene.turn``: a match
+    night's names take turns with the partie and the team score), which only that page's frames
+    count, so every page of the cycle found so far is asked."""
+    from math import lcm
+
+    pages, index = 1, 0
+    while index < pages:
+        pages = lcm(pages, counter.render(model, index * settings.page_seconds).pages)
+        index += 1
+    return pages
+

@@ -32,7 +32,9 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     assert "+ znovu" in line(player)
     player.key("enter", held=True)
     assert line(player) == "1–4 vybrat · Esc zavřít · q konec"                                # the hold menu
-    player.key("esc")
+    player.key("1")
+    assert line(player) == "h Enter ano · jiná klávesa ne · q konec"                          # Vzdává Novák?
+    player.key("esc")                                                                         # any other: no
     player.play("20" "\n")
     assert line(player) == "1–3 položka · - + posun · Enter OK · Esc zpět · q konec"          # Zápis partie
     player.play("\n\n\n")                                                                    # correct, A, 1.

@@ -206,3 +206,19 @@ def test_the_opposite_pocket_map_is_config_and_reaches_the_header(tmp_path):
 def test_a_bad_opposite_pocket_map_names_the_option(tmp_path, value, problem):
     message = error_of(tmp_path, GOOD + f"[rules.8ball]\nopposite = {value}\n")
     assert message.startswith("[rules.8ball] opposite: ") and problem in message, message
+
+
+@pytest.mark.parametrize("text", [
+    "[device]\nvenue = U Lva\n",                                  # TOML syntax: tomllib's "(at line …)"
+    GOOD + "[sync]\ntimeout = nan\n",
+    GOOD + "[display]\ncontrast = 999\n",
+    GOOD + '[keypad]\ndevices = ["matrix"]\n[keypad.matrix]\nrows = [10, 6, 13, 19]\n',
+    GOOD + "[rules.carom]\npoints_limt = 100\n",
+], ids=["syntax", "not finite", "out of range", "display pin", "misspelt"])
+def test_no_config_error_says_a_word_twice(tmp_path, text):
+    """Issue 12: "at at" in a config error. Each message reads as one sentence."""
+    import re
+
+    with pytest.raises(ConfigError) as info:
+        load(write(tmp_path, text))
+    assert not re.search(r"\b(\w+) \1\b", str(info.value), re.IGNORECASE), str(info.value)

@@ -120,6 +120,24 @@ def test_render_gif_animates_the_last_two_innings(tmp_path):
         assert image.n_frames >= 2
 
 
+def test_render_gif_turns_every_page_of_a_page_that_has_pages(tmp_path):
+    """RULES 1.6 / A.3.6 on a match night: the names' page takes turns with the partie and the team
+    score, so the animation holds four pages (scores, names + partie, scores, names + score), not
+    only the two the first frame asks for."""
+    from PIL import ImageSequence
+
+    from cli.commands.render import draw_gif
+    from cli.main import build_parser
+    from display.samples import sample
+
+    out = tmp_path / "night.gif"
+    args = build_parser().parse_args(["render", "-", "--size", "64x16", "--gif", str(out), "--pixels", "--scale", "1"])
+    draw_gif(args, sample("carom-match-night"))
+    with Image.open(out) as image:
+        pictures = [frame.convert("1").tobytes() for frame in ImageSequence.Iterator(image)]
+    assert len(pictures) == 4 and len(set(pictures)) >= 3
+
+
 def test_render_sevensegment_board(tmp_path):
     out = tmp_path / "board.png"
     assert main(["render", str(record(tmp_path)), "--driver", "sevensegment", "--digits", "16",

@@ -54,3 +54,12 @@ def test_errors_name_file_section_and_option(table, option, words):
 
 def test_dataclass_defaults_match_read_defaults():
     assert settings() == DisplaySettings()
+
+
+def test_install_md_states_the_contrast_default_the_code_has():
+    """Issue 12: docs/install.md said 64 while the code started at 112."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "install.md").read_text(encoding="utf-8")
+    assert re.search(r"the default (\d+) of 255", text).group(1) == str(DisplaySettings().contrast)

@@ -32,3 +32,12 @@ def test_the_marks_are_drawn_on_the_card():
     bare = card.crop((0, card.height - 200, card.width, card.height))
     assert bare.getbbox() is not None
     assert card.height < 3000
+
+
+def test_the_carom_card_names_the_partie_record_as_the_counter_titles_it():
+    """Issue 12: corrections are under Enter, "Zápis partie", which the key card never mentioned."""
+    from input.keycard import TITLES
+    from input.messages import say
+
+    for language in ("cs", "en"):
+        assert say("protocol", language).lower() in TITLES[language]["foot_carom"].lower(), language
