@@ -142,7 +142,7 @@ def orphan_menu(t: Texts, header: dict) -> Menu:
     """An unfinished partie no match owns (the match's line lost from the night journal): play it
     on, or set it aside to the archive (unsent). Enter plays on."""
     return menu(t, t("orphan", a=header["a"], b=header["b"]),
-                [item(t("orphan_resume"), "adopt"), item(t("orphan_set_aside"), "set_aside")])
+                [item(t("orphan_resume"), "adopt"), item(t("orphan_set_aside"), "set_aside", hold=True)])
 
 
 def away_player_menu(t: Texts, match, home_player: str) -> Menu:

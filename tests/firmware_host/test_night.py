@@ -11,6 +11,7 @@ from firmware_host.settings import load
 from firmware_host.league import load_league
 from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from delivery.outbox import Outbox
+from input.messages import Said
 from rules.board import Board
 from rules.errors import IllegalCommand
 from rules.carom.match import draw_lot
@@ -742,6 +743,7 @@ def test_partie_files_are_never_orphaned_when_the_match_line_is_lost(setup):
 
 
 def test_an_orphaned_partie_can_be_set_aside_unsent(setup):
+    """Issue 12: setting aside never sends the partie, so it takes the long press as a forfeit does."""
     night, outbox = night_of(setup)
     start_league_match(night)
     night.ui("confirm"), night.ui(1), night.ui("confirm")
@@ -749,7 +751,11 @@ def test_an_orphaned_partie_can_be_set_aside_unsent(setup):
     partie = night.board.header["id"]
     lose_the_match_line(setup)
     again, _ = night_of(setup)
-    again.ui(2), again.ui("confirm")
+    again.ui(2)
+    with pytest.raises(Said, match="podržet Enter"):    # the +2 key and a habitual Enter: not taken
+        again.ui("confirm")
+    assert len(again.orphans) == 1                      # still offered
+    again.ui("menu")                                    # the long press sets it aside
     assert again.phase == "ready" and outbox.unsent() == 0
     assert any((folder / f"{partie}.jsonl").exists() for folder in (setup / "data" / "archive").iterdir())
     assert night_of(setup)[0].phase == "ready"                            # not offered again
