@@ -164,9 +164,18 @@ class Night(OnSlot, TakeBack, Orphans):
         outcome, self.overlay = self.overlay.handle(fired, self.board)
         if outcome.message and not (outcome.commands or outcome.ui):
             raise Said(outcome.message["text"], code="no_effect")
+        if action == "cancel" and self.overlay is None and not (outcome.commands or outcome.ui):
+            self._stays()
         for cmd in outcome.commands:
             self.enter(cmd)
         return self.choose(*outcome.value) if outcome.ui == "night" else None
+
+    def _stays(self) -> None:
+        """Cancel left a menu the night cannot do without (who starts the next partie, an orphaned
+        partie): it stays, and the counter says what it wants instead of saying nothing."""
+        if self.phase in ("next", "orphan"):
+            self.overlay = self._next_menu() if self.phase == "next" else self._orphan_menu()
+            raise Said(self.overlay.hint, code="no_effect")
 
     def _screen_action(self, action) -> str | None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""

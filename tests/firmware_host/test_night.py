@@ -560,6 +560,24 @@ def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
     assert not any("Zrušit utkání" in item for item in night.screen()["items"])
 
 
+def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stays(setup):
+    """Issue 12, "a wrong key says why": once a match can no longer be given up, Back on the next
+    partie's lag has nowhere to go; it says which keys choose instead of doing nothing silently."""
+    night, _ = night_of(setup)
+    start_league_match(night)
+    night.ui("confirm")
+    night.ui(1), night.ui("confirm")
+    finish_partie(night)
+    close(night)  # partie 1 closed
+    settle(night)
+    before = night.screen()
+    with pytest.raises(Said, match="1–2"):
+        night.ui("cancel")
+    assert night.screen() == before and night.phase == "menu"
+    night.ui(1), night.ui("confirm")
+    assert night.board is not None and night.board.header["partie"] == 2
+
+
 def test_insert_offers_only_the_places_a_forgotten_inning_fits_and_says_why_where_none_does(setup):
     """Issue 12, RULES 1.4 / B.4.1 / B.9.2: A reached the limit in their last inning, so an inning
     inserted "na konec" could never fit (A would reach 20 before it) and is not offered; B has as
