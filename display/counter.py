@@ -44,6 +44,11 @@ class Counter:
         self.device = device
         if device is not None:
             self.size, self.mode = device.size, device.mode
+        self.forget()
+
+    def forget(self) -> None:
+        """The next show draws and sends its picture even if the device has it already (a
+        terminal resized, a device reopened)."""
         self._last = None
         self._key = None
 

@@ -4,7 +4,8 @@ blocks and 24-bit ANSI colours. Unlike luma's asciiblock emulator it needs neith
 terminal nor pygame. ``pocitadlo emulate`` uses it.
 
 A terminal too small for the counter gets one line saying so instead of a frame wrapped into
-garbage; the next frame after the window is enlarged draws the counter again.
+garbage; the next frame after the window is enlarged draws the counter again (the emulator draws
+one at once when the window is resized: cli/commands/emulate.py).
 """
 import os
 import sys

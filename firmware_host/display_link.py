@@ -33,6 +33,12 @@ class DisplayLink:
     def deadline(self) -> float | None:
         return min((d for d in (self._due, self.retry_at) if d is not None), default=None)
 
+    def forget(self) -> None:
+        """The next show draws in full, the same screen too (the emulator's window resized)."""
+        self.model = None
+        if self.counter is not None:
+            self.counter.forget()
+
     def show(self, model: dict, now: float) -> None:
         self.model = model
         if self.counter is not None:

@@ -44,8 +44,10 @@ class Stop:
 
 @dataclass(frozen=True)
 class Refresh:
-    """Something outside the loop changed what a screen shows (a delivery: the ready screen's backlog)."""
+    """Something outside the loop changed what a screen shows (a delivery: the ready screen's
+    backlog); ``redraw``: the screen is drawn again even if unchanged (the terminal resized)."""
     reason: str = ""
+    redraw: bool = False
 
 
 class Service:
@@ -142,7 +144,9 @@ class Service:
             self.running = False
             return
         if isinstance(event, Refresh):
-            pass                                # show() below draws the screen afresh
+            if event.redraw:
+                self.display.forget()
+            # show() below draws the screen afresh
         elif isinstance(event, Command):
             self._command(event.cmd)
         elif isinstance(event, Ui):

@@ -99,7 +99,7 @@ def interactive(config) -> int:
     sys.stdout.write(f"{HIDE_CURSOR}\x1b[2J\x1b[{row};1H{key_help(config)}\x1b[H")
     try:
         return serve(config, keypad_stream=keys, display_stream=sys.stdout, stop_on_end=Stop("quit"),
-                     observe=help_writer(config, row, sys.stdout))
+                     observe=emulator_observer(config, row, sys.stdout))
     except KeyboardInterrupt:
         return 0
     finally:
@@ -140,6 +140,29 @@ def key_help(config, service=None, model=None) -> str:
     return line(model, night.overlay, night.board, take_back=take_back,
                 abandonable=bool(match is not None and match.abandonable),
                 signing=bool(match is not None and match.awaiting))
+
+
+def emulator_observer(config, row: int, stream):
+    """The emulator's service observer: the key line rewritten on each screen, and the counter
+    drawn again (or said too small) as soon as the window is resized, not at the next frame."""
+    writer = help_writer(config, row, stream)
+
+    def observe(service):
+        redraw_on_resize(service)
+        return writer(service)
+    return observe
+
+
+def redraw_on_resize(service) -> None:
+    """SIGWINCH posts a redraw (from a thread: the handler may interrupt the loop holding the
+    queue's lock, as serve does for SIGTERM)."""
+    import signal
+    import threading
+
+    from firmware_host.service import Refresh
+
+    signal.signal(signal.SIGWINCH, lambda *_: threading.Thread(
+        target=service.post, args=(Refresh("resize", redraw=True),), daemon=True).start())
 
 
 def help_writer(config, row: int, stream):

@@ -87,3 +87,33 @@ def test_the_emulator_rewrites_the_key_line_when_the_screen_changes(emulator):
     player.service.observers.append(observe)
     player.key("enter")
     assert stream.getvalue().endswith("\x1b[10;1H\x1b[J1–4 položka · - + posun · Enter OK · Esc zpět · q konec\x1b[H")
+
+
+def test_a_resized_window_redraws_the_counter_at_once(emulator):
+    """Issue 12: a terminal too small for the counter says so when the window is resized (SIGWINCH),
+    not at the next frame, which on the ready screen may be a minute away; the key line too."""
+    import io
+    import os
+    import signal
+
+    from cli.commands.emulate import emulator_observer
+    from display.terminal import TerminalDevice
+
+    player = emulator()
+    service = player.service
+    out, size, lines = io.StringIO(), [(200, 50)], io.StringIO()
+    service.display.counter.attach(TerminalDevice(width=64, height=16, stream=out, terminal_size=lambda: size[0]))
+    service.display.forget()
+    service.show()
+    assert "▀" in out.getvalue()
+    previous = signal.getsignal(signal.SIGWINCH)
+    try:
+        service.observers.append(emulator_observer(service.night.config, 10, lines)(service))
+        size[0] = (40, 24)
+        out.seek(0), out.truncate()
+        os.kill(os.getpid(), signal.SIGWINCH)
+        service.handle(service.queue.get(timeout=10))
+    finally:
+        signal.signal(signal.SIGWINCH, previous)
+    assert "terminal too small" in out.getvalue() and "▀" not in out.getvalue()
+    assert lines.getvalue().endswith("Enter utkání · q konec\x1b[H")
