@@ -39,6 +39,8 @@ SECRET = b"bench-secret-0123456789abcdef"
 VENUE = "Hostinec U Lva"
 POCITADLO = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
 TEAMS = [f"Tým {n:02d}" for n in range(12)]
+MATCH_COLUMNS = ("match_id", "seq", "game", "season", "date", "venue", "home", "away", "points_home", "points_away",
+                 "closed", "unreadable", "fixture")
 
 
 def match_items(match_id: str, home: str, away: str, seed: int, date: str = "2026-11-27") -> list[bytes]:
@@ -56,7 +58,8 @@ def fill(path: Path, partie: int, *, one_season: bool) -> None:
     for body in match_items("T-0", TEAMS[0], TEAMS[1], 1):
         assert receiver.handle(Signer("bench", SECRET).sign(body), via="bench")[0] == 200
     items = store.query("SELECT id, kind, game, device, via, received, body, origin, venue FROM items")
-    [match_row] = store.query("SELECT * FROM match_figures")
+    [match_row] = [dict(zip(MATCH_COLUMNS, row)) for row in
+                   store.query(f"SELECT {', '.join(MATCH_COLUMNS)} FROM match_figures")]
     team_rows = store.query("SELECT * FROM team_figures")
     store.close()
     db = sqlite3.connect(path)
@@ -70,9 +73,10 @@ def fill(path: Path, partie: int, *, one_season: bool) -> None:
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(f"{mid}-{i}", k, g, mid, d, v, r, b, o, ve) for i, (_, k, g, d, v, r, b, o, ve)
                             in enumerate(items)])
-            db.execute("INSERT INTO match_figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (mid, n * 10, *match_row[2:3], season, *match_row[4:6], TEAMS[home], TEAMS[away],
-                        *match_row[8:]))
+            row = {**match_row, "match_id": mid, "seq": n * 10, "season": season, "home": TEAMS[home],
+                   "away": TEAMS[away], "fixture": mid}
+            db.execute(f"INSERT INTO match_figures({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                       tuple(row.values()))
             for row, team, opponent in zip(team_rows, (TEAMS[home], TEAMS[away]), (TEAMS[away], TEAMS[home])):
                 db.execute(f"INSERT INTO team_figures VALUES ({', '.join('?' * len(row))})",
                            (mid, row[1], season, team, opponent, *row[5:]))
