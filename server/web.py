@@ -112,11 +112,14 @@ def _page(build, *, on_loop: bool = False):
     return endpoint
 
 
-def _kept(build):
+def _kept(build, *, bounded: bool = True):
     """A page kept until the store's generation moves on (server/page_cache.py): built once per
     change of the store, whichever receiver made it, not once per reader. While the generation
-    read last is fresh, ``Front`` answers it before it gets here."""
-    return _page(_kept_or_built(build), on_loop=True)
+    read last is fresh, ``Front`` answers it before it gets here. ``bounded``: its cost does not
+    grow with what is stored (a table from the running sums, one match's record), so on SQLite it
+    is built on the event loop; a list of every match is built in the thread pool, where the loop
+    still gets its turns (a device's POST among them) while it is built."""
+    return _page(_kept_or_built(build), on_loop=bounded)
 
 
 def _page_key(scope) -> tuple:
@@ -257,8 +260,8 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _kept(_index), methods=["GET"]),
-        Route("/matches.json", _kept(_matches), methods=["GET"]),
+        Route("/", _kept(_index, bounded=False), methods=["GET"]),
+        Route("/matches.json", _kept(_matches, bounded=False), methods=["GET"]),
         Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
         Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
         Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),
