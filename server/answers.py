@@ -25,16 +25,17 @@ def remote(request) -> str | None:
 
 
 async def read_body(request, length: int, deadline: float) -> bytes:
-    async def read() -> bytes:
-        chunks, size = [], 0
+    """The body, at most ``length`` bytes; TimeoutError when it is not in within ``deadline``
+    seconds (a deadline on this task, not a task of its own: a body already received is read
+    without a turn of the event loop)."""
+    chunks, size = [], 0
+    async with asyncio.timeout(deadline):
         async for chunk in request.stream():
             size += len(chunk)
             if size > length:
                 break
             chunks.append(chunk)
-        return b"".join(chunks)
-
-    return await asyncio.wait_for(read(), deadline)
+    return b"".join(chunks)
 
 
 def too_many(limiter) -> JSONAnswer:

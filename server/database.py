@@ -92,6 +92,17 @@ class Database:
                 yield self
 
     @contextmanager
+    def writer_if_free(self):
+        """True, holding the write lock, when no other thread has it (a transaction inside takes
+        it again); False at once, without waiting, when another thread is writing."""
+        free = self._lock.acquire(blocking=False)
+        try:
+            yield free
+        finally:
+            if free:
+                self._lock.release()
+
+    @contextmanager
     def _writing(self):
         """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
         if self.sqlite:

@@ -4,6 +4,7 @@ Texts are valid Unicode (no lone surrogates from a crafted JSON escape), printab
 ids are in a safe character set; partie numbers are whole numbers. A stored item therefore
 always renders; the readers still survive one that does not (server/items.py).
 """
+import json
 import re
 
 from server.errors import Refused
@@ -41,20 +42,25 @@ def number(value, what: str, *, optional: bool = True):
     return value
 
 
-def all_unicode(value, what: str, depth: int = 0) -> None:
-    """Every text (keys too) anywhere in a summary or header is valid Unicode; nesting is bounded."""
-    if depth > MAX_DEPTH:
+def all_unicode(value, what: str) -> None:
+    """Every text (keys too) anywhere in a summary or header is valid Unicode; nesting is bounded.
+    (One pass of the JSON encoder finds a lone surrogate anywhere; the walk for the nesting only
+    descends into objects and lists.)"""
+    _nested(value, what, 0)
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(422, f"{what} holds text that is not valid Unicode") from None
+
+
+def _nested(value, what: str, depth: int) -> None:
+    """Nothing (a key, a value) deeper than MAX_DEPTH levels."""
+    if not isinstance(value, (dict, list)) or not value:
+        return
+    if depth + 1 > MAX_DEPTH:
         raise Refused(422, f"{what} is nested too deeply")
-    if isinstance(value, str):
-        if not _unicode(value):
-            raise Refused(422, f"{what} holds text that is not valid Unicode")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            all_unicode(key, what, depth + 1)
-            all_unicode(item, what, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            all_unicode(item, what, depth + 1)
+    for item in value.values() if isinstance(value, dict) else value:
+        _nested(item, what, depth + 1)
 
 
 def _unicode(text: str) -> bool:

@@ -1,19 +1,18 @@
-"""Slow and numerous clients cannot starve the receiver: uvicorn's HTTP/1.1 protocol with a header
-deadline and a connection cap.
+"""Slow and numerous clients cannot starve the receiver: uvicorn's HTTP/1.1 protocol (httptools,
+its C parser) with a header deadline and a connection cap.
 
 A connection must deliver a request's headers within ``header_deadline`` seconds of opening (or
 of its previous answer), else it is closed. Above ``max_connections`` open connections, a new one
 evicts the oldest that is still waiting for its headers (the slowest client), so a device with a
 whole request to send is always let in. The body has its own deadline (server.web).
 """
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 HEADER_DEADLINE = 10.0
 MAX_CONNECTIONS = 4096
 
 
-class GuardedH11(H11Protocol):
+class GuardedHttpTools(HttpToolsProtocol):
     header_deadline = HEADER_DEADLINE
     max_connections = MAX_CONNECTIONS
 
@@ -34,32 +33,29 @@ class GuardedH11(H11Protocol):
             self._header_timer.cancel()
             self._header_timer = None
 
-    def _between_requests(self) -> bool:
-        return self.conn.their_state is h11.IDLE or (self.conn.their_state is h11.DONE
-                                                     and self.conn.our_state is h11.DONE)
-
     def waiting_for_headers(self) -> bool:
-        return self._header_timer is not None and self._between_requests()
+        """Between requests, or in the middle of a request's headers (the timer runs until they are in)."""
+        return self._header_timer is not None
 
     def _headers_overdue(self) -> None:
         self._header_timer = None
-        if self._between_requests() and not self.transport.is_closing():
+        if not self.transport.is_closing():
             self.transport.close()
 
     def _evict_one(self) -> None:
-        waiting = [c for c in self.connections if isinstance(c, GuardedH11) and c.waiting_for_headers()]
+        waiting = [c for c in self.connections if isinstance(c, GuardedHttpTools) and c.waiting_for_headers()]
         victim = min(waiting, key=lambda c: c._opened) if waiting else self
         victim._cancel_header_timer()
         victim.transport.close()
 
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if not self._between_requests():
-            self._cancel_header_timer()
+    def on_headers_complete(self) -> None:
+        self._cancel_header_timer()
+        super().on_headers_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing():
+        idle = self.cycle is None or self.cycle.response_complete      # no pipelined request under way
+        if idle and not self.transport.is_closing():
             self._await_headers()
 
     def connection_lost(self, exc) -> None:
@@ -69,4 +65,5 @@ class GuardedH11(H11Protocol):
 
 def guarded(header_deadline: float = HEADER_DEADLINE, max_connections: int = MAX_CONNECTIONS) -> type:
     """The protocol class for uvicorn.Config(http=...) with these limits."""
-    return type("Guarded", (GuardedH11,), {"header_deadline": header_deadline, "max_connections": max_connections})
+    return type("Guarded", (GuardedHttpTools,), {"header_deadline": header_deadline,
+                                                  "max_connections": max_connections})

@@ -62,15 +62,51 @@ def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
 
 
 def replace(store, match_id: str, rows: list[dict]) -> None:
-    """A match's player rows, replacing its earlier ones; the totals of every player concerned
-    (before or now) are summed again (in the caller's transaction)."""
-    old = store.query("SELECT game, season, player, team FROM player_figures WHERE match_id = ?", (match_id,))
-    store.query("DELETE FROM player_figures WHERE match_id = ?", (match_id,))
-    for row in rows:
+    """A match's player rows, replacing its earlier ones (in the caller's transaction). Only the
+    rows that differ are written. A player who only gained rows (a partie of the match arrived)
+    has the new rows added to their totals; a player who lost or changed a row has their totals
+    summed again from their rows of that season."""
+    key_of = (lambda r: (r["game"], r["season"], r["player"], r["team"]))
+    old = {(r["partie_id"], r["side"]): r for r in (dict(zip(ROW, row)) for row in store.query(
+        f"SELECT {', '.join(ROW)} FROM player_figures WHERE match_id = ?", (match_id,)))}
+    new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
+    gone = [r for place, r in old.items() if new.get(place) != r]
+    added = [r for place, r in new.items() if old.get(place) != r]
+    for r in gone:
+        store.query("DELETE FROM player_figures WHERE match_id = ? AND partie_id = ? AND side = ?",
+                    (match_id, r["partie_id"], r["side"]))
+    for r in added:
         store.query(f"INSERT INTO player_figures({', '.join(ROW)}) VALUES ({', '.join('?' * len(ROW))})",
-                    tuple(row[c] for c in ROW))
-    for key in sorted(set(old) | {(r["game"], r["season"], r["player"], r["team"]) for r in rows}):
+                    tuple(r[c] for c in ROW))
+    summed_again = {key_of(r) for r in gone}
+    for key in sorted(summed_again):
         _sum_again(store, key)
+    gains: dict[tuple, list[dict]] = {}
+    for r in added:
+        if key_of(r) not in summed_again:
+            gains.setdefault(key_of(r), []).append(r)
+    for key, gained in sorted(gains.items()):
+        had_match = any(key_of(r) == key for r in old.values())
+        _add(store, key, totals_of(gained), new_match=not had_match)
+
+
+def _add(store, key: tuple, gained: dict, *, new_match: bool) -> None:
+    """Add one match's new rows (their ``totals_of``) to a player's totals."""
+    where = "game = ? AND season = ? AND player = ? AND team = ?"
+    current = store.query(f"SELECT {', '.join(TOTALS)} FROM player_totals WHERE {where}", key)
+    if not current:
+        columns = ("game", "season", "player", "team", *TOTALS)
+        store.query(f"INSERT INTO player_totals({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                    (*key, *(gained[c] for c in TOTALS)))
+        return
+    totals = dict(zip(TOTALS, current[0]))
+    merged = {c: totals[c] + gained[c] for c in SUMMED}
+    merged.update(matches=totals["matches"] + int(new_match), partie=totals["partie"] + gained["partie"],
+                  best_series=max(totals["best_series"], gained["best_series"]))
+    best = max((totals, gained), key=lambda t: (best_average(t), -t["best_average_innings"]))
+    merged.update(best_average_points=best["best_average_points"], best_average_innings=best["best_average_innings"])
+    store.query(f"UPDATE player_totals SET {', '.join(f'{c} = ?' for c in TOTALS)} WHERE {where}",
+                (*(merged[c] for c in TOTALS), *key))
 
 
 def _sum_again(store, key: tuple) -> None:

@@ -72,6 +72,17 @@ class Store(League, Fixtures):
         return self._transaction()
 
     @contextmanager
+    def writing_now(self):
+        """True when a write can start at once and nothing else can hold it up: SQLite, its write
+        lock free of other threads (held until the block ends). False for PostgreSQL, where a
+        write may wait for another receiver's row lock."""
+        if self.dialect != "sqlite":
+            yield False
+            return
+        with self._db.writer_if_free() as free:
+            yield free
+
+    @contextmanager
     def _read(self):
         with self._db.transaction(write=False) as db:
             yield db

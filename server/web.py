@@ -16,8 +16,9 @@
     GET  /                           an index page
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
-The receiver and the store are synchronous (SQLite under a lock): every call into them runs in
-the thread pool, so the event loop only moves bytes and a slow client costs no thread.
+The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
+thread pool, so a slow client costs no thread, except two that cannot wait: a kept page answered
+from memory, and a device's item when the SQLite writer is free (``_stored``).
 """
 import asyncio
 import logging
@@ -73,18 +74,36 @@ async def _post(request, receiver, body_deadline: float, remote):
                                                  via="http", remote=remote)
         return JSONAnswer(answer, status_code=status)
     try:
-        status, answer = await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
+        status, answer = await _stored(receiver, signed, remote)
     except Exception:     # a bug or a full disk: answer 500 so the device retries later
         log.exception("POST from %s failed", remote)
         status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
     return JSONAnswer(answer, status_code=status)
 
 
-def _page(build):
-    """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged."""
+async def _stored(receiver, signed, remote) -> tuple[int, dict]:
+    """The receiver's word on a signed item. On the event loop when the store can write at once
+    (SQLite, its writer free): a device's POST goes ahead of the readers queued on the loop, with
+    no hand-over to a thread and back and no contest for the interpreter's lock with them; the
+    loop waits only for this item's own commit. Else (PostgreSQL, or another thread writing) in
+    the thread pool, so a lock held elsewhere never stops the loop."""
+    with receiver.store.writing_now() as now:
+        if now:
+            return receiver.handle(signed, via="http", remote=remote)
+    return await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
+
+
+def _page(build, *, on_loop: bool = False):
+    """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged.
+    ``on_loop``: on the event loop when the store is SQLite, whose reads never wait for a lock
+    (a kept page: built once per change; in a thread it would only contend with the loop for the
+    interpreter's lock, on every read of the database)."""
     async def endpoint(request):
+        store = request.app.state.receiver.store
         try:
-            return await run_in_threadpool(build, request.app.state.receiver.store, request)
+            if on_loop and store.dialect == "sqlite":
+                return build(store, request)
+            return await run_in_threadpool(build, store, request)
         except HTTPException:
             raise
         except Exception:
@@ -93,17 +112,19 @@ def _page(build):
     return endpoint
 
 
-def _kept(build):
+def _kept(build, *, bounded: bool = True):
     """A page kept until the store's generation moves on (server/page_cache.py): built once per
-    change of the store, whichever receiver made it, not once per reader; while the generation
-    read last is fresh, answered on the event loop without asking the database."""
-    built = _page(_kept_or_built(build))
+    change of the store, whichever receiver made it, not once per reader. While the generation
+    read last is fresh, ``Front`` answers it before it gets here. ``bounded``: its cost does not
+    grow with what is stored (a table from the running sums, one match's record), so on SQLite it
+    is built on the event loop; a list of every match is built in the thread pool, where the loop
+    still gets its turns (a device's POST among them) while it is built."""
+    return _page(_kept_or_built(build), on_loop=bounded)
 
-    async def endpoint(request):
-        store, pages = request.app.state.receiver.store, request.app.state.pages
-        page = pages.kept_now((request.url.path, request.url.query), store.changes)
-        return _answer(page) if page is not None else await built(request)
-    return endpoint
+
+def _page_key(scope) -> tuple:
+    """A kept page's key: the path and the query string as the client sent them."""
+    return scope["path"], scope["query_string"]
 
 
 def _kept_or_built(build):
@@ -112,7 +133,7 @@ def _kept_or_built(build):
         with store.reading():
             generation = store.generation()
             pages.confirm(generation, changes, now)
-            return _answer(pages.page((request.url.path, request.url.query), generation,
+            return _answer(pages.page(_page_key(request.scope), generation,
                                       lambda: _parts(build(store, request))))
     return kept
 
@@ -197,13 +218,24 @@ async def _not_found(request, exc):
     return _refused(status, "not found" if status == 404 else "method not allowed")
 
 
-class NoSniff:
-    """Every answer says what it is and the browser must not guess (X-Content-Type-Options)."""
+class Front:
+    """In front of the routes: a kept page that is fresh (server/page_cache.py ``kept_now``) is
+    answered at once, its bytes as built, without routing or a response object (a reader costs
+    the event loop little, so a device's POST waits little behind the readers); every answer
+    says what it is and the browser must not guess (X-Content-Type-Options)."""
 
     def __init__(self, app):
         self.app, self.state = app, app.state
 
     async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "GET":
+            page = self.state.pages.kept_now(_page_key(scope), self.state.receiver.store.changes)
+            if page is not None:
+                status, body, headers = page
+                await send({"type": "http.response.start", "status": status, "headers": [*headers, NOSNIFF]})
+                await send({"type": "http.response.body", "body": body})
+                return
+
         async def sending(message):
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers", [])) + [NOSNIFF]
@@ -228,8 +260,8 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _kept(_index), methods=["GET"]),
-        Route("/matches.json", _kept(_matches), methods=["GET"]),
+        Route("/", _kept(_index, bounded=False), methods=["GET"]),
+        Route("/matches.json", _kept(_matches, bounded=False), methods=["GET"]),
         Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
         Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
         Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),
@@ -245,4 +277,4 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     app.state.live = board
     app.state.pages = PageCache()
-    return NoSniff(app)
+    return Front(app)

@@ -110,3 +110,21 @@ def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(s
     store.record_no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
     table = {row["team"]: row for row in json.loads(client.get(path)[1])["rows"]}
     assert table["Sokoli"]["points"] == 8
+
+
+def test_a_kept_page_answered_in_front_of_the_routes_is_the_answer_as_built(client):
+    """A fresh kept page is answered before routing (server/web.py ``Front``), keyed by path and
+    query string: the same status, type, length and bytes as when it was built, and nosniff."""
+    for body in match_items("KD-1"):
+        client.post(body)
+    for path in ("/table.json", "/table.json?season=2019/20", "/table.html", "/matches/KD-1.html"):
+        built, kept = client.request("GET", path), client.request("GET", path)
+        for status, headers, _ in (built, kept):
+            headers = {k.lower(): v for k, v in headers.items()}
+            assert status == 200 and headers["x-content-type-options"] == "nosniff"
+            assert int(headers["content-length"]) == len(built[2])
+        assert kept[0] == built[0] and kept[2] == built[2]
+        assert {k.lower(): v for k, v in kept[1].items()}["content-type"] == \
+            {k.lower(): v for k, v in built[1].items()}["content-type"]
+    assert json.loads(client.get("/table.json")[1])["rows"] != []
+    assert json.loads(client.get("/table.json?season=2019/20")[1])["rows"] == []
