@@ -75,12 +75,17 @@ def browser():
 @pytest.fixture
 def open_page(browser):
     """open_page(url) → a page whose console errors and page errors are collected; after the test
-    there must be none."""
+    there must be none. ``offline_expected``: the test takes the server away on purpose, so the
+    browser's own report of a refused connection is no error of the page's."""
     pages, errors = [], []
 
-    def open_(url):
+    def open_(url, offline_expected=False):
+        def console(msg):
+            if msg.type == "error" and not (offline_expected and "net::ERR_CONNECTION_REFUSED" in msg.text):
+                errors.append(msg.text)
+
         page = browser.new_page()
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("console", console)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}") or dialog.dismiss())
         page.goto(url)

@@ -49,7 +49,7 @@ def test_a_page_whose_stream_dropped_catches_up(emulator, open_page):
     live = serve(player)
     port = live.address[1]
     try:
-        page = open_page("http://127.0.0.1:%s/" % port)
+        page = open_page("http://127.0.0.1:%s/" % port, offline_expected=True)
         player.play(START_PARTIE + "1")
         caught_up(page, live)
         live.stop()                                    # the device's web part goes away ...
