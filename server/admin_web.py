@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
-from server import league_fields as fields
+from server import figures, league_fields as fields
 from server.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.answers import remote, too_many
 from server.league_fields import LeagueError
@@ -128,6 +128,7 @@ def _change(sessions):
 
 
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:
+    figures.settle(store)       # the fixtures' results: every item answered before included
     seasons = store.seasons()
     names = [s["name"] for s in seasons]
     season = context["season"] if context["season"] in names else (names[-1] if names else "")

@@ -1,0 +1,42 @@
+"""A match's figures computed after the devices' answers, in batches (server/figures.py ``settle``).
+
+A POST is answered once its item is durable; ``Later.soon()`` (on the event loop, after each
+stored item) computes the figures DELAY seconds after the first item not yet figured, in the
+thread pool: one transaction for every item stored meanwhile, so a device sending item after
+item waits for none of it and a match's figures are computed once per batch, not once per item.
+A page that reads figures computes what is pending first (server/web.py ``_page``), so a reader
+never waits for DELAY nor misses an item already answered; a receiver stopped before the step
+leaves the items marked, and they are computed when a store is next opened.
+"""
+import asyncio
+import logging
+
+from starlette.concurrency import run_in_threadpool
+
+log = logging.getLogger("pocitadlo.server")
+
+DELAY = 0.2         # seconds from the first item not yet figured to the step that computes them
+
+
+class Later:
+    def __init__(self, receiver, delay: float = DELAY):
+        self.receiver, self.delay = receiver, delay
+        self._timer: asyncio.TimerHandle | None = None
+        self._running: set[asyncio.Future] = set()      # held so the loop does not drop them
+
+    def soon(self) -> None:
+        """An item was stored: its figures follow within ``delay`` (on the event loop)."""
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self._start)
+
+    def _start(self) -> None:
+        self._timer = None
+        step = asyncio.ensure_future(run_in_threadpool(self._settle))
+        self._running.add(step)
+        step.add_done_callback(self._running.discard)
+
+    def _settle(self) -> None:
+        try:
+            self.receiver.settle()
+        except Exception:       # the items stay marked: a page or the next start computes them
+            log.exception("computing figures after the answers failed")
