@@ -120,11 +120,18 @@ def _change(sessions):
         store = request.app.state.receiver.store
         context = {"season": form.get("season", ""), "competition": form.get("competition", "carom")}
         try:
-            done = await run_in_threadpool(action, store, form)
+            done = await run_in_threadpool(settled, action, store, form)
         except LeagueError as exc:
             return page(await run_in_threadpool(_page, store, session, context, None, str(exc)), 400)
         return page(await run_in_threadpool(_page, store, session, context, done))
     return endpoint
+
+
+def settled(action, store, form):
+    """An admin change, once the figures of every item answered before are computed: it may
+    read them (a no-show refused for a fixture already played, A.3.7)."""
+    figures.settle(store)
+    return action(store, form)
 
 
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:

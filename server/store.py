@@ -62,11 +62,7 @@ class Store(League, Fixtures):
     @contextmanager
     def _changing(self):
         """A transaction that changes what the pages show (the league's own data): the store's
-        generation moves on with it, so kept pages are built again. The figures of items stored
-        before are computed first: a change may read them (a no-show for a match played)."""
-        from server import figures      # it imports this module
-
-        figures.settle(self)
+        generation moves on with it, so kept pages are built again."""
         with self._transaction() as db:
             self.changed()
             yield db

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from admin_http_helpers import TOKEN, AdminClient
 from conftest import SECRETS, Client, register_devices
 from server import exports, figures, stats
 from server.receiver import Receiver
@@ -141,9 +142,13 @@ def test_the_step_after_the_answers_runs_without_a_reader(receiver, serving, ite
     assert [m["match"] for m in exports.matches(receiver.store)] == ["KD-1"]
 
 
-def test_a_league_change_reads_the_figures_of_every_item_answered(receiver, sign, items):
-    """A change of the league's own data (here a venue) first computes what is pending: it may
-    read the figures (a no-show refused for a match already played, A.3.7)."""
-    receive_match(receiver, sign, items, "KD-1", 10)
-    receiver.store.add_venue("Hostinec U Lva")
-    assert not receiver.store.figures_pending() and len(exports.matches(receiver.store)) == 1
+def test_an_admin_change_reads_the_figures_of_every_item_answered(receiver, sign, items, serving):
+    """A change of the league's own data from the web admin (here a venue) first computes what is
+    pending: it may read the figures (a no-show refused for a match already played, A.3.7)."""
+    with serving(receiver, admin_token=TOKEN, figures_delay=3600) as server:
+        admin = AdminClient(server.port)
+        assert admin.login()[0] == 303 and admin.get("/admin")[0] == 200      # the page: its CSRF token
+        receive_match(receiver, sign, items, "KD-1", 10)
+        assert receiver.store.figures_pending()
+        assert admin.post("/admin/venue", {"name": "Hostinec U Lva"})[0] == 200
+        assert not receiver.store.figures_pending() and len(exports.matches(receiver.store)) == 1
