@@ -19,7 +19,9 @@ def settle(store) -> bool:
     under the generation's lock, each match is computed from every item committed before."""
     if not store.figures_pending():
         return False
-    with store.transaction():
+    # figures and marks are computed again from the items: their commit need not wait for the
+    # disk (a crash may undo the step, marks with it; the next durable commit carries it)
+    with store.transaction(durable=False):
         store.lock_generation()
         pending = store.pending_matches()
         if not pending:

@@ -11,6 +11,7 @@ The answer waits for the item's commit only: its match's figures are computed af
 ``settle`` (batched, server/figures.py); ``handle`` is the two in a row.
 """
 import logging
+import threading
 
 from server.store import Conflict
 from server import figures
@@ -29,6 +30,8 @@ class Receiver:
         """``clock``: seconds since the epoch (default: the store's clock, clock/)."""
         self.store, self._clock, self.window = store, clock or store.clock.time, window
         self.on_stored = on_stored      # called after a new item is stored (a gateway wakes its forwarder)
+        self._settling = threading.Lock()
+        self.received = self.settled = 0    # items this receiver stored; of them, those a step computed
         figures.bring_up_to_date(store)     # heals what a receiver stopped before its figures left
 
     def handle(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
@@ -41,8 +44,19 @@ class Receiver:
 
     def settle(self) -> bool:
         """Compute the figures of the matches whose items were stored since (server/figures.py):
-        after the answers, batched; False when there was nothing to compute."""
-        return figures.settle(self.store)
+        after the answers, batched; False when there was nothing to compute. One step at a time
+        here: readers asking at once wait for one step, then each finds nothing left (a read),
+        instead of each taking the writer in turn ahead of the devices' items."""
+        with self._settling:
+            received = self.received
+            done = figures.settle(self.store)
+            self.settled = received
+            return done
+
+    @property
+    def unsettled(self) -> bool:
+        """Items this receiver answered that no step computed yet (no database read)."""
+        return self.settled < self.received
 
     def receive(self, signed, *, via: str, remote: str | None = None, fresh_only: bool = True) -> tuple[int, dict]:
         """Verify and store one signed item: the answer. ``fresh_only=False`` (a backlog file
@@ -51,8 +65,10 @@ class Receiver:
         after the answer by ``settle``) or the refusal, one commit."""
         with self.store.transaction():
             status, answer = self._handle(signed, via, remote, fresh_only)
-        if answer["status"] == "stored" and self.on_stored is not None:
-            self.on_stored()
+        if answer["status"] == "stored":
+            self.received += 1
+            if self.on_stored is not None:
+                self.on_stored()
         return status, answer
 
     def authenticate(self, signed) -> None:

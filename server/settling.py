@@ -19,10 +19,13 @@ DELAY = 0.2         # seconds from the first item not yet figured to the step th
 
 
 class Later:
+    """The steps after the answers, one at a time, on the thread pool: ``soon`` after an item,
+    ``caught_up`` before a page (readers asking at once share one step)."""
+
     def __init__(self, receiver, delay: float = DELAY):
         self.receiver, self.delay = receiver, delay
         self._timer: asyncio.TimerHandle | None = None
-        self._running: set[asyncio.Future] = set()      # held so the loop does not drop them
+        self._step: asyncio.Future | None = None
 
     def soon(self) -> None:
         """An item was stored: its figures follow within ``delay`` (on the event loop)."""
@@ -31,12 +34,22 @@ class Later:
 
     def _start(self) -> None:
         self._timer = None
-        step = asyncio.ensure_future(run_in_threadpool(self._settle))
-        self._running.add(step)
-        step.add_done_callback(self._running.discard)
+        if self._step is None or self._step.done():
+            self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
 
-    def _settle(self) -> None:
+    async def caught_up(self) -> None:
+        """Return once a step has computed every item this receiver answered before the call."""
+        wanted = self.receiver.received
+        while self.receiver.settled < wanted:
+            if self._step is None or self._step.done():
+                self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
+            if not await asyncio.shield(self._step):
+                return          # it failed (logged): the page shows what is computed
+
+    def _settle(self) -> bool:
         try:
             self.receiver.settle()
+            return True
         except Exception:       # the items stay marked: a page or the next start computes them
             log.exception("computing figures after the answers failed")
+            return False

@@ -67,8 +67,11 @@ class Store(League, Fixtures):
             self.changed()
             yield db
 
-    def transaction(self):
-        """A caller's transaction (the receiver's, per item): the store's calls inside join it."""
+    def transaction(self, *, durable: bool = True):
+        """A caller's transaction (the receiver's, per item): the store's calls inside join it.
+        ``durable=False``: only data computed again from the items (server/database.py)."""
+        if not durable:
+            return self._db.transaction(durable=False)
         return self._transaction()
 
     @contextmanager

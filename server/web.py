@@ -107,9 +107,8 @@ def _page(build, *, on_loop: bool = False):
         receiver = request.app.state.receiver
         store = receiver.store
         try:
-            if on_loop and store.dialect == "sqlite":
-                if store.figures_pending():
-                    await run_in_threadpool(receiver.settle)     # it may wait for the writer
+            if on_loop and store.dialect == "sqlite":     # its only writers: this receiver, commands that settle
+                await request.app.state.figures.caught_up()     # the wait is in the thread pool
                 return build(store, request)
             return await run_in_threadpool(settled(build), receiver, request)
         except HTTPException:
