@@ -42,6 +42,11 @@ class Later:
         wanted = self.receiver.received
         while self.receiver.settled < wanted:
             if self._step is None or self._step.done():
+                with self.receiver.store.writing_now() as now:
+                    if now:     # SQLite, its writer free: here, as a device's item (server/web.py)
+                        if not self._settle():
+                            return
+                        continue
                 self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
             if not await asyncio.shield(self._step):
                 return          # it failed (logged): the page shows what is computed
