@@ -3,10 +3,11 @@
 A POST is answered once its item is durable; ``Later.soon()`` (on the event loop, after each
 stored item) computes the figures DELAY seconds after the first item not yet figured, in the
 thread pool: one transaction for every item stored meanwhile, so a device sending item after
-item waits for none of it and a match's figures are computed once per batch, not once per item.
-A page that reads figures computes what is pending first (server/web.py ``_page``), so a reader
-never waits for DELAY nor misses an item already answered; a receiver stopped before the step
-leaves the items marked, and they are computed when a store is next opened.
+item waits for none of it and a match's figures are computed once per step, not once per item.
+A page that reads figures first has what is pending computed (``caught_up``, server/web.py
+``_page``), so a reader never waits for DELAY nor misses an item already answered; a receiver
+stopped before the step leaves the items marked, and they are computed when a store is next
+opened.
 """
 import asyncio
 import logging
@@ -19,8 +20,9 @@ DELAY = 0.2         # seconds from the first item not yet figured to the step th
 
 
 class Later:
-    """The steps after the answers, one at a time, on the thread pool: ``soon`` after an item,
-    ``caught_up`` before a page (readers asking at once share one step)."""
+    """The steps after the answers, one at a time: ``soon`` after an item (in the thread pool),
+    ``caught_up`` before a page (readers asking at once share one step; on the event loop when
+    the SQLite writer is free, as a device's item is stored, else in the thread pool)."""
 
     def __init__(self, receiver, delay: float = DELAY):
         self.receiver, self.delay = receiver, delay
@@ -34,8 +36,10 @@ class Later:
 
     def _start(self) -> None:
         self._timer = None
-        if self._step is None or self._step.done():
-            self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
+        if self._step is not None and not self._step.done():
+            self.soon()         # after the step under way, for the items it began without
+            return
+        self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
 
     async def caught_up(self) -> None:
         """Return once a step has computed every item this receiver answered before the call."""
