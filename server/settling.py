@@ -47,18 +47,20 @@ class Later:
         while self.receiver.settled < wanted:
             if self._step is None or self._step.done():
                 with self.receiver.store.writing_now() as now:
-                    if now:     # SQLite, its writer free: here, as a device's item (server/web.py)
-                        if not self._settle():
-                            return
-                        continue
+                    # SQLite, its writer free, no step under way elsewhere: here, as a device's item
+                    done = self._settle(wait=False) if now else None
+                if done is False:
+                    return
+                if done:
+                    continue
                 self._step = asyncio.ensure_future(run_in_threadpool(self._settle))
             if not await asyncio.shield(self._step):
                 return          # it failed (logged): the page shows what is computed
 
-    def _settle(self) -> bool:
+    def _settle(self, wait: bool = True) -> bool | None:
+        """True once a step ran, False when it failed (logged), None: another step under way."""
         try:
-            self.receiver.settle()
-            return True
+            return None if self.receiver.settle(wait=wait) is None else True
         except Exception:       # the items stay marked: a page or the next start computes them
             log.exception("computing figures after the answers failed")
             return False

@@ -5,6 +5,7 @@ computed (server/figures.py ``settle``, server/settling.py)."""
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from server.store import Store
 from sync_helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
+HANG = 60          # seconds: only a hung receiver takes this long
 
 
 def receive_match(receiver, sign, items, match_id="KD-1", seed=1):
@@ -152,3 +154,27 @@ def test_an_admin_change_reads_the_figures_of_every_item_answered(receiver, sign
         assert receiver.store.figures_pending()
         assert admin.post("/admin/venue", {"name": "Hostinec U Lva"})[0] == 200
         assert not receiver.store.figures_pending() and len(exports.matches(receiver.store)) == 1
+
+
+def test_a_step_asked_without_waiting_gives_way_to_one_under_way(receiver, sign, items, monkeypatch):
+    """A reader on the event loop holding the SQLite writer asks for a step without waiting: with
+    another step under way (which may be waiting for that writer) it gets None at once, never a
+    deadlock; the step under way then computes the figures."""
+    receive_match(receiver, sign, items, "KD-1", 11)
+    settle, inside, go_on = figures.settle, threading.Event(), threading.Event()
+
+    def slow(store):
+        inside.set()
+        assert go_on.wait(HANG)
+        return settle(store)
+
+    monkeypatch.setattr(figures, "settle", slow)
+    under_way = threading.Thread(target=receiver.settle)
+    under_way.start()
+    try:
+        assert inside.wait(HANG)
+        assert receiver.settle(wait=False) is None and receiver.unsettled
+    finally:
+        go_on.set()
+        under_way.join(HANG)
+    assert not receiver.unsettled and [m["match"] for m in exports.matches(receiver.store)] == ["KD-1"]
