@@ -17,8 +17,9 @@
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
-thread pool, so a slow client costs no thread, except two that cannot wait: a kept page answered
-from memory, and a device's item when the SQLite writer is free (``_stored``).
+thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
+from memory, a device's item when the SQLite writer is free (``_stored``), and then the figures
+step a reader waits for (server/settling.py), and a bounded page built from SQLite.
 """
 import asyncio
 import logging
