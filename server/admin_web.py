@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
-from server import league_fields as fields
+from server import figures, league_fields as fields
 from server.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.answers import remote, too_many
 from server.league_fields import LeagueError
@@ -120,14 +120,22 @@ def _change(sessions):
         store = request.app.state.receiver.store
         context = {"season": form.get("season", ""), "competition": form.get("competition", "carom")}
         try:
-            done = await run_in_threadpool(action, store, form)
+            done = await run_in_threadpool(settled, action, store, form)
         except LeagueError as exc:
             return page(await run_in_threadpool(_page, store, session, context, None, str(exc)), 400)
         return page(await run_in_threadpool(_page, store, session, context, done))
     return endpoint
 
 
+def settled(action, store, form):
+    """An admin change, once the figures of every item answered before are computed: it may
+    read them (a no-show refused for a fixture already played, A.3.7)."""
+    figures.settle(store)
+    return action(store, form)
+
+
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:
+    figures.settle(store)       # the fixtures' results: every item answered before included
     seasons = store.seasons()
     names = [s["name"] for s in seasons]
     season = context["season"] if context["season"] in names else (names[-1] if names else "")

@@ -72,15 +72,18 @@ class Database:
         self._writer = self._conn.connection.dbapi_connection
 
     @contextmanager
-    def transaction(self, *, write: bool = True):
+    def transaction(self, *, write: bool = True, durable: bool = True):
         """One transaction; inside another on this thread, the block joins it. ``write=False``: a
-        read on a pooled connection of its own (SQLite: a deferred BEGIN, which takes no lock)."""
+        read on a pooled connection of its own (SQLite: a deferred BEGIN, which takes no lock).
+        ``durable=False``: a write of data that can be computed again, whose commit does not wait
+        for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL: synchronous_commit off). A
+        crash may undo it, never part of it, and never a durable commit made after it."""
         if getattr(self._here, "connection", None) is not None:
             yield self
         elif write:
             self._here.committed = []
             try:
-                with self._lock, self._writing(), self._using(self._writer):
+                with self._lock, self._writing(durable), self._using(self._writer):
                     yield self
                 done = self._here.committed
             finally:
@@ -103,16 +106,24 @@ class Database:
                 self._lock.release()
 
     @contextmanager
-    def _writing(self):
+    def _writing(self, durable: bool = True):
         """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
         if self.sqlite:
+            if not durable:
+                self._writer.execute("PRAGMA synchronous=NORMAL")
             self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
+        elif not durable:
+            self._writer.execute("SET LOCAL synchronous_commit TO OFF")
         try:
-            yield
-        except BaseException:
-            self._writer.rollback()
-            raise
-        self._writer.commit()
+            try:
+                yield
+            except BaseException:
+                self._writer.rollback()
+                raise
+            self._writer.commit()
+        finally:
+            if self.sqlite and not durable:
+                self._writer.execute("PRAGMA synchronous=FULL")
 
     def after_commit(self, callback) -> None:
         """Call ``callback()`` once the write transaction this thread is in has committed (never,

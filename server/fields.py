@@ -4,9 +4,9 @@ Texts are valid Unicode (no lone surrogates from a crafted JSON escape), printab
 ids are in a safe character set; partie numbers are whole numbers. A stored item therefore
 always renders; the readers still survive one that does not (server/items.py).
 """
-import json
 import re
 
+from rules.record import canonical_text
 from server.errors import Refused
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
@@ -48,7 +48,7 @@ def all_unicode(value, what: str) -> None:
     descends into objects and lists.)"""
     _nested(value, what, 0)
     try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        canonical_text(value).encode("utf-8")
     except UnicodeEncodeError:
         raise Refused(422, f"{what} holds text that is not valid Unicode") from None
 
@@ -60,7 +60,8 @@ def _nested(value, what: str, depth: int) -> None:
     if depth + 1 > MAX_DEPTH:
         raise Refused(422, f"{what} is nested too deeply")
     for item in value.values() if isinstance(value, dict) else value:
-        _nested(item, what, depth + 1)
+        if isinstance(item, (dict, list)):      # a summary's many numbers cost no call each
+            _nested(item, what, depth + 1)
 
 
 def _unicode(text: str) -> bool:

@@ -1,6 +1,10 @@
-"""Figures computed once at ingestion: after an item of a match is stored, that match's record is
-rebuilt from its few items and its list entry, per-team and per-player (server/player_figures.py)
-figures are stored (server/sums.py sums them for the tables). A store from before figures gets them all computed once, when opened.
+"""Figures computed once at ingestion, after the device's answer: an item of a match is stored
+marked pending (server/store.py ``put``); ``settle`` then rebuilds each pending match's record
+from its few items and stores its list entry, per-team and per-player (server/player_figures.py)
+figures (server/sums.py sums them for the tables), for every pending item in one transaction that
+moves the store's generation, so a page sees a match's figures all before or all after. A store
+from before figures, or with items left pending by a receiver that stopped, gets them computed
+when opened (``bring_up_to_date``).
 """
 import json
 
@@ -9,7 +13,35 @@ from server.store import SUMMED
 from server.sums import season_of
 
 
+def settle(store) -> bool:
+    """Compute the figures of every match with an item pending, in one transaction; False when
+    none was pending. Any receiver may do it (after its answers, before a page reads figures):
+    under the generation's lock, each match is computed from every item committed before."""
+    if not store.figures_pending():
+        return False
+    # figures and marks are computed again from the items: their commit need not wait for the
+    # disk (a crash may undo the step, marks with it; the next durable commit carries it)
+    with store.transaction(durable=False):
+        store.lock_generation()
+        pending = store.pending_matches()
+        if not pending:
+            return False        # another receiver's step took them
+        for match_id in dict.fromkeys(match_id for _, match_id in pending):
+            refresh(store, match_id)
+        store.figured([seq for seq, _ in pending])
+        store.changed()         # pages built before are out of date
+    return True
+
+
+def bring_up_to_date(store) -> None:
+    """Figures of every stored match: those missing (a store from before figures) and those left
+    pending (a receiver stopped between an item's commit and its figures)."""
+    settle(store)
+    rebuild_if_missing(store)
+
+
 def refresh(store, match_id: str) -> None:
+    """Compute one match's figures again from its stored items (in the caller's transaction)."""
     record = exports.match_record(store, match_id)
     if record is None:
         return
@@ -34,12 +66,13 @@ def refresh(store, match_id: str) -> None:
 
 def rebuild_if_missing(store) -> None:
     """Compute the figures of every stored match that has none (a store from before figures)."""
-    missing = store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
-                          "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL")
-    for (match_id,) in missing:
-        refresh(store, match_id)
-    if missing:
-        store.changed()         # pages built before (this receiver's or another's) are out of date
+    with store.transaction():
+        missing = store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
+                              "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL")
+        for (match_id,) in missing:
+            refresh(store, match_id)
+        if missing:
+            store.changed()     # pages built before (this receiver's or another's) are out of date
 
 
 def _zero() -> dict:

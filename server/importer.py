@@ -2,7 +2,8 @@
 
 Each line is a signed item (device, timestamp, nonce, signature, body). The signature is checked
 against the registered device as for a post; the timestamp window and nonce are not (the file is
-days old by design), and the stored-id rules still make a second import harmless.
+days old by design), and the stored-id rules still make a second import harmless. The figures
+of the matches imported are computed once, after the last line.
 """
 from wire.signing import Signed
 
@@ -20,9 +21,10 @@ def import_backlog(receiver, path) -> dict:
                 status, _ = receiver.refuse_unsigned(f"line {number}: {exc}", via="import", remote=str(path))
                 counts["refused"].append({"line": number, "status": status, "reason": str(exc)})
                 continue
-            status, answer = receiver.handle(signed, via="import", remote=str(path), fresh_only=False)
+            status, answer = receiver.receive(signed, via="import", remote=str(path), fresh_only=False)
             if status == 200:
                 counts[answer["status"]] += 1
             else:
                 counts["refused"].append({"line": number, "status": status, "reason": answer["reason"]})
+    receiver.settle()           # the figures of every match imported, in one step
     return counts

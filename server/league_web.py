@@ -14,6 +14,7 @@ import logging
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from server import figures
 from server.answers import JSONAnswer, limited, logged_refusal
 from server.errors import Refused
 from wire.league import LeagueError, parse_document
@@ -51,6 +52,7 @@ def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnsw
         raise Refused(403, f"device {signed.device!r} is not registered for a venue "
                            "(pocitadlo server add-device --venue)")
     day = today()
+    figures.settle(store)       # a fixture played is not offered again, its last item answered or not
     document = league_source(venue, day) if league_source is not None else None
     if document is None:
         raise Refused(404, "no league data")

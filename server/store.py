@@ -54,8 +54,8 @@ class Store(League, Fixtures):
 
     @contextmanager
     def _transaction(self):
-        """One transaction (SQLite: BEGIN IMMEDIATE, no lost updates); inside one already (put's
-        ``then``), the statements join it."""
+        """One transaction (SQLite: BEGIN IMMEDIATE, no lost updates); inside one already (the
+        receiver's, per item), the statements join it."""
         with self._db.transaction() as db:
             yield db
 
@@ -67,8 +67,11 @@ class Store(League, Fixtures):
             self.changed()
             yield db
 
-    def transaction(self):
-        """A caller's transaction (the receiver's, per item): the store's calls inside join it."""
+    def transaction(self, *, durable: bool = True):
+        """A caller's transaction (the receiver's, per item): the store's calls inside join it.
+        ``durable=False``: only data computed again from the items (server/database.py)."""
+        if not durable:
+            return self._db.transaction(durable=False)
         return self._transaction()
 
     @contextmanager
@@ -154,6 +157,12 @@ class Store(League, Fixtures):
             row = db.execute("SELECT secret FROM devices WHERE id = ? AND role = ?", (device, role)).fetchone()
         return bytes(row[0]) if row else None
 
+    def device(self, device: str) -> tuple[str, bytes, str | None] | None:
+        """A registered device's (role, secret, venue) (None: unknown)."""
+        with self._read() as db:
+            row = db.execute("SELECT role, secret, venue FROM devices WHERE id = ?", (device,)).fetchone()
+        return (row[0], bytes(row[1]), row[2]) if row else None
+
     def role_of(self, device: str) -> str | None:
         with self._read() as db:
             row = db.execute("SELECT role FROM devices WHERE id = ?", (device,)).fetchone()
@@ -181,29 +190,54 @@ class Store(League, Fixtures):
 
     def put(self, item_id: str, kind: str, body: bytes, *, device: str, via: str,
             game: str | None = None, match_id: str | None = None, origin: dict | None = None,
-            venue: str | None = None, then=None) -> str:
+            venue: str | None = None) -> str:
         """Store an item; "stored" or "duplicate" (same bytes); Conflict when the bytes differ.
-        ``origin``: the device's own signature fields, kept so a gateway can pass the item on."""
+        ``origin``: the device's own signature fields, kept so a gateway can pass the item on.
+        An item of a match is marked for its match's figures, computed after the answer (``settle``
+        in server/figures.py): the item's commit is all the device waits for."""
         origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
         with self._transaction() as db:
             # another receiver storing the same id at once (PostgreSQL): this waits for its commit
-            inserted = db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, "
-                                  "venue) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                                  (item_id, kind, game, match_id, device, via, self.now(), body, origin_text,
-                                   venue)).rowcount == 1
-            if inserted:
-                # the generation's row lock, held to the commit, stores items one at a time across
-                # receivers: the figures below are computed from every item committed before
-                self.changed()
-                if then is not None:
-                    then()          # in the same transaction: one commit, stored item and its figures
+            row = db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, "
+                             "venue) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING seq",
+                             (item_id, kind, game, match_id, device, via, self.now(), body, origin_text,
+                              venue)).fetchone()
+            if row is not None:
+                if match_id is not None:
+                    db.execute("INSERT INTO figures_pending(seq, match_id) VALUES (?, ?)", (row[0], match_id))
+                self._db.after_commit(self._committed)      # this receiver's kept pages are out of date
             else:
                 row = db.execute("SELECT body FROM items WHERE id = ?", (item_id,)).fetchone()
-        if inserted:
-            return "stored"
-        if bytes(row[0]) == body:
-            return "duplicate"
-        raise Conflict(f"a different item with id {item_id!r} is already stored")
+                if bytes(row[0]) == body:
+                    return "duplicate"
+                raise Conflict(f"a different item with id {item_id!r} is already stored")
+        return "stored"
+
+    # -- figures still to compute (server/figures.py ``settle``) ---------------------------------
+    def figures_pending(self) -> bool:
+        """True when a stored item's match still waits for its figures (a read)."""
+        with self._read() as db:
+            return db.execute("SELECT 1 FROM figures_pending LIMIT 1").fetchone() is not None
+
+    def pending_matches(self) -> list[tuple[int, str]]:
+        """(item seq, match id) of the items whose match's figures are to be computed, in the
+        order they arrived; in the caller's transaction, once it holds the generation's lock."""
+        with self._transaction() as db:
+            return [tuple(row) for row in db.execute("SELECT seq, match_id FROM figures_pending "
+                                                     "ORDER BY seq").fetchall()]
+
+    def figured(self, seqs: list[int]) -> None:
+        """These items' figures are computed (in the caller's transaction, with the figures)."""
+        with self._transaction() as db:
+            db.execute_many("DELETE FROM figures_pending WHERE seq = ?", [(seq,) for seq in seqs])
+
+    def lock_generation(self) -> None:
+        """Hold the generation's row lock to the commit (PostgreSQL; SQLite's write transaction
+        already excludes every other writer): figures are computed one step at a time across
+        receivers, each from every item committed before it."""
+        if self.dialect != "sqlite":
+            with self._transaction() as db:
+                db.execute("SELECT n FROM generation WHERE id = 1 FOR UPDATE")
 
     def items(self, *, kind: str | None = None, match_id: str | None = None, game: str | None = None) -> list[dict]:
         query, args = "SELECT id, kind, game, match_id, device, via, received, body FROM items WHERE 1=1", []
@@ -258,7 +292,7 @@ class Store(League, Fixtures):
             if state is not None:
                 db.execute("INSERT INTO forwarded(id, state, at, why) VALUES (?, ?, ?, ?)", (item_id, state, at, why))
 
-    # -- figures (server/figures.py computes them, once per stored item of a match) ------------
+    # -- figures (server/figures.py computes them after the answers, per match) ----------------
     def query(self, sql: str, args=()) -> list[tuple]:
         """Rows of a portable SQL statement with ``?`` placeholders (none for a statement without)."""
         with self._transaction() as db:

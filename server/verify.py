@@ -5,11 +5,10 @@ A partie's record must replay (rules.record.replay_lines) to a finished partie w
 with the posted one on every key the replay produces (extra posted keys are metadata). A match
 item's summary names the match and its partie (docs/sync.md).
 """
-import json
 from dataclasses import dataclass
 
 from rules.errors import RuleError
-from rules.record import parse_json, replay_lines
+from rules.record import canonical_text, parse_json, replay_lines
 from server import captains
 from server.errors import Refused
 from server.fields import all_unicode, name, number, safe_id
@@ -70,7 +69,7 @@ def _check_partie(p: Parsed) -> Parsed:
         raise Refused(422, f"the record's header id {header.get('id')!r} is not the item id {p.id!r}")
     if not replay.board.finished:
         raise Refused(422, "the record is not a finished partie")
-    replayed = json.loads(json.dumps(replay.summary(), ensure_ascii=False))
+    replayed = parse_json(canonical_text(replay.summary()))     # as the device's JSON would carry it
     if "rejected" not in p.summary:
         replayed.pop("rejected")
     for key, value in replayed.items():

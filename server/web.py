@@ -17,8 +17,9 @@
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
-thread pool, so a slow client costs no thread, except two that cannot wait: a kept page answered
-from memory, and a device's item when the SQLite writer is free (``_stored``).
+thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
+from memory, a device's item when the SQLite writer is free (``_stored``), and then the figures
+step a reader waits for (server/settling.py), and a bounded page built from SQLite.
 """
 import asyncio
 import logging
@@ -34,6 +35,7 @@ from starlette.routing import Route
 from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats_web
 from server.live import LiveBoard
 from server.page_cache import PageCache
+from server.settling import DELAY as FIGURES_DELAY, Later
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer, limited
 from server.answers import read_body as _read_body, refused as _refused, remote as _remote, too_many as _too_many
@@ -78,38 +80,52 @@ async def _post(request, receiver, body_deadline: float, remote):
     except Exception:     # a bug or a full disk: answer 500 so the device retries later
         log.exception("POST from %s failed", remote)
         status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
+    if answer["status"] == "stored":
+        request.app.state.figures.soon()
     return JSONAnswer(answer, status_code=status)
 
 
 async def _stored(receiver, signed, remote) -> tuple[int, dict]:
-    """The receiver's word on a signed item. On the event loop when the store can write at once
-    (SQLite, its writer free): a device's POST goes ahead of the readers queued on the loop, with
-    no hand-over to a thread and back and no contest for the interpreter's lock with them; the
-    loop waits only for this item's own commit. Else (PostgreSQL, or another thread writing) in
-    the thread pool, so a lock held elsewhere never stops the loop."""
+    """The receiver's word on a signed item, once it is durable (``Receiver.receive``; its
+    match's figures follow after the answer, ``Later``). On the event loop when the store can
+    write at once (SQLite, its writer free): a device's POST goes ahead of the readers queued on
+    the loop, with no hand-over to a thread and back and no contest for the interpreter's lock
+    with them; the loop waits only for this item's own commit. Else (PostgreSQL, or another
+    thread writing) in the thread pool, so a lock held elsewhere never stops the loop."""
     with receiver.store.writing_now() as now:
         if now:
-            return receiver.handle(signed, via="http", remote=remote)
-    return await run_in_threadpool(receiver.handle, signed, via="http", remote=remote)
+            return receiver.receive(signed, via="http", remote=remote)
+    return await run_in_threadpool(receiver.receive, signed, via="http", remote=remote)
 
 
 def _page(build, *, on_loop: bool = False):
     """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged.
-    ``on_loop``: on the event loop when the store is SQLite, whose reads never wait for a lock
-    (a kept page: built once per change; in a thread it would only contend with the loop for the
-    interpreter's lock, on every read of the database)."""
+    The figures of items stored before it are computed first (``settled``), so a page never
+    misses an item already answered. ``on_loop``: on the event loop when the store is SQLite,
+    whose reads never wait for a lock (a kept page: built once per change; in a thread it would
+    only contend with the loop for the interpreter's lock, on every read of the database)."""
     async def endpoint(request):
-        store = request.app.state.receiver.store
+        receiver = request.app.state.receiver
+        store = receiver.store
         try:
-            if on_loop and store.dialect == "sqlite":
+            if on_loop and store.dialect == "sqlite":     # its only writers: this receiver, commands that settle
+                await request.app.state.figures.caught_up()     # the wait is in the thread pool
                 return build(store, request)
-            return await run_in_threadpool(build, store, request)
+            return await run_in_threadpool(settled(build), receiver, request)
         except HTTPException:
             raise
         except Exception:
             log.exception("GET %s failed", request.url.path)
             return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
     return endpoint
+
+
+def settled(build):
+    """``build(store, request)`` once the figures of the items stored before are computed."""
+    def built(receiver, request):
+        receiver.settle()
+        return build(receiver.store, request)
+    return built
 
 
 def _kept(build, *, bounded: bool = True):
@@ -244,10 +260,12 @@ class Front:
 
 
 def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
-               limiter: RefusalLimiter | None = None, league_source=None, today=None):
+               limiter: RefusalLimiter | None = None, league_source=None, today=None,
+               figures_delay: float = FIGURES_DELAY):
     """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut);
     ``league_source(venue, today) -> dict | None`` answers the devices' league fetch (none: 404),
-    ``today()`` its date (default: the store's clock)."""
+    ``today()`` its date (default: the store's clock); ``figures_delay``: seconds from a stored
+    item to the step that computes the figures after the answers (server/settling.py)."""
     limiter = limiter or RefusalLimiter()
     today = today or (lambda: receiver.store.clock.today())
     board = LiveBoard(receiver)
@@ -277,4 +295,5 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     app.state.live = board
     app.state.pages = PageCache()
+    app.state.figures = Later(receiver, figures_delay)
     return Front(app)

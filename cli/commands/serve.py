@@ -45,7 +45,11 @@ def run(args) -> int:
     _check_listen(args, UserError)
     store = open_store(args.db, must_exist=False)
     try:
-        return _serve(args, Receiver(store), UserError)
+        receiver = Receiver(store)
+        try:
+            return _serve(args, receiver, UserError)
+        finally:
+            receiver.settle()       # the figures of the last items answered (else: at the next start)
     finally:
         store.close()
 

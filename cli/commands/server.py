@@ -116,7 +116,7 @@ def run(args) -> int:
     creating = ("add-device", "add-gateway", "import", *league_admin.CREATING)
     store = open_store(args.db, must_exist=args.action not in creating)
     try:
-        figures.rebuild_if_missing(store)       # a store from before the figures were stored
+        figures.bring_up_to_date(store)     # a store from before figures, or with items left pending
         if args.action in league_admin.NAMES:
             return league_admin.run(args, store)
         return ACTIONS[args.action](args, store)

@@ -81,11 +81,11 @@ def _score(state: CaromState, cmd: dict) -> CaromState:
     if state.frozen and value in FROZEN_REFUSED:
         raise FrozenBalls(f"{value} is not allowed while frozen balls are announced "
                           "(RULES 1.2): enter 1 or 2")
-    player = state.at_table
+    player = state.turn                    # at the table: the partie goes on
     limit = state.settings.points_limit
     total = state.completed_points(player) + state.running
     credited = min(value, limit - total) if state.settings.cap_points_at_limit else value
-    new = replace(state, running=state.running + credited, frozen=False)
+    new = state.with_running(state.running + credited)
     if total + credited >= limit:
         return new.close_inning()          # the limit ends the inning at once (1.4.1, 1.4.3)
     return new

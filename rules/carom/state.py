@@ -111,8 +111,13 @@ class CaromState:
         key = "series_a" if player == "a" else "series_b"
         return replace(self, **{key: tuple(series)})
 
+    def with_running(self, running: int) -> "CaromState":
+        """The inning in progress at ``running`` credited points, frozen balls no longer announced
+        (a stroke: called for every line of a replay, so built directly, not by ``replace``)."""
+        return CaromState(self.settings, self.series_a, self.series_b, running, False, self.forfeit)
+
     def close_inning(self) -> "CaromState":
         """End the inning in progress: its series is counted for the player at the table (1.3)."""
-        player = self.turn
-        closed = self.with_series(player, self.series(player) + (self.running,))
-        return replace(closed, running=0, frozen=False)
+        if self.turn == "a":
+            return CaromState(self.settings, self.series_a + (self.running,), self.series_b, 0, False, self.forfeit)
+        return CaromState(self.settings, self.series_a, self.series_b + (self.running,), 0, False, self.forfeit)

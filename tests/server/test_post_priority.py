@@ -42,18 +42,18 @@ def test_a_device_item_is_stored_on_the_event_loop_when_the_sqlite_writer_is_fre
 def test_while_another_thread_writes_a_post_waits_off_the_loop_and_pages_are_answered(
         receiver, store, items, sign, serving):
     holding, release, entered = threading.Event(), threading.Event(), threading.Event()
-    handle = receiver.handle
+    receive = receiver.receive
 
     def handling(*args, **kwargs):
         entered.set()
-        return handle(*args, **kwargs)
+        return receive(*args, **kwargs)
 
     def hold_the_writer():
         with store.transaction():
             holding.set()
             release.wait(HANG)
 
-    receiver.handle = handling
+    receiver.receive = handling
     answers = []
     with serving(receiver) as server:
         writer = threading.Thread(target=hold_the_writer)
