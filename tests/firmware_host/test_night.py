@@ -547,13 +547,19 @@ def test_a_match_set_up_wrongly_is_abandoned_journalled_and_never_sent(setup):
     assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
 
 
-def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
+def league_night_after_the_first_partie(setup):
+    """A league match whose first partie is played and closed: the next partie's lag is asked."""
     night, _ = night_of(setup)
     start_league_match(night)
     night.ui("confirm")
     night.ui(1), night.ui("confirm")
     finish_partie(night)
-    close(night)  # partie 1 closed
+    close(night)
+    return night
+
+
+def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
+    night = league_night_after_the_first_partie(setup)
     night.ui(1), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2})
     night.ui("confirm")
@@ -563,12 +569,7 @@ def test_after_the_first_partie_is_closed_a_match_is_no_longer_abandoned(setup):
 def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stays(setup):
     """Issue 12, "a wrong key says why": once a match can no longer be given up, Back on the next
     partie's lag has nowhere to go; it says which keys choose instead of doing nothing silently."""
-    night, _ = night_of(setup)
-    start_league_match(night)
-    night.ui("confirm")
-    night.ui(1), night.ui("confirm")
-    finish_partie(night)
-    close(night)  # partie 1 closed
+    night = league_night_after_the_first_partie(setup)
     settle(night)
     before = night.screen()
     with pytest.raises(Said, match="1–2"):
