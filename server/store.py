@@ -303,12 +303,7 @@ class Store(League, Fixtures):
         """A match's figures, replacing what was computed before from fewer of its items; the running
         totals per team and opponent change by the difference."""
         with self._transaction() as db:
-            old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
-                             "WHERE match_id = ?", (match_id,)).fetchall()
-            new = [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED)) for r in team_rows]
-            self._add_totals(db, _difference(old, new))
-            db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
-            db.execute("DELETE FROM match_figures WHERE match_id = ?", (match_id,))
+            self._drop_figures(db, match_id, team_rows)
             db.execute(f"INSERT INTO match_figures({', '.join(match_row)}) "
                        f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
             if team_rows:
@@ -322,11 +317,18 @@ class Store(League, Fixtures):
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM items WHERE match_id = ? LIMIT 1", (fixture_id,)).fetchone():
                 return
-            old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
-                             "WHERE match_id = ?", (fixture_id,)).fetchall()
-            self._add_totals(db, _difference(old, []))
-            db.execute("DELETE FROM team_figures WHERE match_id = ?", (fixture_id,))
-            db.execute("DELETE FROM match_figures WHERE match_id = ?", (fixture_id,))
+            self._drop_figures(db, fixture_id)
+
+    @classmethod
+    def _drop_figures(cls, db, match_id: str, replacing=()) -> None:
+        """Delete a match's figures; the running totals change by the difference to ``replacing``
+        (the team rows the caller puts in their place)."""
+        old = db.execute(f"SELECT game, season, team, opponent, {', '.join(SUMMED)} FROM team_figures "
+                         "WHERE match_id = ?", (match_id,)).fetchall()
+        new = [(r["game"], r["season"], r["team"], r["opponent"], *(r[c] for c in SUMMED)) for r in replacing]
+        cls._add_totals(db, _difference(old, new))
+        db.execute("DELETE FROM team_figures WHERE match_id = ?", (match_id,))
+        db.execute("DELETE FROM match_figures WHERE match_id = ?", (match_id,))
 
     @staticmethod
     def _add_totals(db, deltas: dict) -> None:
