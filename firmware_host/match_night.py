@@ -155,8 +155,8 @@ class Night(OnSlot, TakeBack, Orphans):
         does nothing here is refused with what to press instead (a wrong key must say why).
         Returns "keytest" when the key test was asked for (the referee's keys run it), or what the
         counter says about what was done (a decision taken back)."""
-        if self.overlay is None and self.phase in ("next", "orphan"):
-            self.overlay = self._next_menu() if self.phase == "next" else self._orphan_menu()
+        if self.overlay is None:
+            self.overlay = self._phase_menu()
         if self.overlay is None:
             return self._screen_action(action)
         digit = isinstance(action, int) and not isinstance(action, bool)
@@ -173,9 +173,17 @@ class Night(OnSlot, TakeBack, Orphans):
     def _stays(self) -> None:
         """Cancel left a menu the night cannot do without (who starts the next partie, an orphaned
         partie): it stays, and the counter says what it wants instead of saying nothing."""
-        if self.phase in ("next", "orphan"):
-            self.overlay = self._next_menu() if self.phase == "next" else self._orphan_menu()
-            raise Said(self.overlay.hint, code="no_effect")
+        menu = self._phase_menu()
+        if menu is not None:
+            self.overlay = menu
+            raise Said(menu.hint, code="no_effect")
+
+    def _phase_menu(self):
+        """The menu that is the phase itself (who starts the next partie, an orphaned partie), or None."""
+        phase = self.phase
+        if phase == "next":
+            return self._next_menu()
+        return self._orphan_menu() if phase == "orphan" else None
 
     def _screen_action(self, action) -> str | None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""
