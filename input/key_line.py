@@ -10,6 +10,7 @@ long press (input/terminal.py).
 from input.keymap import KeyMap
 from input.messages import say
 from input.overlays import Confirm, KeyTest, Menu, NumberPrompt, ValuePrompt, first_error
+from input.terminal import HOLD_PREFIX as HOLD, QUIT
 
 # What the terminal types for a key name (input/terminal.py reads these characters).
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space", "tab": "Tab"}
@@ -22,8 +23,6 @@ def _rank(key: str) -> tuple:
         return 0, PREFERRED.index(key)
     return (2 if key in MATRIX else 1), 0
 
-HOLD = "h"
-QUIT = "q"
 # The game's keys in the order of the key line, with the command each one enters (None: asks first).
 GAME_KEYS = {
     "carom": (("score1", {"cmd": "score", "value": 1}), ("score2", {"cmd": "score", "value": 2}),

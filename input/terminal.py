@@ -19,6 +19,7 @@ CHARS = {
     "a": "A", "b": "B", "c": "C", "d": "D",
 }
 HOLD_PREFIX = "h"
+QUIT = "q"          # ends the emulator's keyboard (cli/commands/emulate.py QuitStream)
 
 
 class TerminalKeys:

@@ -9,9 +9,10 @@ import os
 import sys
 from pathlib import Path
 
+from input.terminal import QUIT     # a few constants and the standard library: no weight at start
+
 HELP = "the scoreboard in this terminal: LED counter drawn with text, keyboard as keypad"
 BUNDLED = Path(__file__).resolve().parents[2] / "config" / "examples" / "emulator.toml"
-QUIT = "q"                # input/key_line.py says it on the key line
 SCRIPT_KEY_GAP = 0.25     # script seconds between two scripted keys
 
 
