@@ -10,6 +10,7 @@ import json
 from gpiozero.pins.mock import MockFactory
 
 from cli.commands.run import assemble
+from firmware_host.settings import load
 from firmware_host.service import Command, Ui
 from rules.record import replay_lines
 from sync_helpers import records_url
@@ -17,6 +18,46 @@ from sync_helpers import records_url
 
 def http_sync(port: int) -> str:
     return f'transport = "http"\nurl = "{records_url(port)}"\nallow_plain_http = true\n'
+
+
+def device_config(path, device: str, secret: str, sync: str, *, game: str = "carom", league: str = "",
+                  pins: str = '"enter" = 25'):
+    """The table's config file at ``path`` (Hospoda U Lva, table 1, short limits, a dummy 64x16
+    display, mock buttons), signing as ``device`` with ``secret``; ``sync``: the transport's options;
+    ``league``: its league file (none: the league comes from the receiver). Returns the config."""
+    league_line = f'league = "{league}"' if league else ""
+    path.write_text(f"""
+[device]
+venue = "Hospoda U Lva"
+table = "1"
+name = "{device}"
+game = "{game}"
+{league_line}
+data_dir = "data"
+[rules.carom]
+points_limit = 20
+innings_limit = 3
+[rules.8ball]
+games_to_win = 2
+sets_to_win = 1
+individual_matches = 3
+[display]
+driver = "dummy"
+width = 64
+height = 16
+[keypad]
+devices = ["buttons"]
+[keypad.buttons.pins]
+{pins}
+[sync]
+device_id = "{device}"
+secret = "{secret}"
+outbox = "outbox"
+backoff_initial = 0.05
+backoff_max = 0.2
+timeout = 2.0
+{sync}""", encoding="utf-8")
+    return load(path)
 
 
 class Table:

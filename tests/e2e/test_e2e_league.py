@@ -18,8 +18,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from device_table_helpers import (B_WINS_ON_INNINGS, CLOSE, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
-                                  close_match, fetch, fetch_html, http_sync, play_partie)
-from firmware_host.settings import load
+                                  close_match, device_config, fetch, fetch_html, http_sync,
+                                  play_partie)
 from server import exports
 from sync_helpers import DEVICE, SECRET, league_store, relay, running_server, serial_listener, wait_for
 
@@ -47,39 +47,8 @@ def write_config(tmp_path, sync: str, clock, *, game: str = "carom", league: boo
     """The device's config, and a league with tonight's fixture by ``clock``."""
     text = LEAGUE.format(HOME=HOME, AWAY=AWAY, tonight=clock.today().isoformat())
     (tmp_path / "league.toml").write_text(text, encoding="utf-8")
-    (tmp_path / "config.toml").write_text(f"""
-[device]
-venue = "Hospoda U Lva"
-table = "1"
-name = "{DEVICE}"
-game = "{game}"
-{'league = "league.toml"' if league else ""}
-data_dir = "data"
-[rules.carom]
-points_limit = 20
-innings_limit = 3
-[rules.8ball]
-games_to_win = 2
-sets_to_win = 1
-individual_matches = 3
-[display]
-driver = "dummy"
-width = 64
-height = 16
-[keypad]
-devices = ["buttons"]
-[keypad.buttons.pins]
-{pins}
-[sync]
-device_id = "{DEVICE}"
-secret = "{SECRET.decode()}"
-outbox = "outbox"
-backoff_initial = 0.05
-backoff_max = 0.2
-timeout = 2.0
-{sync}
-""", encoding="utf-8")
-    return load(tmp_path / "config.toml")
+    return device_config(tmp_path / "config.toml", DEVICE, SECRET.decode(), sync, game=game,
+                         league="league.toml" if league else "", pins=pins)
 
 
 def free_port() -> int:

@@ -30,10 +30,9 @@ import pytest
 
 from admin_http_helpers import TOKEN, AdminClient
 from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
-                                  close_match, fetch, fetch_html, http_sync, play_partie)
+                                  close_match, device_config, fetch, fetch_html, http_sync, play_partie)
 from cli.commands import serve
 from cli.main import UserError, main
-from firmware_host.settings import load
 from server.czech_order import czech_key
 from server.http_server import ReceiverServer
 from server.receiver import Receiver
@@ -101,33 +100,7 @@ def fixtures_of(run) -> list[dict]:
 
 def the_device(tmp_path, port: int, clock) -> Table:
     """The counter at Hospoda U Lva: no league.toml, its league comes from the receiver."""
-    (tmp_path / "device.toml").write_text(f"""
-[device]
-venue = "{LVA}"
-table = "1"
-name = "{DEVICE}"
-game = "carom"
-data_dir = "data"
-[rules.carom]
-points_limit = 20
-innings_limit = 3
-[display]
-driver = "dummy"
-width = 64
-height = 16
-[keypad]
-devices = ["buttons"]
-[keypad.buttons.pins]
-"enter" = 25
-[sync]
-device_id = "{DEVICE}"
-secret = "{SECRET}"
-outbox = "outbox"
-backoff_initial = 0.05
-backoff_max = 0.2
-timeout = 2.0
-{http_sync(port)}""", encoding="utf-8")
-    return Table(load(tmp_path / "device.toml"), clock)
+    return Table(device_config(tmp_path / "device.toml", DEVICE, SECRET, http_sync(port)), clock)
 
 
 def menu_entry(fixture: dict) -> str:
