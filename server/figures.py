@@ -1,8 +1,9 @@
 """Figures computed once at ingestion, after the device's answer: an item of a match is stored
 marked pending (server/store.py ``put``); ``settle`` then rebuilds each pending match's record
 from its few items and stores its list entry, per-team and per-player (server/player_figures.py)
-figures (server/sums.py sums them for the tables), for every pending item in one transaction that
-moves the store's generation, so a page sees a match's figures all before or all after. A store
+figures (server/sums.py sums them for the tables), for every pending item (or the first matches
+to arrive) in one transaction that moves the store's generation, so a page sees a match's figures
+all before or all after. A store
 from before figures, or with items left pending by a receiver that stopped, gets them computed
 when opened (``bring_up_to_date``).
 """
@@ -13,10 +14,12 @@ from server.store import SUMMED
 from server.sums import season_of
 
 
-def settle(store) -> bool:
+def settle(store, *, matches: int | None = None) -> bool:
     """Compute the figures of every match with an item pending, in one transaction; False when
     none was pending. Any receiver may do it (after its answers, before a page reads figures):
-    under the generation's lock, each match is computed from every item committed before."""
+    under the generation's lock, each match is computed from every item committed before.
+    ``matches``: at most this many matches, the first to arrive (a step on the event loop takes
+    one at a time, so that a device's item waits for one match's figures at most)."""
     if not store.figures_pending():
         return False
     # figures and marks are computed again from the items: their commit need not wait for the
@@ -26,9 +29,10 @@ def settle(store) -> bool:
         pending = store.pending_matches()
         if not pending:
             return False        # another receiver's step took them
-        for match_id in dict.fromkeys(match_id for _, match_id in pending):
+        chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
+        for match_id in chosen:
             refresh(store, match_id)
-        store.figured([seq for seq, _ in pending])
+        store.figured([seq for seq, match_id in pending if match_id in chosen])
         store.changed()         # pages built before are out of date
     return True
 

@@ -42,19 +42,22 @@ class Receiver:
             self.settle()
         return status, answer
 
-    def settle(self, *, wait: bool = True) -> bool | None:
+    def settle(self, *, wait: bool = True, matches: int | None = None) -> bool | None:
         """Compute the figures of the matches whose items were stored since (server/figures.py):
         after the answers, batched; False when there was nothing to compute. One step at a time
         here: readers asking at once wait for one step, then each finds nothing left (a read),
         instead of each taking the writer in turn ahead of the devices' items. ``wait=False``:
         None at once when another step is under way (a caller holding the writer must not wait
-        for a step that waits for the writer)."""
+        for a step that waits for the writer). ``matches``: at most this many matches (the
+        rest stay pending for the next call; the items count as settled once a call finds
+        nothing left)."""
         if not self._settling.acquire(blocking=wait):
             return None
         try:
             received = self.received
-            done = figures.settle(self.store)
-            self.settled = received
+            done = figures.settle(self.store, matches=matches)
+            if matches is None or not done:
+                self.settled = received
             return done
         finally:
             self._settling.release()

@@ -100,17 +100,20 @@ async def _stored(receiver, signed, remote) -> tuple[int, dict]:
 
 def _page(build, *, on_loop: bool = False):
     """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged.
-    The figures of items stored before it are computed first (``settled``), so a page never
-    misses an item already answered. ``on_loop``: on the event loop when the store is SQLite,
-    whose reads never wait for a lock (a kept page: built once per change; in a thread it would
-    only contend with the loop for the interpreter's lock, on every read of the database)."""
+    The figures of items stored before it are computed first, so a page never misses an item
+    already answered: on SQLite (its only writers: this receiver, and commands that compute
+    what they leave pending) by the step after the answers, which the page waits for
+    (server/settling.py); on PostgreSQL, where other receivers store items too, here
+    (``settled``). ``on_loop``: on the event loop when the store is SQLite, whose reads never
+    wait for a lock (a kept page: built once per change; in a thread it would only contend with
+    the loop for the interpreter's lock, on every read of the database)."""
     async def endpoint(request):
         receiver = request.app.state.receiver
         store = receiver.store
         try:
-            if on_loop and store.dialect == "sqlite":     # its only writers: this receiver, commands that settle
-                await request.app.state.figures.caught_up()     # the wait is in the thread pool
-                return build(store, request)
+            if store.dialect == "sqlite":
+                await request.app.state.figures.caught_up()
+                return build(store, request) if on_loop else await run_in_threadpool(build, store, request)
             return await run_in_threadpool(settled(build), receiver, request)
         except HTTPException:
             raise

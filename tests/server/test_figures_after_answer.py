@@ -2,6 +2,7 @@
 the match list, the players' sums: RULES 1.8, 2.9, A.1.3) are computed after the answer, in one
 batched step, and nothing that reads them misses an item already answered or sees a match half
 computed (server/figures.py ``settle``, server/settling.py)."""
+import asyncio
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from admin_http_helpers import TOKEN, AdminClient
 from conftest import SECRETS, Client, register_devices
 from server import exports, figures, stats
 from server.receiver import Receiver
+from server.settling import Later
 from server.store import Store
 from sync_helpers import wait_for
 
@@ -85,6 +87,43 @@ def test_a_step_that_fails_changes_nothing_and_is_taken_again(receiver, sign, it
     monkeypatch.undo()
     assert receiver.settle() is True
     assert [m["match"] for m in exports.matches(store)] == ["KD-1", "KD-2"]
+
+
+def test_a_step_of_one_match_leaves_the_others_for_the_next(receiver, sign, items):
+    """RULES 1.8: a step asked for one match computes the first to arrive; the items count as
+    computed only once a step finds nothing left pending."""
+    receive_match(receiver, sign, items, "KD-1", 12)
+    receive_match(receiver, sign, items, "KD-2", 13)
+    store = receiver.store
+    assert receiver.settle(matches=1) is True
+    assert [m["match"] for m in exports.matches(store)] == ["KD-1"] and store.figures_pending() and receiver.unsettled
+    assert receiver.settle(matches=1) is True and receiver.unsettled
+    assert receiver.settle(matches=1) is False and not receiver.unsettled and not store.figures_pending()
+    assert [m["match"] for m in exports.matches(store)] == ["KD-1", "KD-2"]
+
+
+def test_the_step_on_the_event_loop_lets_other_work_in_between_two_matches(sign, items, tmp_path):
+    """On SQLite the step after the answers runs on the event loop one match at a time, and the
+    loop runs what waits (a device's POST) between two: a task on the loop sees the matches
+    counted one by one (RULES 1.8), not all at once."""
+    store = register_devices(Store(tmp_path / "league.sqlite"))
+    try:
+        receiver = Receiver(store)
+        for n, match_id in enumerate(("KD-1", "KD-2", "KD-3")):
+            receive_match(receiver, sign, items, match_id, 20 + n)
+        seen = []
+
+        async def watching():
+            done = Later(receiver, delay=0.0).soon()
+            while not done.done():
+                seen.append(len(exports.matches(store)))
+                await asyncio.sleep(0)
+            return done.result()
+
+        assert asyncio.run(watching()) is True
+        assert {1, 2} <= set(seen) and len(exports.matches(store)) == 3 and not receiver.unsettled
+    finally:
+        store.close()
 
 
 CRASHING = """
@@ -163,10 +202,10 @@ def test_a_step_asked_without_waiting_gives_way_to_one_under_way(receiver, sign,
     receive_match(receiver, sign, items, "KD-1", 11)
     settle, inside, go_on = figures.settle, threading.Event(), threading.Event()
 
-    def slow(store):
+    def slow(store, **options):
         inside.set()
         assert go_on.wait(HANG)
-        return settle(store)
+        return settle(store, **options)
 
     monkeypatch.setattr(figures, "settle", slow)
     under_way = threading.Thread(target=receiver.settle)
