@@ -121,7 +121,7 @@ def p99(values):
 
 def table_time(tmp: Path, partie: int, one_season: bool) -> tuple[float, float]:
     """(median GET /table.json over HTTP — a kept page once built —, median time to build the
-    table from the store, as after each stored item)."""
+    table from the store, as after each step that computes figures)."""
     db = tmp / f"t{partie}-{one_season}.sqlite"
     fill(db, partie, one_season=one_season)
     server = Serve(db)
@@ -270,7 +270,7 @@ def main() -> None:
         print(f"/table.json median: 500 partie {small * 1000:.2f} ms; 50,000 over ~95 seasons "
               f"{seasons * 1000:.2f} ms (ratio {seasons / small:.2f}); 50,000 in one season "
               f"{one * 1000:.2f} ms (ratio {one / small:.2f}; goal <= 2)")
-        print(f"  the table built from the store (once per stored item): 500 partie {small_built * 1000:.2f} ms; "
+        print(f"  the table built from the store (once per step after the answers): 500 partie {small_built * 1000:.2f} ms; "
               f"50,000 over ~95 seasons {seasons_built * 1000:.2f} ms (ratio {seasons_built / small_built:.2f}); "
               f"in one season {one_built * 1000:.2f} ms (ratio {one_built / small_built:.2f})")
         for nice, how in ((19, "readers niced: their CPU is not the receiver's, as on their own machines"),
