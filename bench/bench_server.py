@@ -1,7 +1,8 @@
 """The receiver's figures as ratios from one run (issue 13):
 
 1. GET /table.json with 50,000 stored partie vs with 500 (goal: within 2x), for a league whose
-   seasons pile up (12 teams, ~528 partie a season) and for all 50,000 in one season;
+   seasons pile up (12 teams, ~528 partie a season) and for all 50,000 in one season; beside it
+   the time to build the table and the lists of matches, and the receiver's resident memory;
 2. POST latency p99 while 10 clients keep reading /table.json vs alone (goal: within 2x), over
    --posts posts each, the two alternating in 4 blocks each (a shared machine's load drifts); with
    the readers niced (the fair model: readers' CPUs are not the receiver's) and not;
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from delivery.outbox import item_body  # noqa: E402
 from delivery.transport_http import HttpTransport  # noqa: E402
-from server import exports, samples  # noqa: E402
+from server import exports, pages, samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
 from server.store import SUMMED, Store  # noqa: E402
 from server.verify import check, parse_body  # noqa: E402
@@ -119,27 +120,39 @@ def p99(values):
     return sorted(values)[min(len(values) - 1, int(len(values) * 0.99))]
 
 
-def table_time(tmp: Path, partie: int, one_season: bool) -> tuple[float, float]:
-    """(median GET /table.json over HTTP — a kept page once built —, median time to build the
-    table from the store, as after each step that computes figures)."""
+def table_time(tmp: Path, partie: int, one_season: bool) -> dict:
+    """``served``: median GET /table.json over HTTP (a kept page once built); ``built``: median
+    time to build the table from the store, as after each step that computes figures; ``lists``:
+    the same for the lists of matches (/ and /matches.json, one season's); ``rss``: the receiver's
+    resident memory (KiB) after it served the table and the lists."""
     db = tmp / f"t{partie}-{one_season}.sqlite"
     fill(db, partie, one_season=one_season)
     server = Serve(db)
     try:
-        server.get("/table.json")
+        for path in ("/table.json", "/", "/matches.json"):
+            server.get(path)
         served = median([server.get("/table.json") for _ in range(60)])
+        rss = resident_kib(server.proc.pid)
     finally:
         server.stop()
     store = Store(db)
     try:
-        built = []
-        for _ in range(30):
-            started = time.perf_counter()
-            exports.league_table(store)
-            built.append(time.perf_counter() - started)
+        built = [timed(exports.league_table, store) for _ in range(30)]
+        lists = [timed(lambda: pages.index(exports.matches(store))) + timed(exports.matches, store) for _ in range(10)]
     finally:
         store.close()
-    return served, median(built)
+    return {"served": served, "built": median(built), "lists": median(lists), "rss": rss}
+
+
+def timed(call, *args) -> float:
+    started = time.perf_counter()
+    call(*args)
+    return time.perf_counter() - started
+
+
+def resident_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 
 def post_latencies(server: Serve, bodies: list[bytes]) -> list[float]:
@@ -265,14 +278,16 @@ def main() -> None:
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start")
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        (small, small_built), (seasons, seasons_built), (one, one_built) = (
-            table_time(tmp, 500, True), table_time(tmp, 50_000, False), table_time(tmp, 50_000, True))
-        print(f"/table.json median: 500 partie {small * 1000:.2f} ms; 50,000 over ~95 seasons "
-              f"{seasons * 1000:.2f} ms (ratio {seasons / small:.2f}); 50,000 in one season "
-              f"{one * 1000:.2f} ms (ratio {one / small:.2f}; goal <= 2)")
-        print(f"  the table built from the store (once per step after the answers): 500 partie {small_built * 1000:.2f} ms; "
-              f"50,000 over ~95 seasons {seasons_built * 1000:.2f} ms (ratio {seasons_built / small_built:.2f}); "
-              f"in one season {one_built * 1000:.2f} ms (ratio {one_built / small_built:.2f})")
+        small, seasons, one = table_time(tmp, 500, True), table_time(tmp, 50_000, False), table_time(tmp, 50_000, True)
+
+        def compared(key: str, scale: float, unit: str) -> str:
+            return (f"500 partie {small[key] * scale:.2f} {unit}; 50,000 over ~95 seasons {seasons[key] * scale:.2f} "
+                    f"{unit} (ratio {seasons[key] / small[key]:.2f}); 50,000 in one season {one[key] * scale:.2f} "
+                    f"{unit} (ratio {one[key] / small[key]:.2f}")
+        print(f"/table.json median: {compared('served', 1000, 'ms')}; goal <= 2)")
+        print(f"  the table built from the store (once per step after the answers): {compared('built', 1000, 'ms')})")
+        print(f"  the lists of matches (/ and /matches.json, the latest season's) built: {compared('lists', 1000, 'ms')})")
+        print(f"  the receiver's resident memory after serving them: {compared('rss', 1 / 1024, 'MiB')})")
         for nice, how in ((19, "readers niced: their CPU is not the receiver's, as on their own machines"),
                           (0, "readers contending with the receiver for this machine's 2 CPUs")):
             quiet, busy, rate = posts_under_readers(tmp / f"nice{nice}", args.posts, nice)

@@ -65,9 +65,10 @@ def match_record(store, match_id: str) -> dict | None:
     }
 
 
-def matches(store) -> list[dict]:
-    """Every stored match in the order it first arrived: teams, date, venue, points, closed."""
-    return sums.matches(store)
+def matches(store, season: str | None = None) -> list[dict]:
+    """The stored matches of a season (default: the latest) in the order they first arrived:
+    teams, date, venue, points, closed."""
+    return sums.matches(store, season)
 
 
 class _Team:

@@ -171,9 +171,12 @@ def _unreadable(data: dict) -> list[str]:
     return ["Nečitelné záznamy (nezapočteny): " + ", ".join(ids)] if ids else []
 
 
-def index(matches: list[dict], unreadable=()) -> str:
-    return render("index.html", title="Výsledky", matches=matches,
-                   notes=["Nečitelné záznamy: " + ", ".join(unreadable)] if unreadable else [])
+def index(matches: list[dict], unreadable=(), *, seasons=(), season: str | None = None,
+          asked: bool = False) -> str:
+    """The matches of ``season``, with links to the other ``seasons`` (latest first); ``asked``:
+    a season asked for, whose tables the links show too (else each table's latest season)."""
+    return render("index.html", title=f"Výsledky {season or ''}".strip(), matches=matches, seasons=seasons,
+                  season=season, asked=asked, notes=["Nečitelné záznamy: " + ", ".join(unreadable)] if unreadable else [])
 
 
 def live(data_json: str) -> str:

@@ -50,14 +50,14 @@ def _asked(request) -> tuple[str, str | None]:
     return stats.game_of(params.get("game")), stats.season_arg(params.get("season"))
 
 
-def _checked(build):
+def checked(build):
     """A bad query parameter is a 400 with its reason, never a 500."""
-    def checked(store, request):
+    def answer(store, request):
         try:
             return build(store, request)
         except stats.BadQuery as exc:
             return refused(400, str(exc))
-    return checked
+    return answer
 
 
 def _players(suffix: str):
@@ -131,13 +131,13 @@ async def _no_icon(request):
 
 def routes(page) -> list[Route]:
     """The routes; ``page`` wraps a ``build(store, request)`` into an endpoint (server/web.py)."""
-    out = [Route(f"/players{suffix}", page(_checked(_players(suffix))), methods=["GET"]) for suffix in FORMATS]
-    out += [Route(f"/rankings{suffix}", page(_checked(_rankings(suffix))), methods=["GET"]) for suffix in FORMATS]
+    out = [Route(f"/players{suffix}", page(checked(_players(suffix))), methods=["GET"]) for suffix in FORMATS]
+    out += [Route(f"/rankings{suffix}", page(checked(_rankings(suffix))), methods=["GET"]) for suffix in FORMATS]
     return out + [
-        Route("/players/{name:path}", page(_checked(_player)), methods=["GET"]),
-        Route("/teams/{name:path}", page(_checked(_team)), methods=["GET"]),
-        Route("/table.csv", page(_checked(_table_csv("carom"))), methods=["GET"]),
-        Route("/table-8ball.csv", page(_checked(_table_csv("8ball"))), methods=["GET"]),
+        Route("/players/{name:path}", page(checked(_player)), methods=["GET"]),
+        Route("/teams/{name:path}", page(checked(_team)), methods=["GET"]),
+        Route("/table.csv", page(checked(_table_csv("carom"))), methods=["GET"]),
+        Route("/table-8ball.csv", page(checked(_table_csv("8ball"))), methods=["GET"]),
         Route("/rules.html", page(_rules), methods=["GET"]),
         Route("/favicon.ico", _no_icon, methods=["GET"]),
     ]

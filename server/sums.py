@@ -68,8 +68,27 @@ def unreadable(store, game: str | None = None, season: str | None = None) -> lis
     return [item for (text,) in store.read(query + " ORDER BY seq", args) for item in json.loads(text)]
 
 
-def matches(store) -> list[dict]:
+# the seasons with a match, latest first: an index seek each (match_figures_season), not a scan
+_SEASONS = ("WITH RECURSIVE found(season) AS (SELECT MAX(season) FROM match_figures UNION ALL "
+            "SELECT (SELECT MAX(season) FROM match_figures WHERE season < found.season) FROM found "
+            "WHERE found.season IS NOT NULL) SELECT season FROM found WHERE season IS NOT NULL")
+
+
+def seasons(store) -> list[str]:
+    """The seasons with a stored match (of any competition), latest first."""
+    return [season for (season,) in store.read(_SEASONS)]
+
+
+def matches(store, season: str | None = None) -> list[dict]:
+    """The matches of one season in the order they first arrived: teams, date, venue, points,
+    closed. Default: the latest season with a match, and the matches without a usable date (so
+    that the organiser sees them)."""
+    if season is not None:
+        clause, args = "season = ?", (season,)
+    else:
+        latest = next(iter(seasons(store)), None)
+        clause, args = ("season = ? OR season IS NULL", (latest,)) if latest else ("season IS NULL", ())
     rows = store.read("SELECT match_id, game, date, venue, home, away, points_home, points_away, closed "
-                       "FROM match_figures ORDER BY seq")
+                      f"FROM match_figures WHERE {clause} ORDER BY seq", args)
     return [{"match": r[0], "game": r[1], "date": r[2], "venue": r[3], "home": r[4], "away": r[5],
              "points": {"home": r[6], "away": r[7]}, "closed": bool(r[8])} for r in rows]

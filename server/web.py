@@ -3,7 +3,7 @@
     POST /api/v1/records             a signed item (wire.signing headers)
     GET  /api/v1/records             the list of stored items                        (admin)
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
-    GET  /matches.json               the matches
+    GET  /matches.json               the matches of a season; ?season=2025/26 (default: latest)
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
     GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
     GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
@@ -13,7 +13,7 @@
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /schedule, /schedule.json   the league's schedule with results (server.schedule_web)
     GET|POST /admin…                 the league's web admin, behind a login (server.admin_web)
-    GET  /                           an index page
+    GET  /                           an index page: a season's matches; ?season=
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/stats_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
@@ -32,7 +32,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats_web
+from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats, stats_web, sums
 from server.live import LiveBoard
 from server.page_cache import PageCache
 from server.settling import DELAY as FIGURES_DELAY, Later
@@ -219,11 +219,13 @@ def _table(game: str, html: bool):
 
 
 def _index(store, request):
-    return HTMLResponse(pages.index(exports.matches(store)))
+    season, seasons = stats.season_arg(request.query_params.get("season")), sums.seasons(store)
+    return HTMLResponse(pages.index(exports.matches(store, season), seasons=seasons,
+                                    season=season or next(iter(seasons), None), asked=season is not None))
 
 
 def _matches(store, request):
-    return JSONAnswer(exports.matches(store))
+    return JSONAnswer(exports.matches(store, stats.season_arg(request.query_params.get("season"))))
 
 
 def _refusals(store, request):
@@ -281,8 +283,8 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _kept(_index, bounded=False), methods=["GET"]),
-        Route("/matches.json", _kept(_matches, bounded=False), methods=["GET"]),
+        Route("/", _kept(stats_web.checked(_index), bounded=False), methods=["GET"]),
+        Route("/matches.json", _kept(stats_web.checked(_matches), bounded=False), methods=["GET"]),
         Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
         Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
         Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from server import exports, figures, samples
+from server import exports, figures, samples, sums
 from server.sums import season_of
 from delivery.outbox import item_body
 
@@ -25,7 +25,8 @@ def post_match(receiver, sign, match_id, home, away, date, seed):
 
 
 def test_tables_sum_stored_figures_by_season_without_reading_items(receiver, sign, monkeypatch):
-    """RULES 1.8: one season's table; the latest by default, another on request."""
+    """RULES 1.8: one season's table, and one season's list of matches; the latest by default,
+    another on request (a page's time does not grow with the seasons stored)."""
     post_match(receiver, sign, "KD-25-1", "Lvi", "Orli", "2026-03-01", 1)
     post_match(receiver, sign, "KD-26-1", "Sokol", "Jiskra", "2026-11-27", 2)
     post_match(receiver, sign, "KD-26-2", "Jiskra", "Lvi", "2026-12-04", 3)
@@ -42,7 +43,9 @@ def test_tables_sum_stored_figures_by_season_without_reading_items(receiver, sig
     assert jiskra["matches"] == 2 and jiskra["partie"] == 8
     older = exports.league_table(store, season="2025/26")
     assert sorted(r["team"] for r in older["rows"]) == ["Lvi", "Orli"]
-    assert [m["match"] for m in exports.matches(store)] == ["KD-25-1", "KD-26-1", "KD-26-2"]
+    assert [m["match"] for m in exports.matches(store)] == ["KD-26-1", "KD-26-2"]
+    assert [m["match"] for m in exports.matches(store, "2025/26")] == ["KD-25-1"]
+    assert sums.seasons(store) == ["2026/27", "2025/26"] and exports.matches(store, "2019/20") == []
     assert exports.league_table(store, "8ball")["rows"] == []
     monkeypatch.undo()
 
@@ -52,6 +55,23 @@ def test_the_table_over_http_takes_a_season(client, items):
         assert client.post(body)[0] == 200
     assert [r["team"] for r in json.loads(client.get("/table.json")[1])["rows"]] != []
     assert json.loads(client.get("/table.json?season=2019/20")[1])["rows"] == []
+
+
+def test_the_lists_over_http_show_one_season_and_link_the_others(receiver, sign, client):
+    """The lists of matches (``/``, ``/matches.json``) show the latest season and link the others;
+    ``?season=`` asks for one (and the index's table links follow it); a malformed season is a
+    400 with its reason."""
+    post_match(receiver, sign, "KD-25-1", "Lvi", "Orli", "2026-03-01", 1)
+    post_match(receiver, sign, "KD-26-1", "Sokol", "Jiskra", "2026-11-27", 2)
+    listed = lambda path: [m["match"] for m in json.loads(client.get(path)[1])]     # noqa: E731
+    assert listed("/matches.json") == ["KD-26-1"] and listed("/matches.json?season=2025/26") == ["KD-25-1"]
+    page = client.get("/")[1].decode()
+    assert "KD-26-1" in page and "KD-25-1" not in page
+    assert "<strong>2026/27</strong>" in page and 'href="/?season=2025/26"' in page and 'href="/table.html"' in page
+    page = client.get("/?season=2025/26")[1].decode()
+    assert "KD-25-1" in page and "KD-26-1" not in page and 'href="/table.html?season=2025/26"' in page
+    status, answer = client.get("/matches.json?season=%3Cscript%3E")
+    assert status == 400 and "season must look like 2026/27" in json.loads(answer)["reason"]
 
 
 def test_a_store_from_before_figures_gets_them_when_opened(receiver, sign):

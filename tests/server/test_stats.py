@@ -151,7 +151,8 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     before = stats.players(store)["rows"]
     store.query("DROP TABLE player_totals")
     store.query("DROP TABLE player_figures")
-    store.query("DROP TABLE generation")                       # and what 0004 to 0006 added after it
+    store.query("DROP TABLE generation")                       # and what 0004 to 0007 added after it
+    store.query("DROP INDEX match_figures_season")
     store.query("DROP TABLE figures_pending")
     store.query("DROP INDEX match_figures_fixture")
     store.query("ALTER TABLE match_figures DROP COLUMN fixture")
