@@ -35,11 +35,13 @@ def season_arg(text: str | None) -> str | None:
     return text
 
 
-def count_arg(text: str | None, name: str) -> int | None:
+def count_arg(text: str | None, name: str, *, most: int | None = 10_000) -> int | None:
+    """A whole number from 0 to ``most`` (None: any), or None when not given."""
     if text is None:
         return None
-    if not text.isascii() or not text.isdigit() or int(text) > 10_000:
-        raise BadQuery(f"{name} must be a whole number from 0 to 10000, got {text[:40]!r}")
+    if not text.isascii() or not text.isdigit() or len(text) > 18 or (most is not None and int(text) > most):
+        bound = f"from 0 to {most}" if most is not None else "from 0"
+        raise BadQuery(f"{name} must be a whole number {bound}, got {text[:40]!r}")
     return int(text)
 
 

@@ -250,6 +250,14 @@ class Store(League, Fixtures):
         keys = ("id", "kind", "game", "match_id", "device", "via", "received", "body")
         return [dict(zip(keys, row[:-1] + (bytes(row[-1]),))) for row in rows]
 
+    def listed(self, *, after: int = 0, limit: int) -> list[dict]:
+        """At most ``limit`` stored items after arrival number ``after``, in arrival order, without
+        their bodies: what the admin's list of items pages through."""
+        with self._read() as db:
+            rows = db.execute("SELECT seq, id, kind, game, match_id, device, via, received FROM items WHERE seq > ? "
+                              "ORDER BY seq LIMIT ?", (after, limit)).fetchall()
+        return [dict(zip(("seq", "id", "kind", "game", "match_id", "device", "via", "received"), row)) for row in rows]
+
     def origin_of(self, item_id: str) -> dict | None:
         """The device's signature fields kept with an item (None for items stored without them)."""
         with self._read() as db:

@@ -1,7 +1,7 @@
 """The receiver's HTTP endpoint and its read-only pages, as an ASGI application (Starlette).
 
     POST /api/v1/records             a signed item (wire.signing headers)
-    GET  /api/v1/records             the list of stored items                        (admin)
+    GET  /api/v1/records             the stored items, a page at a time; ?after=&limit= (admin)
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
     GET  /matches.json               the matches of a season; ?season=2025/26 (default: latest)
     GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
@@ -184,8 +184,18 @@ def _admin(build):
     return checked
 
 
+PAGE_OF_ITEMS = 1000    # items at most in one answer of the admin's list
+
+
 def _records(store, request):
-    return JSONAnswer([{k: v for k, v in row.items() if k != "body"} for row in store.items()])
+    """The stored items without their bodies, a page at a time: ``?after=<seq>&limit=<n>``; the
+    answer's ``next`` asks for the page after (null on the last)."""
+    params = request.query_params
+    after = stats.count_arg(params.get("after"), "after", most=None) or 0
+    limit = min(stats.count_arg(params.get("limit"), "limit") or PAGE_OF_ITEMS, PAGE_OF_ITEMS)
+    items = store.listed(after=after, limit=limit)
+    more = len(items) == limit and bool(store.listed(after=items[-1]["seq"], limit=1))
+    return JSONAnswer({"items": items, "next": f"{RECORDS}?after={items[-1]['seq']}&limit={limit}" if more else None})
 
 
 def _record(store, request):
@@ -281,7 +291,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/live.js", live_web.live_script, methods=["GET"]),
         Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
-        Route(RECORDS, _page(_admin(_records)), methods=["GET"]),
+        Route(RECORDS, _page(_admin(stats_web.checked(_records))), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
         Route("/", _kept(stats_web.checked(_index), bounded=False), methods=["GET"]),
         Route("/matches.json", _kept(stats_web.checked(_matches), bounded=False), methods=["GET"]),

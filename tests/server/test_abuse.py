@@ -10,6 +10,7 @@ import pytest
 
 from cli.main import main
 from clock import ManualClock
+from server import web
 from server.access import RefusalLimiter
 from sync_helpers import post_json
 
@@ -116,6 +117,30 @@ def test_admin_views_need_the_admin_token(receiver, serving, path):
         assert _get(server.port, path, "Bearer wrong")[0] == 401
         status, headers, data = _get(server.port, path, "Bearer s3cret-admin-token-0123456789")
         assert status == 200 and isinstance(json.loads(data), (dict, list))
+
+
+def test_the_admin_list_of_items_is_paged_and_bounded(receiver, serving, sign, items, monkeypatch):
+    """The admin's list of stored items answers a page at a time (at most PAGE_OF_ITEMS, never
+    the bodies), with the link to the next page; a bad paging parameter is a 400 with its reason."""
+    for body in items("KD-1", 5):
+        assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    token = "Bearer s3cret-admin-token-0123456789"
+    with serving(receiver, admin_token=token.split()[1]) as server:
+        pages, path = [], "/api/v1/records?limit=2"
+        while path is not None:
+            status, _, data = _get(server.port, path, token)
+            assert status == 200
+            pages.append(json.loads(data)["items"])
+            path = json.loads(data)["next"]
+        assert [len(page) for page in pages] == [2, 2, 1]
+        listed = [item for page in pages for item in page]
+        assert [item["id"] for item in listed] == [item["id"] for item in receiver.store.items()]
+        assert all("body" not in item for item in listed)
+        monkeypatch.setattr(web, "PAGE_OF_ITEMS", 3)
+        capped = json.loads(_get(server.port, "/api/v1/records?limit=50", token)[2])
+        assert len(capped["items"]) == 3 and capped["next"] == f"/api/v1/records?after={listed[2]['seq']}&limit=3"
+        status, _, data = _get(server.port, "/api/v1/records?after=x", token)
+        assert status == 400 and "after must be a whole number" in json.loads(data)["reason"]
 
 
 def _get(port, path, authorization=None):
