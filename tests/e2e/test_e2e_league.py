@@ -148,7 +148,7 @@ def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 5
         assert_ready_all_sent(table)
-        # the figures follow the answers: a page asked now computes them first (server/settling.py)
+        # the figures follow the answers: a page asked now waits for the step that computes them (server/settling.py)
         league_table = fetch(server.port, "/table.json")
         assert_carom_night_at_the_receiver(store, items, lot)
         (match_id,) = [i for i, c in items.items() if c["kind"] == "match"]
