@@ -10,7 +10,6 @@ protocol of rules.board; undo and redo are the Board's. Record commands (docs/re
     {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (rules.carom.corrections)
     {"cmd":"insert","player":P,"inning":N,"points":X}
 """
-from dataclasses import replace
 from fractions import Fraction
 
 from rules.carom.corrections import correct, insert
@@ -98,7 +97,7 @@ def _end_inning(state: CaromState, cmd: dict) -> CaromState:
 
 def _frozen(state: CaromState, cmd: dict) -> CaromState:
     _playing(state, "a frozen-balls announcement")
-    return replace(state, frozen=True)     # announcing again changes nothing (1.2)
+    return state._replace(frozen=True)     # announcing again changes nothing (1.2)
 
 
 def _forfeit(state: CaromState, cmd: dict) -> CaromState:
@@ -108,7 +107,7 @@ def _forfeit(state: CaromState, cmd: dict) -> CaromState:
     _playing(state, "a forfeit")
     # The karambols of the inning in progress were played and count; that inning is closed.
     closed = state.close_inning() if state.running else state
-    return replace(closed, forfeit=by, frozen=False)
+    return closed._replace(forfeit=by, frozen=False)
 
 
 COMMANDS = {
