@@ -12,7 +12,7 @@ Statements run on the driver's own cursor: SQLAlchemy's engine gives the URL, th
 dialect and the migrations; per statement it would cost more than the statement itself.
 """
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 
 import sqlalchemy as sa
@@ -71,7 +71,6 @@ class Database:
             raise
         self._writer = self._conn.connection.dbapi_connection
 
-    @contextmanager
     def transaction(self, *, write: bool = True, durable: bool = True):
         """One transaction; inside another on this thread, the block joins it. ``write=False``: a
         read on a pooled connection of its own (SQLite: a deferred BEGIN, which takes no lock).
@@ -79,20 +78,25 @@ class Database:
         for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL: synchronous_commit off). A
         crash may undo it, never part of it, and never a durable commit made after it."""
         if getattr(self._here, "connection", None) is not None:
-            yield self
-        elif write:
-            self._here.committed = []
-            try:
-                with self._lock, self._writing(durable), self._using(self._writer):
-                    yield self
-                done = self._here.committed
-            finally:
-                self._here.committed = None
-            for callback in done:
-                callback()
-        else:
-            with self._reading() as connection, self._using(connection):
+            return nullcontext(self)    # joined: the store's every read while an item is stored
+        return self._write(durable) if write else self._read()
+
+    @contextmanager
+    def _write(self, durable: bool):
+        self._here.committed = []
+        try:
+            with self._lock, self._writing(durable), self._using(self._writer):
                 yield self
+            done = self._here.committed
+        finally:
+            self._here.committed = None
+        for callback in done:
+            callback()
+
+    @contextmanager
+    def _read(self):
+        with self._reading() as connection, self._using(connection):
+            yield self
 
     @contextmanager
     def writer_if_free(self):

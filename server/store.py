@@ -52,12 +52,10 @@ class Store(League, Fixtures):
         """The time stamp written with devices, items and refusals (UTC, seconds)."""
         return self.clock.utc().isoformat(timespec="seconds")
 
-    @contextmanager
     def _transaction(self):
         """One transaction (SQLite: BEGIN IMMEDIATE, no lost updates); inside one already (the
         receiver's, per item), the statements join it."""
-        with self._db.transaction() as db:
-            yield db
+        return self._db.transaction()
 
     @contextmanager
     def _changing(self):
@@ -85,10 +83,8 @@ class Store(League, Fixtures):
         with self._db.writer_if_free() as free:
             yield free
 
-    @contextmanager
     def _read(self):
-        with self._db.transaction(write=False) as db:
-            yield db
+        return self._db.transaction(write=False)
 
     def reading(self):
         """A caller's read (a page): the store's reads inside see one state of the store (SQLite:
