@@ -32,6 +32,7 @@ def _canonical_encoder():
 
 canonical_text = _canonical_encoder()
 _SCAN = json.JSONDecoder().scan_once
+JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 
 canonical = canonical_text      # the one text form of a record line (no newline)
@@ -63,10 +64,10 @@ def parse_json(text):
     RecursionError, which is not a ValueError and would pass for an internal error: here it is
     malformed input like any other."""
     try:
-        if type(text) is str and text.startswith("{") and text.endswith("}"):
+        if type(text) is str and text.startswith("{"):
             try:        # a record line as written: what json.loads gives, without its layers per call
                 obj, end = _SCAN(text, 0)
-                if end == len(text):
+                if end == len(text) or not text[end:].strip(JSON_SPACE):    # a journal's line ends "\n"
                     return obj
             except StopIteration:
                 pass    # json.loads below says what is wrong
