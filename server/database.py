@@ -83,13 +83,25 @@ class Database:
 
     @contextmanager
     def _write(self, durable: bool):
-        self._here.committed = []
-        try:
-            with self._lock, self._writing(durable), self._using(self._writer):
-                yield self
-            done = self._here.committed
-        finally:
-            self._here.committed = None
+        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error;
+        then the callbacks ``after_commit`` was given. One generator for it all: every item the
+        receiver stores is one such transaction."""
+        here = self._here
+        with self._lock:
+            self._begin(durable)
+            here.connection, here.committed = self._writer, []
+            try:
+                try:
+                    yield self
+                except BaseException:
+                    self._writer.rollback()
+                    raise
+                self._writer.commit()
+                done = here.committed
+            finally:
+                here.connection = here.committed = None
+                if self.sqlite and not durable:
+                    self._writer.execute("PRAGMA synchronous=FULL")
         for callback in done:
             callback()
 
@@ -109,25 +121,13 @@ class Database:
             if free:
                 self._lock.release()
 
-    @contextmanager
-    def _writing(self, durable: bool = True):
-        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
+    def _begin(self, durable: bool) -> None:
         if self.sqlite:
             if not durable:
                 self._writer.execute("PRAGMA synchronous=NORMAL")
             self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
         elif not durable:
             self._writer.execute("SET LOCAL synchronous_commit TO OFF")
-        try:
-            try:
-                yield
-            except BaseException:
-                self._writer.rollback()
-                raise
-            self._writer.commit()
-        finally:
-            if self.sqlite and not durable:
-                self._writer.execute("PRAGMA synchronous=FULL")
 
     def after_commit(self, callback) -> None:
         """Call ``callback()`` once the write transaction this thread is in has committed (never,
