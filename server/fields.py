@@ -42,15 +42,25 @@ def number(value, what: str, *, optional: bool = True):
     return value
 
 
-def all_unicode(value, what: str) -> None:
+def all_unicode(value, what: str, *, escaped: bool = True) -> None:
     """Every text (keys too) anywhere in a summary or header is valid Unicode; nesting is bounded.
     (One pass of the JSON encoder finds a lone surrogate anywhere; the walk for the nesting only
-    descends into objects and lists.)"""
+    descends into objects and lists.) ``escaped=False``: the value was read from JSON text without
+    a raw surrogate and without an escape that could spell one (``surrogate_escape``), so it holds
+    none and the pass is saved."""
     _nested(value, what, 0)
+    if not escaped:
+        return
     try:
         canonical_text(value).encode("utf-8")
     except UnicodeEncodeError:
         raise Refused(422, f"{what} holds text that is not valid Unicode") from None
+
+
+def surrogate_escape(text: str) -> bool:
+    """True when JSON text may spell a lone surrogate: JSON writes one only as a "\\ud…" or
+    "\\uD…" escape (text read as UTF-8 holds none as such); a false alarm costs the full check."""
+    return "\\ud" in text or "\\uD" in text
 
 
 def _nested(value, what: str, depth: int) -> None:
