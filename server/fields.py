@@ -10,6 +10,7 @@ from rules.record import canonical_text
 from server.errors import Refused
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 MAX_TEXT = 200           # a team, player or venue name, a date
 MAX_DEPTH = 12
 MAX_PARTIE = 10_000
@@ -59,8 +60,9 @@ def all_unicode(value, what: str, *, escaped: bool = True) -> None:
 
 def surrogate_escape(text: str) -> bool:
     """True when JSON text may spell a lone surrogate: JSON writes one only as a "\\ud…" or
-    "\\uD…" escape (text read as UTF-8 holds none as such); a false alarm costs the full check."""
-    return "\\ud" in text or "\\uD" in text
+    "\\uD…" escape (text read as UTF-8 holds none as such); a false alarm costs the full check.
+    (A regular expression: ``in`` is slower here, a body's JSON being full of backslashes.)"""
+    return SURROGATE_ESCAPE.search(text) is not None
 
 
 def _nested(value, what: str, depth: int) -> None:
