@@ -61,16 +61,16 @@ class Board:
     def push(self, cmd: dict) -> None:
         """Apply one record command (undo and redo included); on error nothing changes."""
         name = command_name(cmd)
+        entered = dict(cmd)     # the board's own copy, in the history and the move stack alike
         if name == "undo":
             self.pop()
         elif name == "redo":
             self._redo_one()
         else:
-            new_state = self.game.step(self.state, cmd)
-            self._states.append(new_state)
-            self.move_stack.append(dict(cmd))
+            self._states.append(self.game.step(self._states[-1], entered))
+            self.move_stack.append(entered)
             self._redo.clear()
-        self.history.append(dict(cmd))
+        self.history.append(entered)
 
     def pop(self) -> dict:
         """Take back the last command in effect and return it."""

@@ -12,7 +12,7 @@ Statements run on the driver's own cursor: SQLAlchemy's engine gives the URL, th
 dialect and the migrations; per statement it would cost more than the statement itself.
 """
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 
 import sqlalchemy as sa
@@ -71,7 +71,6 @@ class Database:
             raise
         self._writer = self._conn.connection.dbapi_connection
 
-    @contextmanager
     def transaction(self, *, write: bool = True, durable: bool = True):
         """One transaction; inside another on this thread, the block joins it. ``write=False``: a
         read on a pooled connection of its own (SQLite: a deferred BEGIN, which takes no lock).
@@ -79,20 +78,37 @@ class Database:
         for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL: synchronous_commit off). A
         crash may undo it, never part of it, and never a durable commit made after it."""
         if getattr(self._here, "connection", None) is not None:
-            yield self
-        elif write:
-            self._here.committed = []
+            return nullcontext(self)    # joined: the store's every read while an item is stored
+        return self._write(durable) if write else self._read()
+
+    @contextmanager
+    def _write(self, durable: bool):
+        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error;
+        then the callbacks ``after_commit`` was given. One generator for it all: every item the
+        receiver stores is one such transaction."""
+        here = self._here
+        with self._lock:
+            self._begin(durable)
+            here.connection, here.committed = self._writer, []
             try:
-                with self._lock, self._writing(durable), self._using(self._writer):
+                try:
                     yield self
-                done = self._here.committed
+                except BaseException:
+                    self._writer.rollback()
+                    raise
+                self._writer.commit()
+                done = here.committed
             finally:
-                self._here.committed = None
-            for callback in done:
-                callback()
-        else:
-            with self._reading() as connection, self._using(connection):
-                yield self
+                here.connection = here.committed = None
+                if self.sqlite and not durable:
+                    self._writer.execute("PRAGMA synchronous=FULL")
+        for callback in done:
+            callback()
+
+    @contextmanager
+    def _read(self):
+        with self._reading() as connection, self._using(connection):
+            yield self
 
     @contextmanager
     def writer_if_free(self):
@@ -105,25 +121,13 @@ class Database:
             if free:
                 self._lock.release()
 
-    @contextmanager
-    def _writing(self, durable: bool = True):
-        """BEGIN (SQLite: IMMEDIATE, the write lock at once) ... COMMIT, or ROLLBACK on an error."""
+    def _begin(self, durable: bool) -> None:
         if self.sqlite:
             if not durable:
                 self._writer.execute("PRAGMA synchronous=NORMAL")
             self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
         elif not durable:
             self._writer.execute("SET LOCAL synchronous_commit TO OFF")
-        try:
-            try:
-                yield
-            except BaseException:
-                self._writer.rollback()
-                raise
-            self._writer.commit()
-        finally:
-            if self.sqlite and not durable:
-                self._writer.execute("PRAGMA synchronous=FULL")
 
     def after_commit(self, callback) -> None:
         """Call ``callback()`` once the write transaction this thread is in has committed (never,

@@ -10,6 +10,7 @@ from rules.record import canonical_text
 from server.errors import Refused
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 MAX_TEXT = 200           # a team, player or venue name, a date
 MAX_DEPTH = 12
 MAX_PARTIE = 10_000
@@ -42,15 +43,26 @@ def number(value, what: str, *, optional: bool = True):
     return value
 
 
-def all_unicode(value, what: str) -> None:
+def all_unicode(value, what: str, *, escaped: bool = True) -> None:
     """Every text (keys too) anywhere in a summary or header is valid Unicode; nesting is bounded.
     (One pass of the JSON encoder finds a lone surrogate anywhere; the walk for the nesting only
-    descends into objects and lists.)"""
+    descends into objects and lists.) ``escaped=False``: the value was read from JSON text without
+    a raw surrogate and without an escape that could spell one (``surrogate_escape``), so it holds
+    none and the pass is saved."""
     _nested(value, what, 0)
+    if not escaped:
+        return
     try:
         canonical_text(value).encode("utf-8")
     except UnicodeEncodeError:
         raise Refused(422, f"{what} holds text that is not valid Unicode") from None
+
+
+def surrogate_escape(text: str) -> bool:
+    """True when JSON text may spell a lone surrogate: JSON writes one only as a "\\ud…" or
+    "\\uD…" escape (text read as UTF-8 holds none as such); a false alarm costs the full check.
+    (A regular expression: ``in`` is slower here, a body's JSON being full of backslashes.)"""
+    return SURROGATE_ESCAPE.search(text) is not None
 
 
 def _nested(value, what: str, depth: int) -> None:

@@ -16,6 +16,7 @@ ROLES = ("device", "gateway")
 SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
           "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures (server/figures.py)
 KEEP_REFUSALS = 10_000      # the refusal log keeps the latest ones; every refusal is still counted
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode     # json.dumps' text, one encoder kept
 
 
 def _difference(old, new) -> dict:
@@ -52,12 +53,10 @@ class Store(League, Fixtures):
         """The time stamp written with devices, items and refusals (UTC, seconds)."""
         return self.clock.utc().isoformat(timespec="seconds")
 
-    @contextmanager
     def _transaction(self):
         """One transaction (SQLite: BEGIN IMMEDIATE, no lost updates); inside one already (the
         receiver's, per item), the statements join it."""
-        with self._db.transaction() as db:
-            yield db
+        return self._db.transaction()
 
     @contextmanager
     def _changing(self):
@@ -85,10 +84,8 @@ class Store(League, Fixtures):
         with self._db.writer_if_free() as free:
             yield free
 
-    @contextmanager
     def _read(self):
-        with self._db.transaction(write=False) as db:
-            yield db
+        return self._db.transaction(write=False)
 
     def reading(self):
         """A caller's read (a page): the store's reads inside see one state of the store (SQLite:
@@ -195,7 +192,7 @@ class Store(League, Fixtures):
         ``origin``: the device's own signature fields, kept so a gateway can pass the item on.
         An item of a match is marked for its match's figures, computed after the answer (``settle``
         in server/figures.py): the item's commit is all the device waits for."""
-        origin_text = json.dumps(origin, separators=(",", ":")) if origin is not None else None
+        origin_text = _compact_json(origin) if origin is not None else None
         with self._transaction() as db:
             # another receiver storing the same id at once (PostgreSQL): this waits for its commit
             row = db.execute("INSERT INTO items(id, kind, game, match_id, device, via, received, body, origin, "

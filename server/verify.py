@@ -11,7 +11,7 @@ from rules.errors import RuleError
 from rules.record import canonical_text, parse_json, replay_lines
 from server import captains
 from server.errors import Refused
-from server.fields import all_unicode, name, number, safe_id
+from server.fields import all_unicode, name, number, safe_id, surrogate_escape
 
 KINDS = ("partie", "match")
 TEXTS = ("home", "away", "venue", "date")
@@ -27,12 +27,14 @@ class Parsed:
     game: str | None = None
     match_id: str | None = None
     venue: str | None = None
+    escaped: bool = True            # the body may spell a lone surrogate (server.fields.surrogate_escape)
 
 
 def parse_body(body: bytes) -> Parsed:
     """The item's outer shape (400 when it is not what a device sends)."""
     try:
-        obj = parse_json(body.decode("utf-8"))
+        text = body.decode("utf-8")
+        obj = parse_json(text)
     except UnicodeDecodeError:
         raise Refused(400, "the body is not UTF-8") from None
     except ValueError as exc:
@@ -49,7 +51,7 @@ def parse_body(body: bytes) -> Parsed:
         raise Refused(400, "\"record\" must be the record's text")
     if not isinstance(summary, dict):
         raise Refused(400, "\"summary\" must be a JSON object")
-    return Parsed(item_id, kind, record, summary)
+    return Parsed(item_id, kind, record, summary, escaped=surrogate_escape(text))
 
 
 def check(parsed: Parsed) -> Parsed:
@@ -69,14 +71,16 @@ def _check_partie(p: Parsed) -> Parsed:
         raise Refused(422, f"the record's header id {header.get('id')!r} is not the item id {p.id!r}")
     if not replay.board.finished:
         raise Refused(422, "the record is not a finished partie")
-    replayed = parse_json(canonical_text(replay.summary()))     # as the device's JSON would carry it
+    replayed = replay.summary()
     if "rejected" not in p.summary:
         replayed.pop("rejected")
-    for key, value in replayed.items():
-        if p.summary.get(key, _ABSENT) != value:
+    if _differing(p.summary, replayed) is not None:     # compared again as the device's JSON carries it
+        key = _differing(p.summary, parse_json(canonical_text(replayed)))
+        if key is not None:
             raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
-    all_unicode(header, "the record's header")
-    all_unicode(p.summary, "the summary")
+    # the header is JSON inside the body's JSON: a surrogate in the body, or an escape in the record
+    all_unicode(header, "the record's header", escaped=p.escaped or surrogate_escape(p.record))
+    all_unicode(p.summary, "the summary", escaped=p.escaped)
     for letter in ("a", "b"):
         name(header.get(letter), f"player {letter!r}")
     match = header.get("match")
@@ -101,6 +105,17 @@ def _match_fields(info: dict, what: str) -> dict:
 
 
 _ABSENT = object()
+
+
+def _differing(posted: dict, replayed: dict) -> str | None:
+    """The first key of ``replayed`` whose value ``posted`` does not have. Values equal as they
+    stand are equal after a JSON round trip too (a summary's values are JSON's own types, and a
+    posted value is never a tuple nor has keys other than texts): only a difference is checked
+    again through the round trip."""
+    for key, value in replayed.items():
+        if posted.get(key, _ABSENT) != value:
+            return key
+    return None
 
 
 MATCH_INFO = ("id", "home", "away", "venue", "date", "seed", "table", "fixture")
@@ -129,7 +144,7 @@ def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
 
 
 def _check_match(p: Parsed) -> Parsed:
-    all_unicode(p.summary, "the summary")
+    all_unicode(p.summary, "the summary", escaped=p.escaped)
     info, ids, _ = match_summary(p.summary)
     _match_fields({**info, "fixture": p.summary.get("fixture")}, "the match")
     for pid in ids:

@@ -10,7 +10,6 @@ protocol of rules.board; undo and redo are the Board's. Record commands (docs/re
     {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (rules.carom.corrections)
     {"cmd":"insert","player":P,"inning":N,"points":X}
 """
-from dataclasses import replace
 from fractions import Fraction
 
 from rules.carom.corrections import correct, insert
@@ -98,7 +97,7 @@ def _end_inning(state: CaromState, cmd: dict) -> CaromState:
 
 def _frozen(state: CaromState, cmd: dict) -> CaromState:
     _playing(state, "a frozen-balls announcement")
-    return replace(state, frozen=True)     # announcing again changes nothing (1.2)
+    return state._replace(frozen=True)     # announcing again changes nothing (1.2)
 
 
 def _forfeit(state: CaromState, cmd: dict) -> CaromState:
@@ -108,7 +107,7 @@ def _forfeit(state: CaromState, cmd: dict) -> CaromState:
     _playing(state, "a forfeit")
     # The karambols of the inning in progress were played and count; that inning is closed.
     closed = state.close_inning() if state.running else state
-    return replace(closed, forfeit=by, frozen=False)
+    return closed._replace(forfeit=by, frozen=False)
 
 
 COMMANDS = {
@@ -133,7 +132,7 @@ def step(state: CaromState, cmd: dict) -> CaromState:
 
 
 # -- the summary (docs/record-format.md, "Carom summary") ---------------------
-def _player_summary(state: CaromState, player: str) -> dict:
+def _player_summary(state: CaromState, player: str, result: str | None) -> dict:
     series = state.series(player)
     return {
         "name": state.settings.name(player),
@@ -142,12 +141,12 @@ def _player_summary(state: CaromState, player: str) -> dict:
         "best_series": max(series, default=0),
         "average": average_text(average(sum(series), len(series))),
         "series": list(series),
-        "team_points": team_points(state.result, player),
+        "team_points": team_points(result, player),
     }
 
 
 def _counter(state: CaromState) -> dict:
-    player = state.at_table
+    player, left = state.at_table, state.innings_left
     limit = state.settings.points_limit
     if player is None:
         inning = max(state.innings("a"), state.innings("b"))
@@ -157,24 +156,25 @@ def _counter(state: CaromState) -> dict:
         "at_table": player,
         "series": state.running if player else 0,
         "inning": inning,
-        "innings_left": state.innings_left,
+        "innings_left": left,
         "points_left": {p: max(0, limit - state.points(p)) for p in PLAYERS},
-        "last_two": player is not None and state.innings_left <= 2,
+        "last_two": player is not None and left <= 2,
         "equalising": state.equalising,
         "frozen": state.frozen and player is not None,
     }
 
 
 def summary(state: CaromState) -> dict:
+    result = state.result       # read once: a derived reading is computed on every read
     return {
         "game": "carom",
         "finished": state.finished,
-        "result": state.result,
+        "result": result,
         "to_play": state.at_table,
         "forfeit": state.forfeit,
         "points_limit": state.settings.points_limit,
         "innings_limit": state.settings.innings_limit,
-        "players": {p: _player_summary(state, p) for p in PLAYERS},
+        "players": {p: _player_summary(state, p, result) for p in PLAYERS},
         "counter": _counter(state),
     }
 

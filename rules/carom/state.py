@@ -5,7 +5,8 @@ credited points of the inning in progress, the frozen-balls announcement and a f
 the table, whether the partie is over and who won are derived from them, so a correction of past
 innings (rules.carom.corrections) re-evaluates the end of the partie by construction.
 """
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 PLAYERS = ("a", "b")
 
@@ -28,8 +29,10 @@ class Settings:
         return self.a if player == "a" else self.b
 
 
-@dataclass(frozen=True)
-class CaromState:
+class CaromState(NamedTuple):
+    """Immutable, as a tuple is: a replay builds one per record line, and a named tuple is built
+    three times faster than a frozen dataclass (``_replace`` stands for ``dataclasses.replace``)."""
+
     settings: Settings
     series_a: tuple[int, ...] = ()   # credited points of each completed inning of A, in order
     series_b: tuple[int, ...] = ()
@@ -69,8 +72,9 @@ class CaromState:
         done = len(self.series_a)
         if done == 0 or done != len(self.series_b):
             return False     # B.4.1: the partie ends only when both had the same number of innings
-        return (self.reached_limit("a") or self.reached_limit("b")
-                or done >= self.settings.innings_limit)
+        settings = self.settings        # the innings limit, or either player's limit reached
+        return (done >= settings.innings_limit or sum(self.series_a) >= settings.points_limit
+                or sum(self.series_b) >= settings.points_limit)
 
     @property
     def at_table(self) -> str | None:
@@ -109,11 +113,11 @@ class CaromState:
     # -- building new states -----------------------------------------------
     def with_series(self, player: str, series: tuple[int, ...]) -> "CaromState":
         key = "series_a" if player == "a" else "series_b"
-        return replace(self, **{key: tuple(series)})
+        return self._replace(**{key: tuple(series)})
 
     def with_running(self, running: int) -> "CaromState":
         """The inning in progress at ``running`` credited points, frozen balls no longer announced
-        (a stroke: called for every line of a replay, so built directly, not by ``replace``)."""
+        (a stroke: called for every line of a replay, so built directly, not by ``_replace``)."""
         return CaromState(self.settings, self.series_a, self.series_b, running, False, self.forfeit)
 
     def close_inning(self) -> "CaromState":

@@ -82,3 +82,12 @@ def test_history_keeps_every_accepted_command_as_entered():
     b = board("20 u r m")
     assert [c["cmd"] for c in b.history] == ["score", "undo", "redo", "miss"]
     assert [c["cmd"] for c in b.move_stack] == ["score", "miss"]
+
+
+def test_the_board_keeps_its_own_copy_of_a_command():
+    """What the caller does with its command afterwards changes neither the history nor the move stack."""
+    b = board()
+    cmd = {"cmd": "score", "value": 10}
+    b.push(cmd)
+    cmd["value"] = 20
+    assert b.history == b.move_stack == [{"cmd": "score", "value": 10}] and b.state.running == 10

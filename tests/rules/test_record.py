@@ -1,10 +1,18 @@
 """The record format and the move-stack board, independent of any one game (docs/record-format.md)."""
 import json
+import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.errors import RecordError
-from rules.record import canonical, crc_of, decode_line, encode_line, replay_lines
+from rules.record import (META_KEYS, canonical, crc_of, decode_line, encode_line, parse_json, replay_lines,
+                          strip_meta)
+
+LINE_VALUES = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+LINES = st.dictionaries(st.sampled_from(["cmd", "value", "at", "crc", "n", "by", "é"]) | st.text(max_size=4),
+                        LINE_VALUES, max_size=6)
 
 
 def test_canonical_keeps_diacritics_and_order():
@@ -16,6 +24,35 @@ def test_checksum_round_trips():
     assert line.endswith("\n")
     obj = decode_line(line, 5)
     assert obj["crc"] == crc_of({"cmd": "score", "value": 10})
+
+
+@settings(max_examples=200, deadline=None)
+@given(LINES)
+def test_checksum_and_command_of_any_line_keep_the_key_order(obj):
+    """The checksum is of the line's canonical JSON without "crc" (docs/record-format.md), "crc"
+    standing anywhere; what a line says is it without "at", "crc" and "n", in its order. Neither
+    changes the line."""
+    line = list(obj.items())
+    without = json.dumps({k: v for k, v in obj.items() if k != "crc"}, ensure_ascii=False, separators=(",", ":"))
+    assert crc_of(obj) == format(zlib.crc32(without.encode("utf-8")), "08x")
+    assert list(strip_meta(obj).items()) == [(k, v) for k, v in obj.items() if k not in META_KEYS]
+    assert list(obj.items()) == line
+
+
+def loaded(parse, text):
+    try:
+        return parse(text)
+    except ValueError as exc:
+        return type(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, st.text(" \t\n\r\x0c\x0b\xa0\u2028}x,", max_size=3), st.text(" \t\n\r\x0c", max_size=2))
+def test_a_line_reads_as_json_loads_reads_it(obj, after, before):
+    """Whitespace around a line (a journal's line ends in "\\n"), and only JSON's, is what
+    json.loads allows; anything else after the object is not valid JSON."""
+    text = before + encode_line(obj).rstrip("\n") + after
+    assert loaded(parse_json, text) == loaded(json.loads, text)
 
 
 def test_altered_line_fails_its_checksum():

@@ -43,6 +43,34 @@ def test_a_field_pages_could_not_show_is_refused_with_422(client, store, body, r
     assert store.refusals()[-1]["status"] == 422        # the refusal itself was stored fine
 
 
+def header_with(text: str) -> bytes:
+    """A partie whose header carries ``"note": text`` (no page shows it, and no summary)."""
+    body = json.loads(carom_partie())
+    header, rest = body["record"].split("\n", 1)
+    body["record"] = header[:-1] + ',"note":"' + text + '"}\n' + rest
+    return json.dumps(body).encode()
+
+
+@pytest.mark.parametrize("body", [
+    header_with("\\ud800"),                                                  # the record's own escape
+    header_with("\\ud800").replace(b"\\\\ud800", b"\\u005cud800"),           # ... its backslash escaped
+    header_with("\\uDC00").replace(b"\\\\uDC00", b"\\u005CuDC00"),
+])
+def test_a_lone_surrogate_however_spelled_in_the_header_is_refused(client, store, body):
+    """A surrogate is spelled only as a \\ud… escape, whether in the body or in the record inside it;
+    no escape in the body (the last two) does not mean none in the record."""
+    assert b"\\u005" not in body or (b"\\ud" not in body and b"\\uD" not in body)
+    status, answer = client.post(body)
+    assert status == 422 and "the record's header holds text that is not valid Unicode" in answer["reason"], answer
+    assert store.count() == 0
+
+
+def test_a_backslash_u_d_that_is_no_surrogate_is_stored(client, store):
+    """Text that only looks like an escape ("\\\\ud800" is a backslash and "ud800") is fine."""
+    body = json.loads(carom_partie(a="Nov\\udák"))
+    assert client.post(json.dumps(body).encode())[0] == 200
+
+
 def test_partie_numbers_1_and_2_are_whole_numbers_and_the_match_lists_in_order(client):
     """RULES 1.6: the zápis lists partie by number."""
     assert client.post(carom_partie("KD-1-p2", 2))[0] == 200
