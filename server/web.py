@@ -1,6 +1,7 @@
 """The receiver's HTTP endpoint and its read-only pages, as an ASGI application (Starlette).
 
-    POST /api/v1/records             a signed item (wire.signing headers)
+    POST /api/v1/records             a signed item (wire.signing headers)      (server/intake.py)
+    POST /api/v1/batch               a device's backlog: signed items, one commit (server/intake.py)
     GET  /api/v1/records             the stored items, a page at a time; ?after=&limit= (admin)
     GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
     GET  /matches.json               the matches of a season; ?season=2025/26 (default: latest)
@@ -18,84 +19,31 @@
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
 thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
-from memory, a device's item when the SQLite writer is free (``_stored``), and then the figures
+from memory, a device's item when the SQLite writer is free (server/intake.py), and then the figures
 step a reader waits for (server/settling.py), and a bounded page built from SQLite.
 """
-import asyncio
 import logging
 import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from server import admin_web, exports, league_web, live_web, pages, schedule_web, stats, stats_web, sums
+from server import admin_web, exports, intake, league_web, live_web, pages, schedule_web, stats, stats_web, sums
 from server.live import LiveBoard
 from server.page_cache import PageCache
 from server.settling import DELAY as FIGURES_DELAY, Later
 from server.access import RefusalLimiter, admin_allowed
-from server.answers import JSONAnswer, limited
-from server.answers import read_body as _read_body, refused as _refused, remote as _remote, too_many as _too_many
-from server.receiver import MAX_BODY
-from wire.signing import Signed
+from server.answers import JSONAnswer
+from server.intake import RECORDS
+from server.answers import refused as _refused, remote as _remote, too_many as _too_many
 
 log = logging.getLogger("pocitadlo.server")
 
-RECORDS = "/api/v1/records"
 BODY_DEADLINE = 10.0      # seconds to receive a whole POST body once its headers are in
 NOSNIFF = (b"x-content-type-options", b"nosniff")
-
-
-def post_records(receiver, body_deadline: float, limiter: RefusalLimiter):
-    """The POST endpoint; a client that keeps being refused is answered 429 before any work."""
-    return limited(limiter, lambda request, remote: _post(request, receiver, body_deadline, remote))
-
-
-async def _post(request, receiver, body_deadline: float, remote):
-    try:
-        length = int(request.headers.get("content-length", ""))
-    except ValueError:
-        return _refused(411, "Content-Length required")
-    if length < 0 or length > MAX_BODY:
-        status, answer = await run_in_threadpool(
-            receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
-        return JSONAnswer(answer, status_code=status, headers={"Connection": "close"})
-    try:
-        body = await _read_body(request, length, body_deadline)
-    except asyncio.TimeoutError:
-        return _refused(408, f"the body did not arrive within {body_deadline:g} s")
-    except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
-        return Response(status_code=400)
-    try:
-        signed = Signed.from_headers(request.headers, body)
-    except ValueError as exc:
-        status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
-                                                 via="http", remote=remote)
-        return JSONAnswer(answer, status_code=status)
-    try:
-        status, answer = await _stored(receiver, signed, remote)
-    except Exception:     # a bug or a full disk: answer 500 so the device retries later
-        log.exception("POST from %s failed", remote)
-        status, answer = 500, {"code": 500, "status": "error", "reason": "internal error"}
-    if answer["status"] == "stored":
-        request.app.state.figures.soon()
-    return JSONAnswer(answer, status_code=status)
-
-
-async def _stored(receiver, signed, remote) -> tuple[int, dict]:
-    """The receiver's word on a signed item, once it is durable (``Receiver.receive``; its
-    match's figures follow after the answer, ``Later``). On the event loop when the store can
-    write at once (SQLite, its writer free): a device's POST goes ahead of the readers queued on
-    the loop, with no hand-over to a thread and back and no contest for the interpreter's lock
-    with them; the loop waits only for this item's own commit. Else (PostgreSQL, or another
-    thread writing) in the thread pool, so a lock held elsewhere never stops the loop."""
-    with receiver.store.writing_now() as now:
-        if now:
-            return receiver.receive(signed, via="http", remote=remote)
-    return await run_in_threadpool(receiver.receive, signed, via="http", remote=remote)
 
 
 def _page(build, *, on_loop: bool = False):
@@ -289,7 +237,8 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
         Route("/live", live_web.live_page(board), methods=["GET"]),
         Route("/live/events", live_web.live_events(board), methods=["GET"]),
         Route("/live.js", live_web.live_script, methods=["GET"]),
-        Route(RECORDS, post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(RECORDS, intake.post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(intake.BATCH, intake.post_batch(receiver, body_deadline, limiter), methods=["POST"]),
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(stats_web.checked(_records))), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
