@@ -14,6 +14,7 @@ closed exactly when its item exists, and re-adds missing ones after a restart. A
 delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
 """
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -107,6 +108,11 @@ class Outbox:
     def next_pending(self) -> Item | None:
         """The oldest waiting item (what the Syncer sends next), reading only its file."""
         return next(self._read(PENDING), None)
+
+    def oldest_pending(self, count: int) -> list[Item]:
+        """The ``count`` oldest waiting items (a backlog the Syncer sends in one request), reading
+        only their files."""
+        return list(itertools.islice(self._read(PENDING), count))
 
     def held(self) -> list[Item]:
         return self._items(HELD)

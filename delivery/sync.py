@@ -22,6 +22,9 @@ from wire.answer import Answer, TransportError
 
 log = logging.getLogger(__name__)
 
+BATCH = 16                  # items at most in one request (a backlog after an outage)
+BATCH_BYTES = 256 * 1024    # ... and their bodies within this (the receiver takes 1 MiB a request)
+
 class Backoff:
     """Capped exponential backoff with jitter."""
 
@@ -39,10 +42,11 @@ class Backoff:
 
 
 class Syncer:
-    """Delivers the outbox through one transport; run it in a thread or call ``step`` from a loop."""
+    """Delivers the outbox through one transport; run it in a thread or call ``step`` from a loop.
+    ``batch``: items at most in one request (1: one at a time)."""
 
     def __init__(self, outbox, transport, *, backoff_initial=2.0, backoff_max=600.0,
-                 clock=time.monotonic, rand=random.random, now=None, on_delivered=None):
+                 clock=time.monotonic, rand=random.random, now=None, on_delivered=None, batch=BATCH):
         self.outbox, self.transport = outbox, transport
         self.on_delivered = on_delivered    # called (in the syncer's thread) after each delivery
         self._backoff = Backoff(backoff_initial, backoff_max, rand)
@@ -53,6 +57,7 @@ class Syncer:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._last_error: str | None = None
+        self.batch = batch
 
     @classmethod
     def from_settings(cls, settings, outbox=None, clock=None) -> "Syncer":
@@ -97,6 +102,8 @@ class Syncer:
     # -- delivering --------------------------------------------------------
     def step(self, *, one_shot: bool = False) -> float:
         """Send what is due; return seconds until the next attempt is due (0 = more to send now).
+        A backlog goes in one request of up to BATCH items where the transport can (HTTP to a
+        receiver with batches): each item still has its own answer.
 
         ``one_shot``: nobody will call again after a failure (``send_all``), so the log says the
         item stays in the outbox instead of announcing a next try."""
@@ -105,13 +112,45 @@ class Syncer:
         now = self._clock()
         if now < self._next_try:
             return self._next_try - now
-        item = self.outbox.next_pending()
-        if item is None:
+        items = self._due()
+        if not items:
             return float("inf")
         try:
-            answer = self._send_once(item.body)
+            items, answers = self._send(items)
         except TransportError as exc:
-            return self._failed(f"{item.id}: {exc}", one_shot)
+            return self._failed(f"{items[0].id}: {exc}", one_shot)
+        failed = [f"{item.id}: {answer.status} {answer.message}" for item, answer in zip(items, answers)
+                  if not self._settled(item, answer)]
+        return self._failed(failed[0], one_shot) if failed else 0.0
+
+    def _due(self) -> list:
+        """The oldest pending items, as many as one request carries (within BATCH_BYTES)."""
+        if not (self.batch > 1 and getattr(self.transport, "takes_batches", False)
+                and hasattr(self.outbox, "oldest_pending")):
+            item = self.outbox.next_pending()         # one at a time: serial, a gateway's queue
+            return [item] if item is not None else []
+        items = self.outbox.oldest_pending(self.batch)
+        size = 0
+        for n, item in enumerate(items):
+            size += len(item.body)
+            if n and size > BATCH_BYTES:
+                return items[:n]
+        return items
+
+    def _send(self, items: list) -> tuple[list, list[Answer]]:
+        """(the items sent, their answers): several in one request, or the first alone (one
+        item, or the transport's None: the receiver takes no batches, or not this one)."""
+        if len(items) > 1:
+            bodies = [item.body for item in items]
+            answers = self.transport.send_many(bodies)
+            if answers is not None and any(self._clock_fixed(answer) for answer in answers):
+                answers = self.transport.send_many(bodies)      # those stored already: "duplicate"
+            if answers is not None:
+                return items, answers
+        return items[:1], [self._send_once(items[0].body)]
+
+    def _settled(self, item, answer: Answer) -> bool:
+        """Mark one item by its answer: delivered, or set aside for good; False: try it again."""
         if answer.delivered:
             self.outbox.mark_delivered(item.id, self._now())
             self._backoff.reset()
@@ -119,13 +158,13 @@ class Syncer:
             log.info("sync: delivered %s (%s)", item.id, answer.message)
             if self.on_delivered is not None:
                 self.on_delivered()
-            return 0.0
+            return True
         if answer.final:
             self.outbox.hold(item.id, f"{answer.status} {answer.message}")
             self._set_error(f"{item.id}: refused ({answer.status} {answer.message})")
             log.error("sync: receiver refused %s for good: %s %s", item.id, answer.status, answer.message)
-            return 0.0
-        return self._failed(f"{item.id}: {answer.status} {answer.message}", one_shot)
+            return True
+        return False
 
     def send_all(self) -> float:
         """Send until nothing is due now (`pocitadlo outbox retry`, a bench); return ``step``'s last wait."""
@@ -135,12 +174,18 @@ class Syncer:
 
     def _send_once(self, body: bytes) -> Answer:
         answer = self.transport.send(body)
-        if answer.status == 401 and answer.server_time is not None and self._clock_is_off(answer):
-            # a Pi without network or RTC may have booted with a wrong clock: adopt the receiver's
-            self.transport.signer.learn_time(answer.server_time)
-            log.warning("sync: local clock off by %.0f s; using the receiver's time", self.transport.signer.offset)
+        if self._clock_fixed(answer):
             answer = self.transport.send(body)
         return answer
+
+    def _clock_fixed(self, answer: Answer) -> bool:
+        """A 401 from a receiver whose clock differs by over a minute: a Pi without network or
+        RTC may have booted with a wrong clock; adopt the receiver's (True: send again)."""
+        if answer.status != 401 or answer.server_time is None or not self._clock_is_off(answer):
+            return False
+        self.transport.signer.learn_time(answer.server_time)
+        log.warning("sync: local clock off by %.0f s; using the receiver's time", self.transport.signer.offset)
+        return True
 
     def _clock_is_off(self, answer: Answer) -> bool:
         signer = getattr(self.transport, "signer", None)

@@ -1,4 +1,5 @@
-"""HTTPS (or, opted in, plain HTTP) POST of one signed outbox item to the league's receiver.
+"""HTTPS (or, opted in, plain HTTP) POST of signed outbox items to the league's receiver: one,
+or a backlog's several in one request (``send_many``, the receiver's /api/v1/batch).
 
 Delivery is the receiver's word: a 200 counts only when its body is the receiver's JSON answer
 "stored" or "duplicate" for this very item id. Anything else that says 200 (a captive portal's
@@ -6,11 +7,14 @@ login page, a proxy's error page, another item's answer) is a failed attempt, re
 """
 import http.client
 import json
+import logging
 import socket
 import ssl
 from urllib.parse import urlsplit
 
 from wire.answer import Answer, TransportError
+
+log = logging.getLogger(__name__)
 
 
 class HttpTransport:
@@ -23,6 +27,9 @@ class HttpTransport:
         self._https = parts.scheme == "https"
         self._host, self._port = parts.hostname, parts.port
         self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        # the receiver's batch endpoint beside its records endpoint (server/intake.py)
+        self._batch_path = (parts.path[:-len(RECORDS)] + BATCH) if parts.path.endswith(RECORDS) and not parts.query \
+            else None
         if self._https and ssl_context is None:
             ssl_context = ssl.create_default_context(cafile=ca_file)
         self._ssl = ssl_context
@@ -36,19 +43,47 @@ class HttpTransport:
         status, data = self.post(body)
         return _receivers_word(Answer.from_json(status, data), data, body)
 
+    @property
+    def takes_batches(self) -> bool:
+        return self._batch_path is not None
+
+    def send_many(self, bodies: list[bytes]) -> list[Answer] | None:
+        """Several items in one request to the receiver's batch endpoint (a backlog: they share
+        its one commit), each signed as if sent alone: an Answer for each, in order, each the
+        receiver's word for that item. None: send them one at a time (a receiver that takes no
+        batches, an older one or a url that is not its records endpoint, or one that refused
+        this batch as a whole). TransportError
+        when the request as a whole failed (no answer, an error, not the receiver's answer)."""
+        if self._batch_path is None:
+            return None
+        body = json.dumps({"items": [self.signer.sign(b).to_json() for b in bodies]}).encode("utf-8")
+        status, _, data = self.exchange("POST", body, {"Content-Type": "application/json"},
+                                        path=self._batch_path)
+        if status in NO_BATCHES:
+            self._batch_path = None
+            log.info("sync: the receiver takes no batches (%s); sending one item at a time", status)
+        if status in NO_BATCHES or status in ONE_AT_A_TIME:
+            return None
+        answers = _batch_answers(status, data, len(bodies))
+        out = []
+        for said, sent in zip(answers, bodies):
+            answer = Answer.from_obj(200, said)
+            out.append(_acknowledged(answer, said, sent, data) if answer.delivered else answer)
+        return out
+
     def post(self, body: bytes) -> tuple[int, bytes]:
         """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
         signed = self.signer.sign(body)
         status, _, data = self.exchange("POST", body, {"Content-Type": "application/json", **signed.headers()})
         return status, data
 
-    def exchange(self, method: str, body: bytes | None, headers: dict,
-                 limit: int = 1 << 20) -> tuple[int, http.client.HTTPMessage, bytes]:
-        """One request to the url as given; the status, the answer's headers and at most ``limit``
-        bytes of it (TransportError: no answer)."""
+    def exchange(self, method: str, body: bytes | None, headers: dict, limit: int = 1 << 20,
+                 path: str | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One request to the url as given (or to ``path`` on its host); the status, the answer's
+        headers and at most ``limit`` bytes of it (TransportError: no answer)."""
         conn = self._connection()
         try:
-            conn.request(method, self._path, body=body, headers=headers)
+            conn.request(method, path or self._path, body=body, headers=headers)
             response = conn.getresponse()
             return response.status, response.headers, response.read(limit)
         except (OSError, http.client.HTTPException, socket.timeout) as exc:
@@ -60,8 +95,25 @@ class HttpTransport:
         pass
 
 
+RECORDS, BATCH = "/api/v1/records", "/api/v1/batch"
+NO_BATCHES = (404, 405)         # a receiver without the batch endpoint: one at a time from now on
+ONE_AT_A_TIME = (400, 413)      # this batch refused as a whole: its items alone, each its own answer
 ACKNOWLEDGED = ("stored", "duplicate")
 NOT_AN_ANSWER = 502     # not final: the Syncer retries it
+
+
+def _batch_answers(status: int, data: bytes, count: int) -> list[dict]:
+    """The items' answers of a batch's answer (TransportError when it is not the receiver's)."""
+    try:
+        said = json.loads(data)
+    except (ValueError, RecursionError):
+        said = None
+    answers = said.get("answers") if isinstance(said, dict) and said.get("status") == "batch" else None
+    if status != 200 or not isinstance(answers, list) or len(answers) != count \
+            or not all(isinstance(a, dict) and isinstance(a.get("code", 0), int) for a in answers):
+        shown = data[:80].decode("utf-8", "replace").replace("\n", " ")
+        raise TransportError(f"a batch answered {status}, not the receiver's answer for its items: {shown!r}")
+    return answers
 
 
 def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
@@ -69,9 +121,19 @@ def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
     if not answer.delivered:
         return answer
     try:
-        said, sent = json.loads(data), json.loads(body)
+        said = json.loads(data)
     except (ValueError, RecursionError):
-        said, sent = None, None
+        said = None
+    return _acknowledged(answer, said, body, data)
+
+
+def _acknowledged(answer: Answer, said, body: bytes, data: bytes) -> Answer:
+    """``answer`` (delivered) when ``said`` is the receiver's "stored"/"duplicate" for the item in
+    ``body``; else a failed attempt showing ``data``."""
+    try:
+        sent = json.loads(body)
+    except (ValueError, RecursionError):
+        sent = None
     if (isinstance(said, dict) and isinstance(sent, dict) and said.get("status") in ACKNOWLEDGED
             and said.get("id") == sent.get("id")):
         return answer

@@ -36,6 +36,11 @@ class Answer:
             obj = None
         if not isinstance(obj, dict):
             return cls(status, data[:200].decode("utf-8", "replace"))
+        return cls.from_obj(status, obj)
+
+    @classmethod
+    def from_obj(cls, status: int, obj: dict) -> "Answer":
+        """The receiver's JSON answer already read (an item's answer within a batch's)."""
         server_time = obj.get("server_time")
         message = obj.get("reason") or obj.get("status") or ""
         return cls(int(obj.get("code", status)), str(message),

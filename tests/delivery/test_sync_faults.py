@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from sync_helpers import (  # noqa: F401  (store, server: fixtures)
     DEVICE as DEVICE_ID, SECRET, FakeClock, assert_exactly_once, drain, proxy, queue, records_url, running_server,
     server, store, wait_for,
@@ -26,13 +28,16 @@ from delivery.transport_http import HttpTransport
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_500s_resets_stalls_slow_answers_and_lost_answers(tmp_path, server, store):
+@pytest.mark.parametrize("batch", [1, 2])
+def test_500s_resets_stalls_slow_answers_and_lost_answers(tmp_path, server, store, batch):
+    """One item a request, or two (a backlog's batch, /api/v1/batch): a batch whose answer is lost
+    after the receiver stored it is sent again and answered "duplicate" item by item."""
     script = ["500", "reset", "stall", "slow", "lost-answer", "500", "lost-answer", "reset", "slow"]
     with proxy(server.port, script) as between:
         outbox = queue(tmp_path / "outbox", 5)
         clock = FakeClock()
         transport = HttpTransport(records_url(between.port), Signer(DEVICE_ID, SECRET), timeout=0.3)
-        syncer = Syncer(outbox, transport, clock=clock, backoff_initial=1.0, backoff_max=30.0)
+        syncer = Syncer(outbox, transport, clock=clock, backoff_initial=1.0, backoff_max=30.0, batch=batch)
         drain(syncer, clock, outbox, max_steps=200)
     assert between.seen[:len(script)] == script
     assert_exactly_once(outbox, store, 5)
@@ -77,28 +82,30 @@ DEVICE = textwrap.dedent("""
         text, summary = samples.partie(f"p-{{i}}", "Novák", "Dvořák", seed=1 + i, points_limit=30, innings_limit=5)
         outbox.add(f"p-{{i}}", "partie", text, summary)
     syncer = Syncer(outbox, HttpTransport({url!r}, Signer("u-lva-1", {secret!r}), timeout=5),
-                    backoff_initial=0.01, backoff_max=0.05)
+                    backoff_initial=0.01, backoff_max=0.05, batch={batch})
     while outbox.pending():
         time.sleep(min(syncer.step(), 0.05))
 """)
 
 
-def test_the_device_killed_mid_delivery_and_restarted(tmp_path, server, store):
-    n = 6
+@pytest.mark.parametrize("batch, n", [(1, 6), (3, 12)])
+def test_the_device_killed_mid_delivery_and_restarted(tmp_path, server, store, batch, n):
+    """Items sent one a request, or three (a backlog's batches): killed with some stored, the
+    restarted device sends the rest, and what it sends again is a duplicate."""
     script = tmp_path / "device.py"
     outbox_dir = tmp_path / "outbox"
     with proxy(server.port, ["slow", "lost-answer", "slow", "slow", "lost-answer"] + ["slow"] * 20) as between:
         def device(port):
             script.write_text(DEVICE.format(root=str(ROOT), outbox=str(outbox_dir), n=n, secret=SECRET,
-                                            url=records_url(port)), encoding="utf-8")
+                                            url=records_url(port), batch=batch), encoding="utf-8")
             return subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
 
         first = device(between.port)
-        wait_for(lambda: store.count() >= 2 or first.poll() is not None, poll=0.01)
+        wait_for(lambda: store.count() >= max(2, batch) or first.poll() is not None, poll=0.01)
         first.send_signal(signal.SIGKILL)        # killed mid-delivery (answers are slow)
         first.wait()
         assert first.returncode == -signal.SIGKILL
-        assert 2 <= store.count() < n
+        assert max(2, batch) <= store.count() < n
         second = device(server.port)
         assert second.wait(60) == 0, second.stderr.read().decode()
     outbox = Outbox(outbox_dir)
