@@ -18,11 +18,8 @@ A.2.5 (double round robin, home and away), A.3.2 / A.6.1 (teams with their capta
 (rosters), A.3.3 (a postponement), A.3.7 (a no-show forfeits the match), RULES 1.5 / 1.6 / 1.8
 (team points, the zápis, the league table).
 """
-import csv
 import datetime as dt
-import io
 import re
-from argparse import Namespace
 from datetime import datetime
 from urllib.parse import unquote
 
@@ -31,13 +28,9 @@ import pytest
 from admin_http_helpers import TOKEN, AdminClient
 from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
                                   close_match, device_config, fetch, fetch_html, http_sync, play_partie)
-from cli.commands import serve
-from cli.main import UserError, main
+from league_season_helpers import fixtures_of, menu_entry, organiser, rows_of
 from server.czech_order import czech_key
-from server.http_server import ReceiverServer
-from server.receiver import Receiver
 from server.schedule import working_day
-from server.store import Store
 from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -55,16 +48,6 @@ TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
 FIRST_NIGHT = datetime(2026, 3, 11, 19, 30)      # the first spring match at Hospoda U Lva (see the schedule)
 MOVED_TO = "2026-03-17"                           # its next one, moved by the organiser to the next Tuesday
 SECOND_PAIR = [DRAW, HOME_WINS, AWAY_WINS, HOME_WINS]      # the second night's partie: home 5 : 3 away
-
-
-def organiser(db: str, capsys):
-    """``run(*argv)``: `pocitadlo server ARGV --db DB` as the organiser types it; its output."""
-    def run(*argv) -> str:
-        code = main(["server", *argv, "--db", db])
-        out = capsys.readouterr()
-        assert code == 0, out.err
-        return out.out
-    return run
 
 
 def set_up_the_season(run, tmp_path) -> None:
@@ -93,20 +76,9 @@ def fill_the_rosters(admin: AdminClient) -> None:
     assert status == 400 and "Novák already plays for team" in page and "(A.3.4)" in page
 
 
-def fixtures_of(run) -> list[dict]:
-    keys = ("id", "date", "start", "home", "away", "venue", "status", "result")
-    return [dict(zip(keys, line.split("\t"))) for line in run("fixture", "list", *IN_SEASON).splitlines()]
-
-
 def the_device(tmp_path, port: int, clock) -> Table:
     """The counter at Hospoda U Lva: no league.toml, its league comes from the receiver."""
     return Table(device_config(tmp_path / "device.toml", DEVICE, SECRET, http_sync(port)), clock)
-
-
-def menu_entry(fixture: dict) -> str:
-    """A fixture of another night in the setup menu: its date, then the teams."""
-    day = dt.date.fromisoformat(fixture["date"])
-    return f"{day.day}.{day.month}. {fixture['home']} – {fixture['away']}"
 
 
 def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=None) -> dict:
@@ -138,28 +110,6 @@ def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=No
     return close_match(table)
 
 
-@pytest.fixture
-def receiver_on(tmp_path):
-    """``start(db, clock)``: the receiver as `pocitadlo serve --admin-token-file` runs it."""
-    running = []
-
-    def start(db: str, clock) -> ReceiverServer:
-        token = tmp_path / "admin.token"
-        token.write_text(TOKEN, encoding="utf-8")
-        store = Store(db, clock=clock)
-        args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=str(token))
-        server = serve._listen(args, "127.0.0.1", 0, Receiver(store), ReceiverServer, UserError)
-        server.start(poll_interval=0.02)
-        running.append((server, store))
-        return server
-
-    yield start
-    for server, store in running:
-        server.shutdown()
-        server.server_close()
-        store.close()
-
-
 def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, evening):
     """Issue 16 "Done when": create the season, generate the schedule, the device fetches its
     fixtures, matches arrive, the tables and statistics update (A.1.3, A.2.1, A.2.2, A.2.3, A.2.5,
@@ -173,7 +123,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     fill_the_rosters(AdminClient(server.port))
     assert run("schedule", "generate", *IN_SEASON).startswith("stored 12 fixtures of carom 2025/26")
 
-    fixtures = fixtures_of(run)                                                  # A.2.5, A.2.2
+    fixtures = fixtures_of(run, SEASON)                                          # A.2.5, A.2.2
     assert len(fixtures) == 12 and {f["start"] for f in fixtures} == {"17:00"}
     assert all(working_day(dt.date.fromisoformat(f["date"])) for f in fixtures)
     assert sorted((f["home"], f["away"]) for f in fixtures) == sorted(
@@ -218,7 +168,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     at_ruzek = [f for f in fixtures if f["venue"] == RUZEK and f["date"] >= "2026-03-01"]
     assert "forfeited to Baník Zábřezí" in run("no-show", at_ruzek[0]["id"], "--team", "Jiskra Hořice")
     assert "1 postponement(s) left" in run("postpone", at_ruzek[1]["id"], "--team", "Slavoj Bílá Třemešná")
-    status = {f["id"]: f["status"] for f in fixtures_of(run)}
+    status = {f["id"]: f["status"] for f in fixtures_of(run, SEASON)}
     assert [status[f["id"]] for f in (first, second, *at_ruzek[:2])] == ["played", "played", "forfeited", "postponed"]
     assert "kontumováno" in fetch_html(server.port, "/schedule") and "odloženo" in fetch_html(server.port, "/schedule")
 
@@ -260,7 +210,3 @@ def check_the_site(port: int, fixture: dict, points: dict) -> None:
     table = {row["team"]: row for row in rows_of(fetch_html(port, f"/table.csv?season={SEASON}"))}
     assert {fixture["home"], fixture["away"]} <= set(table) and {row["season"] for row in table.values()} == {SEASON}
 
-
-def rows_of(text: str) -> list[dict]:
-    """A CSV export (UTF-8 with a BOM) as dicts by its header."""
-    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
