@@ -4,7 +4,7 @@ fixture list the commands print, the setup menu's line for a fixture of another 
 receiver's CSV exports read back.
 
 The receiver itself (`pocitadlo serve` with the web admin) is the ``receiver_on`` fixture of
-tests/e2e/conftest.py.
+tests/conftest.py.
 """
 import csv
 import datetime as dt
