@@ -45,6 +45,7 @@ TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
     "Krušnohor Jirkov": (LVA, ("Vlček", "Sýkora", "Kolář", "Urban")),
     "Štěpánka Meziboří": (SIBENIK, ("Toman", "Doležal", "Mach", "Kříž")),
 }
+CAROM = ("Sokol Dvůr", "Slavoj Bílá Třemešná")     # the venue's carom league too, at its other table
 LEAGUE = League(SEASON, "8ball", {LVA: "po,út,st,čt", SIBENIK: ""}, TEAMS, (DEVICE, LVA, SECRET))
 RACES = (2, 2, 3)            # RULES 2.9 (config): 2 games win a set, 2 sets an individual match, 3 of them a team match
 GAME = {"home": {"cmd": "game", "winner": "a"}, "away": {"cmd": "game", "winner": "b"}}   # the home player is a
@@ -57,6 +58,18 @@ NIGHT = [
     # the set, 1:0 in a race to 2, is nobody's
     ("home", {"cmd": "forfeit", "by": "b"}, (True, (0, 0), (1, 0), [None])),
 ]
+
+
+def carom_the_same_evening(run, fixture: dict) -> None:
+    """Hospoda U Lva hosts the carom league too: a carom match at its other table on the evening
+    of ``fixture``. The 8-ball device asks for its game's league, not the venue's nearest (carom
+    first): it was offered the carom match and rosters."""
+    for team in CAROM:
+        run("team", "add", team, "--season", SEASON, "--venue", LVA, "--captain", "Novák", "--phone", "777 123 456")
+    run("schedule", "generate", "--season", SEASON)
+    spring = [f for f in fixtures_of(run, SEASON) if f["date"] >= "2026-03-01"]
+    run("schedule", "move", spring[0]["id"], fixture["date"])
+    assert [f["date"] for f in fixtures_of(run, SEASON) if f["id"] == spring[0]["id"]] == [fixture["date"]]
 
 
 def the_device(tmp_path, port: int, clock) -> Table:
@@ -96,7 +109,6 @@ def test_an_eightball_season_is_run_from_the_receiver(tmp_path, capsys, receiver
     server = receiver_on(db, clock)
     fill_the_rosters(AdminClient(server.port), LEAGUE, twice=("Kohouti Litvínov", "Chalupa"))   # A.3.4
     assert run("schedule", "generate", *LEAGUE.in_season).startswith(f"stored 12 fixtures of 8ball {SEASON}")
-    assert fixtures_of(run, SEASON) == []                                       # nothing in the carom competition
 
     fixtures = fixtures_of(run, SEASON, "8ball")                                 # A.2.5, A.2.2
     assert len(fixtures) == 12 and {f["start"] for f in fixtures} == {"17:00"}
@@ -110,6 +122,7 @@ def test_an_eightball_season_is_run_from_the_receiver(tmp_path, capsys, receiver
         assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, players[0], sorted(players))
         assert len(league["fixtures"]) == 6
     first, second = [f for f in fixtures if f["venue"] == LVA and f["date"] >= "2026-03-01"][:2]
+    carom_the_same_evening(run, first)
     clock.set(dt.datetime.fromisoformat(first["date"]).replace(hour=19, minute=30))
 
     table = the_device(tmp_path, server.port, clock)
