@@ -154,7 +154,8 @@ class League:
         """The league as the venue's device needs it (docs/league.md): the league, every team of
         the competition and season with its roster and captain, and the venue's fixtures still to be
         played from ``today - days`` to ``today + days`` with their current dates (a played one is
-        not offered again: a match played for it would replace its result). ``competition``: the
+        not offered again: a match played for it would replace its result); a captain not (yet,
+        or no longer) on the roster is not sent. ``competition``: the
         device's game (carom, 8ball), else the venue's nearest. None: no league data."""
         chosen = self._venue_league(venue, today, competition)
         if chosen is None:
@@ -165,7 +166,8 @@ class League:
         fixtures = [f for f in self.fixtures(season, competition, first=first, last=last)
                     if f["status"] == "scheduled" and _fold(f["venue"]) == _fold(venue)]
         return {"league": {"name": self.competitions()[competition], "season": season, "competition": competition},
-                "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"], "captain": t["captain"]}
+                "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
+                           "captain": t["captain"] if t["captain"] in t["players"] else None}     # wire.league
                           for t in teams],
                 "fixtures": [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue")}
                              for f in fixtures]}

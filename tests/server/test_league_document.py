@@ -102,3 +102,20 @@ def test_a_venue_without_the_devices_league_has_no_league_data_for_it(store):
     set_up_league(store)
     assert store.league_document(LVA, dt.date(2026, 10, 20), competition="8ball") is None
     assert store.league_document(LVA, dt.date(2026, 10, 20), competition="carom") is not None
+
+
+def test_a_captain_not_on_the_roster_leaves_the_document_valid_for_the_devices(store):
+    """A.3.2 / A.3.4: the organiser adds a team with its captain before its roster (docs/league.md
+    steps 3 and 5), or removes the captain from the roster during the season. The document's
+    captain must be on the roster (wire.league), so the whole league was refused to every device
+    of the venue (500, the 8-ball season end-to-end test); now that team is sent without one."""
+    from wire.league import parse_document
+
+    set_up_league(store)
+    store.add_team(SEASON, "carom", "Nováčci", venue=LVA, captain="Zelený", phone="+420 777 123 456")
+    store.remove_player(SEASON, "carom", "Lvi", "Novák")                 # Lvi's captain leaves the roster
+    document = store.league_document(LVA, dt.date(2026, 10, 20))
+    teams = {t["name"]: t for t in parse_document(document)["teams"]}
+    assert (teams["Nováčci"]["players"], teams["Nováčci"]["captain"]) == ([], None)
+    assert teams["Lvi"]["captain"] is None and "Novák" not in teams["Lvi"]["players"]
+    assert teams["Sokoli"]["captain"] == "Němec"
