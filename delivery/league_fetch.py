@@ -7,7 +7,7 @@ without network or RTC) learns the receiver's time from a refusal and asks again
 does. What to do with the answer (the venue check, the cache, the menus) is the device's business
 (firmware_host.league_keeper).
 """
-from urllib.parse import urljoin
+from urllib.parse import urlencode, urljoin
 
 from delivery.transport_http import HttpTransport
 from wire.answer import Answer, TransportError
@@ -21,9 +21,10 @@ class FetchFailed(Exception):
     """No verified league this time; ``str()`` is the reason, for the log."""
 
 
-def league_url(records_url: str) -> str:
-    """The league endpoint beside the records one: ``…/api/v1/records`` → ``…/api/v1/league``."""
-    return urljoin(records_url, "league")
+def league_url(records_url: str, game: str | None = None) -> str:
+    """The league endpoint beside the records one: ``…/api/v1/records`` → ``…/api/v1/league``,
+    asking for the league of ``game`` (carom, 8ball) when given: a venue may host both."""
+    return urljoin(records_url, "league") + (f"?{urlencode({'game': game})}" if game else "")
 
 
 class LeagueFetcher:
@@ -31,10 +32,10 @@ class LeagueFetcher:
         self.transport, self._secret = transport, secret
 
     @classmethod
-    def from_settings(cls, settings, signer) -> "LeagueFetcher":
+    def from_settings(cls, settings, signer, game: str | None = None) -> "LeagueFetcher":
         """For [sync] settings with transport "http"; ``signer`` is the Syncer's (it shares the
-        learned clock offset)."""
-        transport = HttpTransport(league_url(settings.url), signer, timeout=settings.timeout,
+        learned clock offset); ``game``: the device's, whose league it asks for."""
+        transport = HttpTransport(league_url(settings.url, game), signer, timeout=settings.timeout,
                                   ca_file=settings.ca_file)
         return cls(transport, settings.secret)
 

@@ -7,8 +7,9 @@ and the last try is more than ``SETUP_REFRESH`` seconds old. A fetch never delay
 key: the menus read whatever league is in force at that moment.
 
 An answer counts only when it verifies (signed by the receiver with this device's secret, for
-this request, fresh: wire.league_answer) and is for this device's venue ([device] venue, matched
-without regard to case and spacing). Then it is written to ``<data_dir>/league-cache.json``
+this request, fresh: wire.league_answer), is for this device's venue ([device] venue, matched
+without regard to case and spacing) and, when it names its competition, for this device's game
+([device] game: the fetch asks for it, as a venue may host a carom and an 8-ball league). Then it is written to ``<data_dir>/league-cache.json``
 (durably: temp file, fsync, rename, folder fsync) and used from the next setup menu on. Anything
 else changes nothing and is logged once with its reason (again only when the reason changes).
 
@@ -38,8 +39,9 @@ SETUP_REFRESH = 600.0      # seconds: opening the setup menu fetches again when 
 
 class LeagueKeeper:
     def __init__(self, fallback: League, *, cache_path, venue: str, device: str, secret: bytes,
-                 fetcher=None, interval: float = 3600.0, monotonic=None):
+                 fetcher=None, interval: float = 3600.0, monotonic=None, game: str | None = None):
         self.cache_path, self.venue, self.device, self._secret = str(cache_path), venue, device, secret
+        self.game = game
         self.fetcher, self.interval = fetcher, interval
         self._monotonic = monotonic
         self._lock = threading.Lock()
@@ -60,9 +62,10 @@ class LeagueKeeper:
         sync = config.parts["sync"]
         if not sync.league_fetch or signer is None:
             return None
+        game = config.device.game
         return cls(fallback, cache_path=os.path.join(config.device.data_dir, CACHE), venue=config.device.venue,
-                   device=sync.device_id, secret=sync.secret, fetcher=LeagueFetcher.from_settings(sync, signer),
-                   interval=sync.league_interval, monotonic=clock.monotonic)
+                   device=sync.device_id, secret=sync.secret, fetcher=LeagueFetcher.from_settings(sync, signer, game),
+                   interval=sync.league_interval, monotonic=clock.monotonic, game=game)
 
     # -- what the menus read ----------------------------------------------------
     def current(self) -> League:
@@ -136,9 +139,14 @@ class LeagueKeeper:
         return answer
 
     def _check_venue(self, answer: LeagueAnswer) -> None:
+        """The answer is for this device's venue and, when it names its competition, its game."""
         if not same_venue(answer.venue, self.venue):
             raise Unverified(f"the receiver sent the league of {answer.venue!r}, this device is at {self.venue!r} "
                              "([device] venue; pocitadlo server add-device --venue)")
+        competition = answer.document["league"].get("competition")
+        if None not in (self.game, competition) and competition != self.game:
+            raise Unverified(f"the receiver sent the {competition} league, this device counts {self.game} "
+                             "([device] game)")
 
     def _say(self, reason: str) -> None:
         """Log a failure once: again only when its reason changes."""

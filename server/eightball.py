@@ -14,6 +14,14 @@ from server.items import (SIDES, captains_of, content_of, forfeit_of, header_of,
 ORDER = ["points", "sets_difference", "games_difference"]
 
 
+def _set_winner(games: dict, games_to_win) -> str | None:
+    """The side that won the set: the one that reached its race of games (8B:8); None for a set a
+    forfeit cut short. A summary without its race: the side with more games."""
+    if type(games_to_win) is int:
+        return next((side for side in SIDES if games[side] >= games_to_win), None)
+    return None if games["home"] == games["away"] else max(SIDES, key=games.get)
+
+
 def _individual(row) -> dict:
     """One individual match as the team match record lists it, everything by side."""
     content = content_of(row)
@@ -37,8 +45,7 @@ def _individual(row) -> dict:
         sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
         sets[game["set"]]["games"][side_of(game["winner"], home)] += 1
     for entry in sets.values():
-        games = entry["games"]
-        entry["winner"] = None if games["home"] == games["away"] else max(SIDES, key=games.get)
+        entry["winner"] = _set_winner(entry["games"], summary.get("games_to_win"))
     return {
         "id": content["id"], "number": header.get("partie"), "device": row["device"],
         "games_to_win": summary.get("games_to_win"), "sets_to_win": summary.get("sets_to_win"),

@@ -149,12 +149,15 @@ class League:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
 
     # -- what a venue's device fetches --------------------------------------------------
-    def league_document(self, venue: str, today: dt.date, days: int = 28) -> dict | None:
+    def league_document(self, venue: str, today: dt.date, days: int = 28, *,
+                        competition: str | None = None) -> dict | None:
         """The league as the venue's device needs it (docs/league.md): the league, every team of
         the competition and season with its roster and captain, and the venue's fixtures still to be
         played from ``today - days`` to ``today + days`` with their current dates (a played one is
-        not offered again: a match played for it would replace its result). None: no league data."""
-        chosen = self._venue_league(venue, today)
+        not offered again: a match played for it would replace its result); a captain not (yet,
+        or no longer) on the roster is not sent. ``competition``: the
+        device's game (carom, 8ball), else the venue's nearest. None: no league data."""
+        chosen = self._venue_league(venue, today, competition)
         if chosen is None:
             return None
         season, competition = chosen
@@ -163,20 +166,21 @@ class League:
         fixtures = [f for f in self.fixtures(season, competition, first=first, last=last)
                     if f["status"] == "scheduled" and _fold(f["venue"]) == _fold(venue)]
         return {"league": {"name": self.competitions()[competition], "season": season, "competition": competition},
-                "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"], "captain": t["captain"]}
+                "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
+                           "captain": t["captain"] if t["captain"] in t["players"] else None}     # wire.league
                           for t in teams],
                 "fixtures": [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue")}
                              for f in fixtures]}
 
-    def _venue_league(self, venue: str, today: dt.date) -> tuple[str, str] | None:
+    def _venue_league(self, venue: str, today: dt.date, competition: str | None = None) -> tuple[str, str] | None:
         """The season and competition played at a venue: of its team or fixture nearest ``today``
-        (this season's first); None when the venue has neither."""
+        (this season's first; of ``competition`` only, when given); None when the venue has neither."""
         with self._read() as db:
             rows = db.execute("SELECT season, competition, venue, NULL FROM teams UNION ALL "
                               "SELECT season, competition, venue, date FROM fixtures").fetchall()
         current = fields.season_containing(today)
-        here = [(season, competition, date) for season, competition, where, date in rows
-                if _fold(where) == _fold(venue)]
+        here = [(season, played, date) for season, played, where, date in rows
+                if _fold(where) == _fold(venue) and competition in (None, played)]
         if not here:
             return None
 

@@ -4,8 +4,10 @@ The request is signed by the device like a record post, over an empty body (wire
 headers); the receiver checks it the same way (server.receiver.Receiver.authenticate: registered
 device, signature, 300 s window, nonce) and that the device is registered for a venue. The answer
 is ``league_source(venue, today)`` — the league document (wire.league) for that venue — in the
-envelope of wire.league_answer, signed with the device's own secret. Refusals are answered and
-logged like a post's (401 unsigned or not authentic, 403 no venue, 404 no league data), carry the
+envelope of wire.league_answer, signed with the device's own secret. ``?game=carom|8ball``, the
+device's game, asks for that competition's league (a venue may host both): ``league_source(venue,
+today, competition=game)``. Refusals are answered and
+logged like a post's (400 a bad request, 401 unsigned or not authentic, 403 no venue, 404 no league data), carry the
 receiver's ``server_time`` (a device with a wrong clock adopts it) and count towards the client's
 refusal limit (server.access).
 """
@@ -17,6 +19,7 @@ from starlette.responses import Response
 from server import figures
 from server.answers import JSONAnswer, limited, logged_refusal
 from server.errors import Refused
+from server.league_fields import COMPETITIONS
 from wire.league import LeagueError, parse_document
 from wire.league_answer import envelope, sign_answer
 from wire.signing import Signed
@@ -43,6 +46,9 @@ def get_league(receiver, league_source, today, limiter):
 def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnswer:
     if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in request.headers:
         raise Refused(400, "a league request has no body")
+    game = request.query_params.get("game")
+    if game is not None and game not in COMPETITIONS:
+        raise Refused(400, f"game must be one of {', '.join(COMPETITIONS)}, got {game[:40]!r}")
     if signed.origin is not None:
         raise Refused(401, "a league request cannot be relayed: the device asks itself")
     receiver.authenticate(signed)
@@ -53,7 +59,8 @@ def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnsw
                            "(pocitadlo server add-device --venue)")
     day = today()
     figures.settle(store)       # a fixture played is not offered again, its last item answered or not
-    document = league_source(venue, day) if league_source is not None else None
+    asked = {"competition": game} if game is not None else {}
+    document = league_source(venue, day, **asked) if league_source is not None else None
     if document is None:
         raise Refused(404, "no league data")
     try:

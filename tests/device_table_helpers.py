@@ -21,11 +21,13 @@ def http_sync(port: int) -> str:
 
 
 def device_config(path, device: str, secret: str, sync: str, *, game: str = "carom", league: str = "",
-                  pins: str = '"enter" = 25'):
+                  pins: str = '"enter" = 25', eightball: tuple[int, int, int] = (2, 1, 3)):
     """The table's config file at ``path`` (Hospoda U Lva, table 1, short limits, a dummy 64x16
     display, mock buttons), signing as ``device`` with ``secret``; ``sync``: the transport's options;
-    ``league``: its league file (none: the league comes from the receiver). Returns the config."""
+    ``league``: its league file (none: the league comes from the receiver); ``eightball``: games to
+    win a set, sets to win a match, individual matches in a team match (RULES 2.9). Returns the config."""
     league_line = f'league = "{league}"' if league else ""
+    games_to_win, sets_to_win, individual_matches = eightball
     path.write_text(f"""
 [device]
 venue = "Hospoda U Lva"
@@ -38,9 +40,9 @@ data_dir = "data"
 points_limit = 20
 innings_limit = 3
 [rules.8ball]
-games_to_win = 2
-sets_to_win = 1
-individual_matches = 3
+games_to_win = {games_to_win}
+sets_to_win = {sets_to_win}
+individual_matches = {individual_matches}
 [display]
 driver = "dummy"
 width = 64

@@ -28,13 +28,14 @@ def league_document(tonight: dt.date, fixtures=((0, "Sokol Dvůr", "Jiskra Hoři
 
 class LeagueSource:
     """``league_source(venue, today)`` for create_app: ``documents[venue]`` (None: no data); it
-    keeps the (venue, today) of every call."""
+    keeps the (venue, today) of every call, and (venue, today, competition) of a call for a
+    device's game."""
 
     def __init__(self, documents: dict):
         self.documents, self.asked = documents, []
 
-    def __call__(self, venue: str, today: dt.date):
-        self.asked.append((venue, today))
+    def __call__(self, venue: str, today: dt.date, **competition):
+        self.asked.append((venue, today, *competition.values()))
         return self.documents.get(venue)
 
 
@@ -62,8 +63,9 @@ def league_receiver(path, clock, documents: dict):
         store.close()
 
 
-def fetcher_for(port: int, clock, secret=None, device=None):
-    """A device's LeagueFetcher for the receiver on ``port`` (plain HTTP), signing on ``clock``."""
+def fetcher_for(port: int, clock, secret=None, device=None, game=None):
+    """A device's LeagueFetcher for the receiver on ``port`` (plain HTTP), signing on ``clock``,
+    asking for the league of ``game`` when given."""
     from sync_helpers import DEVICE, SECRET
 
     from delivery.league_fetch import LeagueFetcher, league_url
@@ -71,5 +73,5 @@ def fetcher_for(port: int, clock, secret=None, device=None):
     from wire.signing import Signer
 
     signer = Signer(device or DEVICE, SECRET, clock=clock.time)
-    return LeagueFetcher(HttpTransport(league_url(f"http://127.0.0.1:{port}/api/v1/records"), signer, timeout=5),
+    return LeagueFetcher(HttpTransport(league_url(f"http://127.0.0.1:{port}/api/v1/records", game), signer, timeout=5),
                          secret or SECRET)

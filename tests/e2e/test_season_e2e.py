@@ -18,11 +18,8 @@ A.2.5 (double round robin, home and away), A.3.2 / A.6.1 (teams with their capta
 (rosters), A.3.3 (a postponement), A.3.7 (a no-show forfeits the match), RULES 1.5 / 1.6 / 1.8
 (team points, the zápis, the league table).
 """
-import csv
 import datetime as dt
-import io
 import re
-from argparse import Namespace
 from datetime import datetime
 from urllib.parse import unquote
 
@@ -31,19 +28,14 @@ import pytest
 from admin_http_helpers import TOKEN, AdminClient
 from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
                                   close_match, device_config, fetch, fetch_html, http_sync, play_partie)
-from cli.commands import serve
-from cli.main import UserError, main
-from server.czech_order import czech_key
-from server.http_server import ReceiverServer
-from server.receiver import Receiver
+from league_season_helpers import (League, assert_roster_shown, fill_the_rosters, fixtures_of, linked_result,
+                                   menu_entry, offered_tonight, organiser, rows_of, set_up_the_season)
 from server.schedule import working_day
-from server.store import Store
 from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 SEASON = "2025/26"
-IN_SEASON = ("--season", SEASON)
 LVA, RUZEK = "Hospoda U Lva", "Na Růžku"
 DEVICE, SECRET = "lva-stul-1", "season-device-secret-0123456789"
 TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
@@ -52,50 +44,10 @@ TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
     "Slavoj Bílá Třemešná": (LVA, ("Marek", "Pospíšil", "Hájek", "Jelínek")),
     "Baník Zábřezí": (RUZEK, ("Král", "Růžička", "Beneš", "Fiala")),
 }
+LEAGUE = League(SEASON, "carom", {LVA: "po,út,st,čt", RUZEK: ""}, TEAMS, (DEVICE, LVA, SECRET))
 FIRST_NIGHT = datetime(2026, 3, 11, 19, 30)      # the first spring match at Hospoda U Lva (see the schedule)
 MOVED_TO = "2026-03-17"                           # its next one, moved by the organiser to the next Tuesday
 SECOND_PAIR = [DRAW, HOME_WINS, AWAY_WINS, HOME_WINS]      # the second night's partie: home 5 : 3 away
-
-
-def organiser(db: str, capsys):
-    """``run(*argv)``: `pocitadlo server ARGV --db DB` as the organiser types it; its output."""
-    def run(*argv) -> str:
-        code = main(["server", *argv, "--db", db])
-        out = capsys.readouterr()
-        assert code == 0, out.err
-        return out.out
-    return run
-
-
-def set_up_the_season(run, tmp_path) -> None:
-    """docs/league.md "Running a season", steps 1-4 on the command line (A.2.1, A.3.2, A.6.1)."""
-    assert "autumn 2025-10-01..2025-11-30, spring 2026-03-01..2026-04-30" in run("season", "add", SEASON)
-    run("venue", "add", LVA, "--days", "po,út,st,čt")
-    run("venue", "add", RUZEK)
-    for name, (venue, players) in TEAMS.items():
-        run("team", "add", name, *IN_SEASON, "--venue", venue, "--captain", players[0], "--phone", "777 123 456")
-    secret = tmp_path / "lva-stul-1.secret"
-    secret.write_text(SECRET, encoding="utf-8")
-    run("add-device", DEVICE, "--venue", LVA, "--secret-file", str(secret))
-
-
-def fill_the_rosters(admin: AdminClient) -> None:
-    """The rosters through the web admin (A.3.4): each player on one team."""
-    status, _, _ = admin.login(TOKEN)
-    assert status == 303 and admin.get(f"/admin?season={SEASON}")[0] == 200
-    for team, (_, players) in TEAMS.items():
-        for player in players:
-            status, page, _ = admin.post("/admin/player-add", {"season": SEASON, "competition": "carom",
-                                                               "team": team, "name": player})
-            assert status == 200, page
-    status, page, _ = admin.post("/admin/player-add", {"season": SEASON, "competition": "carom",
-                                                       "team": "Jiskra Hořice", "name": "Novák"})
-    assert status == 400 and "Novák already plays for team" in page and "(A.3.4)" in page
-
-
-def fixtures_of(run) -> list[dict]:
-    keys = ("id", "date", "start", "home", "away", "venue", "status", "result")
-    return [dict(zip(keys, line.split("\t"))) for line in run("fixture", "list", *IN_SEASON).splitlines()]
 
 
 def the_device(tmp_path, port: int, clock) -> Table:
@@ -103,32 +55,17 @@ def the_device(tmp_path, port: int, clock) -> Table:
     return Table(device_config(tmp_path / "device.toml", DEVICE, SECRET, http_sync(port)), clock)
 
 
-def menu_entry(fixture: dict) -> str:
-    """A fixture of another night in the setup menu: its date, then the teams."""
-    day = dt.date.fromisoformat(fixture["date"])
-    return f"{day.day}.{day.month}. {fixture['home']} – {fixture['away']}"
-
-
 def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=None) -> dict:
     """Ready → the setup menu offers tonight's fixture (selected), the ``offered`` one of the same
     week with its date, and not the ``played`` one → both rosters as the receiver has them,
     everybody present → the lot draw → the partie of ``nights`` → the captains sign. Returns the
     match result screen."""
-    assert table.service.night.keeper.refresh()                 # the fetch the keeper's thread makes
-    assert table.screen["screen"] == "ready"
-    table.ui("confirm")
-    menu = table.screen
-    entries = [item.split(" ", 1)[1] for item in menu["items"]]
-    assert entries[menu["selected"]] == f"{fixture['home']} – {fixture['away']}"
+    entries = offered_tonight(table, fixture)
     assert offered is None or menu_entry(offered) in entries
     assert played is None or not [e for e in entries if played["home"] in e and played["away"] in e], entries
     for side in ("home", "away"):
         table.ui("confirm")
-        present = table.screen
-        assert fixture[side] in present["title"]
-        players = TEAMS[fixture[side]][1]
-        shown = [item.split(" ", 1)[1].lstrip("✓ ") for item in present["items"][:len(players)]]
-        assert shown == sorted(players, key=czech_key)                       # Černý first, not last
+        assert_roster_shown(table, fixture[side], TEAMS[fixture[side]][1])     # Černý first, not last
     table.ui("confirm")
     lot = table.screen
     assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
@@ -138,42 +75,20 @@ def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=No
     return close_match(table)
 
 
-@pytest.fixture
-def receiver_on(tmp_path):
-    """``start(db, clock)``: the receiver as `pocitadlo serve --admin-token-file` runs it."""
-    running = []
-
-    def start(db: str, clock) -> ReceiverServer:
-        token = tmp_path / "admin.token"
-        token.write_text(TOKEN, encoding="utf-8")
-        store = Store(db, clock=clock)
-        args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=str(token))
-        server = serve._listen(args, "127.0.0.1", 0, Receiver(store), ReceiverServer, UserError)
-        server.start(poll_interval=0.02)
-        running.append((server, store))
-        return server
-
-    yield start
-    for server, store in running:
-        server.shutdown()
-        server.server_close()
-        store.close()
-
-
 def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, evening):
     """Issue 16 "Done when": create the season, generate the schedule, the device fetches its
     fixtures, matches arrive, the tables and statistics update (A.1.3, A.2.1, A.2.2, A.2.3, A.2.5,
     A.3.2, A.3.3, A.3.4, A.3.7, A.6.1; RULES 1.5, 1.6, 1.8)."""
     db = str(tmp_path / "league.sqlite")
     run = organiser(db, capsys)
-    set_up_the_season(run, tmp_path)
+    set_up_the_season(run, LEAGUE, tmp_path)
     clock = evening                      # the device's and the receiver's, running from the first night
     clock.set(FIRST_NIGHT)
     server = receiver_on(db, clock)
-    fill_the_rosters(AdminClient(server.port))
-    assert run("schedule", "generate", *IN_SEASON).startswith("stored 12 fixtures of carom 2025/26")
+    fill_the_rosters(AdminClient(server.port), LEAGUE, twice=("Jiskra Hořice", "Novák"))
+    assert run("schedule", "generate", *LEAGUE.in_season).startswith("stored 12 fixtures of carom 2025/26")
 
-    fixtures = fixtures_of(run)                                                  # A.2.5, A.2.2
+    fixtures = fixtures_of(run, SEASON)                                          # A.2.5, A.2.2
     assert len(fixtures) == 12 and {f["start"] for f in fixtures} == {"17:00"}
     assert all(working_day(dt.date.fromisoformat(f["date"])) for f in fixtures)
     assert sorted((f["home"], f["away"]) for f in fixtures) == sorted(
@@ -218,7 +133,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     at_ruzek = [f for f in fixtures if f["venue"] == RUZEK and f["date"] >= "2026-03-01"]
     assert "forfeited to Baník Zábřezí" in run("no-show", at_ruzek[0]["id"], "--team", "Jiskra Hořice")
     assert "1 postponement(s) left" in run("postpone", at_ruzek[1]["id"], "--team", "Slavoj Bílá Třemešná")
-    status = {f["id"]: f["status"] for f in fixtures_of(run)}
+    status = {f["id"]: f["status"] for f in fixtures_of(run, SEASON)}
     assert [status[f["id"]] for f in (first, second, *at_ruzek[:2])] == ["played", "played", "forfeited", "postponed"]
     assert "kontumováno" in fetch_html(server.port, "/schedule") and "odloženo" in fetch_html(server.port, "/schedule")
 
@@ -234,15 +149,8 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
 def check_the_site(port: int, fixture: dict, points: dict) -> None:
     """A.1.3: the match on the schedule links to its result (the match record, its zápis); the
     teams' pages, the players' statistics and the exports (JSON, CSV) have it."""
-    schedule = fetch(port, f"/schedule.json?season={SEASON}")
-    (entry,) = [f for f in schedule["fixtures"] if f["id"] == fixture["id"]]
-    assert entry["status"] == "played" and (entry["points_home"], entry["points_away"]) == tuple(points.values())
-    page = fetch_html(port, f"/schedule?season={SEASON}")
-    link = re.search(rf'<a href="/matches/([^"]+)\.html">{points["home"]} : {points["away"]}</a>', page)
-    assert link, page
-    match_id = unquote(link[1])
-    assert match_id == entry["match"]
-    record = fetch(port, f"/matches/{match_id}.json")
+    record = linked_result(port, LEAGUE, fixture, points)
+    match_id = record["match"]
     assert (record["home"], record["away"], record["fixture"]) == (fixture["home"], fixture["away"], fixture["id"])
     assert record["points"] == points and record["closed"] is True
     played = {side: {p[side]["name"] for p in record["partie"]} for side in ("home", "away")}
@@ -260,7 +168,3 @@ def check_the_site(port: int, fixture: dict, points: dict) -> None:
     table = {row["team"]: row for row in rows_of(fetch_html(port, f"/table.csv?season={SEASON}"))}
     assert {fixture["home"], fixture["away"]} <= set(table) and {row["season"] for row in table.values()} == {SEASON}
 
-
-def rows_of(text: str) -> list[dict]:
-    """A CSV export (UTF-8 with a BOM) as dicts by its header."""
-    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))

@@ -41,10 +41,11 @@ def receiver(tmp_path, evening):
         yield running
 
 
-def keeper_of(config, port, clock, monotonic=None, **kw):
+def keeper_of(config, port, clock, monotonic=None, game=None, **kw):
     return LeagueKeeper(load_league(config.device.league), cache_path=os.path.join(config.device.data_dir, CACHE),
                         venue=config.device.venue, device=DEVICE, secret=SECRET,
-                        fetcher=fetcher_for(port, clock, **kw), monotonic=monotonic or clock.monotonic)
+                        fetcher=fetcher_for(port, clock, game=game, **kw), monotonic=monotonic or clock.monotonic,
+                        game=game)
 
 
 def setup_menu(config, keeper, clock):
@@ -248,3 +249,17 @@ def test_fixtures_carry_their_start_time_from_the_receiver_and_from_league_toml(
     (tmp_path / "league.toml").write_text(text.replace("away = ", 'start = "6 pm"\naway = '), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\[fixtures.1\] start: expected a TOML time like 17:00:00"):
         load_league(tmp_path / "league.toml")
+
+
+def test_an_8ball_device_asks_for_the_8ball_league_and_refuses_the_carom_one(clock, device, receiver, evening):
+    """A venue may host a carom and an 8-ball league (two tables): the 8-ball device asks for its
+    game's league and keeps league.toml when the receiver answers with the carom one (its
+    fixtures and rosters are not the 8-ball night's; the 8-ball season end-to-end test)."""
+    server, source, _ = receiver
+    keeper = keeper_of(device, server.port, evening, game="8ball")
+    assert not keeper.refresh() and keeper.source == "league.toml"
+    assert source.asked == [(LVA, evening.today(), "8ball")]
+    assert not os.path.exists(os.path.join(device.device.data_dir, CACHE))
+    carom = keeper_of(device, server.port, evening, game="carom")
+    assert carom.refresh() and carom.source == "receiver"
+    assert keeper_of(device, server.port, evening, game="8ball").source == "league.toml"   # nor from the cache

@@ -2,7 +2,8 @@
 (docs/league.md, interface 2 of issue 16)."""
 import datetime as dt
 
-from league_admin_helpers import KOULE, LVA, SEASON, fixture_between, free_working_day, play_as_device, set_up_league
+from league_admin_helpers import (KOULE, LVA, SEASON, TEAMS, fixture_between, free_working_day, play_as_device,
+                                  set_up_league)
 
 
 def test_no_league_data_for_a_venue_is_none(store):
@@ -70,3 +71,51 @@ def test_a_played_match_is_not_offered_to_the_device_again(store, items, sign):
     assert store.fixture(fixture["id"])["status"] == "played"
     for later in (day, day + dt.timedelta(days=6)):
         assert fixture["id"] not in {f["id"] for f in store.league_document(LVA, later)["fixtures"]}
+
+
+EIGHTBALL_TEAMS = {"Koule": (LVA, "", ("Toman", "Doležal")), "Tágo": (KOULE, "", ("Mach", "Kříž"))}
+
+
+def test_a_venue_with_a_carom_and_an_8ball_league_answers_each_device_with_its_games_league(store):
+    """A venue hosting both leagues the same evening (two tables): the 8-ball device asked for the
+    8-ball league (``competition``, its [device] game) and was given the carom one, whose fixtures
+    and rosters it would have offered (the 8-ball season end-to-end test); without a
+    competition the nearest league, carom first, as before."""
+    set_up_league(store)
+    set_up_league(store, "8ball", teams=EIGHTBALL_TEAMS)
+    store.generate_schedule(SEASON, "carom")
+    store.generate_schedule(SEASON, "8ball")
+    carom_days = {f["date"] for f in store.fixtures(SEASON, "carom") if f["venue"] == LVA}
+    tonight = next(f for f in store.fixtures(SEASON, "8ball") if f["venue"] == LVA and f["date"] in carom_days)
+    today = dt.date.fromisoformat(tonight["date"])                     # a carom match at LVA the same evening
+    assert store.league_document(LVA, today)["league"]["competition"] == "carom"      # the nearest, carom first
+    carom = store.league_document(LVA, today, competition="carom")
+    eightball = store.league_document(LVA, today, competition="8ball")
+    assert (carom["league"]["competition"], eightball["league"]["competition"]) == ("carom", "8ball")
+    assert {t["name"] for t in eightball["teams"]} == {"Koule", "Tágo"}
+    assert tonight["id"] in [f["id"] for f in eightball["fixtures"]]
+    assert {t["name"] for t in carom["teams"]} == set(TEAMS)
+    assert [f["id"] for f in store.league_document(LVA, today, competition="8ball", days=0)["fixtures"]] == [tonight["id"]]
+
+
+def test_a_venue_without_the_devices_league_has_no_league_data_for_it(store):
+    set_up_league(store)
+    assert store.league_document(LVA, dt.date(2026, 10, 20), competition="8ball") is None
+    assert store.league_document(LVA, dt.date(2026, 10, 20), competition="carom") is not None
+
+
+def test_a_captain_not_on_the_roster_leaves_the_document_valid_for_the_devices(store):
+    """A.3.2 / A.3.4: the organiser adds a team with its captain before its roster (docs/league.md
+    steps 3 and 5), or removes the captain from the roster during the season. The document's
+    captain must be on the roster (wire.league), so the whole league was refused to every device
+    of the venue (500, the 8-ball season end-to-end test); now that team is sent without one."""
+    from wire.league import parse_document
+
+    set_up_league(store)
+    store.add_team(SEASON, "carom", "Nováčci", venue=LVA, captain="Zelený", phone="+420 777 123 456")
+    store.remove_player(SEASON, "carom", "Lvi", "Novák")                 # Lvi's captain leaves the roster
+    document = store.league_document(LVA, dt.date(2026, 10, 20))
+    teams = {t["name"]: t for t in parse_document(document)["teams"]}
+    assert (teams["Nováčci"]["players"], teams["Nováčci"]["captain"]) == ([], None)
+    assert teams["Lvi"]["captain"] is None and "Novák" not in teams["Lvi"]["players"]
+    assert teams["Sokoli"]["captain"] == "Němec"

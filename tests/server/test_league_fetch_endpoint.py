@@ -136,3 +136,18 @@ def test_a_league_request_with_a_body_is_refused(server, evening):
     request = signer("u-lva-1", evening).sign(b"")
     status, _, data = Client(server.port).request("GET", LEAGUE, b"{}", request.headers())
     assert status == 400 and "no body" in json.loads(data)["reason"]
+
+
+def test_a_device_asks_for_its_games_league(server, source, evening):
+    """A venue may host a carom and an 8-ball league: ``?game=`` (the device's [device] game)
+    reaches the league source as its competition (the 8-ball season end-to-end test)."""
+    request = signer("u-lva-1", evening).sign(b"")
+    status, _, _ = Client(server.port).request("GET", LEAGUE + "?game=8ball", headers=request.headers())
+    assert status == 200 and source.asked == [(LVA, evening.today(), "8ball")]
+
+
+def test_a_league_request_for_an_unknown_game_is_refused(server, source, evening):
+    request = signer("u-lva-1", evening).sign(b"")
+    status, _, data = Client(server.port).request("GET", LEAGUE + "?game=snooker", headers=request.headers())
+    assert status == 400 and "game must be one of carom, 8ball" in json.loads(data)["reason"]
+    assert source.asked == []
