@@ -9,7 +9,8 @@
 3. ingestion (signature, replay check, store: a device's item answered when durable) vs a bare
    SQLite insert loop of the same durability (WAL, synchronous=FULL, one commit per item) (goal:
    at least half), the two alternating in 4 blocks each; the figures computed after the answers
-   are timed apart and shown with it.
+   are timed apart and shown with it; beside it a device's backlog in batches (/api/v1/batch)
+   and the bare loop committing once a batch.
 
 The receiver runs as `pocitadlo serve` in its own process; the stores for (1) are filled with
 direct inserts of one real match's rows (fast), then read over HTTP.
@@ -32,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from delivery.outbox import item_body  # noqa: E402
+from delivery.sync import BATCH  # noqa: E402
 from delivery.transport_http import HttpTransport  # noqa: E402
 from server import exports, pages, samples  # noqa: E402
 from server.receiver import Receiver  # noqa: E402
@@ -226,24 +228,30 @@ print((len(answers) - before) / (time.perf_counter() - since), flush=True)
 """
 
 
-def ingestion(tmp: Path, n: int) -> tuple[float, float, float, float]:
-    """(receiver, bare loop, checks alone, receiver with the figures) in items per second. The
-    receiver's rate is a device's: each item answered once it is verified and durable
-    (``Receiver.receive``, as a POST is); the figures that follow the answers are computed after
-    each block (``Receiver.settle``, one batch as the served receiver's step after the answers
-    makes one) and timed apart, the last rate with them. The checks are the record's replay
-    against its summary and the field checks (server/verify.py), no store. The receiver and the
-    bare loop alternate in BLOCKS blocks each: a commit's cost on a shared disk drifts (0.2-4 ms
-    within minutes), and this way it weighs on both alike. Both first take WARM items untimed, so
-    that both write-ahead logs are past their first checkpoint: until then each commit also grows
-    the log file, which costs the file system more than writing over it (the bare loop's commit
-    ~175 µs then, ~135 µs after, here), and a short run would time that start."""
-    bodies = [b for m in range(n // 5) for b in match_items(f"I-{m}", TEAMS[m % 12], TEAMS[(m + 1) % 12], m)]
+def ingestion(tmp: Path, n: int) -> dict:
+    """Items per second: ``receiver`` (each item answered once it is verified and durable, as a
+    POST is: ``Receiver.receive``), ``batched`` (a device's backlog, BATCH items a request:
+    ``Receiver.receive_many``, every item verified and durable before its answer, one commit for
+    them), ``bare`` (the bare loop, a commit per item: the same durability for items that arrive
+    one at a time) and ``bare_batched`` (the bare loop, a commit per BATCH items: the batches'
+    own counterpart); ``figured`` (the receiver with the figures computed after the answers:
+    ``Receiver.settle`` after each block, as the served receiver's step after the answers) and
+    ``checks`` (the record's replay against its summary and the field checks, server/verify.py,
+    no store). The four alternate in BLOCKS blocks each: a commit's cost on a shared disk drifts
+    (0.2-4 ms within minutes), and this way it weighs on all alike. Each store first takes WARM
+    items untimed, so that its write-ahead log is past the first checkpoint: until then each commit
+    also grows the log file, which costs the file system more than writing over it (the bare loop's
+    commit ~175 µs then, ~135 µs after, here), and a short run would time that start."""
+    def matches(prefix: str, count: int) -> list[bytes]:
+        return [b for m in range(count // 5) for b in match_items(f"{prefix}-{m}", TEAMS[m % 12], TEAMS[(m + 1) % 12], m)]
+
+    bodies, backlog = matches("I", n), matches("J", n)
     signed = [Signer("bench", SECRET).sign(b) for b in bodies]
+    signed_backlog = [Signer("bench", SECRET).sign(b) for b in backlog]
     started = time.perf_counter()
     for body in bodies:
         check(parse_body(body))
-    checks_rate = len(bodies) / (time.perf_counter() - started)
+    rates = {"checks": len(bodies) / (time.perf_counter() - started)}
     store = Store(tmp / "ingest.sqlite")
     store.add_device("bench", SECRET, venue=VENUE)
     receiver = Receiver(store)
@@ -251,33 +259,47 @@ def ingestion(tmp: Path, n: int) -> tuple[float, float, float, float]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     db.execute("CREATE TABLE items (id TEXT PRIMARY KEY, body BLOB NOT NULL)")
-    warm = [b for m in range(WARM // 5) for b in match_items(f"W-{m}", TEAMS[m % 12], TEAMS[(m + 1) % 12], m)]
-    for n_, body in enumerate(warm):
-        assert receiver.receive(Signer("bench", SECRET).sign(body), via="bench", fresh_only=False)[0] == 200
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO items VALUES (?, ?)", (f"w-{n_}", body))
-        db.execute("COMMIT")
+
+    def bare(keyed: list, per_commit: int) -> None:
+        for first in range(0, len(keyed), per_commit):
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT INTO items VALUES (?, ?)", keyed[first:first + per_commit])
+            db.execute("COMMIT")
+
+    for s_ in (Signer("bench", SECRET).sign(b) for b in matches("W", WARM)):
+        assert receiver.receive(s_, via="bench", fresh_only=False)[0] == 200
+    bare([(f"w-{k}", b) for k, b in enumerate(matches("W", WARM))], 1)
     receiver.settle()
     size = -(-len(bodies) // BLOCKS)
-    receiver_time = figures_time = bare_time = 0.0
+    spent = dict.fromkeys(("receiver", "figures", "batched", "bare", "bare_batched"), 0.0)
+
+    def timed_as(key: str, call) -> None:
+        started = time.perf_counter()
+        call()
+        spent[key] += time.perf_counter() - started
+
+    def one_by_one(items: list) -> None:
+        for s_ in items:
+            assert receiver.receive(s_, via="bench", fresh_only=False)[0] == 200
+
+    def in_batches(items: list) -> None:
+        for first in range(0, len(items), BATCH):
+            answers = receiver.receive_many(items[first:first + BATCH], via="bench", fresh_only=False)
+            assert all(code == 200 and answer["status"] == "stored" for code, answer in answers)
+
     for block in range(BLOCKS):
-        started = time.perf_counter()
-        for s in signed[block * size:(block + 1) * size]:
-            assert receiver.receive(s, via="bench", fresh_only=False)[0] == 200
-        receiver_time += time.perf_counter() - started
-        started = time.perf_counter()
-        assert receiver.settle()
-        figures_time += time.perf_counter() - started
-        started = time.perf_counter()
-        for n_ in range(block * size, min(len(bodies), (block + 1) * size)):
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO items VALUES (?, ?)", (f"x-{n_}", bodies[n_]))
-            db.execute("COMMIT")
-        bare_time += time.perf_counter() - started
+        part = slice(block * size, (block + 1) * size)
+        timed_as("receiver", lambda: one_by_one(signed[part]))
+        timed_as("figures", lambda: receiver.settle())
+        timed_as("batched", lambda: in_batches(signed_backlog[part]))
+        receiver.settle()
+        timed_as("bare", lambda: bare([(f"x-{k}", bodies[k]) for k in range(len(bodies))[part]], 1))
+        timed_as("bare_batched", lambda: bare([(f"y-{k}", backlog[k]) for k in range(len(backlog))[part]], BATCH))
     store.close()
     db.close()
-    return (len(signed) / receiver_time, len(bodies) / bare_time, checks_rate,
-            len(signed) / (receiver_time + figures_time))
+    rates.update({key: len(bodies) / spent[key] for key in ("receiver", "batched", "bare", "bare_batched")})
+    rates["figured"] = len(bodies) / (spent["receiver"] + spent["figures"])
+    return rates
 
 
 def main() -> None:
@@ -305,13 +327,18 @@ def main() -> None:
             print(f"POST p99 ({how}): alone {quiet[1] * 1000:.1f} ms (median {quiet[0] * 1000:.1f}), while "
                   f"10 clients read /table.json {busy[1] * 1000:.1f} ms (median {busy[0] * 1000:.1f}) "
                   f"(ratio {busy[1] / quiet[1]:.2f}; goal <= 2); the readers got {rate:.0f} answers/s")
-        receiver_rate, bare_rate, checks_rate, figured_rate = ingestion(tmp, args.posts)
-        print(f"ingestion: receiver {receiver_rate:.0f} items/s answered (verified and durable), bare SQLite "
-              f"insert loop (WAL, synchronous=FULL, a commit per item) {bare_rate:.0f} items/s (ratio "
-              f"{receiver_rate / bare_rate:.2f}; goal >= 0.5); per item {1e6 / receiver_rate:.0f} us vs "
-              f"{1e6 / bare_rate:.0f} us, of which the record's replay and checks alone {1e6 / checks_rate:.0f} us; "
-              f"with the figures computed after the answers {figured_rate:.0f} items/s "
-              f"({1e6 / figured_rate:.0f} us an item, ratio {figured_rate / bare_rate:.2f})")
+        rate = ingestion(tmp, args.posts)
+        print(f"ingestion: receiver {rate['receiver']:.0f} items/s answered (verified and durable), bare SQLite "
+              f"insert loop (WAL, synchronous=FULL, a commit per item) {rate['bare']:.0f} items/s (ratio "
+              f"{rate['receiver'] / rate['bare']:.2f}; goal >= 0.5); per item {1e6 / rate['receiver']:.0f} us vs "
+              f"{1e6 / rate['bare']:.0f} us, of which the record's replay and checks alone {1e6 / rate['checks']:.0f} us; "
+              f"with the figures computed after the answers {rate['figured']:.0f} items/s "
+              f"({1e6 / rate['figured']:.0f} us an item, ratio {rate['figured'] / rate['bare']:.2f})")
+        print(f"  a backlog in batches of {BATCH} (/api/v1/batch, each item durable before its answer): receiver "
+              f"{rate['batched']:.0f} items/s ({1e6 / rate['batched']:.0f} us an item; ratio "
+              f"{rate['batched'] / rate['bare']:.2f} to the loop's commit per item, "
+              f"{rate['batched'] / rate['bare_batched']:.2f} to the loop's commit per {BATCH} items, "
+              f"{rate['bare_batched']:.0f} items/s)")
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
