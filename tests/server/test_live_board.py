@@ -71,12 +71,29 @@ def test_a_malformed_or_huge_snapshot_is_refused(server):
     assert post_signed(server.port, b"x" * 20_000)[0] == 413
 
 
-def test_an_older_snapshot_never_replaces_a_newer_one(server):
+def test_an_older_snapshot_never_replaces_a_newer_one(server, store):
+    """Snapshots are ordered by (signed timestamp, seq): within one second of the device's clock
+    the higher seq wins; a replay, as sent or signed anew in that second, is older."""
+    second = store.clock.time()
+    same_second = Signer("u-lva-1", SECRETS["u-lva-1"], clock=lambda: second)
     newer, older = snap(LVA, seq=5, points=(9, 0)), snap(LVA, seq=4, points=(1, 0))
-    assert post_signed(server.port, newer)[1]["status"] == "shown"
-    assert post_signed(server.port, newer)[1]["status"] == "older"           # a replay, signed anew or not
-    assert post_signed(server.port, older)[1]["status"] == "older"
+    first = same_second.sign(newer).headers()
+    assert post_live(server.port, newer, first)[1]["status"] == "shown"
+    assert post_live(server.port, newer, first)[1]["status"] == "older"
+    assert post_live(server.port, newer, same_second.sign(newer).headers())[1]["status"] == "older"
+    assert post_live(server.port, older, same_second.sign(older).headers())[1]["status"] == "older"
     assert shown(server.port)[0]["summary"]["players"]["a"]["points"] == 9
+
+
+def test_a_restarted_devices_first_snapshot_replaces_its_last_one(server, store):
+    """A device counts seq from 0 again after a restart: its later timestamp orders it."""
+    now = store.clock.time()
+    before, after = (Signer("u-lva-1", SECRETS["u-lva-1"], clock=lambda t=t: t) for t in (now - 5, now))
+    assert post_live(server.port, snap(LVA, seq=40, points=(9, 0)),
+                     before.sign(snap(LVA, seq=40, points=(9, 0))).headers())[1]["status"] == "shown"
+    restarted = snap(LVA, seq=1, points=(0, 0))
+    assert post_live(server.port, restarted, after.sign(restarted).headers())[1]["status"] == "shown"
+    assert shown(server.port)[0]["summary"]["players"]["a"]["points"] == 0
 
 
 def test_a_snapshot_never_changes_a_record_or_a_table(server, store, items):
