@@ -19,6 +19,7 @@ from sync_helpers import (
 
 from cli.main import main
 from delivery.outbox import item_body
+from delivery.sync import Syncer
 from wire.signing import RelaySigner, Signed, Signer
 from delivery.transport_http import HttpTransport
 from delivery.transport_serial import SerialTransport
@@ -261,3 +262,27 @@ def test_a_relayed_signature_round_trips_on_every_transport():
     nested = replace(signed, origin=replace(signed.origin, origin=signed.origin))
     with pytest.raises(ValueError, match="malformed"):
         Signed.unpack(nested.pack())
+
+
+def test_a_backlog_sent_to_a_gateway_in_batches_reaches_the_league_once_with_its_signatures(tmp_path, league,
+                                                                                           gateway):
+    """A counter's backlog goes to the venue's gateway over HTTP in batches (/api/v1/batch); each
+    item is stored there with the device's own signature and relayed one by one to the league."""
+    outbox = queue(tmp_path / "outbox", 7)
+    woken, batches = [], []
+    with running_server(gateway, on_stored=lambda: woken.append(1)) as at_gateway:
+        transport = HttpTransport(records_url(at_gateway.port), Signer(DEVICE, SECRET), timeout=5)
+        send_many = transport.send_many
+        transport.send_many = lambda bodies: batches.append(len(bodies)) or send_many(bodies)
+        clock = FakeClock()
+        drain(Syncer(outbox, transport, clock=clock, batch=4), clock, outbox)
+    assert batches == [4, 3] and len(woken) == 2           # one wake a batch: its items share a commit
+    assert_exactly_once(outbox, gateway, 7)
+    clock = FakeClock()
+    with running_server(league) as server:
+        relay_syncer = forwarder(gateway, records_url(server.port), GATEWAY, GATEWAY_SECRET, timeout=2, clock=clock)
+        drain(relay_syncer, clock, relay_syncer.outbox)
+    assert_exactly_once(outbox, league, 7)
+    for row in league.items():
+        assert (row["device"], row["via"]) == (DEVICE, f"http:{GATEWAY}")
+        assert league.origin_of(row["id"]) == gateway.origin_of(row["id"]) is not None
