@@ -30,17 +30,14 @@ def _canonical_encoder():
     return lambda obj: "".join(chunks(obj, 0))
 
 
-canonical_text = _canonical_encoder()
+canonical = _canonical_encoder()     # the one text form of a record line (no newline)
 _SCAN = json.JSONDecoder().scan_once
 JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 
-canonical = canonical_text      # the one text form of a record line (no newline)
-
-
 def crc_of(obj: dict) -> str:
     """The checksum a line's ``crc`` must hold: of the line's canonical JSON without ``crc``."""
-    return "%08x" % zlib.crc32(canonical_text(_without_crc(obj)).encode("utf-8"))
+    return "%08x" % zlib.crc32(canonical(_without_crc(obj)).encode("utf-8"))
 
 
 def _without_crc(obj: dict) -> dict:

@@ -6,7 +6,7 @@ always renders; the readers still survive one that does not (server/items.py).
 """
 import re
 
-from rules.record import canonical_text
+from rules.record import canonical
 from server.errors import Refused
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")
@@ -53,7 +53,7 @@ def all_unicode(value, what: str, *, escaped: bool = True) -> None:
     if not escaped:
         return
     try:
-        canonical_text(value).encode("utf-8")
+        canonical(value).encode("utf-8")
     except UnicodeEncodeError:
         raise Refused(422, f"{what} holds text that is not valid Unicode") from None
 

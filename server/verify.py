@@ -8,7 +8,7 @@ item's summary names the match and its partie (docs/sync.md).
 from dataclasses import dataclass
 
 from rules.errors import RuleError
-from rules.record import canonical_text, parse_json, replay_lines
+from rules.record import canonical, parse_json, replay_lines
 from server import captains
 from server.errors import Refused
 from server.fields import all_unicode, name, number, safe_id, surrogate_escape
@@ -75,7 +75,7 @@ def _check_partie(p: Parsed) -> Parsed:
     if "rejected" not in p.summary:
         replayed.pop("rejected")
     if _differing(p.summary, replayed) is not None:     # compared again as the device's JSON carries it
-        key = _differing(p.summary, parse_json(canonical_text(replayed)))
+        key = _differing(p.summary, parse_json(canonical(replayed)))
         if key is not None:
             raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
     # the header is JSON inside the body's JSON: a surrogate in the body, or an escape in the record
