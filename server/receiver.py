@@ -73,13 +73,7 @@ class Receiver:
         carried on a USB stick) skips the timestamp window and nonce; the signature is still
         required. One transaction: the checks, the item (its match marked for figures, computed
         after the answer by ``settle``) or the refusal, one commit."""
-        with self.store.transaction():
-            status, answer = self._handle(signed, via, remote, fresh_only)
-        if answer["status"] == "stored":
-            self.received += 1
-            if self.on_stored is not None:
-                self.on_stored()
-        return status, answer
+        return self.receive_many([signed], via=via, remote=remote, fresh_only=fresh_only)[0]
 
     def receive_many(self, signed: list, *, via: str, remote: str | None = None,
                      fresh_only: bool = True) -> list[tuple[int, dict]]:
