@@ -52,8 +52,8 @@ class HttpTransport:
         its one commit), each signed as if sent alone: an Answer for each, in order, each the
         receiver's word for that item. None: send them one at a time (a receiver that takes no
         batches, an older one or a url that is not its records endpoint, or one that refused
-        this batch as a whole). TransportError
-        when the request as a whole failed (no answer, an error, not the receiver's answer)."""
+        this batch as a whole). TransportError when the request as a whole failed (no answer,
+        an error, not the receiver's answer)."""
         if self._batch_path is None:
             return None
         body = json.dumps({"items": [self.signer.sign(b).to_json() for b in bodies]}).encode("utf-8")
@@ -64,12 +64,8 @@ class HttpTransport:
             log.info("sync: the receiver takes no batches (%s); sending one item at a time", status)
         if status in NO_BATCHES or status in ONE_AT_A_TIME:
             return None
-        answers = _batch_answers(status, data, len(bodies))
-        out = []
-        for said, sent in zip(answers, bodies):
-            answer = Answer.from_obj(200, said)
-            out.append(_acknowledged(answer, said, sent, data) if answer.delivered else answer)
-        return out
+        return [_acknowledged(Answer.from_obj(200, said), said, sent, data)
+                for said, sent in zip(_batch_answers(status, data, len(bodies)), bodies)]
 
     def post(self, body: bytes) -> tuple[int, bytes]:
         """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
@@ -104,38 +100,39 @@ NOT_AN_ANSWER = 502     # not final: the Syncer retries it
 
 def _batch_answers(status: int, data: bytes, count: int) -> list[dict]:
     """The items' answers of a batch's answer (TransportError when it is not the receiver's)."""
-    try:
-        said = json.loads(data)
-    except (ValueError, RecursionError):
-        said = None
+    said = _json(data)
     answers = said.get("answers") if isinstance(said, dict) and said.get("status") == "batch" else None
     if status != 200 or not isinstance(answers, list) or len(answers) != count \
             or not all(isinstance(a, dict) and isinstance(a.get("code", 0), int) for a in answers):
-        shown = data[:80].decode("utf-8", "replace").replace("\n", " ")
-        raise TransportError(f"a batch answered {status}, not the receiver's answer for its items: {shown!r}")
+        raise TransportError(f"a batch answered {status}, not the receiver's answer for its items: {_shown(data)!r}")
     return answers
 
 
 def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
     """``answer``, unless it claims delivery without the receiver's acknowledgement of this item."""
-    if not answer.delivered:
-        return answer
-    try:
-        said = json.loads(data)
-    except (ValueError, RecursionError):
-        said = None
-    return _acknowledged(answer, said, body, data)
+    return _acknowledged(answer, _json(data), body, data) if answer.delivered else answer
 
 
 def _acknowledged(answer: Answer, said, body: bytes, data: bytes) -> Answer:
-    """``answer`` (delivered) when ``said`` is the receiver's "stored"/"duplicate" for the item in
-    ``body``; else a failed attempt showing ``data``."""
-    try:
-        sent = json.loads(body)
-    except (ValueError, RecursionError):
-        sent = None
+    """``answer``, unless it claims delivery and ``said`` is not the receiver's "stored" or
+    "duplicate" for the item in ``body``: then a failed attempt showing ``data``."""
+    if not answer.delivered:
+        return answer
+    sent = _json(body)
     if (isinstance(said, dict) and isinstance(sent, dict) and said.get("status") in ACKNOWLEDGED
             and said.get("id") == sent.get("id")):
         return answer
-    shown = data[:80].decode("utf-8", "replace").replace("\n", " ")
-    return Answer(NOT_AN_ANSWER, f"a 200 that is not the receiver's answer for this item: {shown!r}")
+    return Answer(NOT_AN_ANSWER, f"a 200 that is not the receiver's answer for this item: {_shown(data)!r}")
+
+
+def _json(data: bytes):
+    """``data`` read as JSON, or None when it is not."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _shown(data: bytes) -> str:
+    """The start of an answer that is not the receiver's, for the log and the status."""
+    return data[:80].decode("utf-8", "replace").replace("\n", " ")
