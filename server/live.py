@@ -44,11 +44,11 @@ class LiveBoard:
     def verify(self, signed: Signed) -> tuple[dict, str]:
         """The snapshot and the device's venue, or Refused (thread pool: it reads the store)."""
         store = self.receiver.store
-        if (signed.origin is not None or not wire_live.printable(signed.device)
-                or store.role_of(signed.device) != "device"):
+        registered = store.device(signed.device) if wire_live.printable(signed.device) else None
+        if signed.origin is not None or registered is None or registered[0] != "device":
             raise Refused(401, f"{ascii(signed.device)} is not a registered device")
-        secret = store.secret_of(signed.device, "device")
-        if secret is None or not signed.valid_for(secret):
+        _, secret, venue = registered
+        if not signed.valid_for(secret):
             raise Refused(401, "bad signature")
         now = int(self.receiver.store.clock.time())
         if abs(now - signed.timestamp) > self.receiver.window:
@@ -57,7 +57,6 @@ class LiveBoard:
             snap = wire_live.parse(signed.body)
         except ValueError as exc:
             raise Refused(400, str(exc)) from None
-        venue = store.venue_of(signed.device)
         if venue != snap["venue"]:
             raise Refused(403, f"device {signed.device!r} is registered for {venue!r}, not {snap['venue']!r}")
         snap["record_url"] = self._record_url(snap["record"])
