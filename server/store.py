@@ -69,9 +69,7 @@ class Store(League, Fixtures):
     def transaction(self, *, durable: bool = True):
         """A caller's transaction (the receiver's, per item): the store's calls inside join it.
         ``durable=False``: only data computed again from the items (server/database.py)."""
-        if not durable:
-            return self._db.transaction(durable=False)
-        return self._transaction()
+        return self._db.transaction(durable=durable)
 
     @contextmanager
     def writing_now(self):
