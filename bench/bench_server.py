@@ -266,9 +266,10 @@ def ingestion(tmp: Path, n: int) -> dict:
             db.executemany("INSERT INTO items VALUES (?, ?)", keyed[first:first + per_commit])
             db.execute("COMMIT")
 
-    for s_ in (Signer("bench", SECRET).sign(b) for b in matches("W", WARM)):
+    warm = matches("W", WARM)
+    for s_ in (Signer("bench", SECRET).sign(b) for b in warm):
         assert receiver.receive(s_, via="bench", fresh_only=False)[0] == 200
-    bare([(f"w-{k}", b) for k, b in enumerate(matches("W", WARM))], 1)
+    bare([(f"w-{k}", b) for k, b in enumerate(warm)], 1)
     receiver.settle()
     size = -(-len(bodies) // BLOCKS)
     spent = dict.fromkeys(("receiver", "figures", "batched", "bare", "bare_batched"), 0.0)
