@@ -26,8 +26,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pi_class  # noqa: E402
-
+import pi_class
 from display.counter import Counter
 from display.devices import open_device
 from display.samples import sample
@@ -63,7 +62,7 @@ def measure(settings: DisplaySettings, models: list[dict]) -> tuple[list[float],
     wall-clock tail includes time the scheduler gave to other processes; the CPU time does not."""
     counter = Counter(open_device(settings, serial_interface=noop()), settings)
     wall, cpu = [], []
-    for i, model in enumerate(models):
+    for model in models:
         now = 0.0                   # the first page (the scores: 32x8 has a page of "1/15" alone) and one blink phase
         start, start_cpu = time.perf_counter_ns(), time.thread_time_ns()
         counter.show(model, now)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench_live import WAIT, Viewers, figures  # noqa: E402
-from bench_service import _cpu_model, press, run_stamping_frames, write_config  # noqa: E402
+from bench_live import WAIT, Viewers, figures
+from bench_service import _cpu_model, press, run_stamping_frames, write_config
 
 DEVICE, SECRET = "bench-table", b"bench-live-secret-0123456789"
 SPACING = 0.3            # seconds before each press: past delivery.live_push.INTERVAL

@@ -21,9 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench_service import _cpu_model, press, run_stamping_frames, write_config  # noqa: E402
-from stages import percentile  # noqa: E402
-from startup import _rss_kib, idle_cpu, running  # noqa: E402
+from bench_service import _cpu_model, press, run_stamping_frames, write_config
+from stages import percentile
+from startup import _rss_kib, idle_cpu, running
 
 WAIT = 5.0
 
@@ -84,9 +84,9 @@ def presses(directory: Path, count: int, viewers: int | None) -> tuple[list[floa
     from gpiozero.pins.mock import MockFactory
 
     from cli.commands.run import assemble
-    from firmware_host.settings import load
     from firmware_host.live.server import attach
     from firmware_host.service import Stop, Ui
+    from firmware_host.settings import load
 
     path = write_config(directory)
     if viewers is not None:

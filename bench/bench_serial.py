@@ -23,17 +23,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pi_class  # noqa: E402
-
-from wire import framing  # noqa: E402
-from delivery.outbox import Outbox  # noqa: E402
-from wire.signing import Signer  # noqa: E402
-from delivery.sync import Syncer  # noqa: E402
-from delivery.transport_serial import SerialTransport  # noqa: E402
-from server import samples  # noqa: E402
-from server.receiver import Receiver  # noqa: E402
-from server.serial_listener import SerialListener  # noqa: E402
-from server.store import Store  # noqa: E402
+import pi_class
+from delivery.outbox import Outbox
+from delivery.sync import Syncer
+from delivery.transport_serial import SerialTransport
+from server import samples
+from server.receiver import Receiver
+from server.serial_listener import SerialListener
+from server.store import Store
+from wire import framing
+from wire.signing import Signer
 
 SECRET = b"bench-secret-0123456789"
 

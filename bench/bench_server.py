@@ -18,7 +18,6 @@ direct inserts of one real match's rows (fast), then read over HTTP.
     .venv/bin/python bench/bench_server.py [--posts 400]
 """
 import argparse
-import json
 import os
 import platform
 import socket
@@ -32,14 +31,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from delivery.outbox import item_body  # noqa: E402
-from delivery.sync import BATCH  # noqa: E402
-from delivery.transport_http import HttpTransport  # noqa: E402
-from server import exports, pages, samples  # noqa: E402
-from server.receiver import Receiver  # noqa: E402
-from server.store import SUMMED, Store  # noqa: E402
-from server.verify import check, parse_body  # noqa: E402
-from wire.signing import Signer  # noqa: E402
+from delivery.outbox import item_body
+from delivery.sync import BATCH
+from delivery.transport_http import HttpTransport
+from server import exports, pages, samples
+from server.receiver import Receiver
+from server.store import SUMMED, Store
+from server.verify import check, parse_body
+from wire.signing import Signer
 
 SECRET = b"bench-secret-0123456789abcdef"
 VENUE = "Hostinec U Lva"
@@ -290,12 +289,13 @@ def ingestion(tmp: Path, n: int) -> dict:
 
     for block in range(BLOCKS):
         part = slice(block * size, (block + 1) * size)
-        timed_as("receiver", lambda: one_by_one(signed[part]))
-        timed_as("figures", lambda: receiver.settle())
-        timed_as("batched", lambda: in_batches(signed_backlog[part]))
+        timed_as("receiver", lambda part=part: one_by_one(signed[part]))
+        timed_as("figures", receiver.settle)
+        timed_as("batched", lambda part=part: in_batches(signed_backlog[part]))
         receiver.settle()
-        timed_as("bare", lambda: bare([(f"x-{k}", bodies[k]) for k in range(len(bodies))[part]], 1))
-        timed_as("bare_batched", lambda: bare([(f"y-{k}", backlog[k]) for k in range(len(backlog))[part]], BATCH))
+        timed_as("bare", lambda part=part: bare([(f"x-{k}", bodies[k]) for k in range(len(bodies))[part]], 1))
+        timed_as("bare_batched",
+                 lambda part=part: bare([(f"y-{k}", backlog[k]) for k in range(len(backlog))[part]], BATCH))
     store.close()
     db.close()
     rates.update({key: len(bodies) / spent[key] for key in ("receiver", "batched", "bare", "bare_batched")})

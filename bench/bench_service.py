@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import pi_class  # noqa: E402
-import startup  # noqa: E402
-from stages import Stages, percentile, summary  # noqa: E402
+import pi_class
+import startup
+from stages import Stages, percentile, summary
 
 CONFIG = """
 [device]
@@ -84,10 +84,10 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     partie journal reopened with that much zero room (0: as the night opens it)."""
     from gpiozero.pins.mock import MockFactory
 
-    from firmware_host.settings import load
     from cli.commands.run import assemble, settle_memory
     from firmware_host.journal import Journal
     from firmware_host.service import Stop, Ui
+    from firmware_host.settings import load
 
     factory = MockFactory()
     service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
@@ -184,9 +184,9 @@ def bare_sync(directory: Path, preallocated: bool, count: int = 200) -> tuple[fl
 
 def partie_bytes(directory: Path) -> dict:
     """A 15-inning partie (both players, 30 innings), series like a league evening's, then closed."""
-    from firmware_host.settings import load
-    from firmware_host.match_night import Night
     from delivery.outbox import Outbox
+    from firmware_host.match_night import Night
+    from firmware_host.settings import load
 
     outbox = Outbox(directory / "outbox")
     night = Night(load(write_config(directory, points=200, innings=15)), outbox=outbox)

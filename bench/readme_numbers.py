@@ -22,11 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_display  # noqa: E402
-import bench_serial  # noqa: E402
-import bench_service  # noqa: E402
-import pi_class  # noqa: E402
-import startup  # noqa: E402
+import bench_display
+import bench_serial
+import bench_service
+import pi_class
+import startup
 
 RECORDS = 5          # serial: league partie records sent at 115200 baud and unpaced
 

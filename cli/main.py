@@ -14,7 +14,6 @@ import os
 import sys
 from importlib import import_module
 
-
 # Order is the order ``pocitadlo --help`` lists them.
 COMMANDS = (
     "run",

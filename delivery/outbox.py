@@ -24,7 +24,6 @@ from datetime import datetime
 from pathlib import Path
 
 from clock import SystemClock
-
 from delivery.fsync import replace_with, sync_directory
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,8 @@ import logging
 import random
 import threading
 import time
-from clock import SystemClock
 
+from clock import SystemClock
 from wire.answer import Answer, TransportError
 
 log = logging.getLogger(__name__)

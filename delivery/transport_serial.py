@@ -27,7 +27,7 @@ class Link:
 
     def open(self):
         if self._serial is None:
-            import serial   # pyserial: imported only when a serial transport is used
+            import serial  # pyserial: imported only when a serial transport is used
 
             try:
                 self._serial = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=READ_SLICE,
@@ -41,7 +41,7 @@ class Link:
         if self._serial is not None:
             try:
                 self._serial.close()
-            except Exception:
+            except (OSError, ValueError):
                 pass
             self._serial = None
 
@@ -50,7 +50,7 @@ class Link:
         try:
             port.write(data)
             port.flush()
-        except Exception as exc:   # SerialException, OSError: the cable or adapter is gone
+        except (OSError, ValueError) as exc:   # SerialException is an OSError: the cable or adapter is gone
             self.close()
             raise TransportError(f"{self.port}: write failed: {exc}") from None
 
@@ -59,7 +59,7 @@ class Link:
         port = self.open()
         try:
             data = port.read(max(1, port.in_waiting))
-        except Exception as exc:
+        except (OSError, ValueError) as exc:
             self.close()
             raise TransportError(f"{self.port}: read failed: {exc}") from None
         if not data:

@@ -61,7 +61,7 @@ class DisplayLink:
         self.retry_at = None
         try:
             device = self.open_device()
-        except Exception as exc:       # noqa: BLE001
+        except Exception as exc:       # noqa: BLE001 — any driver error: retried, never fatal
             self._failed(exc, now)
             return
         self.counter.attach(device)

@@ -36,7 +36,6 @@ A journal file of a partie is that partie's record (header line + command lines)
 import json
 import logging
 import os
-
 from dataclasses import dataclass, field
 
 from delivery.fsync import sync_directory

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 
 from firmware_host.night_screens import objection_texts
 from input.messages import Said, Texts, refusal
-from rules.errors import RuleError
 from input.overlays import Menu, MenuItem, NumberPrompt
+from rules.errors import RuleError
 
 FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
 # The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.

@@ -10,7 +10,8 @@ long press (input/terminal.py).
 from input.keymap import KeyMap
 from input.messages import say
 from input.overlays import Confirm, KeyTest, Menu, NumberPrompt, ValuePrompt, first_error
-from input.terminal import HOLD_PREFIX as HOLD, QUIT
+from input.terminal import HOLD_PREFIX as HOLD
+from input.terminal import QUIT
 
 # What the terminal types for a key name (input/terminal.py reads these characters).
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space", "tab": "Tab"}

@@ -18,8 +18,20 @@ from input.debounce import Debouncer, Gesture
 from input.events import DeviceStatus
 from input.keymap import DEFAULTS, KeyMap, key_label
 from input.messages import refusal, say
-from input.overlays import (Confirm, Fired, KeyTest, Menu, MenuItem, OnSlot, Outcome, Slot, ValuePrompt,
-                            checked, first_error, note)
+from input.overlays import (
+    Confirm,
+    Fired,
+    KeyTest,
+    Menu,
+    MenuItem,
+    OnSlot,
+    Outcome,
+    Slot,
+    ValuePrompt,
+    checked,
+    first_error,
+    note,
+)
 
 CAROM_COMMANDS = {
     "score1": {"cmd": "score", "value": 1}, "score2": {"cmd": "score", "value": 2},

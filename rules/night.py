@@ -31,8 +31,8 @@ partie, the match result, the first break) comes from the game's rules. No file,
 """
 from dataclasses import dataclass, field, replace
 
-from rules.eightball.match import team_score
 from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
+from rules.eightball.match import team_score
 
 SIDES = ("home", "away")
 OBJECTIONS = ("referee", "scoring", "interrupted")      # A.6.3 (referee, scorer), A.6.5

@@ -14,7 +14,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
-from server import figures, league_fields as fields
+from server import figures
+from server import league_fields as fields
 from server.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.answers import remote, too_many
 from server.league_fields import LeagueError

@@ -8,8 +8,20 @@ Decision (docs/server.md): team points, then sets difference, then games differe
 """
 from rules.eightball.match import team_score
 from server import sums
-from server.items import (SIDES, captains_of, content_of, forfeit_of, header_of, in_playing_order, match_info,
-                          missing, result_points, side_of, text, whole)
+from server.items import (
+    SIDES,
+    captains_of,
+    content_of,
+    forfeit_of,
+    header_of,
+    in_playing_order,
+    match_info,
+    missing,
+    result_points,
+    side_of,
+    text,
+    whole,
+)
 
 ORDER = ["points", "sets_difference", "games_difference"]
 

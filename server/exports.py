@@ -8,8 +8,20 @@ from fractions import Fraction
 
 from rules.carom.figures import average, average_text
 from server import eightball, sums
-from server.items import (SIDES, captains_of, content_of, forfeit_of, header_of, in_playing_order, match_info,
-                          missing, result_points, side_of, text, whole)
+from server.items import (
+    SIDES,
+    captains_of,
+    content_of,
+    forfeit_of,
+    header_of,
+    in_playing_order,
+    match_info,
+    missing,
+    result_points,
+    side_of,
+    text,
+    whole,
+)
 
 
 def _average(points: int, innings: int) -> dict:

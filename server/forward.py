@@ -13,8 +13,8 @@ import json
 from datetime import datetime
 
 from delivery.outbox import DELIVERED, HELD, PENDING, Item
-from wire.signing import RelaySigner, Signed
 from delivery.sync import Syncer
+from wire.signing import RelaySigner, Signed
 
 NO_ORIGIN = "stored without the device's signature (before gateways were supported): cannot be relayed"
 

@@ -18,9 +18,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
+from rules.record import parse_json
 from server.answers import JSONAnswer, limited, read_body, refused
 from server.receiver import MAX_BODY
-from rules.record import parse_json
 from wire.signing import Signed
 
 log = logging.getLogger("pocitadlo.server")

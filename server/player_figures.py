@@ -61,12 +61,15 @@ def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
     return rows
 
 
+def key_of(row: dict) -> tuple:
+    return row["game"], row["season"], row["player"], row["team"]
+
+
 def replace(store, match_id: str, rows: list[dict]) -> None:
     """A match's player rows, replacing its earlier ones (in the caller's transaction). Only the
     rows that differ are written. A player who only gained rows (a partie of the match arrived)
     has the new rows added to their totals; a player who lost or changed a row has their totals
     summed again from their rows of that season."""
-    key_of = (lambda r: (r["game"], r["season"], r["player"], r["team"]))
     old = {(r["partie_id"], r["side"]): r for r in (dict(zip(ROW, row)) for row in store.query(
         f"SELECT {', '.join(ROW)} FROM player_figures WHERE match_id = ?", (match_id,)))}
     new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}

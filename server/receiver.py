@@ -14,9 +14,9 @@ The answer waits for the item's commit only: its match's figures are computed af
 import logging
 import threading
 
-from server.store import Conflict
 from server import figures
 from server.errors import Refused
+from server.store import Conflict
 from server.verify import check, parse_body
 
 log = logging.getLogger("pocitadlo.server")

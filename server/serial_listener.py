@@ -12,10 +12,10 @@ import threading
 import time
 import zlib
 
-from wire import framing
-from wire.signing import Signed
-from wire.answer import TransportError
 from delivery.transport_serial import Link
+from wire import framing
+from wire.answer import TransportError
+from wire.signing import Signed
 
 log = logging.getLogger("pocitadlo.server")
 

@@ -3,8 +3,9 @@
 from pathlib import Path
 
 from server import pages
+from server.links import link, match_href, player_href, team_href
+from server.links import query as _query
 from server.schedule_web import STATUSES
-from server.links import link, match_href, player_href, query as _query, team_href
 
 GAME_NAMES = {"carom": "karambol", "8ball": "8-ball"}
 CAROM_COLUMNS = (("player", "Hráč"), ("team", "Družstvo"), ("matches", "Utkání"), ("partie", "Partie"),

@@ -32,13 +32,16 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from server import admin_web, exports, intake, league_web, live_web, pages, schedule_web, stats, stats_web, sums
-from server.live import LiveBoard
-from server.page_cache import PageCache
-from server.settling import DELAY as FIGURES_DELAY, Later
 from server.access import RefusalLimiter, admin_allowed
 from server.answers import JSONAnswer
+from server.answers import refused as _refused
+from server.answers import remote as _remote
+from server.answers import too_many as _too_many
 from server.intake import RECORDS
-from server.answers import refused as _refused, remote as _remote, too_many as _too_many
+from server.live import LiveBoard
+from server.page_cache import PageCache
+from server.settling import DELAY as FIGURES_DELAY
+from server.settling import Later
 
 log = logging.getLogger("pocitadlo.server")
 

@@ -21,10 +21,10 @@ def easter_sunday(year: int) -> datetime.date:
     g = (8 * b + 13) // 25
     h = (19 * a + b - d - g + 15) % 30
     i, k = c // 4, c % 4
-    l = (32 + 2 * e + 2 * i - h - k) % 7
-    m = (a + 11 * h + 19 * l) // 433
-    month = (h + l - 7 * m + 90) // 25
-    return datetime.date(year, month, (h + l - 7 * m + 33 * month + 19) % 32)
+    el = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 19 * el) // 433
+    month = (h + el - 7 * m + 90) // 25
+    return datetime.date(year, month, (h + el - 7 * m + 33 * month + 19) % 32)
 
 
 @lru_cache(maxsize=64)

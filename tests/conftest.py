@@ -15,6 +15,10 @@ import pytest
 from clock import ManualClock
 from leagues import EXAMPLES, TONIGHTS, league_text
 
+# Fixtures of the helper modules, for every test that names them (a receiver's store and server, a
+# browser's page, the league of the live tests) without importing them by name.
+pytest_plugins = ["sync_helpers", "browser_helpers", "league_live_helpers"]
+
 CET = timezone(timedelta(hours=1), "CET")
 EVENING = datetime(2026, 3, 4, 19, 30)           # a Wednesday; any date would do
 

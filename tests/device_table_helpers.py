@@ -10,8 +10,8 @@ import json
 from gpiozero.pins.mock import MockFactory
 
 from cli.commands.run import assemble
-from firmware_host.settings import load
 from firmware_host.service import Command, Ui
+from firmware_host.settings import load
 from rules.record import replay_lines
 from sync_helpers import records_url
 

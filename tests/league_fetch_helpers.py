@@ -44,11 +44,10 @@ def league_receiver(path, clock, documents: dict):
     """A receiver on 127.0.0.1 whose store runs on ``clock``, with sync_helpers.DEVICE registered
     for LVA and ``documents`` (venue -> league document) as its league source; yields
     (server, source, store)."""
-    from sync_helpers import DEVICE, SECRET
-
     from server.http_server import ReceiverServer
     from server.receiver import Receiver
     from server.store import Store
+    from sync_helpers import DEVICE, SECRET
 
     store = Store(path, clock=clock)
     store.add_device(DEVICE, SECRET, venue=LVA)
@@ -66,10 +65,9 @@ def league_receiver(path, clock, documents: dict):
 def fetcher_for(port: int, clock, secret=None, device=None, game=None):
     """A device's LeagueFetcher for the receiver on ``port`` (plain HTTP), signing on ``clock``,
     asking for the league of ``game`` when given."""
-    from sync_helpers import DEVICE, SECRET
-
     from delivery.league_fetch import LeagueFetcher, league_url
     from delivery.transport_http import HttpTransport
+    from sync_helpers import DEVICE, SECRET
     from wire.signing import Signer
 
     signer = Signer(device or DEVICE, SECRET, clock=clock.time)

@@ -10,8 +10,8 @@ from live_helpers import START_PARTIE, Viewer  # noqa: F401 — for the league's
 from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.store import Store
-from wire.live import snapshot
 from sync_helpers import post_json
+from wire.live import snapshot
 from wire.signing import Signer
 
 

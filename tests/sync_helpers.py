@@ -20,10 +20,10 @@ import pytest
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from server import samples
+from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.serial_listener import SerialListener
 from server.store import Store
-from server.http_server import ReceiverServer
 from server.web import RECORDS
 
 DEVICE = "u-lva-1"
@@ -69,14 +69,15 @@ def records_url(port: int) -> str:
 
 
 @pytest.fixture
-def store(tmp_path):
+def sync_store(tmp_path):
+    """The receiver's store the sync tests deliver into (SQLite, the test device registered)."""
     with league_store(tmp_path / "league.sqlite") as s:
         yield s
 
 
 @pytest.fixture
-def server(store):
-    with running_server(store) as srv:
+def sync_server(sync_store):
+    with running_server(sync_store) as srv:
         yield srv
 
 

@@ -23,7 +23,7 @@ import hmac
 import json
 from dataclasses import dataclass
 
-from wire.league import LeagueError, MAX_BYTES, checked_text, parse_document
+from wire.league import MAX_BYTES, LeagueError, checked_text, parse_document
 from wire.signing import Signed, mac
 
 WINDOW = 300          # seconds an answer's timestamp may be off the device's clock

@@ -95,7 +95,7 @@ class ErrorCounter:
         if device is not None:
             try:
                 device.cleanup()
-            except Exception:          # noqa: BLE001
+            except Exception:          # noqa: BLE001 — cleaning up a device that already failed
                 pass
         self.counter = None
 

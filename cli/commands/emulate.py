@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from input.terminal import QUIT     # a few constants and the standard library: no weight at start
+from input.terminal import QUIT  # a few constants and the standard library: no weight at start
 
 HELP = "the scoreboard in this terminal: LED counter drawn with text, keyboard as keypad"
 BUNDLED = Path(__file__).resolve().parents[2] / "config" / "examples" / "emulator.toml"
@@ -53,8 +53,8 @@ def emulator_config(args):
 def run(args) -> int:
     import logging
 
-    from cli.main import UserError
     from cli.commands import output_dir
+    from cli.main import UserError
 
     if args.frames and not args.keys:
         raise UserError("--frames needs --keys (a key script to play)")
@@ -75,8 +75,8 @@ def run(args) -> int:
 
 def key_script(path) -> str:
     """The key script's text; a character that is no key is refused (a typo would silently go missing)."""
-    from cli.main import UserError
     from cli.commands import read_text
+    from cli.main import UserError
     from input.terminal import CHARS, HOLD_PREFIX
 
     script = read_text(path, "--keys")

@@ -74,9 +74,8 @@ def run(args) -> int:
 
 
 def _export(args, settings, outbox, UserError) -> int:
-    from wire.signing import Signer
-
     from cli.commands import output_file
+    from wire.signing import Signer
 
     if not args.file:
         raise UserError("export needs a file to write, e.g. pocitadlo outbox export /media/usb/backlog.jsonl")

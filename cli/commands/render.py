@@ -43,8 +43,8 @@ def run(args) -> int:
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # luma.emulator imports pygame
 
-    from cli.main import UserError
     from cli.commands import output_file, read_record
+    from cli.main import UserError
 
     if not args.png and not args.gif:
         raise UserError("say where to write the picture: --png FILE and/or --gif FILE")

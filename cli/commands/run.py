@@ -54,9 +54,9 @@ def setup_logging(level: str) -> None:
 
 def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None):
     """The loaded config (its league file checked too); while broken, show why and wait for a fix."""
-    from firmware_host.settings import load
     from config.options import ConfigError
     from firmware_host.league import load_league
+    from firmware_host.settings import load
 
     error_counter = ErrorCounter(path)
     show_error = show_error or error_counter.show
@@ -126,15 +126,15 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     the outbox's and the signer's timestamps, and the monotonic deadlines of keys and screens.
     ``counter``: one already lit (light_counter); its device is the service's first."""
     from clock import SystemClock
+    from delivery.sync import Syncer
     from display.counter import Counter
     from display.devices import open_device
+    from firmware_host.display_link import DisplayLink
     from firmware_host.league import EMPTY, load_league
     from firmware_host.league_keeper import LeagueKeeper
     from firmware_host.match_night import Night
     from firmware_host.notify import Notifier
-    from firmware_host.display_link import DisplayLink
     from firmware_host.service import Refresh, Service
-    from delivery.sync import Syncer
     from input.referee import Referee
 
     clock = clock or SystemClock()

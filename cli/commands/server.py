@@ -35,7 +35,6 @@ def _venue(text: str) -> str:
 
 
 def configure(parser) -> None:
-    import argparse
 
     parser.add_argument("--db", default="league.sqlite",
                         help="the receiver's store: a SQLite file (league.sqlite) or a postgresql+psycopg:// URL")

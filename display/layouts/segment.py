@@ -12,7 +12,6 @@ announced, until the next stroke) takes turns with the inning, which it never hi
 from display.layouts.base import Layout
 from display.scene import Scene
 
-
 _FROZEN = "LP"         # koule lpí: frozen balls announced (RULES 1.2)
 _EQUALISING = "do"     # dohrávka: B's equalising inning
 

@@ -30,7 +30,7 @@ class SnapshotFeed:
             record = (getattr(board, "header", None) or {}).get("id")
             self.pusher.offer(snapshot(venue=self.identity["venue"], table=self.identity["table"],
                                        seq=self.seq, view=view, record=record))
-        except Exception:                    # noqa: BLE001 — a snapshot must never stop scoring
+        except Exception:
             log.exception("live snapshot: a screen model could not be passed on")
 
 

@@ -54,7 +54,7 @@ class LiveServer:
                 self._latest, loop = view, self._loop
             if loop is not None:
                 loop.call_soon_threadsafe(self.hub.update, view)
-        except Exception:                    # noqa: BLE001 — the live page must never stop scoring
+        except Exception:
             log.exception("live page: a screen model could not be passed on")
 
     def start(self) -> None:
@@ -91,7 +91,7 @@ class LiveServer:
         except OSError as exc:
             self.error = f"cannot listen on {self.settings.bind}:{self.settings.port}: {exc.strerror or exc}"
             log.error("live page off, scoring goes on: %s", self.error)
-        except Exception as exc:             # noqa: BLE001 — a bug here must not end the service
+        except Exception as exc:
             self.error = f"stopped by a fault: {exc!r}"
             log.exception("live page off, scoring goes on")
         finally:

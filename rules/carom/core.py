@@ -13,8 +13,17 @@ protocol of rules.board; undo and redo are the Board's. Record commands (docs/re
 from fractions import Fraction
 
 from rules.carom.corrections import correct, insert
-from rules.carom.errors import (BadArgument, BadValue, FrozenBalls, Inconsistent, LimitKept,
-                                OverLimit, PartieOver, SeriesRunning, UnknownCommand)
+from rules.carom.errors import (
+    BadArgument,
+    BadValue,
+    FrozenBalls,
+    Inconsistent,
+    LimitKept,
+    OverLimit,
+    PartieOver,
+    SeriesRunning,
+    UnknownCommand,
+)
 from rules.carom.figures import average, average_text, team_points
 from rules.carom.state import PLAYERS, CaromState, Settings
 from rules.errors import HeaderError

@@ -8,11 +8,29 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 from rules.eightball.shot import (
-    BALL_GROUP, INPUT_COMMANDS, add_input, assign_group, check_no_choice_pending, close_shot, pocket_arg,
+    BALL_GROUP,
+    INPUT_COMMANDS,
+    add_input,
+    assign_group,
+    check_no_choice_pending,
+    close_shot,
+    pocket_arg,
 )
 from rules.eightball.state import (
-    DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN, GROUPS, PLAYERS, BadArgument, MatchOver, Refused,
-    State, UnknownCommand, end_game, forfeit, initial, parse_header, rerack,
+    DEFAULT_GAMES_TO_WIN,
+    DEFAULT_SETS_TO_WIN,
+    GROUPS,
+    PLAYERS,
+    BadArgument,
+    MatchOver,
+    Refused,
+    State,
+    UnknownCommand,
+    end_game,
+    forfeit,
+    initial,
+    parse_header,
+    rerack,
 )
 
 __all__ = ["EIGHTBALL", "DEFAULT_GAMES_TO_WIN", "DEFAULT_SETS_TO_WIN",

@@ -7,8 +7,17 @@ Pending entries are tuples: ("pot", group, pocket|None), ("pot8", pocket), ("scr
 from dataclasses import dataclass, replace
 
 from rules.eightball.state import (
-    GROUPS, POCKETS, BadArgument, Rack, Refused, State, credit, end_game, other,
-    other_group, rerack,
+    GROUPS,
+    POCKETS,
+    BadArgument,
+    Rack,
+    Refused,
+    State,
+    credit,
+    end_game,
+    other,
+    other_group,
+    rerack,
 )
 
 BALL_GROUP = {"solid": "solids", "stripe": "stripes"}

@@ -2,10 +2,10 @@
 plays it (terminal key letters; newline = Enter): one script signs (A.6.9d), one objects (A.6.3,
 A.6.5) — and the league's receiver shows what they answered on its zápis page."""
 import pytest
-from sync_helpers import league_store
 
 from server import exports, pages
 from server.receiver import Receiver
+from sync_helpers import league_store
 from wire.signing import Signer
 
 SETUP = "\n" * 5                      # ready → fixture → home present → away present → lot draw seen

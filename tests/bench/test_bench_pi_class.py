@@ -16,8 +16,8 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
-import pi_class  # noqa: E402
-from stages import STAGES, Stages, breakdown  # noqa: E402
+import pi_class
+from stages import STAGES, Stages, breakdown
 
 
 def _fifo_allowed() -> bool:

@@ -2,14 +2,13 @@
 store's ``league_document(venue, today)``, asked with the receiver's own date."""
 from argparse import Namespace
 
-from league_fetch_helpers import LVA, fetcher_for, league_document
-from sync_helpers import DEVICE, SECRET
-
 from cli.commands import serve
 from cli.main import UserError
+from league_fetch_helpers import LVA, fetcher_for, league_document
 from server.http_server import ReceiverServer
 from server.receiver import Receiver
 from server.store import Store
+from sync_helpers import DEVICE, SECRET
 
 
 class LeagueStore(Store):

@@ -5,9 +5,9 @@ import pytest
 
 from config import load as config_load
 from config.load import ConfigFileError
-from firmware_host.settings import load
 from config.options import ConfigError
 from firmware_host.league import load_league
+from firmware_host.settings import load
 
 GOOD = """
 [device]

@@ -6,9 +6,9 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from league_fetch_helpers import LVA, fetcher_for, league_document, league_receiver
 
 from delivery.league_fetch import FetchFailed, league_url
+from league_fetch_helpers import LVA, fetcher_for, league_document, league_receiver
 from wire.league import parse_document
 
 

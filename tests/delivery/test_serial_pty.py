@@ -12,15 +12,23 @@ import socket
 import threading
 
 import pytest
-from sync_helpers import (  # noqa: F401  (store: a fixture)
-    DEVICE, SECRET, FakeClock, assert_exactly_once, deliver_all, drain, queue, relay, serial_listener, store,
-)
 
-from wire.signing import Signer
 from delivery.sync import Syncer
-from wire.answer import TransportError
 from delivery.transport_serial import SerialTransport
 from server.receiver import Receiver
+from sync_helpers import (
+    DEVICE,
+    SECRET,
+    FakeClock,
+    assert_exactly_once,
+    deliver_all,
+    drain,
+    queue,
+    relay,
+    serial_listener,
+)
+from wire.answer import TransportError
+from wire.signing import Signer
 
 pytestmark = pytest.mark.slow
 
@@ -32,13 +40,13 @@ def run_link(tmp_path, store, fault, n=6, tries=8, quiet_gap=0.1):
         return outbox, deliver_all(outbox, transport)
 
 
-def test_records_cross_a_clean_pty_pair_exactly_once(tmp_path, store):
-    outbox, syncer = run_link(tmp_path, store, None)
-    assert_exactly_once(outbox, store, 6)
+def test_records_cross_a_clean_pty_pair_exactly_once(tmp_path, sync_store):
+    outbox, syncer = run_link(tmp_path, sync_store, None)
+    assert_exactly_once(outbox, sync_store, 6)
     assert syncer.status()["last_error"] is None
 
 
-def test_dropped_flipped_and_duplicated_bytes_in_both_directions(tmp_path, store):
+def test_dropped_flipped_and_duplicated_bytes_in_both_directions(tmp_path, sync_store):
     rng = random.Random(7)
     hits = {"drop": 0, "flip": 0, "dup": 0, "dup-chunk": 0}
 
@@ -56,12 +64,12 @@ def test_dropped_flipped_and_duplicated_bytes_in_both_directions(tmp_path, store
             return chunk[:at + 1] + chunk[at:]
         return chunk + chunk
 
-    outbox, _ = run_link(tmp_path, store, fault, n=8)
+    outbox, _ = run_link(tmp_path, sync_store, fault, n=8)
     assert all(hits.values()), hits         # every kind of damage really happened
-    assert_exactly_once(outbox, store, 8)
+    assert_exactly_once(outbox, sync_store, 8)
 
 
-def test_the_cable_pulled_mid_frame(tmp_path, store):
+def test_the_cable_pulled_mid_frame(tmp_path, sync_store):
     """The first frame is cut after 100 bytes and the line stays dead for a while."""
     state = {"sent": 0, "dead_chunks": 0}
 
@@ -78,8 +86,8 @@ def test_the_cable_pulled_mid_frame(tmp_path, store):
         state["sent"] += len(chunk)
         return chunk
 
-    outbox, _ = run_link(tmp_path, store, fault, n=3)
-    assert_exactly_once(outbox, store, 3)
+    outbox, _ = run_link(tmp_path, sync_store, fault, n=3)
+    assert_exactly_once(outbox, sync_store, 3)
 
 
 class SocketCable:
@@ -146,17 +154,17 @@ class SocketCable:
         os.close(self._slave)
 
 
-def test_socket_cable_pulled_then_plugged_back(tmp_path, store):
+def test_socket_cable_pulled_then_plugged_back(tmp_path, sync_store):
     """pyserial socket://: the port itself fails; the transport reopens it once the cable is back."""
     cable = SocketCable()
     try:
-        with serial_listener(Receiver(store), cable.listener_port, quiet_gap=0.1):
+        with serial_listener(Receiver(sync_store), cable.listener_port, quiet_gap=0.1):
             outbox = queue(tmp_path / "outbox", 4)
             transport = SerialTransport(cable.url, Signer(DEVICE, SECRET), ack_timeout=0.2, tries=3)
             _pull_and_plug(cable, outbox, transport)
     finally:
         cable.close()
-    assert_exactly_once(outbox, store, 4)
+    assert_exactly_once(outbox, sync_store, 4)
 
 
 def _pull_and_plug(cable, outbox, transport):
@@ -180,11 +188,11 @@ def test_a_missing_port_is_a_transport_error(tmp_path):
         transport.send(b"{}")
 
 
-def test_a_refusal_over_serial_comes_back_in_the_ack(tmp_path, store):
+def test_a_refusal_over_serial_comes_back_in_the_ack(tmp_path, sync_store):
     """An unknown device gets the receiver's 401 over serial too (same signature as HTTP)."""
-    with relay() as cable, serial_listener(Receiver(store), cable.listener_port):
+    with relay() as cable, serial_listener(Receiver(sync_store), cable.listener_port):
         transport = SerialTransport(cable.device_port, Signer("u-tygra-9", SECRET), ack_timeout=0.3, tries=3)
         answer = transport.send(json.dumps({"id": "x", "kind": "partie"}).encode())
         transport.close()
     assert answer.status == 401 and "unknown device" in answer.message
-    assert store.count() == 0
+    assert sync_store.count() == 0

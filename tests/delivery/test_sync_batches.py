@@ -7,14 +7,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from sync_helpers import (  # noqa: F401  (store, server: fixtures)
-    DEVICE, SECRET, FakeClock, assert_exactly_once, drain, queue, records_url, server, store,
-)
-
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
 from server import samples
+from sync_helpers import DEVICE, SECRET, FakeClock, assert_exactly_once, drain, queue, records_url
 from wire.signing import Signer
 
 
@@ -30,37 +27,37 @@ def counting(transport: HttpTransport) -> list:
     return sent
 
 
-def test_a_backlog_goes_in_batches_each_item_once(tmp_path, server, store):
+def test_a_backlog_goes_in_batches_each_item_once(tmp_path, sync_server, sync_store):
     outbox = queue(tmp_path / "outbox", 7)
-    transport = HttpTransport(records_url(server.port), Signer(DEVICE, SECRET), timeout=5)
+    transport = HttpTransport(records_url(sync_server.port), Signer(DEVICE, SECRET), timeout=5)
     batches = counting(transport)
     clock = FakeClock()
     drain(Syncer(outbox, transport, clock=clock, batch=3), clock, outbox)
-    assert batches == [3, 3] and store.count() == 7      # the seventh alone, as a single post
-    assert_exactly_once(outbox, store, 7)
+    assert batches == [3, 3] and sync_store.count() == 7      # the seventh alone, as a single post
+    assert_exactly_once(outbox, sync_store, 7)
 
 
-def test_an_item_refused_for_good_in_a_batch_is_set_aside_and_the_rest_delivered(tmp_path, server, store):
+def test_an_item_refused_for_good_in_a_batch_is_set_aside_and_the_rest_delivered(tmp_path, sync_server, sync_store):
     outbox = queue(tmp_path / "outbox", 3)
     text, summary = samples.partie("p-3", "A", "B", seed=4, points_limit=20, innings_limit=3)
     outbox.add("p-3", "partie", text, {**summary, "players": {}})       # does not replay to its summary
     clock = FakeClock()
-    syncer = Syncer(outbox, HttpTransport(records_url(server.port), Signer(DEVICE, SECRET), timeout=5),
+    syncer = Syncer(outbox, HttpTransport(records_url(sync_server.port), Signer(DEVICE, SECRET), timeout=5),
                     clock=clock, batch=4)
     assert syncer.step() == 0.0
     assert [item.id for item in outbox.held()] == ["p-3"] and outbox.pending() == []
-    assert sorted(r["id"] for r in store.items()) == ["p-0", "p-1", "p-2"]
+    assert sorted(r["id"] for r in sync_store.items()) == ["p-0", "p-1", "p-2"]
     assert "422" in syncer.status()["last_error"]
 
 
-def test_a_wrong_device_clock_in_a_batch_is_corrected_from_the_receivers_time(tmp_path, server, store):
+def test_a_wrong_device_clock_in_a_batch_is_corrected_from_the_receivers_time(tmp_path, sync_server, sync_store):
     """A Pi booted in 1970 sends its backlog: every item is answered 401 (stale), the syncer adopts
     the receiver's time and sends the batch again, at once."""
     outbox = queue(tmp_path / "outbox", 3)
     signer = Signer(DEVICE, SECRET, clock=lambda: 86400.0)
-    syncer = Syncer(outbox, HttpTransport(records_url(server.port), signer, timeout=5), batch=3)
+    syncer = Syncer(outbox, HttpTransport(records_url(sync_server.port), signer, timeout=5), batch=3)
     assert syncer.step() == 0.0
-    assert_exactly_once(outbox, store, 3)
+    assert_exactly_once(outbox, sync_store, 3)
 
 
 class OlderReceiver(BaseHTTPRequestHandler):

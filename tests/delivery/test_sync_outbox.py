@@ -6,12 +6,12 @@ import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sync_helpers import FakeClock
 
 from delivery.outbox import Outbox, file_name, item_body
-from wire.signing import Signed, Signer
 from delivery.sync import Backoff, Syncer
+from sync_helpers import FakeClock
 from wire.answer import Answer, TransportError
+from wire.signing import Signed, Signer
 
 SUMMARY = {"game": "carom", "finished": True, "result": "a"}
 RECORD = '{"game":"carom","id":"p-1","a":"Novák","b":"Dvořák"}\n{"cmd":"miss"}\n'

@@ -2,14 +2,16 @@
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from PIL import Image
 
 import display.counter
+from cli.main import main
 from display.counter import Counter
 from display.devices import open_device
 from display.settings import DisplaySettings
-from cli.main import main
 from rules.record import replay_lines
 
 LAYOUTS = [dict(width=32, height=8), dict(width=64, height=16), dict(width=96, height=16),

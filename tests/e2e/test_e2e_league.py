@@ -14,12 +14,22 @@ import socket
 import time
 
 import pytest
-
 from gpiozero.pins.mock import MockFactory
 
-from device_table_helpers import (B_WINS_ON_INNINGS, CLOSE, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
-                                  close_match, device_config, fetch, fetch_html, http_sync,
-                                  play_partie)
+from device_table_helpers import (
+    B_WINS_ON_INNINGS,
+    CLOSE,
+    HOME_WINS,
+    NIGHT,
+    Table,
+    assert_arrived_once_and_intact,
+    close_match,
+    device_config,
+    fetch,
+    fetch_html,
+    http_sync,
+    play_partie,
+)
 from server import exports
 from sync_helpers import DEVICE, SECRET, league_store, relay, running_server, serial_listener, wait_for
 

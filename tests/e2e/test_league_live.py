@@ -8,8 +8,7 @@ import urllib.request
 
 import pytest
 
-from league_live_helpers import (DEVICE, SECRET, START_PARTIE, VENUE, Events, connect,  # noqa: F401 — a fixture
-                                 league, page_state)
+from league_live_helpers import DEVICE, SECRET, START_PARTIE, VENUE, Events, connect, page_state
 from live_helpers import until
 
 pytestmark = pytest.mark.e2e

@@ -3,9 +3,8 @@ at the device (the emulator player) appears on it, names stay text, no console e
 violation is one). Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import pytest
 
-from browser_helpers import WAIT_MS, browser, open_page  # noqa: F401 — fixtures
-from league_live_helpers import (DEVICE, SECRET, START_PARTIE, VENUE, connect, league,  # noqa: F401 — a fixture
-                                 post_snapshot, snap)
+from browser_helpers import WAIT_MS
+from league_live_helpers import DEVICE, SECRET, START_PARTIE, VENUE, connect, post_snapshot, snap
 from live_helpers import HOSTILE
 from wire.signing import Signer
 

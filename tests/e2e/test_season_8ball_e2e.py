@@ -26,10 +26,27 @@ import datetime as dt
 import pytest
 
 from admin_http_helpers import AdminClient
-from device_table_helpers import (CLOSE, Table, assert_arrived_once_and_intact, close_match, device_config, fetch,
-                                  fetch_html, http_sync)
-from league_season_helpers import (League, assert_roster_shown, fill_the_rosters, fixtures_of, linked_result,
-                                   offered_tonight, organiser, rows_of, set_up_the_season)
+from device_table_helpers import (
+    CLOSE,
+    Table,
+    assert_arrived_once_and_intact,
+    close_match,
+    device_config,
+    fetch,
+    fetch_html,
+    http_sync,
+)
+from league_season_helpers import (
+    League,
+    assert_roster_shown,
+    fill_the_rosters,
+    fixtures_of,
+    linked_result,
+    offered_tonight,
+    organiser,
+    rows_of,
+    set_up_the_season,
+)
 from server.czech_order import czech_key
 from server.schedule import working_day
 from sync_helpers import wait_for

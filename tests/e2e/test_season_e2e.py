@@ -26,10 +26,32 @@ from urllib.parse import unquote
 import pytest
 
 from admin_http_helpers import TOKEN, AdminClient
-from device_table_helpers import (AWAY_WINS, DRAW, HOME_WINS, NIGHT, Table, assert_arrived_once_and_intact,
-                                  close_match, device_config, fetch, fetch_html, http_sync, play_partie)
-from league_season_helpers import (League, assert_roster_shown, fill_the_rosters, fixtures_of, linked_result,
-                                   menu_entry, offered_tonight, organiser, rows_of, set_up_the_season)
+from device_table_helpers import (
+    AWAY_WINS,
+    DRAW,
+    HOME_WINS,
+    NIGHT,
+    Table,
+    assert_arrived_once_and_intact,
+    close_match,
+    device_config,
+    fetch,
+    fetch_html,
+    http_sync,
+    play_partie,
+)
+from league_season_helpers import (
+    League,
+    assert_roster_shown,
+    fill_the_rosters,
+    fixtures_of,
+    linked_result,
+    menu_entry,
+    offered_tonight,
+    organiser,
+    rows_of,
+    set_up_the_season,
+)
 from server.schedule import working_day
 from sync_helpers import wait_for
 

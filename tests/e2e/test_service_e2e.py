@@ -9,10 +9,10 @@ import json
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_host.settings import load
 from cli.commands.run import assemble
 from delivery.outbox import Outbox
 from firmware_host.match_night import TAKE_BACK_SECONDS
+from firmware_host.settings import load
 from rules.record import replay_lines
 
 pytestmark = pytest.mark.e2e

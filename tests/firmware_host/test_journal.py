@@ -3,8 +3,8 @@ import logging
 import os
 
 import pytest
-
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.journal import Journal, read_lines
 from rules.record import encode_line, replay_file, strip_meta

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from clock import ManualClock
+from firmware_host.display_link import DisplayLink
 from firmware_host.journal import Damage, Journal, read_lines
 from firmware_host.match_night import Night
-from firmware_host.display_link import DisplayLink
 from firmware_host.night_screens import journal_notice
 from firmware_host.service import Service
 from firmware_host.settings import load

@@ -25,10 +25,10 @@ import traceback
 
 import pytest
 
-from firmware_host.settings import load
-from firmware_host.match_night import Night
 from firmware_host.display_link import DisplayLink
+from firmware_host.match_night import Night
 from firmware_host.service import Command, Service, Stop
+from firmware_host.settings import load
 from rules.board import Board
 from rules.errors import RuleError
 
@@ -95,7 +95,7 @@ class Child:
                 os.close(down_w), os.close(up_r)
                 child_main(str(config_path), os.fdopen(down_r, encoding="utf-8"),
                            os.fdopen(up_w, "w", encoding="utf-8"))
-            except BaseException:
+            except BaseException:  # noqa: BLE001 — a forked child never returns into pytest
                 traceback.print_exc()
                 status = 1
             finally:

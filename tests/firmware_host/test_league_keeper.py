@@ -6,14 +6,14 @@ import logging
 import os
 
 import pytest
-from league_fetch_helpers import LVA, ROSTERS, fetcher_for, league_document, league_receiver
-from sync_helpers import DEVICE, SECRET
 
 from delivery.outbox import Outbox
 from firmware_host.league import EMPTY, load_league
 from firmware_host.league_keeper import CACHE, LeagueKeeper
 from firmware_host.match_night import Night
 from firmware_host.settings import load
+from league_fetch_helpers import LVA, ROSTERS, fetcher_for, league_document, league_receiver
+from sync_helpers import DEVICE, SECRET
 
 # the receiver's rosters differ from league.toml's: the menus show whose they are
 FETCHED = {"Sokol Dvůr": ("Král", "Kníže", "Vévoda", "Hrabě"), "Jiskra Hořice": ("Kučera", "Veselý", "Horák", "Němec"),

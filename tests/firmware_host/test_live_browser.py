@@ -6,7 +6,7 @@ is back; no page logs a console error (a CSP violation is one). Without Chromium
 one line naming the package; with POCITADLO_REQUIRE_BROWSER=1 (CI) that skip is a failure."""
 import pytest
 
-from browser_helpers import WAIT_MS, browser, open_page  # noqa: F401 — fixtures
+from browser_helpers import WAIT_MS
 from firmware_host.live.server import LiveServer
 from firmware_host.live.settings import LiveSettings
 from live_helpers import HOSTILE, MATCH, START_PARTIE, hostile_home_team, serve, serving

@@ -8,8 +8,7 @@ import socket
 import pytest
 
 from firmware_host.live.pages import script_json
-from live_helpers import (HOSTILE, MATCH, START_PARTIE, Viewer, get, hostile_home_team, request, serving, state,
-                          until)
+from live_helpers import HOSTILE, MATCH, START_PARTIE, Viewer, get, hostile_home_team, request, serving, state, until
 
 
 @pytest.fixture

@@ -92,8 +92,8 @@ def test_the_live_part_listens_only_from_the_first_frame(tmp_path):
     from dataclasses import replace
 
     from cli.commands.run import assemble
-    from firmware_host.settings import load
     from firmware_host.live.server import attach
+    from firmware_host.settings import load
     from live_helpers import state
 
     path = tmp_path / "config.toml"

@@ -5,19 +5,18 @@ import os
 import shutil
 
 import pytest
+from night_helpers import TONIGHT, sign_off
 
 from clock import ManualClock
-from firmware_host.settings import load
+from delivery.outbox import Outbox
 from firmware_host.league import load_league
 from firmware_host.match_night import TAKE_BACK_SECONDS, Night
-from delivery.outbox import Outbox
+from firmware_host.settings import load
 from input.messages import Said
 from rules.board import Board
-from rules.errors import IllegalCommand
 from rules.carom.match import draw_lot
+from rules.errors import IllegalCommand
 from rules.record import replay_file
-
-from night_helpers import TONIGHT, sign_off
 
 # the bundled league's first two teams, Jiskra one player short
 TEAMS = (("Sokol Dvůr", "Hospoda U Lva", ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
@@ -431,7 +430,7 @@ def test_a_night_past_midnight_keeps_the_date_and_fixture_it_started_with(setup)
     night, outbox = night_of(setup, clock=clock)
     start_league_match(night)
     night.ui("confirm")
-    for number in range(1, 5):
+    for _ in range(1, 5):
         clock.advance(dt.timedelta(minutes=17))            # the last two partie are played after midnight
         night.ui(1), night.ui("confirm")
         assert night.board.header["date"] == "2026-11-29"

@@ -1,6 +1,7 @@
 """The captains answer the zápis on the counter (firmware_host/match_night.py): A.6.9d (sign),
 A.6.3 / A.6.5 (object), the referee's escape (unsigned); durable before shown, also mid-signing."""
 import pytest
+from night_helpers import TONIGHT, sign_off, write_night
 
 from clock import ManualClock
 from delivery.outbox import Outbox
@@ -8,8 +9,6 @@ from firmware_host.league import load_league
 from firmware_host.match_night import Night
 from firmware_host.settings import load
 from rules.errors import IllegalCommand
-
-from night_helpers import TONIGHT, sign_off, write_night
 
 AT = ManualClock(TONIGHT).now().isoformat(timespec="seconds")
 

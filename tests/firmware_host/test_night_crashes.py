@@ -12,17 +12,16 @@ import json
 import os
 
 import pytest
+from night_helpers import TONIGHT, write_night
 
 from clock import ManualClock
-from firmware_host.settings import load
+from delivery.outbox import Outbox
 from firmware_host.journal import Journal
 from firmware_host.league import load_league
 from firmware_host.match_night import TAKE_BACK_SECONDS, Night
-from delivery.outbox import Outbox
+from firmware_host.settings import load
 from rules.errors import RuleError
 from rules.record import replay_lines
-
-from night_helpers import TONIGHT, write_night
 
 
 class PowerCut(BaseException):

@@ -5,15 +5,15 @@ every step a fresh Night folded from the files on disk must show the same screen
 excepted, whose cursor is not a decision (firmware_host/match_night.py).
 """
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from night_helpers import TONIGHT, write_night  # the crash tests' league night
 
 from clock import ManualClock
-from firmware_host.settings import load
 from firmware_host.league import load_league
 from firmware_host.match_night import Night
+from firmware_host.settings import load
 from rules.errors import RuleError
-
-from night_helpers import TONIGHT, write_night   # the crash tests' league night
 
 pytestmark = pytest.mark.slow           # 150 random nights of up to 200 presses, each step restarted
 

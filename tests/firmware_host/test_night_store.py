@@ -6,10 +6,10 @@ import os
 import pytest
 
 from clock import ManualClock
-from firmware_host.settings import load
 from delivery.outbox import Outbox
 from firmware_host.match_night import TAKE_BACK_SECONDS, Night
 from firmware_host.night_store import NightStore
+from firmware_host.settings import load
 
 CONFIG = ('[device]\nvenue = "U Lva"\ntable = "2"\nname = "lev-2"\ndata_dir = "data"\n'
           '[rules.carom]\npoints_limit = 20\ninnings_limit = 2\n')

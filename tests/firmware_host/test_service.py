@@ -3,20 +3,19 @@ import logging
 import os
 import socket
 import threading
-from dataclasses import replace
 
 import pytest
 
-from firmware_host.settings import load
+from cli.commands.run import load_or_wait
+from cli.main import main
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings
-from cli.main import main
-from cli.commands.run import load_or_wait
+from firmware_host.display_link import DisplayLink
 from firmware_host.match_night import Night
 from firmware_host.notify import Notifier
-from firmware_host.display_link import DisplayLink
 from firmware_host.service import IDLE_WAKE, Command, Service, Stop, Ui
+from firmware_host.settings import load
 from input.events import DeviceStatus, KeyEvent
 from input.referee import Referee
 from input.testing import FakeClock

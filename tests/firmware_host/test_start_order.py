@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 from cli.commands.boot import ErrorCounter, boot_model
-from display import boot_frame
 from cli.commands.run import assemble
+from display import boot_frame
 from firmware_host.settings import load
 
 CONFIG = ('[device]\nvenue = "U Lva"\ntable = "3"\ndata_dir = "data"\n[display]\ndriver = "dummy"\n'

@@ -7,8 +7,8 @@ import threading
 import pytest
 from evdev import InputEvent, ecodes
 
-from input.events import DeviceStatus, KeyEvent
 from input.evdev_keypad import EvdevKeypad, EvdevTranslator
+from input.events import DeviceStatus, KeyEvent
 
 
 def key(code, value, t):

@@ -229,11 +229,11 @@ def test_bouncing_button_through_the_referee_scores_once(factory):
 def test_open_devices_builds_what_the_config_asks_for(factory):
     import io
 
+    from config.options import Section
     from input.devices import open_devices
     from input.evdev_keypad import EvdevKeypad
     from input.settings import read
     from input.terminal import TerminalKeys
-    from config.options import Section
     settings = read(Section({"devices": ["evdev", "matrix", "buttons", "terminal"],
                              "evdev": {"paths": ["/dev/input/by-id/a-event-kbd"]}}, "keypad"))
     devices = open_devices(settings, pin_factory=factory, stream=io.StringIO(""))

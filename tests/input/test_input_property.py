@@ -29,7 +29,10 @@ step = st.tuples(
 def run(desk: Desk, steps):
     for key, kind, device, gap in steps:
         raw = device == "matrix"
-        event = lambda pressed: desk.feed(KeyEvent(key, pressed, desk.clock(), device, not raw))
+
+        def event(pressed, key=key, device=device, raw=raw):
+            desk.feed(KeyEvent(key, pressed, desk.clock(), device, not raw))
+
         if kind == "tap":
             event(True)
             desk.wait(0.08)

@@ -1,10 +1,11 @@
 """Hypothesis strategies for 8-ball command sequences through the Board, shared by
 tests/rules/test_eightball_properties.py and tests/rules/test_rules_audit_eightball.py."""
-from hypothesis import HealthCheck, settings, strategies as st
+from eightball_helpers import HEADER
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 from rules.board import Board
 from rules.errors import IllegalCommand
-from eightball_helpers import HEADER
 
 pockets = st.one_of(st.integers(1, 6), st.none(), st.sampled_from([0, 7, "2"]))
 commands = st.one_of(

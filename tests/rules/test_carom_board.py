@@ -1,8 +1,8 @@
 """Undo and redo of carom commands through the Board (issue 2; docs/record-format.md)."""
 import pytest
-
-from rules.errors import NothingToRedo, NothingToUndo
 from carom_helpers import board, command, players
+
+from rules.errors import IllegalCommand, NothingToRedo, NothingToUndo
 
 PARTIE = "10 2 m z 1 m 20 f 1 1 m m"
 
@@ -72,7 +72,7 @@ def test_a_new_command_clears_redo():
 def test_a_refused_command_does_not_clear_redo():
     """A refused command changes nothing, the redo stack included."""
     b = board("10 m u")
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalCommand):
         b.push({"cmd": "score", "value": 7})
     b.push(command("r"))
     assert b.summary()["to_play"] == "b"

@@ -4,7 +4,6 @@ The rules are documented in docs/record-format.md ("Corrections"); B.9.2 and B.4
 clauses they rest on.
 """
 import pytest
-
 from carom_helpers import board, command, players, refused
 
 

@@ -103,7 +103,7 @@ def test_replaying_a_record_twice_gives_the_same_state(header, cmds):
 def test_every_played_partie_passes_the_correction_check(header, cmds):
     """Corrections accept every course real play produces: re-entering an inning's own value
     between innings changes nothing."""
-    for board, cmd in push_all(header, cmds):
+    for board, _cmd in push_all(header, cmds):
         if board.state.running:
             continue
         for p in "ab":

@@ -2,8 +2,8 @@
 from fractions import Fraction
 
 import pytest
-
 from carom_helpers import board, command, players, refused
+
 from rules.carom.core import CAROM, CaromState, Settings, parse_header
 from rules.errors import HeaderError
 

@@ -2,16 +2,21 @@
 import dataclasses
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.board import Board
 from rules.eightball.core import (
-    DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN, EIGHTBALL, initial, parse_header, step,
+    DEFAULT_GAMES_TO_WIN,
+    DEFAULT_SETS_TO_WIN,
+    EIGHTBALL,
+    initial,
+    parse_header,
+    step,
 )
 from rules.eightball.match import team_score
 from rules.errors import HeaderError, IllegalCommand, NothingToUndo
-from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
-
 
 # -- header (RULES 2.2, 2.3, 2.9) -----------------------------------------------------
 

@@ -1,6 +1,5 @@
 """8-ball rule core, clause by clause (RULES Part 2). Notation: tests/rules/eightball_helpers.py."""
 import pytest
-
 from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
 
 

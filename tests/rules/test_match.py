@@ -1,8 +1,8 @@
 """The carom match (RULES 1.6; A.3.5-A.3.7, A.5.3-A.5.5): lot draw and match result."""
 import pytest
+from carom_helpers import board
 
 from rules.carom.match import MatchError, Pairing, draw_lot, forfeited_match, match_result
-from carom_helpers import board
 
 HOME = ["Novák", "Dvořák", "Svoboda", "Černý", "Procházka"]
 AWAY = ["Kučera", "Veselý", "Horák", "Němec"]

@@ -1,6 +1,7 @@
 """The match night as a pure fold (rules/night.py): events in, an immutable night out."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import night
 from rules.board import Board

@@ -1,7 +1,8 @@
 """The captains answer the zápis in the night fold (rules/night.py): sign (A.6.9d), object (A.6.3,
 A.6.5) or — the referee's escape — go unsigned; the match item carries what they answered."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import night
 

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RecordError
-from rules.record import (META_KEYS, canonical, crc_of, decode_line, encode_line, parse_json, replay_lines,
-                          strip_meta)
+from rules.record import META_KEYS, canonical, crc_of, decode_line, encode_line, parse_json, replay_lines, strip_meta
 
 LINE_VALUES = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 LINES = st.dictionaries(st.sampled_from(["cmd", "value", "at", "crc", "n", "by", "é"]) | st.text(max_size=4),

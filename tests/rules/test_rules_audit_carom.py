@@ -3,11 +3,11 @@ second, deliberately naive implementation of RULES 1.2-1.4 that random command s
 with. Notation: tests/rules/carom_helpers.py (a number is a stroke, m miss, f foul, z frozen,
 Fa/Fb forfeit, u undo, r redo)."""
 import pytest
+from carom_helpers import board, command, players, refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleError
-from carom_helpers import board, command, players, refused
 
 
 def figures(b, player: str) -> tuple:

@@ -4,9 +4,11 @@ import json
 import re
 from pathlib import Path
 
-from rules.record import replay_lines
 from carom_helpers import command as carom_command
-from eightball_helpers import B_NEEDS_EIGHT, cmd as eightball_command
+from eightball_helpers import B_NEEDS_EIGHT
+from eightball_helpers import cmd as eightball_command
+
+from rules.record import replay_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")

@@ -3,13 +3,13 @@ Notation: tests/rules/eightball_helpers.py."""
 from itertools import combinations
 
 import pytest
-
-from hypothesis import given, strategies as st
+from eightball_helpers import B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, HEADER, current, play, refused
+from eightball_strategies import SETTINGS, header, run, sequences
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.board import Board
 from rules.eightball.core import summary as eightball_summary
-from eightball_helpers import HEADER, B_NEEDS_EIGHT, B_SOLIDS_A_TO_PLAY, current, play, refused
-from eightball_strategies import SETTINGS, header, run, sequences
 
 
 def log(board) -> list:

@@ -1,11 +1,10 @@
 """Requests to the receiver under test (a real HTTP server on 127.0.0.1), shared by the server's tests."""
 import http.client
 
-from sync_helpers import SECRET, post_json, records_url
-
 from delivery.outbox import item_body
 from server import samples
 from server.web import RECORDS
+from sync_helpers import SECRET, post_json, records_url
 from wire.signing import Signer
 
 

@@ -3,9 +3,9 @@ width: the organiser logs in, sets a season up through the forms (the session co
 tokens work as a browser sends them), and the schedule fits the screen. Skipped without Chromium,
 a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import pytest
-from admin_http_helpers import TOKEN
-from browser_helpers import WAIT_MS, browser, open_page  # noqa: F401 — fixtures
 
+from admin_http_helpers import TOKEN
+from browser_helpers import WAIT_MS
 from server.receiver import Receiver
 from server.store import Store
 

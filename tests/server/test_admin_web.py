@@ -4,10 +4,10 @@ everything escaped; and the public schedule with results."""
 import json
 
 import pytest
-from markupsafe import escape
-from admin_http_helpers import TOKEN, AdminClient
 from league_admin_helpers import SEASON, fixture_between, set_up_league
+from markupsafe import escape
 
+from admin_http_helpers import TOKEN, AdminClient
 from server.admin_session import Sessions
 
 

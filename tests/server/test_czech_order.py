@@ -1,5 +1,6 @@
 """Rosters and teams in Czech alphabetical order (server/czech_order.py), the same on every database."""
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from server.czech_order import czech_key
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from delivery.outbox import item_body
 from server import exports, figures, samples, sums
 from server.sums import season_of
-from delivery.outbox import item_body
 
 
 @pytest.mark.parametrize("date, season", [("2026-11-27", "2026/27"), ("2027-03-01", "2026/27"),
@@ -63,7 +63,10 @@ def test_the_lists_over_http_show_one_season_and_link_the_others(receiver, sign,
     400 with its reason."""
     post_match(receiver, sign, "KD-25-1", "Lvi", "Orli", "2026-03-01", 1)
     post_match(receiver, sign, "KD-26-1", "Sokol", "Jiskra", "2026-11-27", 2)
-    listed = lambda path: [m["match"] for m in json.loads(client.get(path)[1])]     # noqa: E731
+
+    def listed(path):
+        return [m["match"] for m in json.loads(client.get(path)[1])]
+
     assert listed("/matches.json") == ["KD-26-1"] and listed("/matches.json?season=2025/26") == ["KD-25-1"]
     page = client.get("/")[1].decode()
     assert "KD-26-1" in page and "KD-25-1" not in page

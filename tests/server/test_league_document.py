@@ -2,8 +2,16 @@
 (docs/league.md, interface 2 of issue 16)."""
 import datetime as dt
 
-from league_admin_helpers import (KOULE, LVA, SEASON, TEAMS, fixture_between, free_working_day, play_as_device,
-                                  set_up_league)
+from league_admin_helpers import (
+    KOULE,
+    LVA,
+    SEASON,
+    TEAMS,
+    fixture_between,
+    free_working_day,
+    play_as_device,
+    set_up_league,
+)
 
 
 def test_no_league_data_for_a_venue_is_none(store):

@@ -4,9 +4,9 @@ with the device's own secret."""
 import json
 
 import pytest
+
 from conftest import KOULE, LVA, SECRETS, Client, register_devices
 from league_fetch_helpers import LeagueSource, league_document
-
 from server.access import RefusalLimiter
 from server.receiver import Receiver
 from server.store import Store

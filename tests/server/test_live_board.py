@@ -2,10 +2,10 @@
 import json
 
 import pytest
+
 from conftest import KOULE, LVA, SECRETS, Client, signer
 from league_live_helpers import Events, page_state, snap
 from league_live_helpers import post_snapshot as post_live
-
 from server.live import LiveBoard
 from wire.signing import Signer
 

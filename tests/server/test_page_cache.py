@@ -6,10 +6,10 @@ import json
 import threading
 
 from conftest import Client, match_items, serving
-from sync_helpers import wait_for
 from server.page_cache import FRESH, PageCache
 from server.receiver import Receiver
 from server.store import Store
+from sync_helpers import wait_for
 
 
 def test_a_page_is_built_once_per_generation_and_again_when_it_moves():
@@ -51,7 +51,7 @@ def test_readers_of_a_page_being_built_wait_for_that_one_build():
 def test_the_kept_pages_are_bounded_the_least_recently_asked_go_first():
     cache = PageCache(kept=2)
     for path in ("/a", "/b", "/a", "/c"):
-        cache.page(path, 0, lambda: path)
+        cache.page(path, 0, lambda path=path: path)
     assert cache.page("/a", 0, lambda: "/a again") == "/a"       # asked since /b: kept
     assert cache.page("/b", 0, lambda: "/b again") == "/b again"  # /c pushed it out
     assert cache.built == 4

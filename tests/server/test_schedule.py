@@ -8,11 +8,23 @@ from collections import Counter
 from datetime import date, time, timedelta
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server import berger
-from server.schedule import (Entrant, Half, Plan, Planned, czech_holidays, draw, generate, move_refusal,
-                             season_halves, seat, working_day)
+from server.schedule import (
+    Entrant,
+    Half,
+    Plan,
+    Planned,
+    czech_holidays,
+    draw,
+    generate,
+    move_refusal,
+    season_halves,
+    seat,
+    working_day,
+)
 from server.workdays import easter_sunday, long_date
 
 AUTUMN, SPRING = season_halves(2026)

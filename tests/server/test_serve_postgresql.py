@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sync_helpers import deliver_all, records_url, wait_for
 
 from cli.main import main
 from delivery.outbox import Outbox
@@ -25,6 +24,7 @@ from delivery.transport_http import HttpTransport
 from server import samples
 from server.receiver import Receiver
 from server.store import Store
+from sync_helpers import deliver_all, records_url, wait_for
 from wire.signing import Signer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,13 +4,14 @@ error, and nothing stored changes."""
 import json
 from types import SimpleNamespace
 
-from sync_helpers import DEVICE, SECRET, relay, serial_listener, server, store  # noqa: F401  (fixtures)
 from http_helpers import partie_body, post, signed_post
 
-from wire.signing import Signer
 from delivery.transport_serial import SerialTransport
 from server.importer import import_backlog
 from server.receiver import Receiver
+from sync_helpers import DEVICE, SECRET, relay, serial_listener
+from wire.answer import Answer
+from wire.signing import Signer
 
 DEEP = "[" * 100_000
 DEEP_BODY = DEEP.encode()
@@ -21,42 +22,42 @@ def signed_line(body: bytes) -> str:
     return json.dumps(Signer(DEVICE, SECRET).sign(body).to_json(), ensure_ascii=False)
 
 
-def test_a_deeply_nested_backlog_line_is_refused_and_the_rest_is_imported(tmp_path, store):
+def test_a_deeply_nested_backlog_line_is_refused_and_the_rest_is_imported(tmp_path, sync_store):
     good = [partie_body("p-1", seed=1), partie_body("p-2", seed=2)]
     backlog = tmp_path / "backlog.jsonl"
     backlog.write_text("\n".join([signed_line(good[0]), DEEP, signed_line(DEEP_BODY), signed_line(good[1])]) + "\n",
                        encoding="utf-8")
-    counts = import_backlog(Receiver(store), backlog)
-    assert counts["stored"] == 2 and store.count() == 2
+    counts = import_backlog(Receiver(sync_store), backlog)
+    assert counts["stored"] == 2 and sync_store.count() == 2
     assert [(r["line"], r["status"]) for r in counts["refused"]] == [(2, 400), (3, 400)]
     assert all("nested too deeply" in r["reason"] for r in counts["refused"])
-    assert [r["status"] for r in store.refusals()] == [400, 400]
+    assert [r["status"] for r in sync_store.refusals()] == [400, 400]
 
 
-def test_a_deeply_nested_backlog_line_does_not_touch_what_is_stored(tmp_path, store):
+def test_a_deeply_nested_backlog_line_does_not_touch_what_is_stored(tmp_path, sync_store):
     first = tmp_path / "first.jsonl"
     first.write_text(signed_line(partie_body("p-1")) + "\n", encoding="utf-8")
-    import_backlog(Receiver(store), first)
-    before = store.stored_body("p-1")
+    import_backlog(Receiver(sync_store), first)
+    before = sync_store.stored_body("p-1")
     deep = tmp_path / "deep.jsonl"
     deep.write_text(DEEP + "\n", encoding="utf-8")
-    counts = import_backlog(Receiver(store), deep)
+    counts = import_backlog(Receiver(sync_store), deep)
     assert counts["stored"] == 0 and len(counts["refused"]) == 1
-    assert store.count() == 1 and store.stored_body("p-1") == before
+    assert sync_store.count() == 1 and sync_store.stored_body("p-1") == before
 
 
-def test_a_deeply_nested_post_is_a_400_and_is_logged(server, store):
-    status, answer = signed_post(server, DEEP_BODY)
+def test_a_deeply_nested_post_is_a_400_and_is_logged(sync_server, sync_store):
+    status, answer = signed_post(sync_server, DEEP_BODY)
     assert status == 400 and answer["status"] == "refused"
     assert "malformed JSON" in answer["reason"] and "nested too deeply" in answer["reason"]
-    [logged] = store.refusals()
+    [logged] = sync_store.refusals()
     assert (logged["status"], logged["device"], logged["via"]) == (400, DEVICE, "http")
-    assert store.count() == 0
-    assert signed_post(server, partie_body("p-1"))[0] == 200      # the server goes on
+    assert sync_store.count() == 0
+    assert signed_post(sync_server, partie_body("p-1"))[0] == 200      # the server goes on
 
 
-def test_an_unsigned_deeply_nested_post_is_refused_for_its_signature(server, store):
-    status, answer = post(server, DEEP_BODY, {"Content-Type": "application/json"})
+def test_an_unsigned_deeply_nested_post_is_refused_for_its_signature(sync_server, sync_store):
+    status, answer = post(sync_server, DEEP_BODY, {"Content-Type": "application/json"})
     assert status == 401 and "missing header" in answer["reason"]
 
 
@@ -67,7 +68,7 @@ class RawSigner:
         return SimpleNamespace(pack=lambda: payload)
 
 
-def send_over_serial(store, payload: bytes, signer) -> "Answer":  # noqa: F821
+def send_over_serial(store, payload: bytes, signer) -> Answer:
     with relay() as cable, serial_listener(Receiver(store), cable.listener_port):
         transport = SerialTransport(cable.device_port, signer, ack_timeout=5.0, tries=3)   # a hang bound: a clean link answers at once
         try:
@@ -76,19 +77,19 @@ def send_over_serial(store, payload: bytes, signer) -> "Answer":  # noqa: F821
             transport.close()
 
 
-def test_a_frame_with_a_deeply_nested_signature_line_is_refused_in_the_ack(store):
-    answer = send_over_serial(store, DEEP_FRAME + b"\n{}", RawSigner())
+def test_a_frame_with_a_deeply_nested_signature_line_is_refused_in_the_ack(sync_store):
+    answer = send_over_serial(sync_store, DEEP_FRAME + b"\n{}", RawSigner())
     assert answer.status == 401 and "nested too deeply" in answer.message
-    [logged] = store.refusals()
-    assert (logged["status"], logged["via"]) == (401, "serial") and store.count() == 0
+    [logged] = sync_store.refusals()
+    assert (logged["status"], logged["via"]) == (401, "serial") and sync_store.count() == 0
 
 
-def test_a_signed_frame_with_a_deeply_nested_body_is_a_400_in_the_ack(store):
-    answer = send_over_serial(store, DEEP_FRAME, Signer(DEVICE, SECRET))
+def test_a_signed_frame_with_a_deeply_nested_body_is_a_400_in_the_ack(sync_store):
+    answer = send_over_serial(sync_store, DEEP_FRAME, Signer(DEVICE, SECRET))
     assert answer.status == 400 and "nested too deeply" in answer.message
-    [logged] = store.refusals()
+    [logged] = sync_store.refusals()
     assert (logged["status"], logged["device"], logged["via"]) == (400, DEVICE, "serial")
-    assert store.count() == 0
+    assert sync_store.count() == 0
 
 
 def test_serve_import_reports_a_deeply_nested_line_as_refused(tmp_path, capsys):

@@ -3,13 +3,13 @@ import json
 import urllib.request
 
 import pytest
-from sync_helpers import league_store, running_server
 
 from cli.main import main
 from delivery.outbox import item_body
-from wire.signing import Signer
 from server import eightball, exports, pages, samples
 from server.receiver import Receiver
+from sync_helpers import league_store, running_server
+from wire.signing import Signer
 
 SECRET = b"eightball-secret-0123456789"
 VENUE = "Hospoda U Koule"      # samples.eightball_match's venue: the device is registered for it

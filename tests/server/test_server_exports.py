@@ -4,11 +4,11 @@ import json
 import pytest
 
 from delivery.outbox import item_body
-from wire.signing import Signer
 from rules.record import encode_line, replay_lines
 from server import exports, pages
 from server.receiver import Receiver
 from server.store import Store
+from wire.signing import Signer
 
 SECRET = b"export-secret-0123456789"
 

@@ -4,13 +4,13 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sync_helpers import damaged
 
 from delivery.outbox import item_body
-from wire.signing import Signed, Signer
 from server import samples
 from server.receiver import Receiver
 from server.store import Store
+from sync_helpers import damaged
+from wire.signing import Signed, Signer
 
 SECRET = b"property-secret-0123456789"
 GATEWAY_SECRET = b"property-gateway-secret-0123"

@@ -6,14 +6,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from stats_helpers import KOULE, LVA, carom_match, hand_league, post
 
+from conftest import SECRETS
 from delivery.outbox import item_body
 from server import exports, figures, samples, stats
 from server.receiver import Receiver
 from server.store import Store
-from conftest import SECRETS
-from stats_helpers import KOULE, LVA, carom_match, hand_league, post
 
 
 def by_player(rows):

@@ -3,10 +3,10 @@ match → player → team → match by their links, no page wider than the scree
 in its own box), hostile names shown as text, no console error (a CSP violation is one).
 Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import pytest
-
-from browser_helpers import PHONE, WAIT_MS, browser_context, open_page  # noqa: F401 — a fixture
-from conftest import KOULE, SECRETS, signer
 from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, hand_league, hostile_match
+
+from browser_helpers import PHONE, WAIT_MS, browser_context
+from conftest import KOULE, SECRETS, signer
 from sync_helpers import league_store, running_server
 
 pytestmark = pytest.mark.browser

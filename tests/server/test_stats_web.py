@@ -8,9 +8,9 @@ from urllib.parse import quote
 
 import pytest
 from markupsafe import escape
+from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, hand_league, hostile_match, hrefs
 
 from server import stats
-from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, hand_league, hostile_match, hrefs
 
 
 @pytest.fixture

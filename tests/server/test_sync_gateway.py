@@ -12,21 +12,32 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from sync_helpers import (
-    DEVICE, FakeClock, assert_exactly_once, deliver_all, drain, league_store, proxy, queue, records_url, relay,
-    running_server, serial_listener, wait_for,
-)
 
 from cli.main import main
 from delivery.outbox import item_body
 from delivery.sync import Syncer
-from wire.signing import RelaySigner, Signed, Signer
 from delivery.transport_http import HttpTransport
 from delivery.transport_serial import SerialTransport
 from server import samples
 from server.forward import ForwardQueue, forwarder
 from server.receiver import Receiver
 from server.store import Store
+from sync_helpers import (
+    DEVICE,
+    FakeClock,
+    assert_exactly_once,
+    deliver_all,
+    drain,
+    league_store,
+    proxy,
+    queue,
+    records_url,
+    relay,
+    running_server,
+    serial_listener,
+    wait_for,
+)
+from wire.signing import RelaySigner, Signed, Signer
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"gateway-test-device-secret"

@@ -44,7 +44,7 @@ def test_a_gateway_relays_only_what_the_venues_own_device_signed(receiver, store
     body = items()[0]
     for device, expected in (("u-koule-1", 403), ("u-lva-1", 200)):
         origin = sign(device).sign(body)
-        relayed = RelaySigner("gw-lva", b"gateway-secret-0123456789ab", lambda _: origin).sign(body)
+        relayed = RelaySigner("gw-lva", b"gateway-secret-0123456789ab", lambda _, origin=origin: origin).sign(body)
         status, answer = receiver.handle(relayed, via="http")
         assert status == expected, answer
     [row] = store.items()

@@ -4,7 +4,8 @@ JSON round trip (as the device's JSON carries it)."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.record import replay_lines
 from server import samples

@@ -1,8 +1,8 @@
 """Serial frames (wire/framing.py): round trip, resynchronisation, damage never passes."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sync_helpers import damaged
 
+from sync_helpers import damaged
 from wire import framing
 from wire.framing import ACK, DAMAGED, DATA, NAK, Decoder, Frame, encode
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from league_fetch_helpers import LVA, league_document
 
+from league_fetch_helpers import LVA, league_document
 from wire.league import parse_document
 from wire.league_answer import WINDOW, Unverified, envelope, sign_answer, verify_answer, verify_cached
 from wire.signing import Signer

@@ -7,8 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from league_fetch_helpers import league_document
 
+from league_fetch_helpers import league_document
 from wire.league import MAX_TEXT, LeagueError, parse_document
 
 TONIGHT = dt.date(2026, 3, 4)
