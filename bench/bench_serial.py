@@ -28,9 +28,9 @@ from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_serial import SerialTransport
 from server import samples
-from server.receiver import Receiver
-from server.serial_listener import SerialListener
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.ingest.serial_listener import SerialListener
+from server.storage.store import Store
 from wire import framing
 from wire.signing import Signer
 

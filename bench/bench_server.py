@@ -34,10 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from delivery.outbox import item_body
 from delivery.sync import BATCH
 from delivery.transport_http import HttpTransport
-from server import exports, pages, samples
-from server.receiver import Receiver
-from server.store import SUMMED, Store
-from server.verify import check, parse_body
+from server import samples
+from server.ingest.receiver import Receiver
+from server.league.verify import check, parse_body
+from server.site import pages
+from server.storage.store import SUMMED, Store
+from server.tables import exports
 from wire.signing import Signer
 
 SECRET = b"bench-secret-0123456789abcdef"
@@ -235,7 +237,7 @@ def ingestion(tmp: Path, n: int) -> dict:
     one at a time) and ``bare_batched`` (the bare loop, a commit per BATCH items: the batches'
     own counterpart); ``figured`` (the receiver with the figures computed after the answers:
     ``Receiver.settle`` after each block, as the served receiver's step after the answers) and
-    ``checks`` (the record's replay against its summary and the field checks, server/verify.py,
+    ``checks`` (the record's replay against its summary and the field checks, server/league/verify.py,
     no store). The four alternate in BLOCKS blocks each: a commit's cost on a shared disk drifts
     (0.2-4 ms within minutes), and this way it weighs on all alike. Each store first takes WARM
     items untimed, so that its write-ahead log is past the first checkpoint: until then each commit

@@ -27,7 +27,7 @@ class HttpTransport:
         self._https = parts.scheme == "https"
         self._host, self._port = parts.hostname, parts.port
         self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        # the receiver's batch endpoint beside its records endpoint (server/intake.py)
+        # the receiver's batch endpoint beside its records endpoint (server/site/intake.py)
         self._batch_path = (parts.path[:-len(RECORDS)] + BATCH) if parts.path.endswith(RECORDS) and not parts.query \
             else None
         if self._https and ssl_context is None:

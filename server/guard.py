@@ -4,7 +4,7 @@ its C parser) with a header deadline and a connection cap.
 A connection must deliver a request's headers within ``header_deadline`` seconds of opening (or
 of its previous answer), else it is closed. Above ``max_connections`` open connections, a new one
 evicts the oldest that is still waiting for its headers (the slowest client), so a device with a
-whole request to send is always let in. The body has its own deadline (server.web).
+whole request to send is always let in. The body has its own deadline (server.site.routes).
 """
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 

@@ -45,8 +45,8 @@ def league_receiver(path, clock, documents: dict):
     for LVA and ``documents`` (venue -> league document) as its league source; yields
     (server, source, store)."""
     from server.http_server import ReceiverServer
-    from server.receiver import Receiver
-    from server.store import Store
+    from server.ingest.receiver import Receiver
+    from server.storage.store import Store
     from sync_helpers import DEVICE, SECRET
 
     store = Store(path, clock=clock)

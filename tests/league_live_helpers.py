@@ -8,8 +8,8 @@ from delivery.transport_http import HttpTransport
 from firmware_host.live.push import SnapshotFeed
 from live_helpers import START_PARTIE, Viewer  # noqa: F401 — for the league's tests
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from sync_helpers import post_json
 from wire.live import snapshot
 from wire.signing import Signer

@@ -21,10 +21,10 @@ from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from server import samples
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.serial_listener import SerialListener
-from server.store import Store
-from server.web import RECORDS
+from server.ingest.receiver import Receiver
+from server.ingest.serial_listener import SerialListener
+from server.site.routes import RECORDS
+from server.storage.store import Store
 
 DEVICE = "u-lva-1"
 SECRET = b"sync-test-secret-0123456789"

@@ -78,7 +78,7 @@ def _in_season(parser):
 def run(args, store) -> int:
     """Run a league action; a refusal is a user error with its reason."""
     from cli.commands import user_error
-    from server.league_fields import LeagueError
+    from server.league.admin_fields import LeagueError
 
     name = f"{args.action} {args.verb}" if getattr(args, "verb", None) else args.action
     try:
@@ -115,7 +115,7 @@ def _season_list(args, store) -> int:
 
 
 def _venue_add(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
     venue = store.add_venue(args.name, args.days)
     print(f"venue {venue['name']}: open {days_label(venue['days'])}")
@@ -123,7 +123,7 @@ def _venue_add(args, store) -> int:
 
 
 def _venues(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
     for venue in store.venues():
         print(f"{venue['name']}\t{days_label(venue['days'])}\t{', '.join(venue['devices']) or 'no device'}")
@@ -138,7 +138,7 @@ def _team_add(args, store) -> int:
 
 
 def _teams(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
     for team in store.teams(args.season, args.competition):
         expelled = f"\texpelled {team['expelled'][:10]}" if team["expelled"] else ""

@@ -39,7 +39,7 @@ def run(args) -> int:
 
     from cli.commands.server import open_store
     from cli.main import UserError
-    from server.receiver import Receiver
+    from server.ingest.receiver import Receiver
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     _check_listen(args, UserError)
@@ -69,7 +69,7 @@ def _forwarder(args, receiver, UserError):
     """The gateway's Syncer for --forward (None without it); a new record wakes it."""
     if not args.forward:
         return None
-    from server.forward import forwarder
+    from server.ingest.forward import forwarder
 
     if not args.forward.startswith(("https://", "http://")):
         raise UserError(f"--forward must be an https:// URL, got {args.forward!r}")
@@ -90,14 +90,14 @@ def _forwarder(args, receiver, UserError):
 def _serve(args, receiver, UserError) -> int:
     import threading
 
-    from server.database import shown
+    from server.storage.database import shown
 
     host, _, port = args.listen.rpartition(":")
     syncer = _forwarder(args, receiver, UserError)
     stop = threading.Event()
     serial_thread = None
     if args.serial:
-        from server.serial_listener import SerialListener
+        from server.ingest.serial_listener import SerialListener
 
         serial_thread, stop = SerialListener(receiver, args.serial, baudrate=args.baudrate).start()
     forward_thread = syncer.start() if syncer else None

@@ -78,8 +78,8 @@ def open_store(db: str, *, must_exist: bool):
     from sqlalchemy.exc import SQLAlchemyError
 
     from cli.commands import user_error
-    from server.database import shown
-    from server.store import Store
+    from server.storage.database import shown
+    from server.storage.store import Store
 
     if must_exist and "://" not in db and not os.path.exists(db):
         raise user_error(f"--db {db}: no such store (it is made by `pocitadlo serve` or `server add-device`)")
@@ -110,7 +110,7 @@ def run(args) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    from server import figures
+    from server.tables import figures
 
     creating = ("add-device", "add-gateway", "import", *league_admin.CREATING)
     store = open_store(args.db, must_exist=args.action not in creating)
@@ -155,8 +155,8 @@ def _devices(args, store) -> int:
 
 def _import(args, store) -> int:
     from cli.commands import user_error
-    from server.importer import import_backlog
-    from server.receiver import Receiver
+    from server.ingest.importer import import_backlog
+    from server.ingest.receiver import Receiver
 
     try:
         counts = import_backlog(Receiver(store), args.file)
@@ -169,7 +169,8 @@ def _import(args, store) -> int:
 
 
 def _table(args, store) -> int:
-    from server import exports, pages
+    from server.site import pages
+    from server.tables import exports
 
     data = exports.league_table(store, args.game)
     page = pages.eightball_table if args.game == "8ball" else pages.table
@@ -178,7 +179,8 @@ def _table(args, store) -> int:
 
 def _match(args, store) -> int:
     from cli.commands import user_error
-    from server import exports, pages
+    from server.site import pages
+    from server.tables import exports
 
     data = exports.match_record(store, args.id)
     if data is None:

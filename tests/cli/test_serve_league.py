@@ -6,8 +6,8 @@ from cli.commands import serve
 from cli.main import UserError
 from league_fetch_helpers import LVA, fetcher_for, league_document
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from sync_helpers import DEVICE, SECRET
 
 

@@ -8,7 +8,7 @@ import pytest
 from cli.main import main
 from delivery.outbox import Outbox
 from server import samples
-from server.store import Store
+from server.storage.store import Store
 from sync_helpers import league_store, records_url, running_server
 
 SECRET = "cli-secret-0123456789"

@@ -15,7 +15,7 @@ import pytest
 
 from delivery.sync import Syncer
 from delivery.transport_serial import SerialTransport
-from server.receiver import Receiver
+from server.ingest.receiver import Receiver
 from sync_helpers import (
     DEVICE,
     SECRET,

@@ -30,7 +30,7 @@ from device_table_helpers import (
     http_sync,
     play_partie,
 )
-from server import exports
+from server.tables import exports
 from sync_helpers import DEVICE, SECRET, league_store, relay, running_server, serial_listener, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -158,7 +158,7 @@ def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 5
         assert_ready_all_sent(table)
-        # the figures follow the answers: a page asked now waits for the step that computes them (server/settling.py)
+        # the figures follow the answers: a page asked now waits for the step that computes them (server/tables/settling.py)
         league_table = fetch(server.port, "/table.json")
         assert_carom_night_at_the_receiver(store, items, lot)
         (match_id,) = [i for i, c in items.items() if c["kind"] == "match"]
@@ -169,7 +169,7 @@ def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path
 
 def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(evening, tmp_path, table_for):
     """Issue 7 serial transport: the same night across real pty pairs to the receiver's serial listener."""
-    from server.receiver import Receiver
+    from server.ingest.receiver import Receiver
 
     with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, relay() as cable, \
             serial_listener(Receiver(store, clock=evening.time), cable.listener_port):

@@ -9,8 +9,8 @@ import pytest
 from delivery.outbox import item_body
 from server import samples
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from wire.signing import Signer
 
 LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # samples.match's and samples.eightball_match's venues

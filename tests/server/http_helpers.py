@@ -3,7 +3,7 @@ import http.client
 
 from delivery.outbox import item_body
 from server import samples
-from server.web import RECORDS
+from server.site.routes import RECORDS
 from sync_helpers import SECRET, post_json, records_url
 from wire.signing import Signer
 

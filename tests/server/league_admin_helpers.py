@@ -32,7 +32,7 @@ def fixture_between(store, home: str, away: str, competition: str = "carom") -> 
 def free_working_day(store, fixture: dict) -> dt.date:
     """A day in the fixture's half on which neither team nor the venue plays (a Tuesday to Thursday
     that is no Czech holiday)."""
-    from server.schedule import working_day
+    from server.league.schedule import working_day
 
     busy = {f["date"] for f in store.fixtures(fixture["season"], fixture["competition"])
             if {f["home"], f["away"], f["venue"]} & {fixture["home"], fixture["away"], fixture["venue"]}}
@@ -45,7 +45,7 @@ def free_working_day(store, fixture: dict) -> dt.date:
 def play_as_device(store, match_items, sign, fixture, device: str = "u-lva-1") -> str:
     """The device's record of a fixture's match, through the receiver: its own match id (the
     fixture's and a suffix, as firmware_host sets a match up) naming the fixture (issue 16)."""
-    from server.receiver import Receiver
+    from server.ingest.receiver import Receiver
 
     receiver = Receiver(store)
     match_id = f"{fixture['id']}-a1b2c3"

@@ -1,4 +1,4 @@
-"""Matches with chosen players and strokes for the statistics tests (tests/server/test_stats*.py,
+"""Matches with chosen players and strokes for the statistics tests (tests/server/tables/test_stats*.py,
 tests/e2e/test_stats_browser.py): carom partie from a stroke notation, 8-ball individual matches
 from commands, posted to a receiver as the devices post them."""
 from delivery.outbox import item_body
@@ -60,7 +60,7 @@ def post(receiver, signer, bodies) -> None:
         assert status == 200 and answer["status"] == "stored", answer
 
 
-# Two seasons of a small carom league, every figure computed by hand in tests/server/test_stats.py
+# Two seasons of a small carom league, every figure computed by hand in tests/server/tables/test_stats.py
 SEASON_2025 = (("KD-0", "Lvi", "Orli", [("Novák", "Svoboda", "20 0")], "2026-03-01"),)
 SEASON_2026 = (("KD-1", "Lvi", "Orli", [("Novák", "Svoboda", "2 1 0 10"), ("Dvořák", "Černý", "0 0 1 1 0 2 0")],
                 "2026-11-27"),

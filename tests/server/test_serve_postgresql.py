@@ -22,8 +22,8 @@ from cli.main import main
 from delivery.outbox import Outbox
 from delivery.transport_http import HttpTransport
 from server import samples
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from sync_helpers import deliver_all, records_url, wait_for
 from wire.signing import Signer
 
@@ -149,7 +149,7 @@ def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_e
 
 def one_by_one(path: Path, outboxes) -> dict:
     """The carom table of a SQLite store that took the delivered items one at a time."""
-    from server import exports
+    from server.tables import exports
 
     store = Store(path)
     store.add_device("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)

@@ -1,0 +1,123 @@
+"""8-ball results at the receiver: the team match record and the league table (RULES 2.9).
+
+An 8-ball team match is a number of individual matches (each one stored item of kind "partie"
+whose header carries ``"match": {"id", "home", "away"}``, ``"partie"`` (its number) and ``"home"``,
+the side that played for the home team). Team score = individual matches won (RULES 2.9,
+Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball table; our
+Decision (docs/server.md): team points, then sets difference, then games difference.
+"""
+from rules.eightball.match import team_score
+from server.tables import sums
+from server.tables.items import (
+    SIDES,
+    captains_of,
+    content_of,
+    forfeit_of,
+    header_of,
+    in_playing_order,
+    match_info,
+    missing,
+    result_points,
+    side_of,
+    text,
+    whole,
+)
+
+ORDER = ["points", "sets_difference", "games_difference"]
+
+
+def _set_winner(games: dict, games_to_win) -> str | None:
+    """The side that won the set: the one that reached its race of games (8B:8); None for a set a
+    forfeit cut short. A summary without its race: the side with more games."""
+    if type(games_to_win) is int:
+        return next((side for side in SIDES if games[side] >= games_to_win), None)
+    return None if games["home"] == games["away"] else max(SIDES, key=games.get)
+
+
+def _individual(row) -> dict:
+    """One individual match as the team match record lists it, everything by side."""
+    content = content_of(row)
+    header, summary = header_of(content["record"]), content["summary"]
+    home = header.get("home") or "a"
+    if home not in ("a", "b"):
+        raise ValueError(f"home side {home!r}")
+    away = "b" if home == "a" else "a"
+    log = summary.get("games_log", [])
+    names = summary.get("names", {})
+
+    played = [g for g in log if g["reason"] != "forfeit"]   # a forfeit wins the match, not a game
+
+    def side(letter):
+        return {"player": letter, "name": text(names.get(letter, header.get(letter))),
+                "sets": whole(summary.get("sets", {}).get(letter, 0)),
+                "games": sum(1 for g in played if g["winner"] == letter)}
+
+    sets = {}
+    for game in played:
+        sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
+        sets[game["set"]]["games"][side_of(game["winner"], home)] += 1
+    for entry in sets.values():
+        entry["winner"] = _set_winner(entry["games"], summary.get("games_to_win"))
+    return {
+        "id": content["id"], "number": header.get("partie"), "device": row["device"],
+        "games_to_win": summary.get("games_to_win"), "sets_to_win": summary.get("sets_to_win"),
+        "winner": side_of(summary.get("winner"), home), "forfeit": side_of(summary.get("forfeit"), home),
+        "home": side(home), "away": side(away),
+        "sets": [sets[n] for n in sorted(sets)],
+        "games": [{"set": g["set"], "game": g["game"], "breaker": side_of(g["breaker"], home),
+                   "winner": side_of(g["winner"], home), "reason": g["reason"],
+                   "fouls": {"home": g["fouls"][home], "away": g["fouls"][away]},
+                   "loser_left": g["loser_left"]} for g in log],
+        "summary": summary,
+    }
+
+
+def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | None:
+    """The 8-ball team match record: every individual match with its sets, games and winners."""
+    rows = store.items(match_id=match_id)
+    if not rows:
+        return None
+    info, listed, declared, closed = match_info(rows)
+    played, unreadable = in_playing_order(rows, _individual)
+    score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
+                       points_per_match=points_per_match)
+    forfeit = forfeit_of(rows)
+    totals = {side: {key: sum(m[side][key] for m in played) for key in ("sets", "games")} for side in SIDES}
+    for side in SIDES:
+        totals[side]["matches"] = sum(1 for m in played if m["winner"] == side)
+    return {
+        "match": match_id, "game": "8ball", "venue": info.get("venue"), "date": info.get("date"),
+        "home": info.get("home"), "away": info.get("away"), "fixture": info.get("fixture"),
+        "closed": closed, "forfeit": forfeit,
+        "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
+        "points_per_match": points_per_match,
+        "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,
+        **captains_of(rows),
+        "totals": totals, "individual": played,
+    }
+
+
+def league_table(store, *, season: str | None = None, points_per_match: int = 1) -> dict:
+    """The 8-ball league table over one season (default: the latest): team points (individual matches
+    won), sets difference, games difference; summed from the figures stored at ingestion."""
+    season = sums.season_or_latest(store, "8ball", season)
+    teams = sums.team_sums(store, "8ball", season)
+    for t in teams:
+        t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
+
+    def key(t):
+        return (t["points"], t["sets_won"] - t["sets_lost"], t["games_won"] - t["games_lost"])
+
+    ordered = sorted(teams, key=lambda t: (tuple(-x for x in key(t)), t["team"]))
+    keys = [key(t) for t in ordered]
+    rows = []
+    for place, t in enumerate(ordered, start=1):
+        rows.append({
+            "place": place, "team": t["team"], "matches": t["matches"],
+            "individual_won": t["won"], "individual_lost": t["lost"], "points": t["points"],
+            "sets_won": t["sets_won"], "sets_lost": t["sets_lost"], "sets_difference": t["sets_won"] - t["sets_lost"],
+            "games_won": t["games_won"], "games_lost": t["games_lost"],
+            "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
+        })
+    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+            "unreadable": sums.unreadable(store, "8ball", season)}

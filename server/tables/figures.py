@@ -1,0 +1,122 @@
+"""Figures computed once at ingestion, after the device's answer: an item of a match is stored
+marked pending (server/storage/store.py ``put``); ``settle`` then rebuilds each pending match's record
+from its few items and stores its list entry, per-team and per-player (server/tables/player_figures.py)
+figures (server/tables/sums.py sums them for the tables), for every pending item (or the first matches
+to arrive) in one transaction that moves the store's generation, so a page sees a match's figures
+all before or all after. A store
+from before figures, or with items left pending by a receiver that stopped, gets them computed
+when opened (``bring_up_to_date``).
+"""
+import json
+
+from server.storage.store import SUMMED
+from server.tables import exports, player_figures
+from server.tables.sums import season_of
+
+
+def settle(store, *, matches: int | None = None) -> bool:
+    """Compute the figures of every match with an item pending, in one transaction; False when
+    none was pending. Any receiver may do it (after its answers, before a page reads figures):
+    under the generation's lock, each match is computed from every item committed before.
+    ``matches``: at most this many matches, the first to arrive (a step on the event loop takes
+    one at a time, so that a device's item waits for one match's figures at most)."""
+    if not store.figures_pending():
+        return False
+    # figures and marks are computed again from the items: their commit need not wait for the
+    # disk (a crash may undo the step, marks with it; the next durable commit carries it)
+    with store.transaction(durable=False):
+        store.lock_generation()
+        pending = store.pending_matches()
+        if not pending:
+            return False        # another receiver's step took them
+        chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
+        for match_id in chosen:
+            refresh(store, match_id)
+        store.figured([seq for seq, match_id in pending if match_id in chosen])
+        store.changed()         # pages built before are out of date
+    return True
+
+
+def bring_up_to_date(store) -> None:
+    """Figures of every stored match: those missing (a store from before figures) and those left
+    pending (a receiver stopped between an item's commit and its figures)."""
+    settle(store)
+    rebuild_if_missing(store)
+
+
+def refresh(store, match_id: str) -> None:
+    """Compute one match's figures again from its stored items (in the caller's transaction)."""
+    record = exports.match_record(store, match_id)
+    if record is None:
+        return
+    [(seq,)] = store.query("SELECT MIN(seq) FROM items WHERE match_id = ?", (match_id,))
+    season = season_of(record["date"])
+    match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
+                 "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
+                 "points_home": record["points"]["home"], "points_away": record["points"]["away"],
+                 "closed": int(record["closed"]), "fixture": record.get("fixture") or match_id,
+                 "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None}
+    teams = []
+    if record["home"] and record["away"]:
+        per_side = _eightball(record) if record["game"] == "8ball" else _carom(record)
+        teams = [{"match_id": match_id, "game": record["game"], "season": season, "team": record[side],
+                  "opponent": record[other], **figures}
+                 for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
+    store.replace_figures(match_id, match_row, teams)
+    if match_row["fixture"] != match_id:
+        store.drop_stand_in(match_row["fixture"])
+    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
+
+
+def rebuild_if_missing(store) -> None:
+    """Compute the figures of every stored match that has none (a store from before figures)."""
+    with store.transaction():
+        missing = store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
+                              "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL")
+        for (match_id,) in missing:
+            refresh(store, match_id)
+        if missing:
+            store.changed()     # pages built before (this receiver's or another's) are out of date
+
+
+def _zero() -> dict:
+    return dict.fromkeys(SUMMED, 0)
+
+
+def _carom(record) -> list[dict | None]:
+    """RULES 1.8 per side: team points, partie, carom points scored and conceded, innings; a forfeited
+    match (A.3.7) gives its declared team points. A side with nothing counted is not in the table."""
+    out = []
+    for side, other in (("home", "away"), ("away", "home")):
+        figures, counted = _zero(), False
+        if record["forfeit"]:
+            figures["points"] += record["points"][side]
+            counted = True
+        for p in record["partie"]:
+            if p["result"] is None:
+                continue
+            counted = True
+            figures["partie"] += 1
+            figures["points"] += p[side]["team_points"] or 0
+            figures["scored"] += p[side]["points"]
+            figures["conceded"] += p[other]["points"]
+            figures["innings"] += p[side]["innings"]
+        figures["matches"] = 1
+        out.append(figures if counted else None)
+    return out
+
+
+def _eightball(record) -> list[dict]:
+    """RULES 2.9 per side: individual matches, sets and games won and lost (and a forfeit's points)."""
+    totals = record["totals"]
+    out = []
+    for side, other in (("home", "away"), ("away", "home")):
+        figures = _zero()
+        # points: only what a forfeited match declares; the table adds points_per_match per match won
+        declared = record["points"][side] if record["forfeit"] and record["declared_points"] else 0
+        figures.update(matches=1, points=declared, won=totals[side]["matches"],
+                       lost=totals[other]["matches"], sets_won=totals[side]["sets"], sets_lost=totals[other]["sets"],
+                       games_won=totals[side]["games"], games_lost=totals[other]["games"])
+        out.append(figures)
+    return out
+

@@ -1,0 +1,140 @@
+"""Per-player figures computed once at ingestion (statistics pages, A.1.3).
+
+When a match's figures are refreshed (server/tables/figures.py), each player of each of its partie (an
+8-ball individual match) gets a row in ``player_figures``; the sums per competition, season,
+player and team (``player_totals``) of every player whose rows changed are computed again from
+that player's rows of that season only, so the cost of an item does not grow with the stored
+seasons. A player is a name as the records give it, in the team they played for.
+"""
+from fractions import Fraction
+
+from rules.carom.figures import average
+
+PER_PARTIE = ("won", "drawn", "lost", "forfeited", "points", "innings", "best_series", "team_points",
+              "sets_won", "sets_lost", "games_won", "games_lost", "fouls")
+SUMMED = ("won", "drawn", "lost", "points", "innings", "team_points", "sets_won", "sets_lost",
+          "games_won", "games_lost", "fouls")
+TOTALS = ("matches", "partie", *SUMMED, "best_series", "best_average_points", "best_average_innings")
+ROW = ("match_id", "partie_id", "side", "seq", "game", "season", "date", "number", "player", "team",
+       "opponent", "opponent_team", *PER_PARTIE)
+OTHER = {"home": "away", "away": "home"}
+
+
+def _outcome(winner, side: str) -> dict:
+    """won/drawn/lost of one side, from the winning side ("home"/"away", "draw", None unfinished)."""
+    return {"won": int(winner == side), "drawn": int(winner == "draw"),
+            "lost": int(winner in OTHER and winner != side)}
+
+
+def _carom(p: dict, side: str) -> dict:
+    mine = p[side]
+    return {**_outcome(p["result"], side), "forfeited": int(p["forfeit"] == side), "points": mine["points"],
+            "innings": mine["innings"], "best_series": mine["best_series"], "team_points": mine["team_points"] or 0}
+
+
+def _eightball(m: dict, side: str) -> dict:
+    mine, theirs = m[side], m[OTHER[side]]
+    return {**_outcome(m["winner"], side), "forfeited": int(m["forfeit"] == side),
+            "sets_won": mine["sets"], "sets_lost": theirs["sets"],
+            "games_won": mine["games"], "games_lost": theirs["games"],
+            "fouls": sum(g["fouls"][side] for g in m["games"])}
+
+
+def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
+    """One row per player and counted partie (carom: finished) or individual match (8-ball)."""
+    if not (record["home"] and record["away"]):
+        return []
+    eightball = record["game"] == "8ball"
+    played = record["individual"] if eightball else [p for p in record["partie"] if p["result"] is not None]
+    rows = []
+    for p in played:
+        for side in OTHER:
+            if p[side]["name"] is None:
+                continue
+            figures = dict.fromkeys(PER_PARTIE, 0)
+            figures.update(_eightball(p, side) if eightball else _carom(p, side))
+            rows.append({"match_id": record["match"], "partie_id": str(p["id"]), "side": side, "seq": seq,
+                         "game": record["game"], "season": season or "", "date": record["date"],
+                         "number": p["number"] if type(p["number"]) is int else None,
+                         "player": p[side]["name"], "team": record[side], "opponent": p[OTHER[side]]["name"],
+                         "opponent_team": record[OTHER[side]], **figures})
+    return rows
+
+
+def key_of(row: dict) -> tuple:
+    return row["game"], row["season"], row["player"], row["team"]
+
+
+def replace(store, match_id: str, rows: list[dict]) -> None:
+    """A match's player rows, replacing its earlier ones (in the caller's transaction). Only the
+    rows that differ are written. A player who only gained rows (a partie of the match arrived)
+    has the new rows added to their totals; a player who lost or changed a row has their totals
+    summed again from their rows of that season."""
+    old = {(r["partie_id"], r["side"]): r for r in (dict(zip(ROW, row)) for row in store.query(
+        f"SELECT {', '.join(ROW)} FROM player_figures WHERE match_id = ?", (match_id,)))}
+    new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
+    gone = [r for place, r in old.items() if new.get(place) != r]
+    added = [r for place, r in new.items() if old.get(place) != r]
+    for r in gone:
+        store.query("DELETE FROM player_figures WHERE match_id = ? AND partie_id = ? AND side = ?",
+                    (match_id, r["partie_id"], r["side"]))
+    for r in added:
+        store.query(f"INSERT INTO player_figures({', '.join(ROW)}) VALUES ({', '.join('?' * len(ROW))})",
+                    tuple(r[c] for c in ROW))
+    summed_again = {key_of(r) for r in gone}
+    for key in sorted(summed_again):
+        _sum_again(store, key)
+    gains: dict[tuple, list[dict]] = {}
+    for r in added:
+        if key_of(r) not in summed_again:
+            gains.setdefault(key_of(r), []).append(r)
+    for key, gained in sorted(gains.items()):
+        had_match = any(key_of(r) == key for r in old.values())
+        _add(store, key, totals_of(gained), new_match=not had_match)
+
+
+def _add(store, key: tuple, gained: dict, *, new_match: bool) -> None:
+    """Add one match's new rows (their ``totals_of``) to a player's totals."""
+    where = "game = ? AND season = ? AND player = ? AND team = ?"
+    current = store.query(f"SELECT {', '.join(TOTALS)} FROM player_totals WHERE {where}", key)
+    if not current:
+        columns = ("game", "season", "player", "team", *TOTALS)
+        store.query(f"INSERT INTO player_totals({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                    (*key, *(gained[c] for c in TOTALS)))
+        return
+    totals = dict(zip(TOTALS, current[0]))
+    merged = {c: totals[c] + gained[c] for c in SUMMED}
+    merged.update(matches=totals["matches"] + int(new_match), partie=totals["partie"] + gained["partie"],
+                  best_series=max(totals["best_series"], gained["best_series"]))
+    best = max((totals, gained), key=lambda t: (best_average(t), -t["best_average_innings"]))
+    merged.update(best_average_points=best["best_average_points"], best_average_innings=best["best_average_innings"])
+    store.query(f"UPDATE player_totals SET {', '.join(f'{c} = ?' for c in TOTALS)} WHERE {where}",
+                (*(merged[c] for c in TOTALS), *key))
+
+
+def _sum_again(store, key: tuple) -> None:
+    where = "game = ? AND season = ? AND player = ? AND team = ?"
+    rows = store.query(f"SELECT match_id, best_series, {', '.join(SUMMED)} FROM player_figures WHERE {where}", key)
+    store.query(f"DELETE FROM player_totals WHERE {where}", key)
+    if not rows:
+        return
+    totals = totals_of([dict(zip(("match_id", "best_series", *SUMMED), r)) for r in rows])
+    columns = ("game", "season", "player", "team", *TOTALS)
+    store.query(f"INSERT INTO player_totals({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                (*key, *(totals[c] for c in TOTALS)))
+
+
+def totals_of(rows: list[dict]) -> dict:
+    """A player's sums over their rows: matches, partie, the summed figures, the best series and
+    the best partie average (its points and innings; the exact fraction decides, RULES 1.5)."""
+    totals = {c: sum(r[c] for r in rows) for c in SUMMED}
+    best = max(rows, key=lambda r: (average(r["points"], r["innings"]), -r["innings"]))
+    totals.update(matches=len({r["match_id"] for r in rows}), partie=len(rows),
+                  best_series=max(r["best_series"] for r in rows),
+                  best_average_points=best["points"], best_average_innings=best["innings"])
+    return totals
+
+
+def best_average(totals: dict) -> Fraction:
+    return average(totals["best_average_points"], totals["best_average_innings"])
+

@@ -1,0 +1,205 @@
+"""The statistics of the league's site (A.1.3): players, rankings and team pages per competition
+and season, read from the per-player sums stored at ingestion (server/tables/player_figures.py) by SQL
+over one season, so a page costs the same whatever older seasons are stored.
+
+Averages are exact fractions, printed with 3 decimals truncated (RULES 1.5); rankings order by
+the exact fraction. **Decision (the general average ranking's minimum):** a player is ranked by
+general average when they played at least half (rounded up) the partie of the season's most
+frequent player, at least 1 (``min_partie`` overrides it). Other rankings list every player.
+"""
+import re
+
+from rules.carom.figures import average, average_text
+from server.tables import exports, sums
+from server.tables.player_figures import ROW, TOTALS, best_average
+
+GAMES = ("carom", "8ball")
+SEASON = re.compile(r"\d{4}/\d{2}")
+MAX_NAME = 200
+
+
+class BadQuery(ValueError):
+    """A query parameter out of its range (the message says which and why)."""
+
+
+def game_of(text: str | None) -> str:
+    game = text or "carom"
+    if game not in GAMES:
+        raise BadQuery(f"game must be one of {', '.join(GAMES)}, got {game[:40]!r}")
+    return game
+
+
+def season_arg(text: str | None) -> str | None:
+    if text is not None and not SEASON.fullmatch(text):
+        raise BadQuery(f"season must look like 2026/27, got {text[:40]!r}")
+    return text
+
+
+def count_arg(text: str | None, name: str, *, most: int | None = 10_000) -> int | None:
+    """A whole number from 0 to ``most`` (None: any), or None when not given."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 18 or (most is not None and int(text) > most):
+        bound = f"from 0 to {most}" if most is not None else "from 0"
+        raise BadQuery(f"{name} must be a whole number {bound}, got {text[:40]!r}")
+    return int(text)
+
+
+def neighbours(store, game: str, season: str | None) -> dict:
+    """The seasons before and after (two index lookups, not a list of every season)."""
+    if season is None:
+        return {"previous": None, "next": None}
+    [(previous,)] = store.read("SELECT MAX(season) FROM match_figures WHERE game = ? AND season < ?", (game, season))
+    [(following,)] = store.read("SELECT MIN(season) FROM match_figures WHERE game = ? AND season > ?", (game, season))
+    return {"previous": previous, "next": following}
+
+
+def figures(row: dict) -> dict:
+    """A player's totals as the pages and exports show them (per competition)."""
+    if row["game"] == "8ball":
+        return {"player": row["player"], "team": row["team"], "matches": row["matches"],
+                "individual": row["partie"], "won": row["won"], "lost": row["lost"],
+                "sets_won": row["sets_won"], "sets_lost": row["sets_lost"],
+                "games_won": row["games_won"], "games_lost": row["games_lost"],
+                "games_difference": row["games_won"] - row["games_lost"], "fouls": row["fouls"]}
+    general, best = average(row["points"], row["innings"]), best_average(row)
+    return {"player": row["player"], "team": row["team"], "matches": row["matches"], "partie": row["partie"],
+            "won": row["won"], "drawn": row["drawn"], "lost": row["lost"], "team_points": row["team_points"],
+            "points": row["points"], "innings": row["innings"],
+            "general_average": average_text(general), "general_average_exact": str(general),
+            "best_series": row["best_series"],
+            "best_partie_average": average_text(best), "best_partie_average_exact": str(best)}
+
+
+def _totals(store, where: str, args: tuple) -> list[dict]:
+    columns = ("game", "season", "player", "team", *TOTALS)
+    rows = store.read(f"SELECT {', '.join(columns)} FROM player_totals WHERE {where} "
+                       "ORDER BY season DESC, game, player, team", args)
+    return [dict(zip(columns, r)) for r in rows]
+
+
+def _season_totals(store, game: str, season: str | None, team: str | None = None) -> list[dict]:
+    if team is None:
+        return _totals(store, "game = ? AND season = ?", (game, season or ""))
+    return _totals(store, "game = ? AND season = ? AND team = ?", (game, season or "", team))
+
+
+def players(store, game: str = "carom", season: str | None = None) -> dict:
+    """Every player of a competition's season with their figures, by name."""
+    season = sums.season_or_latest(store, game, season)
+    rows = [figures(r) for r in _season_totals(store, game, season)]
+    return {"game": game, "season": season, "seasons": neighbours(store, game, season), "rows": rows}
+
+
+def _ranking(key: str, rows: list[dict], order, value) -> dict:
+    """Players by ``order`` (best first; equal keys share a place, then by name)."""
+    ordered = sorted(rows, key=lambda r: (order(r), r["player"], r["team"]))
+    out, place = [], 0
+    for n, row in enumerate(ordered, start=1):
+        if n == 1 or order(row) != order(ordered[n - 2]):
+            place = n
+        out.append({"place": place, "player": row["player"], "team": row["team"], "value": value(row)})
+    return {"key": key, "rows": out}
+
+
+def default_min_partie(rows: list[dict]) -> int:
+    """Half (rounded up) of the most partie a player of the season played, at least 1."""
+    return max(1, -(-max((r["partie"] for r in rows), default=0) // 2))
+
+
+def rankings(store, game: str = "carom", season: str | None = None, min_partie: int | None = None) -> dict:
+    """The season's rankings of players (carom: general average with a minimum of partie, best series,
+    best partie average, team points; 8-ball: individual matches won, games difference)."""
+    season = sums.season_or_latest(store, game, season)
+    rows = _season_totals(store, game, season)
+    result = {"game": game, "season": season, "seasons": neighbours(store, game, season)}
+    if game == "8ball":
+        return {**result, "min_partie": None, "rankings": [
+            _ranking("individual_won", rows, lambda r: (-r["won"], r["lost"]), lambda r: f"{r['won']}:{r['lost']}"),
+            _ranking("games_difference", rows, lambda r: (r["games_lost"] - r["games_won"], -r["games_won"]),
+                     lambda r: f"{r['games_won'] - r['games_lost']:+d}"),
+        ]}
+    minimum = default_min_partie(rows) if min_partie is None else min_partie
+    general = [r for r in rows if r["partie"] >= minimum]
+    return {**result, "min_partie": minimum, "rankings": [
+        _ranking("general_average", general, lambda r: -average(r["points"], r["innings"]),
+                 lambda r: average_text(average(r["points"], r["innings"]))),
+        _ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"]),
+        _ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r))),
+        _ranking("team_points", rows, lambda r: -r["team_points"], lambda r: r["team_points"]),
+    ]}
+
+
+def _partie(row: dict) -> dict:
+    """One partie (8-ball: individual match) of a player as their page lists it."""
+    base = {"match": row["match_id"], "partie": row["partie_id"], "number": row["number"], "date": row["date"],
+            "team": row["team"], "opponent": row["opponent"], "opponent_team": row["opponent_team"],
+            "result": "won" if row["won"] else "drawn" if row["drawn"] else "lost" if row["lost"] else None,
+            "forfeited": bool(row["forfeited"])}
+    if row["game"] == "8ball":
+        return {**base, **{k: row[k] for k in ("sets_won", "sets_lost", "games_won", "games_lost", "fouls")}}
+    return {**base, "points": row["points"], "innings": row["innings"], "best_series": row["best_series"],
+            "average": average_text(average(row["points"], row["innings"])), "team_points": row["team_points"]}
+
+
+def player(store, name: str, game: str | None = None, season: str | None = None) -> dict | None:
+    """A player: their figures in every season they played (per competition and team), and their
+    partie of one season (default: their latest)."""
+    seasons = _totals(store, "player = ?", (name,)) if len(name) <= MAX_NAME else []
+    if not seasons:
+        return None
+    chosen = next((r for r in seasons if (game is None or r["game"] == game)
+                   and (season is None or r["season"] == season)), None)
+    game, season = (chosen["game"], chosen["season"]) if chosen else (game or "carom", season or "")
+    rows = store.read(f"SELECT {', '.join(ROW)} FROM player_figures WHERE player = ? AND game = ? AND season = ? "
+                       "ORDER BY seq, number, partie_id", (name, game, season))
+    return {"player": name, "game": game, "season": season,
+            "seasons": [{"game": r["game"], "season": r["season"], **figures(r)} for r in seasons],
+            "partie": [_partie(dict(zip(ROW, r))) for r in rows]}
+
+
+def team(store, name: str, game: str = "carom", season: str | None = None) -> dict | None:
+    """A team in a season: its line of the league table, its players (as seen in played partie)
+    with their figures, its matches and results, and what the league keeps of it (``league``:
+    venue, captain, roster, fixtures; None for a team only the devices' records name)."""
+    if len(name) > MAX_NAME:
+        return None
+    season = sums.season_or_latest(store, game, season) or _latest_league_season(store)
+    table = exports.league_table(store, game, season=season)
+    line = next((r for r in table["rows"] if r["team"] == name), None)
+    roster = [figures(r) for r in _season_totals(store, game, season, team=name)]
+    matches = [m for m in _matches(store, game, season) if name in (m["home"], m["away"])]
+    league = _league_team(store, name, game, season)
+    if line is None and not roster and not matches and league is None:
+        return None
+    return {"team": name, "game": game, "season": season, "seasons": neighbours(store, game, season),
+            "table": line, "players": roster, "matches": matches, "league": league}
+
+
+def _latest_league_season(store) -> str | None:
+    """The league's latest season (server.storage.league_store), for a league whose matches are still to come."""
+    seasons = store.seasons()
+    return seasons[-1]["name"] if seasons else None
+
+
+def _league_team(store, name: str, game: str, season: str | None) -> dict | None:
+    """The team as the league administration keeps it (A.1.3, A.3.2): its venue, captain (not the
+    phone, which is for the organiser), roster and fixtures of the season; None when the league
+    has no such team."""
+    if season is None:
+        return None
+    team = next((t for t in store.teams(season, game) if t["name"] == name), None)
+    if team is None:
+        return None
+    fixtures = [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue", "status", "points_home",
+                                         "points_away", "match")}
+                for f in store.fixtures(season, game) if name in (f["home"], f["away"])]
+    return {"venue": team["venue"], "captain": team["captain"], "roster": team["players"],
+            "expelled": team["expelled"], "fixtures": fixtures}
+
+
+def _matches(store, game: str, season: str | None) -> list[dict]:
+    rows = store.read("SELECT match_id, date, venue, home, away, points_home, points_away, closed "
+                       "FROM match_figures WHERE game = ? AND season = ? ORDER BY seq", (game, season))
+    return [{"match": r[0], "date": r[1], "venue": r[2], "home": r[3], "away": r[4],
+             "points": {"home": r[5], "away": r[6]}, "closed": bool(r[7])} for r in rows]
