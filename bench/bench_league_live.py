@@ -31,7 +31,7 @@ def league(directory: Path, venue: str):
     from server.storage.store import Store
 
     store = Store(str(directory / "league.sqlite"))
-    store.add_device(DEVICE, SECRET, venue=venue)
+    store.devices.add(DEVICE, SECRET, venue=venue)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
     server.start()
     return server, store

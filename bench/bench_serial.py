@@ -72,7 +72,7 @@ class PacedRelay(threading.Thread):
 
 def run(baud: int | None, records: list, workdir: Path) -> dict:
     store = Store(workdir / f"bench-{baud}.sqlite")
-    store.add_device("bench", SECRET)
+    store.devices.add("bench", SECRET)
     relay = PacedRelay(baud)
     relay.start()
     listener = SerialListener(Receiver(store), relay.listener_port)
@@ -91,7 +91,7 @@ def run(baud: int | None, records: list, workdir: Path) -> dict:
     stop.set()
     thread.join(2)
     relay.close()
-    assert store.count() == len(records), "not every record arrived"
+    assert store.items.count() == len(records), "not every record arrived"
     store.close()
     return {"elapsed": elapsed, "body_bytes": body_bytes}
 

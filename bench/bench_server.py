@@ -38,7 +38,8 @@ from server import samples
 from server.ingest.receiver import Receiver
 from server.league.verify import check, parse_body
 from server.site import pages
-from server.storage.store import SUMMED, Store
+from server.storage.figures import SUMMED
+from server.storage.store import Store
 from server.tables import exports
 from wire.signing import Signer
 
@@ -60,16 +61,16 @@ def fill(path: Path, partie: int, *, one_season: bool) -> None:
     """A store with ``partie`` partie: one real match stored through the receiver, then its rows
     copied with new ids, teams and dates by direct inserts."""
     store = Store(path)
-    store.add_device("bench", SECRET, venue=VENUE)
+    store.devices.add("bench", SECRET, venue=VENUE)
     receiver = Receiver(store)
     for body in match_items("T-0", TEAMS[0], TEAMS[1], 1):
         assert receiver.handle(Signer("bench", SECRET).sign(body), via="bench")[0] == 200
-    items = store.query("SELECT id, kind, game, device, via, received, body, origin, venue FROM items")
-    [match_row] = [dict(zip(MATCH_COLUMNS, row)) for row in
-                   store.query(f"SELECT {', '.join(MATCH_COLUMNS)} FROM match_figures")]
-    team_rows = store.query("SELECT * FROM team_figures")
     store.close()
     db = sqlite3.connect(path)
+    items = db.execute("SELECT id, kind, game, device, via, received, body, origin, venue FROM items").fetchall()
+    [match_row] = [dict(zip(MATCH_COLUMNS, row)) for row in
+                   db.execute(f"SELECT {', '.join(MATCH_COLUMNS)} FROM match_figures").fetchall()]
+    team_rows = db.execute("SELECT * FROM team_figures").fetchall()
     pairs = [(h, a) for h in range(12) for a in range(12) if h != a]
     with db:
         for n in range(1, partie // 4):
@@ -254,7 +255,7 @@ def ingestion(tmp: Path, n: int) -> dict:
         check(parse_body(body))
     rates = {"checks": len(bodies) / (time.perf_counter() - started)}
     store = Store(tmp / "ingest.sqlite")
-    store.add_device("bench", SECRET, venue=VENUE)
+    store.devices.add("bench", SECRET, venue=VENUE)
     receiver = Receiver(store)
     db = sqlite3.connect(tmp / "bare.sqlite", isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")

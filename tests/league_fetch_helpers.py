@@ -50,7 +50,7 @@ def league_receiver(path, clock, documents: dict):
     from sync_helpers import DEVICE, SECRET
 
     store = Store(path, clock=clock)
-    store.add_device(DEVICE, SECRET, venue=LVA)
+    store.devices.add(DEVICE, SECRET, venue=LVA)
     source = LeagueSource(documents)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store), league_source=source)
     server.start(poll_interval=0.02)

@@ -57,7 +57,7 @@ DEVICE, SECRET, VENUE = "lva-table-1", b"live-test-secret-0123456789", "Hospoda 
 def league(tmp_path):
     """The league's receiver on 127.0.0.1 with DEVICE registered for VENUE (import it as a fixture)."""
     store = Store(str(tmp_path / "league.sqlite"))
-    store.add_device(DEVICE, SECRET, venue=VENUE)
+    store.devices.add(DEVICE, SECRET, venue=VENUE)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
     server.start()
     yield server

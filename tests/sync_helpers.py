@@ -45,7 +45,7 @@ class FakeClock:
 def league_store(path, secret: bytes = SECRET, device: str = DEVICE, venue: str = VENUE):
     """A receiver's store with one registered device of ``venue`` (samples.match's default)."""
     store = Store(path)
-    store.add_device(device, secret, venue=venue)
+    store.devices.add(device, secret, venue=venue)
     try:
         yield store
     finally:
@@ -290,9 +290,9 @@ def wait_for(condition, timeout: float = 30.0, poll: float = 0.02) -> bool:
 def assert_exactly_once(outbox, store, n: int) -> None:
     """Every item p-0..p-{n-1} left the outbox and is stored once, byte for byte as it was sent."""
     assert outbox.pending() == [] and outbox.held() == []
-    assert sorted(r["id"] for r in store.items()) == sorted(f"p-{i}" for i in range(n))
+    assert sorted(r["id"] for r in store.items.all()) == sorted(f"p-{i}" for i in range(n))
     for i in range(n):
-        assert store.stored_body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
+        assert store.items.body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
 
 
 def post_json(port: int, path: str, body: bytes, headers: dict, *, timeout: float = 10,

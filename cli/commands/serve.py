@@ -1,6 +1,7 @@
 """``pocitadlo serve``: the league's receiver (HTTP(S) and/or serial), its devices, imports and exports."""
 import os
 from contextlib import contextmanager
+from functools import partial
 
 HELP = "run the league's receiver (HTTP(S) and/or serial; `pocitadlo server …` administers its store)"
 
@@ -128,14 +129,16 @@ def _serve(args, receiver, UserError) -> int:
 
 def _listen(args, host, port, receiver, ReceiverServer, UserError):
     """The HTTP(S) server on --listen; a port in use or a bad certificate is a user error naming it."""
+    from server.tables.league_document import league_document
+
     for option, path in (("--cert", args.cert), ("--key", args.key)):
         _existing_file(option, path, UserError)
     with _tls_errors("--cert", " / ".join(f for f in (args.cert, args.key) if f), UserError):
         try:
             return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key,
                                   admin_token=_admin_token(args),
-                                  # the devices' league fetch, once the store keeps the league (issue 16)
-                                  league_source=getattr(receiver.store, "league_document", None))
+                                  # the devices' league fetch, from the league the store keeps (issue 16)
+                                  league_source=partial(league_document, receiver.store))
         except OSError as exc:
             if exc.filename is not None or type(exc).__module__ == "ssl":
                 raise

@@ -128,14 +128,14 @@ def _add(args, store) -> int:
 
     role = "device" if args.action == "add-device" else "gateway"
     league_admin.check_venue(store, getattr(args, "venue", None))
-    again = "re-" if store.role_of(args.id) else ""
+    again = "re-" if store.devices.role_of(args.id) else ""
     registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:
-        store.add_device(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
+        store.devices.add(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
         print(registered)
         return 0
     secret = secrets.token_urlsafe(32)
-    store.add_device(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
+    store.devices.add(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
     where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
     print(f"{registered}; its secret (shown once, put it in {where}):")
     print(secret)
@@ -150,7 +150,7 @@ def _columns(rows, keys) -> int:
 
 
 def _devices(args, store) -> int:
-    return _columns(store.devices(), ("id", "role", "venue", "added", "note"))
+    return _columns(store.devices.all(), ("id", "role", "venue", "added", "note"))
 
 
 def _import(args, store) -> int:
@@ -196,13 +196,13 @@ def _print(data, render) -> int:
 
 
 def _records(args, store) -> int:
-    return _columns(store.items(), ("id", "kind", "game", "match_id", "device", "received"))
+    return _columns(store.items.all(), ("id", "kind", "game", "match_id", "device", "received"))
 
 
 def _refusals(args, store) -> int:
     import json
 
-    print(json.dumps(store.refusal_report(), ensure_ascii=False, indent=1))
+    print(json.dumps(store.refusals.report(), ensure_ascii=False, indent=1))
     return 0
 
 

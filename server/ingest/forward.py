@@ -27,7 +27,7 @@ class ForwardQueue:
 
     def pending(self, limit: int = -1) -> list[Item]:
         return [Item(row["id"], row["kind"], row["body"], PENDING)
-                for row in self.store.unforwarded(relayable=True, limit=limit)]
+                for row in self.store.forwarding.waiting(relayable=True, limit=limit)]
 
     def next_pending(self) -> Item | None:
         first = self.pending(limit=1)
@@ -35,30 +35,30 @@ class ForwardQueue:
 
     def held(self) -> list[Item]:
         unrelayable = [Item(row["id"], row["kind"], row["body"], HELD, NO_ORIGIN)
-                       for row in self.store.unforwarded(relayable=False)]
+                       for row in self.store.forwarding.waiting(relayable=False)]
         return [Item(row["id"], row["kind"], row["body"], HELD, row["why"])
-                for row in self.store.forwarded(HELD)] + unrelayable
+                for row in self.store.forwarding.marked(HELD)] + unrelayable
 
     def held_count(self) -> int:
         return len(self.held())
 
     def unsent(self) -> int:
-        return self.store.count_unforwarded()
+        return self.store.forwarding.count_waiting()
 
     def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
-        self.store.set_forwarded(item_id, DELIVERED, self._stamp(when))
+        self.store.forwarding.mark(item_id, DELIVERED, self._stamp(when))
 
     def hold(self, item_id: str, why: str) -> None:
-        self.store.set_forwarded(item_id, HELD, self._stamp(None), why)
+        self.store.forwarding.mark(item_id, HELD, self._stamp(None), why)
 
     def retry_held(self) -> int:
-        held = self.store.forwarded(HELD)
+        held = self.store.forwarding.marked(HELD)
         for row in held:
-            self.store.set_forwarded(row["id"], None, self._stamp(None))
+            self.store.forwarding.mark(row["id"], None, self._stamp(None))
         return len(held)
 
     def last_delivery(self) -> str | None:
-        return self.store.last_forwarded()
+        return self.store.forwarding.last_delivered()
 
     def _stamp(self, when) -> str:
         if isinstance(when, str):
@@ -68,7 +68,7 @@ class ForwardQueue:
     def origin_of(self, body: bytes) -> Signed:
         """The device's signature kept with this item (the body names its id)."""
         item_id = json.loads(body)["id"]
-        fields = self.store.origin_of(item_id)
+        fields = self.store.items.origin(item_id)
         if fields is None:
             raise LookupError(f"{item_id}: {NO_ORIGIN}")
         return Signed.from_fields(fields, body, nested=False)

@@ -16,7 +16,7 @@ import threading
 
 from server.league.errors import Refused
 from server.league.verify import check, parse_body
-from server.storage.store import Conflict
+from server.storage.items import Conflict
 from server.tables import figures
 
 log = logging.getLogger("pocitadlo.server")
@@ -116,7 +116,7 @@ class Receiver:
     def _authenticate(self, signed, fresh_only: bool):
         """Check the signature(s); return the device's own (``signed``, or for a gateway its origin)
         and its registration (role, secret, venue)."""
-        registered = self.store.device(signed.device) if _clean(signed.device) else None
+        registered = self.store.devices.get(signed.device) if _clean(signed.device) else None
         role = registered[0] if registered else None
         if signed.origin is not None and role != "gateway":
             raise Refused(401, f"{signed.device!r} is not a registered gateway: it cannot relay records")
@@ -128,7 +128,7 @@ class Receiver:
             now = int(self._clock())
             if abs(now - signed.timestamp) > self.window:
                 raise Refused(401, f"stale timestamp ({signed.timestamp - now:+d} s from the receiver's clock)")
-            if not self.store.claim_nonce(signed.device, signed.nonce, signed.timestamp, now - 2 * self.window):
+            if not self.store.devices.claim_nonce(signed.device, signed.nonce, signed.timestamp, now - 2 * self.window):
                 raise Refused(401, "replayed message (nonce already used)")
         if signed.origin is None:
             return signed, registered
@@ -141,7 +141,7 @@ class Receiver:
         if not _clean(signed.device) or not _clean(signed.nonce) or len(signed.nonce) > 64:
             raise Refused(401, f"malformed {what}device id or nonce")
         if registered is _UNREAD:
-            registered = self.store.device(signed.device)
+            registered = self.store.devices.get(signed.device)
         if registered is None or registered[0] != role:
             raise Refused(401, f"unknown {what}device {signed.device!r}")
         if not signed.valid_for(registered[1]):
@@ -150,7 +150,7 @@ class Receiver:
 
     def _store(self, parsed, signed, mine: str | None, via: str) -> str:
         """``mine``: the venue the signing device is registered for."""
-        stored = self.store.stored_body(parsed.id)
+        stored = self.store.items.body(parsed.id)
         if stored is not None and stored != signed.body:
             raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
         venue = None
@@ -158,7 +158,7 @@ class Receiver:
             parsed = check(parsed)
             venue = self._authorise(parsed, signed.device, mine)
         try:
-            return self.store.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
+            return self.store.items.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
                                   game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
@@ -172,7 +172,7 @@ class Receiver:
         if mine is None:
             raise Refused(403, f"device {device!r} is not registered for a venue: it cannot write into a match "
                                "(pocitadlo server add-device --venue)")
-        venue = self.store.match_venue(parsed.match_id) or parsed.venue or mine
+        venue = self.store.items.match_venue(parsed.match_id) or parsed.venue or mine
         for claimed, what in ((venue, f"match {parsed.match_id!r} is played at"), (parsed.venue, "the item names")):
             if claimed is not None and claimed != mine:
                 raise Refused(403, f"device {device!r} is registered for {mine!r}; {what} {claimed!r}")
@@ -182,7 +182,7 @@ class Receiver:
         device = signed.device if _clean(signed.device) else ascii(signed.device)
         log.warning("refused %s from %s via %s (%s): %s %s", item_id or "?", device, via,
                     remote or "-", exc.status, exc.reason)
-        self.store.log_refusal(via=via, remote=remote, device=device, item_id=item_id,
+        self.store.refusals.log(via=via, remote=remote, device=device, item_id=item_id,
                                status=exc.status, reason=exc.reason)
         return exc.status, self._answer(exc.status, "refused", item_id, exc.reason)
 
@@ -192,7 +192,7 @@ class Receiver:
     def refuse_unsigned(self, reason: str, *, status: int = 400, via: str, remote: str | None = None) -> tuple[int, dict]:
         """A message that could not even be read as signed (missing headers, bad frame payload)."""
         log.warning("refused a message via %s (%s): %s %s", via, remote or "-", status, reason)
-        self.store.log_refusal(via=via, remote=remote, device=None, item_id=None, status=status, reason=reason)
+        self.store.refusals.log(via=via, remote=remote, device=None, item_id=None, status=status, reason=reason)
         return status, self._answer(status, "refused", None, reason)
 
 

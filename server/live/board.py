@@ -44,7 +44,7 @@ class LiveBoard:
     def verify(self, signed: Signed) -> tuple[dict, str]:
         """The snapshot and the device's venue, or Refused (thread pool: it reads the store)."""
         store = self.receiver.store
-        registered = store.device(signed.device) if wire_live.printable(signed.device) else None
+        registered = store.devices.get(signed.device) if wire_live.printable(signed.device) else None
         if signed.origin is not None or registered is None or registered[0] != "device":
             raise Refused(401, f"{ascii(signed.device)} is not a registered device")
         _, secret, venue = registered
@@ -64,7 +64,7 @@ class LiveBoard:
         return snap, venue
 
     def _record_url(self, record: str | None) -> str | None:
-        if record is None or self.receiver.store.stored_body(record) is None:
+        if record is None or self.receiver.store.items.body(record) is None:
             return None
         return "/api/v1/records/" + quote(record, safe="")
 

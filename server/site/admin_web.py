@@ -137,17 +137,17 @@ def settled(action, store, form):
 
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:
     figures.settle(store)       # the fixtures' results: every item answered before included
-    seasons = store.seasons()
+    seasons = store.league.seasons()
     names = [s["name"] for s in seasons]
     season = context["season"] if context["season"] in names else (names[-1] if names else "")
     competition = context["competition"] if context["competition"] in fields.COMPETITIONS else "carom"
-    teams = store.teams(season, competition) if season else []
-    fixtures = store.fixtures(season, competition) if season else []
+    teams = store.league.teams(season, competition) if season else []
+    fixtures = store.fixtures.of(season, competition) if season else []
     for f in fixtures:
         f["status_text"] = STATUSES.get(f["status"], f["status"])
     return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
-                  seasons=seasons, season=season, competition=competition, competitions=store.competitions(),
-                  venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.venues()],
+                  seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
+                  venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
                   teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 
 
@@ -164,18 +164,18 @@ def _days(form: dict) -> str:
 
 
 def _season(store, form) -> str:
-    season = store.add_season(_field(form, "name", "the season"), form.get("autumn") or None,
+    season = store.league.add_season(_field(form, "name", "the season"), form.get("autumn") or None,
                               form.get("spring") or None)
     return f"Sezóna {season['name']} přidána."
 
 
 def _venue(store, form) -> str:
-    venue = store.add_venue(_field(form, "name", "the venue"), _days(form))
+    venue = store.league.add_venue(_field(form, "name", "the venue"), _days(form))
     return f"Herna {venue['name']} uložena."
 
 
 def _team(store, form) -> str:
-    team = store.add_team(form.get("season", ""), form.get("competition", ""), _field(form, "name", "the team"),
+    team = store.league.add_team(form.get("season", ""), form.get("competition", ""), _field(form, "name", "the team"),
                           venue=form.get("venue", ""), captain=form.get("captain", ""), phone=form.get("phone", ""),
                           days=_days(form))
     return f"Družstvo {team['name']} přidáno."
@@ -185,32 +185,32 @@ def _player(add: bool):
     def change(store, form) -> str:
         name = fields.text(form.get("name", ""), "the player")
         team = _field(form, "team", "the team")
-        (store.add_player if add else store.remove_player)(form.get("season", ""), form.get("competition", ""),
+        (store.league.add_player if add else store.league.remove_player)(form.get("season", ""), form.get("competition", ""),
                                                            team, name)
         return f"{name}: {'přidán do' if add else 'odebrán z'} {team}."
     return change
 
 
 def _generate(store, form) -> str:
-    plan = store.generate_schedule(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
+    plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
     return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
 
 
 def _move(store, form) -> str:
-    fixture = store.move_fixture(_field(form, "fixture", "the fixture"), form.get("date", ""))
+    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""))
     return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}."
 
 
 def _postpone(store, form) -> str:
-    done = store.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
+    done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
                           reason=form.get("reason", ""))
     return f"Utkání {done['fixture']['id']} odloženo; {form.get('team')}: zbývá odkladů {done['left']} (A.3.3)."
 
 
 def _no_show(store, form) -> str:
-    done = store.record_no_show(_field(form, "fixture", "the fixture"), form.get("team", ""))
+    done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""))
     text = f"Utkání {done['fixture']} kontumováno ve prospěch {done['forfeited_to']}."
     if done["expelled"]:
         text += f" {form.get('team')} vyřazen ze soutěže (A.3.7), zrušeno utkání: {len(done['cancelled'])}."

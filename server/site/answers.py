@@ -65,6 +65,6 @@ async def logged_refusal(store, exc, *, via: str, what: str, device, remote, **e
     the store's refusal log like a refused post, then answered with the reason (and ``extra``)."""
     shown = ascii(device) if device is not None else None
     log.warning("refused %s from %s (%s): %s %s", what, shown, remote or "-", exc.status, exc.reason)
-    await run_in_threadpool(store.log_refusal, via=via, remote=remote, device=shown, item_id=None,
+    await run_in_threadpool(store.refusals.log, via=via, remote=remote, device=shown, item_id=None,
                             status=exc.status, reason=exc.reason)
     return refused(exc.status, exc.reason, **extra)

@@ -53,7 +53,7 @@ def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnsw
         raise Refused(401, "a league request cannot be relayed: the device asks itself")
     receiver.authenticate(signed)
     store = receiver.store
-    venue = store.venue_of(signed.device)
+    venue = store.devices.venue_of(signed.device)
     if venue is None:
         raise Refused(403, f"device {signed.device!r} is not registered for a venue "
                            "(pocitadlo server add-device --venue)")
@@ -69,7 +69,7 @@ def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnsw
         log.error("the league document for %r is not valid: %s", venue, exc)
         return JSONAnswer({"code": 500, "status": "error", "reason": "the receiver's league data is not valid"},
                           status_code=500)
-    answer = sign_answer(store.secret_of(signed.device), signed.device, int(receiver.now()), signed.nonce, body)
+    answer = sign_answer(store.devices.secret_of(signed.device), signed.device, int(receiver.now()), signed.nonce, body)
     log.info("league for %r sent to %s", venue, signed.device)
     return Response(body, media_type=JSONAnswer.media_type,
                     headers={**answer.headers(), "Cache-Control": "no-store"})

@@ -38,7 +38,7 @@ from server.site.answers import refused as _refused
 from server.site.answers import remote as _remote
 from server.site.answers import too_many as _too_many
 from server.site.intake import RECORDS
-from server.tables import exports, stats, sums
+from server.tables import exports, stats
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -139,13 +139,13 @@ def _records(store, request):
     params = request.query_params
     after = stats.count_arg(params.get("after"), "after", most=None) or 0
     limit = min(stats.count_arg(params.get("limit"), "limit") or PAGE_OF_ITEMS, PAGE_OF_ITEMS)
-    items = store.listed(after=after, limit=limit)
-    more = len(items) == limit and bool(store.listed(after=items[-1]["seq"], limit=1))
+    items = store.items.listed(after=after, limit=limit)
+    more = len(items) == limit and bool(store.items.listed(after=items[-1]["seq"], limit=1))
     return JSONAnswer({"items": items, "next": f"{RECORDS}?after={items[-1]['seq']}&limit={limit}" if more else None})
 
 
 def _record(store, request):
-    body = store.stored_body(request.path_params["item_id"])
+    body = store.items.body(request.path_params["item_id"])
     if body is None:
         return JSONAnswer({"code": 404, "reason": "no such record"}, status_code=404)
     return Response(body, media_type="application/json; charset=utf-8")
@@ -175,7 +175,7 @@ def _table(game: str, html: bool):
 
 
 def _index(store, request):
-    season, seasons = stats.season_arg(request.query_params.get("season")), sums.seasons(store)
+    season, seasons = stats.season_arg(request.query_params.get("season")), store.figures.seasons()
     return HTMLResponse(pages.index(exports.matches(store, season), seasons=seasons,
                                     season=season or next(iter(seasons), None), asked=season is not None))
 
@@ -185,7 +185,7 @@ def _matches(store, request):
 
 
 def _refusals(store, request):
-    report = store.refusal_report()
+    report = store.refusals.report()
     report["rate_limited_since_start"] = request.app.state.limiter.limited
     return JSONAnswer(report)
 

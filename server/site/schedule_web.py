@@ -24,13 +24,13 @@ def schedule(html: bool):
 
 
 def _schedule(store, request, *, html: bool):
-    seasons = [s["name"] for s in store.seasons()]
+    seasons = [s["name"] for s in store.league.seasons()]
     season = request.query_params.get("season", "")
     season = season if season in seasons else (seasons[-1] if seasons else "")
     competition = request.query_params.get("competition", "carom")
-    competitions = store.competitions()
+    competitions = store.league.competitions()
     competition = competition if competition in competitions else "carom"
-    fixtures = store.fixtures(season, competition) if season else []
+    fixtures = store.fixtures.of(season, competition) if season else []
     if not html:
         return JSONAnswer({"season": season or None, "competition": competition, "fixtures": fixtures})
     rounds: dict[int, list[dict]] = {}
@@ -38,7 +38,7 @@ def _schedule(store, request, *, html: bool):
         f["status_text"] = STATUSES.get(f["status"], f["status"])
         f["home_href"], f["away_href"] = (team_href(f[side], competition, season) for side in ("home", "away"))
         rounds.setdefault(f["round"], []).append(f)
-    expelled = [t["name"] for t in store.teams(season, competition) if t["expelled"]] if season else []
+    expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
     notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []
     return page(render("schedule.html", title=f"Rozpis utkání {season}".strip(), seasons=seasons, season=season,
                        competition=competition, competitions=competitions, fixtures=fixtures, notes=notes,

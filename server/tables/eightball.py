@@ -74,7 +74,7 @@ def _individual(row) -> dict:
 
 def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | None:
     """The 8-ball team match record: every individual match with its sets, games and winners."""
-    rows = store.items(match_id=match_id)
+    rows = store.items.all(match_id=match_id)
     if not rows:
         return None
     info, listed, declared, closed = match_info(rows)
@@ -101,7 +101,7 @@ def league_table(store, *, season: str | None = None, points_per_match: int = 1)
     """The 8-ball league table over one season (default: the latest): team points (individual matches
     won), sets difference, games difference; summed from the figures stored at ingestion."""
     season = sums.season_or_latest(store, "8ball", season)
-    teams = sums.team_sums(store, "8ball", season)
+    teams = store.figures.team_sums("8ball", season)
     for t in teams:
         t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
 
@@ -120,4 +120,4 @@ def league_table(store, *, season: str | None = None, points_per_match: int = 1)
             "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
         })
     return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
-            "unreadable": sums.unreadable(store, "8ball", season)}
+            "unreadable": store.figures.unreadable("8ball", season)}

@@ -53,7 +53,7 @@ def _partie_entry(row) -> dict:
 def match_record(store, match_id: str) -> dict | None:
     """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning.
     An 8-ball match gets its own record (server.tables.eightball, RULES 2.9)."""
-    rows = store.items(match_id=match_id)
+    rows = store.items.all(match_id=match_id)
     if not rows:
         return None
     if any(r["game"] == "8ball" for r in rows):
@@ -80,7 +80,7 @@ def match_record(store, match_id: str) -> dict | None:
 def matches(store, season: str | None = None) -> list[dict]:
     """The stored matches of a season (default: the latest) in the order they first arrived:
     teams, date, venue, points, closed."""
-    return sums.matches(store, season)
+    return store.figures.matches(season)
 
 
 class _Team:
@@ -107,8 +107,8 @@ def league_table(store, game: str = "carom", season: str | None = None) -> dict:
     if game != "carom":
         raise ValueError(f"game must be carom or 8ball, got {game!r}")
     season = sums.season_or_latest(store, game, season)
-    against = sums.head_to_head(store, game, season)
-    teams = [_Team(row, against.get(row["team"], {})) for row in sums.team_sums(store, game, season)]
+    against = store.figures.head_to_head(game, season)
+    teams = [_Team(row, against.get(row["team"], {})) for row in store.figures.team_sums(game, season)]
     rows = []
     for place, (team, decided_by) in enumerate(_order(teams), start=1):
         rows.append({
@@ -119,7 +119,7 @@ def league_table(store, game: str = "carom", season: str | None = None) -> dict:
             "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
         })
     return {"game": game, "season": season, "order": ["points", "difference", "general_average", "head_to_head"],
-            "rows": rows, "unreadable": sums.unreadable(store, game, season)}
+            "rows": rows, "unreadable": store.figures.unreadable(game, season)}
 
 
 def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:

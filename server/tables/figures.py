@@ -9,7 +9,7 @@ when opened (``bring_up_to_date``).
 """
 import json
 
-from server.storage.store import SUMMED
+from server.storage.figures import SUMMED
 from server.tables import exports, player_figures
 from server.tables.sums import season_of
 
@@ -20,19 +20,19 @@ def settle(store, *, matches: int | None = None) -> bool:
     under the generation's lock, each match is computed from every item committed before.
     ``matches``: at most this many matches, the first to arrive (a step on the event loop takes
     one at a time, so that a device's item waits for one match's figures at most)."""
-    if not store.figures_pending():
+    if not store.figures.pending():
         return False
     # figures and marks are computed again from the items: their commit need not wait for the
     # disk (a crash may undo the step, marks with it; the next durable commit carries it)
     with store.transaction(durable=False):
         store.lock_generation()
-        pending = store.pending_matches()
+        pending = store.figures.pending_matches()
         if not pending:
             return False        # another receiver's step took them
         chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
         for match_id in chosen:
             refresh(store, match_id)
-        store.figured([seq for seq, match_id in pending if match_id in chosen])
+        store.figures.done([seq for seq, match_id in pending if match_id in chosen])
         store.changed()         # pages built before are out of date
     return True
 
@@ -49,7 +49,7 @@ def refresh(store, match_id: str) -> None:
     record = exports.match_record(store, match_id)
     if record is None:
         return
-    [(seq,)] = store.query("SELECT MIN(seq) FROM items WHERE match_id = ?", (match_id,))
+    seq = store.items.first_of_match(match_id)
     season = season_of(record["date"])
     match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
                  "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
@@ -62,18 +62,17 @@ def refresh(store, match_id: str) -> None:
         teams = [{"match_id": match_id, "game": record["game"], "season": season, "team": record[side],
                   "opponent": record[other], **figures}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
-    store.replace_figures(match_id, match_row, teams)
+    store.figures.replace(match_id, match_row, teams)
     if match_row["fixture"] != match_id:
-        store.drop_stand_in(match_row["fixture"])
+        store.figures.drop_stand_in(match_row["fixture"])
     player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
 
 
 def rebuild_if_missing(store) -> None:
     """Compute the figures of every stored match that has none (a store from before figures)."""
     with store.transaction():
-        missing = store.query("SELECT DISTINCT i.match_id FROM items i LEFT JOIN match_figures f "
-                              "ON f.match_id = i.match_id WHERE i.match_id IS NOT NULL AND f.match_id IS NULL")
-        for (match_id,) in missing:
+        missing = store.items.matches_without_figures()
+        for match_id in missing:
             refresh(store, match_id)
         if missing:
             store.changed()     # pages built before (this receiver's or another's) are out of date

@@ -9,14 +9,8 @@ seasons. A player is a name as the records give it, in the team they played for.
 from fractions import Fraction
 
 from rules.carom.figures import average
+from server.storage.players import KEY, PER_PARTIE, ROW, SUMMED
 
-PER_PARTIE = ("won", "drawn", "lost", "forfeited", "points", "innings", "best_series", "team_points",
-              "sets_won", "sets_lost", "games_won", "games_lost", "fouls")
-SUMMED = ("won", "drawn", "lost", "points", "innings", "team_points", "sets_won", "sets_lost",
-          "games_won", "games_lost", "fouls")
-TOTALS = ("matches", "partie", *SUMMED, "best_series", "best_average_points", "best_average_innings")
-ROW = ("match_id", "partie_id", "side", "seq", "game", "season", "date", "number", "player", "team",
-       "opponent", "opponent_team", *PER_PARTIE)
 OTHER = {"home": "away", "away": "home"}
 
 
@@ -62,7 +56,7 @@ def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
 
 
 def key_of(row: dict) -> tuple:
-    return row["game"], row["season"], row["player"], row["team"]
+    return tuple(row[c] for c in KEY)
 
 
 def replace(store, match_id: str, rows: list[dict]) -> None:
@@ -70,58 +64,38 @@ def replace(store, match_id: str, rows: list[dict]) -> None:
     rows that differ are written. A player who only gained rows (a partie of the match arrived)
     has the new rows added to their totals; a player who lost or changed a row has their totals
     summed again from their rows of that season."""
-    old = {(r["partie_id"], r["side"]): r for r in (dict(zip(ROW, row)) for row in store.query(
-        f"SELECT {', '.join(ROW)} FROM player_figures WHERE match_id = ?", (match_id,)))}
+    players = store.players
+    old = {(r["partie_id"], r["side"]): r for r in players.of_match(match_id)}
     new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
     gone = [r for place, r in old.items() if new.get(place) != r]
     added = [r for place, r in new.items() if old.get(place) != r]
     for r in gone:
-        store.query("DELETE FROM player_figures WHERE match_id = ? AND partie_id = ? AND side = ?",
-                    (match_id, r["partie_id"], r["side"]))
+        players.remove(r)
     for r in added:
-        store.query(f"INSERT INTO player_figures({', '.join(ROW)}) VALUES ({', '.join('?' * len(ROW))})",
-                    tuple(r[c] for c in ROW))
+        players.add(r)
     summed_again = {key_of(r) for r in gone}
     for key in sorted(summed_again):
-        _sum_again(store, key)
+        rows_left = players.of_key(key)
+        players.set_totals(key, totals_of(rows_left) if rows_left else None)
     gains: dict[tuple, list[dict]] = {}
     for r in added:
         if key_of(r) not in summed_again:
             gains.setdefault(key_of(r), []).append(r)
     for key, gained in sorted(gains.items()):
         had_match = any(key_of(r) == key for r in old.values())
-        _add(store, key, totals_of(gained), new_match=not had_match)
+        players.set_totals(key, _added(players.totals(key), totals_of(gained), new_match=not had_match))
 
 
-def _add(store, key: tuple, gained: dict, *, new_match: bool) -> None:
-    """Add one match's new rows (their ``totals_of``) to a player's totals."""
-    where = "game = ? AND season = ? AND player = ? AND team = ?"
-    current = store.query(f"SELECT {', '.join(TOTALS)} FROM player_totals WHERE {where}", key)
-    if not current:
-        columns = ("game", "season", "player", "team", *TOTALS)
-        store.query(f"INSERT INTO player_totals({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                    (*key, *(gained[c] for c in TOTALS)))
-        return
-    totals = dict(zip(TOTALS, current[0]))
+def _added(totals: dict | None, gained: dict, *, new_match: bool) -> dict:
+    """A player's totals with one match's new rows (their ``totals_of``) added."""
+    if totals is None:
+        return gained
     merged = {c: totals[c] + gained[c] for c in SUMMED}
     merged.update(matches=totals["matches"] + int(new_match), partie=totals["partie"] + gained["partie"],
                   best_series=max(totals["best_series"], gained["best_series"]))
     best = max((totals, gained), key=lambda t: (best_average(t), -t["best_average_innings"]))
     merged.update(best_average_points=best["best_average_points"], best_average_innings=best["best_average_innings"])
-    store.query(f"UPDATE player_totals SET {', '.join(f'{c} = ?' for c in TOTALS)} WHERE {where}",
-                (*(merged[c] for c in TOTALS), *key))
-
-
-def _sum_again(store, key: tuple) -> None:
-    where = "game = ? AND season = ? AND player = ? AND team = ?"
-    rows = store.query(f"SELECT match_id, best_series, {', '.join(SUMMED)} FROM player_figures WHERE {where}", key)
-    store.query(f"DELETE FROM player_totals WHERE {where}", key)
-    if not rows:
-        return
-    totals = totals_of([dict(zip(("match_id", "best_series", *SUMMED), r)) for r in rows])
-    columns = ("game", "season", "player", "team", *TOTALS)
-    store.query(f"INSERT INTO player_totals({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                (*key, *(totals[c] for c in TOTALS)))
+    return merged
 
 
 def totals_of(rows: list[dict]) -> dict:

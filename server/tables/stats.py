@@ -11,7 +11,7 @@ import re
 
 from rules.carom.figures import average, average_text
 from server.tables import exports, sums
-from server.tables.player_figures import ROW, TOTALS, best_average
+from server.tables.player_figures import best_average
 
 GAMES = ("carom", "8ball")
 SEASON = re.compile(r"\d{4}/\d{2}")
@@ -49,9 +49,7 @@ def neighbours(store, game: str, season: str | None) -> dict:
     """The seasons before and after (two index lookups, not a list of every season)."""
     if season is None:
         return {"previous": None, "next": None}
-    [(previous,)] = store.read("SELECT MAX(season) FROM match_figures WHERE game = ? AND season < ?", (game, season))
-    [(following,)] = store.read("SELECT MIN(season) FROM match_figures WHERE game = ? AND season > ?", (game, season))
-    return {"previous": previous, "next": following}
+    return store.figures.neighbours(game, season)
 
 
 def figures(row: dict) -> dict:
@@ -71,23 +69,10 @@ def figures(row: dict) -> dict:
             "best_partie_average": average_text(best), "best_partie_average_exact": str(best)}
 
 
-def _totals(store, where: str, args: tuple) -> list[dict]:
-    columns = ("game", "season", "player", "team", *TOTALS)
-    rows = store.read(f"SELECT {', '.join(columns)} FROM player_totals WHERE {where} "
-                       "ORDER BY season DESC, game, player, team", args)
-    return [dict(zip(columns, r)) for r in rows]
-
-
-def _season_totals(store, game: str, season: str | None, team: str | None = None) -> list[dict]:
-    if team is None:
-        return _totals(store, "game = ? AND season = ?", (game, season or ""))
-    return _totals(store, "game = ? AND season = ? AND team = ?", (game, season or "", team))
-
-
 def players(store, game: str = "carom", season: str | None = None) -> dict:
     """Every player of a competition's season with their figures, by name."""
     season = sums.season_or_latest(store, game, season)
-    rows = [figures(r) for r in _season_totals(store, game, season)]
+    rows = [figures(r) for r in store.players.of_season(game, season)]
     return {"game": game, "season": season, "seasons": neighbours(store, game, season), "rows": rows}
 
 
@@ -111,7 +96,7 @@ def rankings(store, game: str = "carom", season: str | None = None, min_partie: 
     """The season's rankings of players (carom: general average with a minimum of partie, best series,
     best partie average, team points; 8-ball: individual matches won, games difference)."""
     season = sums.season_or_latest(store, game, season)
-    rows = _season_totals(store, game, season)
+    rows = store.players.of_season(game, season)
     result = {"game": game, "season": season, "seasons": neighbours(store, game, season)}
     if game == "8ball":
         return {**result, "min_partie": None, "rankings": [
@@ -145,17 +130,16 @@ def _partie(row: dict) -> dict:
 def player(store, name: str, game: str | None = None, season: str | None = None) -> dict | None:
     """A player: their figures in every season they played (per competition and team), and their
     partie of one season (default: their latest)."""
-    seasons = _totals(store, "player = ?", (name,)) if len(name) <= MAX_NAME else []
+    seasons = store.players.of_player(name) if len(name) <= MAX_NAME else []
     if not seasons:
         return None
     chosen = next((r for r in seasons if (game is None or r["game"] == game)
                    and (season is None or r["season"] == season)), None)
     game, season = (chosen["game"], chosen["season"]) if chosen else (game or "carom", season or "")
-    rows = store.read(f"SELECT {', '.join(ROW)} FROM player_figures WHERE player = ? AND game = ? AND season = ? "
-                       "ORDER BY seq, number, partie_id", (name, game, season))
+    rows = store.players.partie(name, game, season)
     return {"player": name, "game": game, "season": season,
             "seasons": [{"game": r["game"], "season": r["season"], **figures(r)} for r in seasons],
-            "partie": [_partie(dict(zip(ROW, r))) for r in rows]}
+            "partie": [_partie(r) for r in rows]}
 
 
 def team(store, name: str, game: str = "carom", season: str | None = None) -> dict | None:
@@ -167,8 +151,8 @@ def team(store, name: str, game: str = "carom", season: str | None = None) -> di
     season = sums.season_or_latest(store, game, season) or _latest_league_season(store)
     table = exports.league_table(store, game, season=season)
     line = next((r for r in table["rows"] if r["team"] == name), None)
-    roster = [figures(r) for r in _season_totals(store, game, season, team=name)]
-    matches = [m for m in _matches(store, game, season) if name in (m["home"], m["away"])]
+    roster = [figures(r) for r in store.players.of_season(game, season, team=name)]
+    matches = [m for m in store.figures.matches_of(game, season) if name in (m["home"], m["away"])]
     league = _league_team(store, name, game, season)
     if line is None and not roster and not matches and league is None:
         return None
@@ -177,8 +161,8 @@ def team(store, name: str, game: str = "carom", season: str | None = None) -> di
 
 
 def _latest_league_season(store) -> str | None:
-    """The league's latest season (server.storage.league_store), for a league whose matches are still to come."""
-    seasons = store.seasons()
+    """The league's latest season (server/storage/league.py), for a league whose matches are still to come."""
+    seasons = store.league.seasons()
     return seasons[-1]["name"] if seasons else None
 
 
@@ -188,18 +172,11 @@ def _league_team(store, name: str, game: str, season: str | None) -> dict | None
     has no such team."""
     if season is None:
         return None
-    team = next((t for t in store.teams(season, game) if t["name"] == name), None)
+    team = next((t for t in store.league.teams(season, game) if t["name"] == name), None)
     if team is None:
         return None
     fixtures = [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue", "status", "points_home",
                                          "points_away", "match")}
-                for f in store.fixtures(season, game) if name in (f["home"], f["away"])]
+                for f in store.fixtures.of(season, game) if name in (f["home"], f["away"])]
     return {"venue": team["venue"], "captain": team["captain"], "roster": team["players"],
             "expelled": team["expelled"], "fixtures": fixtures}
-
-
-def _matches(store, game: str, season: str | None) -> list[dict]:
-    rows = store.read("SELECT match_id, date, venue, home, away, points_home, points_away, closed "
-                       "FROM match_figures WHERE game = ? AND season = ? ORDER BY seq", (game, season))
-    return [{"match": r[0], "date": r[1], "venue": r[2], "home": r[3], "away": r[4],
-             "points": {"home": r[5], "away": r[6]}, "closed": bool(r[7])} for r in rows]

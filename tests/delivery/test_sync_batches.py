@@ -33,7 +33,7 @@ def test_a_backlog_goes_in_batches_each_item_once(tmp_path, sync_server, sync_st
     batches = counting(transport)
     clock = FakeClock()
     drain(Syncer(outbox, transport, clock=clock, batch=3), clock, outbox)
-    assert batches == [3, 3] and sync_store.count() == 7      # the seventh alone, as a single post
+    assert batches == [3, 3] and sync_store.items.count() == 7      # the seventh alone, as a single post
     assert_exactly_once(outbox, sync_store, 7)
 
 
@@ -46,7 +46,7 @@ def test_an_item_refused_for_good_in_a_batch_is_set_aside_and_the_rest_delivered
                     clock=clock, batch=4)
     assert syncer.step() == 0.0
     assert [item.id for item in outbox.held()] == ["p-3"] and outbox.pending() == []
-    assert sorted(r["id"] for r in sync_store.items()) == ["p-0", "p-1", "p-2"]
+    assert sorted(r["id"] for r in sync_store.items.all()) == ["p-0", "p-1", "p-2"]
     assert "422" in syncer.status()["last_error"]
 
 

@@ -108,11 +108,11 @@ def test_the_device_killed_mid_delivery_and_restarted(tmp_path, sync_server, syn
             return subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
 
         first = device(between.port)
-        wait_for(lambda: sync_store.count() >= max(2, batch) or first.poll() is not None, poll=0.01)
+        wait_for(lambda: sync_store.items.count() >= max(2, batch) or first.poll() is not None, poll=0.01)
         first.send_signal(signal.SIGKILL)        # killed mid-delivery (answers are slow)
         first.wait()
         assert first.returncode == -signal.SIGKILL
-        assert max(2, batch) <= sync_store.count() < n
+        assert max(2, batch) <= sync_store.items.count() < n
         second = device(sync_server.port)
         assert second.wait(60) == 0, second.stderr.read().decode()
     outbox = Outbox(outbox_dir)

@@ -22,6 +22,20 @@ def signer(device: str) -> Signer:
     return Signer(device, SECRETS[device])
 
 
+def _started(pgserver, pgdata, tries: int = 6):
+    """pgserver's server on ``pgdata``. Its ``pg_ctl start`` waits at most 10 s, which a loaded
+    machine can exceed while the server is still coming up: asking again finds it running (or
+    starts it), so a slow start is waited for instead of failing the session."""
+    import subprocess
+
+    for attempt in range(tries):
+        try:
+            return pgserver.get_server(pgdata, cleanup_mode="stop")
+        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+            if attempt == tries - 1:
+                raise
+
+
 @pytest.fixture(scope="session")
 def postgresql(tmp_path_factory):
     """A real PostgreSQL server for the session (pgserver ships its binaries); yields a function
@@ -31,7 +45,7 @@ def postgresql(tmp_path_factory):
     import pgserver
     import sqlalchemy as sa
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    server = _started(pgserver, tmp_path_factory.mktemp("pg"))
     base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite
@@ -61,10 +75,10 @@ def store_place(request, tmp_path):
 
 def register_devices(s: Store) -> Store:
     """The devices of the receiver's tests: one of each venue, one of none, a gateway."""
-    s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
-    s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
-    s.add_device("u-nowhere", SECRETS["u-nowhere"])
-    s.add_device("gw-lva", SECRETS["gw-lva"], role="gateway")
+    s.devices.add("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
+    s.devices.add("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
+    s.devices.add("u-nowhere", SECRETS["u-nowhere"])
+    s.devices.add("gw-lva", SECRETS["gw-lva"], role="gateway")
     return s
 
 

@@ -102,7 +102,7 @@ def test_serve_on_postgresql_stores_a_device_s_match_and_shows_it_in_the_table(l
                                 for side in ("home", "away")}
     store = Store(league)
     try:
-        assert store.count() == 5
+        assert store.items.count() == 5
     finally:
         store.close()
 
@@ -133,8 +133,8 @@ def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_e
                    for path in ("/table.json", "/matches.json")]
     store = Store(league)
     try:
-        stored = [row["id"] for row in store.items()]
-        refusals = store.refusals()
+        stored = [row["id"] for row in store.items.all()]
+        refusals = store.refusals.latest()
     finally:
         store.close()
     assert len(stored) == len(set(stored)) == 5 * len(MATCHES) and refusals == []
@@ -152,7 +152,7 @@ def one_by_one(path: Path, outboxes) -> dict:
     from server.tables import exports
 
     store = Store(path)
-    store.add_device("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
+    store.devices.add("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
     receiver = Receiver(store)
     try:
         for outbox in outboxes:

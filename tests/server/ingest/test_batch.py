@@ -39,7 +39,7 @@ def test_a_match_in_one_batch_is_answered_item_by_item_and_counts_in_the_table(r
     assert status == 200 and answer["status"] == "batch"
     assert [(a["code"], a["status"], a["id"]) for a in answer["answers"]] == \
         [(200, "stored", json.loads(b)["id"]) for b in bodies]
-    assert [receiver.store.stored_body(json.loads(b)["id"]) for b in bodies] == bodies
+    assert [receiver.store.items.body(json.loads(b)["id"]) for b in bodies] == bodies
     table = json.loads(client.get("/table.json")[1])
     assert sorted((r["team"], r["partie"]) for r in table["rows"]) == [("Lvi", 4), ("Orli", 4)]
     _, again = post_batch(client, batch(*(signer("u-lva-1").sign(b) for b in bodies)))
@@ -63,15 +63,15 @@ def test_each_item_of_a_batch_is_refused_alone_with_its_reason(receiver, client,
     assert [(a["code"], a["status"]) for a in answers] == [
         (200, "stored"), (401, "refused"), (403, "refused"), (200, "stored"), (401, "refused"), (409, "refused")]
     assert "bad signature" in answers[1]["reason"] and "replayed" in answers[4]["reason"]
-    assert receiver.store.count() == 2
-    assert [r["status"] for r in receiver.store.refusals()[-4:]] == [401, 403, 401, 409]
+    assert receiver.store.items.count() == 2
+    assert [r["status"] for r in receiver.store.refusals.latest()[-4:]] == [401, 403, 401, 409]
 
 
 def test_a_batch_that_fails_stores_none_of_it_and_answers_500(receiver, client, items, monkeypatch):
     """One transaction: a failure of the store midway (a full disk) leaves none of the batch
     stored, and the answer is a 500, so the device sends all of it again later."""
     bodies = items("KD-3", 3)
-    put, calls = receiver.store.put, []
+    put, calls = receiver.store.items.put, []
 
     def failing(*args, **kwargs):
         calls.append(1)
@@ -79,9 +79,9 @@ def test_a_batch_that_fails_stores_none_of_it_and_answers_500(receiver, client, 
             raise OSError("disk full")
         return put(*args, **kwargs)
 
-    monkeypatch.setattr(receiver.store, "put", failing)
+    monkeypatch.setattr(receiver.store.items, "put", failing)
     status, answer = post_batch(client, batch(*(signer("u-lva-1").sign(b) for b in bodies)))
-    assert status == 500 and answer["status"] == "error" and receiver.store.count() == 0
+    assert status == 500 and answer["status"] == "error" and receiver.store.items.count() == 0
     monkeypatch.undo()
     status, answer = post_batch(client, batch(*(signer("u-lva-1").sign(b) for b in bodies)))
     assert [a["status"] for a in answer["answers"]] == ["stored"] * 5
@@ -102,4 +102,4 @@ def test_a_malformed_batch_is_refused_with_its_reason_and_stores_nothing(receive
         status, answer = post_batch(client, body)
         assert (status, answer["status"]) == (400, "refused") and reason in answer["reason"], body[:60]
     assert oversized(client.port) == 413
-    assert receiver.store.count() == 0
+    assert receiver.store.items.count() == 0

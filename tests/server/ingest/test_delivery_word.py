@@ -60,4 +60,4 @@ def test_the_receivers_stored_and_duplicate_answers_deliver(tmp_path, server, st
     assert transport.send(outbox.next_pending().body).message == "stored"
     syncer = Syncer(outbox, transport)
     assert syncer.step() == 0.0             # "already have it" for the same id: delivered
-    assert outbox.unsent() == 0 and store.count() == 1
+    assert outbox.unsent() == 0 and store.items.count() == 1

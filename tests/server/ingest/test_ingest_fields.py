@@ -43,8 +43,8 @@ def match_item(**fields):
 def test_a_field_pages_could_not_show_is_refused_with_422(client, store, body, reason):
     status, answer = client.post(body)
     assert status == 422 and reason in answer["reason"], answer
-    assert store.count() == 0
-    assert store.refusals()[-1]["status"] == 422        # the refusal itself was stored fine
+    assert store.items.count() == 0
+    assert store.refusals.latest()[-1]["status"] == 422        # the refusal itself was stored fine
 
 
 def header_with(text: str) -> bytes:
@@ -66,7 +66,7 @@ def test_a_lone_surrogate_however_spelled_in_the_header_is_refused(client, store
     assert b"\\u005" not in body or (b"\\ud" not in body and b"\\uD" not in body)
     status, answer = client.post(body)
     assert status == 422 and "the record's header holds text that is not valid Unicode" in answer["reason"], answer
-    assert store.count() == 0
+    assert store.items.count() == 0
 
 
 def test_a_backslash_u_d_that_is_no_surrogate_is_stored(client, store):
@@ -97,7 +97,7 @@ def test_every_page_survives_an_unreadable_stored_item(client, store, items, tmp
     """An item stored before ingestion checked every field: listed as unreadable, the rest intact."""
     for body in items():
         assert client.post(body)[0] == 200
-    store.put("KD-1-p9", "partie", broken, device="u-lva-1", via="legacy", game="carom", match_id="KD-1")
+    store.items.put("KD-1-p9", "partie", broken, device="u-lva-1", via="legacy", game="carom", match_id="KD-1")
     figures.refresh(store, "KD-1")          # the match's figures, recomputed as after any stored item
     for path in PAGES:
         status, data = client.get(path)

@@ -28,31 +28,31 @@ def test_a_deeply_nested_backlog_line_is_refused_and_the_rest_is_imported(tmp_pa
     backlog.write_text("\n".join([signed_line(good[0]), DEEP, signed_line(DEEP_BODY), signed_line(good[1])]) + "\n",
                        encoding="utf-8")
     counts = import_backlog(Receiver(sync_store), backlog)
-    assert counts["stored"] == 2 and sync_store.count() == 2
+    assert counts["stored"] == 2 and sync_store.items.count() == 2
     assert [(r["line"], r["status"]) for r in counts["refused"]] == [(2, 400), (3, 400)]
     assert all("nested too deeply" in r["reason"] for r in counts["refused"])
-    assert [r["status"] for r in sync_store.refusals()] == [400, 400]
+    assert [r["status"] for r in sync_store.refusals.latest()] == [400, 400]
 
 
 def test_a_deeply_nested_backlog_line_does_not_touch_what_is_stored(tmp_path, sync_store):
     first = tmp_path / "first.jsonl"
     first.write_text(signed_line(partie_body("p-1")) + "\n", encoding="utf-8")
     import_backlog(Receiver(sync_store), first)
-    before = sync_store.stored_body("p-1")
+    before = sync_store.items.body("p-1")
     deep = tmp_path / "deep.jsonl"
     deep.write_text(DEEP + "\n", encoding="utf-8")
     counts = import_backlog(Receiver(sync_store), deep)
     assert counts["stored"] == 0 and len(counts["refused"]) == 1
-    assert sync_store.count() == 1 and sync_store.stored_body("p-1") == before
+    assert sync_store.items.count() == 1 and sync_store.items.body("p-1") == before
 
 
 def test_a_deeply_nested_post_is_a_400_and_is_logged(sync_server, sync_store):
     status, answer = signed_post(sync_server, DEEP_BODY)
     assert status == 400 and answer["status"] == "refused"
     assert "malformed JSON" in answer["reason"] and "nested too deeply" in answer["reason"]
-    [logged] = sync_store.refusals()
+    [logged] = sync_store.refusals.latest()
     assert (logged["status"], logged["device"], logged["via"]) == (400, DEVICE, "http")
-    assert sync_store.count() == 0
+    assert sync_store.items.count() == 0
     assert signed_post(sync_server, partie_body("p-1"))[0] == 200      # the server goes on
 
 
@@ -80,16 +80,16 @@ def send_over_serial(store, payload: bytes, signer) -> Answer:
 def test_a_frame_with_a_deeply_nested_signature_line_is_refused_in_the_ack(sync_store):
     answer = send_over_serial(sync_store, DEEP_FRAME + b"\n{}", RawSigner())
     assert answer.status == 401 and "nested too deeply" in answer.message
-    [logged] = sync_store.refusals()
-    assert (logged["status"], logged["via"]) == (401, "serial") and sync_store.count() == 0
+    [logged] = sync_store.refusals.latest()
+    assert (logged["status"], logged["via"]) == (401, "serial") and sync_store.items.count() == 0
 
 
 def test_a_signed_frame_with_a_deeply_nested_body_is_a_400_in_the_ack(sync_store):
     answer = send_over_serial(sync_store, DEEP_FRAME, Signer(DEVICE, SECRET))
     assert answer.status == 400 and "nested too deeply" in answer.message
-    [logged] = sync_store.refusals()
+    [logged] = sync_store.refusals.latest()
     assert (logged["status"], logged["device"], logged["via"]) == (400, DEVICE, "serial")
-    assert sync_store.count() == 0
+    assert sync_store.items.count() == 0
 
 
 def test_serve_import_reports_a_deeply_nested_line_as_refused(tmp_path, capsys):

@@ -23,8 +23,8 @@ OTHER = item_body("p-2", "partie", TEXT2, SUMMARY2)
 @pytest.fixture(scope="module")
 def receiver(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("prop") / "league.sqlite")
-    store.add_device("d", SECRET)
-    store.add_device("gw", GATEWAY_SECRET, role="gateway")
+    store.devices.add("d", SECRET)
+    store.devices.add("gw", GATEWAY_SECRET, role="gateway")
     r = Receiver(store)
     assert r.handle(Signer("d", SECRET).sign(GOOD), via="test")[0] == 200
     yield r
@@ -38,9 +38,9 @@ def test_damaged_but_validly_signed_bodies_never_touch_what_is_stored(receiver, 
     status, answer = receiver.handle(Signer("d", SECRET).sign(body), via="test")
     assert status in (200, 400, 409, 422), answer
     assert answer["reason"]
-    assert receiver.store.stored_body("p-1") == GOOD
+    assert receiver.store.items.body("p-1") == GOOD
     if status == 200:       # accepted: it is a real finished partie that replays to its summary
-        stored = receiver.store.stored_body(answer["id"])
+        stored = receiver.store.items.body(answer["id"])
         assert stored == body or stored == GOOD
 
 
@@ -48,10 +48,10 @@ def test_damaged_but_validly_signed_bodies_never_touch_what_is_stored(receiver, 
 @given(st.sampled_from(["d"]) | st.text(max_size=20), st.binary(max_size=300), st.integers(0, 2**40),
        st.text(max_size=40), st.text(max_size=70))
 def test_forged_messages_are_refused(receiver, device, body, timestamp, nonce, signature):
-    before = receiver.store.count()
+    before = receiver.store.items.count()
     status, answer = receiver.handle(Signed(device, timestamp, nonce, signature, body), via="test")
     assert status == 401 and answer["status"] == "refused"
-    assert receiver.store.count() == before
+    assert receiver.store.items.count() == before
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -59,11 +59,11 @@ def test_forged_messages_are_refused(receiver, device, body, timestamp, nonce, s
        st.text(max_size=40), st.text(max_size=70))
 def test_a_gateway_cannot_relay_what_the_device_did_not_sign(receiver, device, body, timestamp, nonce, signature):
     """Whatever origin a registered gateway claims, only the device's own signature gets a record in."""
-    before = receiver.store.count()
+    before = receiver.store.items.count()
     origin = Signed(device, timestamp, nonce, signature, body)
     status, answer = receiver.handle(replace(Signer("gw", GATEWAY_SECRET).sign(body), origin=origin), via="test")
     assert status == 401 and answer["status"] == "refused"
-    assert receiver.store.count() == before
+    assert receiver.store.items.count() == before
 
 
 @pytest.mark.parametrize("device, nonce", [("\ud800", "n"), ("d", "\udfff"), ("", "n"), ("d\n", "n"), ("d", "x" * 65)])

@@ -47,7 +47,7 @@ GATEWAY, GATEWAY_SECRET = "gw-lva", b"gateway-test-gateway-secret"
 @pytest.fixture
 def league(tmp_path):
     with league_store(tmp_path / "league.sqlite", SECRET) as store:
-        store.add_device(GATEWAY, GATEWAY_SECRET, role="gateway")
+        store.devices.add(GATEWAY, GATEWAY_SECRET, role="gateway")
         yield store
 
 
@@ -91,9 +91,9 @@ def test_device_serial_gateway_http_league_exactly_once_and_byte_identical(tmp_p
         drain(relay_syncer, clock, relay_syncer.outbox)
     assert between.seen[:4] == ["500", "lost-answer", "reset", "slow"]
     assert_exactly_once(outbox, league, 5)
-    for row in league.items():
+    for row in league.items.all():
         assert (row["device"], row["via"]) == (DEVICE, f"http:{GATEWAY}")
-        assert league.origin_of(row["id"]) == gateway.origin_of(row["id"])     # the device's own signature
+        assert league.items.origin(row["id"]) == gateway.items.origin(row["id"])     # the device's own signature
     assert relay_syncer.status() == {"unsent": 0, "last_delivery": relay_syncer.outbox.last_delivery(),
                                      "last_error": None}
     # a gateway restarted later sends nothing again: what was forwarded is in its store
@@ -111,7 +111,7 @@ def test_league_down_then_back_with_the_gateway_thread_running(tmp_path, league,
     try:
         outbox = to_gateway_over_serial(tmp_path, receiver, 3)
         with running_server(league, port=port):
-            wait_for(lambda: league.count() >= 3)
+            wait_for(lambda: league.items.count() >= 3)
     finally:
         relay_syncer.stop()
         thread.join(5)
@@ -157,7 +157,7 @@ def test_the_league_refuses_forgeries_through_a_gateway(league, forgery, reason)
         signed = relayed(body, gateway="gw-unknown")
     status, answer = Receiver(league).handle(signed, via="http")
     assert status == 401 and reason in answer["reason"], answer
-    assert league.count() == 0 and league.refusals()[-1]["reason"] == answer["reason"]
+    assert league.items.count() == 0 and league.refusals.latest()[-1]["reason"] == answer["reason"]
 
 
 def test_a_relayed_post_is_not_replayable(league):
@@ -183,7 +183,7 @@ def test_relayed_headers_round_trip_over_http(league):
         answer = json.loads(response.read())
         conn.close()
     assert response.status == 401 and "X-Pocitadlo-Origin-Nonce" in answer["reason"]
-    assert league.stored_body("p-1") == body and league.count() == 1
+    assert league.items.body("p-1") == body and league.items.count() == 1
 
 
 def test_pocitadlo_serve_forward_end_to_end(tmp_path, league):
@@ -203,12 +203,12 @@ def test_pocitadlo_serve_forward_end_to_end(tmp_path, league):
             assert "forwarding to http://127.0.0.1" in process.stdout.readline()
             outbox = queue(tmp_path / "outbox", 4)
             deliver_all(outbox, SerialTransport(cable.device_port, Signer(DEVICE, SECRET), ack_timeout=5.0, tries=5))
-            assert wait_for(lambda: league.count() >= 4), (tmp_path / "gateway.log").read_text()
+            assert wait_for(lambda: league.items.count() >= 4), (tmp_path / "gateway.log").read_text()
         finally:
             process.terminate()
             process.wait(10)
     assert_exactly_once(outbox, league, 4)
-    assert {row["via"] for row in league.items()} == {f"http:{GATEWAY}"}
+    assert {row["via"] for row in league.items.all()} == {f"http:{GATEWAY}"}
 
 
 def test_serve_forward_refuses_plain_http_without_opt_in(tmp_path, capsys):
@@ -225,7 +225,7 @@ def test_add_gateway_registers_the_gateway_role(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(f"{GATEWAY}\tgateway\t")
     store = Store(db)
     try:
-        assert store.role_of(GATEWAY) == "gateway" and store.secret_of(GATEWAY) is None
+        assert store.devices.role_of(GATEWAY) == "gateway" and store.devices.secret_of(GATEWAY) is None
     finally:
         store.close()
 
@@ -247,17 +247,17 @@ def test_a_store_from_before_gateways_is_upgraded_when_opened(tmp_path):
     db.close()
     store = Store(path)
     try:
-        assert store.role_of(DEVICE) == "device" and store.secret_of(DEVICE) == SECRET
-        assert store.origin_of("old-1") is None and ForwardQueue(store).unsent() == 1
+        assert store.devices.role_of(DEVICE) == "device" and store.devices.secret_of(DEVICE) == SECRET
+        assert store.items.origin("old-1") is None and ForwardQueue(store).unsent() == 1
         assert Receiver(store).handle(Signer(DEVICE, SECRET).sign(partie_body("p-1")), via="http")[0] == 200
-        assert store.origin_of("p-1")["device"] == DEVICE
+        assert store.items.origin("p-1")["device"] == DEVICE
     finally:
         store.close()
 
 
 def test_items_stored_before_gateways_are_listed_as_unrelayable(gateway):
     """An item without a kept device signature is held (listed), never sent with a made-up one."""
-    gateway.put("old-1", "partie", partie_body("old-1"), device=DEVICE, via="http")
+    gateway.items.put("old-1", "partie", partie_body("old-1"), device=DEVICE, via="http")
     queue_ = ForwardQueue(gateway)
     assert queue_.pending() == [] and [i.id for i in queue_.held()] == ["old-1"] and queue_.unsent() == 1
     assert "cannot be relayed" in queue_.held()[0].why
@@ -294,6 +294,6 @@ def test_a_backlog_sent_to_a_gateway_in_batches_reaches_the_league_once_with_its
         relay_syncer = forwarder(gateway, records_url(server.port), GATEWAY, GATEWAY_SECRET, timeout=2, clock=clock)
         drain(relay_syncer, clock, relay_syncer.outbox)
     assert_exactly_once(outbox, league, 7)
-    for row in league.items():
+    for row in league.items.all():
         assert (row["device"], row["via"]) == (DEVICE, f"http:{GATEWAY}")
-        assert league.origin_of(row["id"]) == gateway.origin_of(row["id"]) is not None
+        assert league.items.origin(row["id"]) == gateway.items.origin(row["id"]) is not None

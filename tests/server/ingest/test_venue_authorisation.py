@@ -14,10 +14,10 @@ def test_a_device_of_another_venue_cannot_store_into_a_match(client, store, item
     assert status == 403
     assert answer["reason"] == ("device 'u-koule-1' is registered for 'Hospoda U Koule'; "
                                 "match 'KD-1' is played at 'Hostinec U Lva'")
-    assert store.count() == 0 and store.refusals()[-1]["status"] == 403
+    assert store.items.count() == 0 and store.refusals.latest()[-1]["status"] == 403
     for body in [first, *rest]:
         assert client.post(body)[0] == 200
-    assert store.count() == 5
+    assert store.items.count() == 5
 
 
 def test_a_match_stored_at_one_venue_cannot_be_claimed_by_another(client, store, items):
@@ -26,13 +26,13 @@ def test_a_match_stored_at_one_venue_cannot_be_claimed_by_another(client, store,
     claimed = items(venue="Hospoda U Koule", seed=1)[1]     # same match id, partie 2, "at U Koule"
     status, answer = client.post(claimed, device="u-koule-1")
     assert status == 403 and "match 'KD-1' is played at 'Hostinec U Lva'" in answer["reason"]
-    assert [row["id"] for row in store.items()] == ["KD-1-p1"]
+    assert [row["id"] for row in store.items.all()] == ["KD-1-p1"]
 
 
 def test_a_device_registered_for_no_venue_writes_into_no_match(client, store, items):
     status, answer = client.post(items()[0], device="u-nowhere")
     assert status == 403 and "not registered for a venue" in answer["reason"]
-    assert store.count() == 0
+    assert store.items.count() == 0
 
 
 def test_a_single_partie_outside_any_match_is_accepted_from_any_device(client, store):
@@ -47,6 +47,6 @@ def test_a_gateway_relays_only_what_the_venues_own_device_signed(receiver, store
         relayed = RelaySigner("gw-lva", b"gateway-secret-0123456789ab", lambda _, origin=origin: origin).sign(body)
         status, answer = receiver.handle(relayed, via="http")
         assert status == expected, answer
-    [row] = store.items()
+    [row] = store.items.all()
     assert (row["device"], row["via"]) == ("u-lva-1", "http:gw-lva")
     assert json.loads(row["body"])["id"] == "KD-1-p1"

@@ -92,7 +92,7 @@ def test_a_malformed_answer_is_refused_with_422_and_nothing_of_it_is_stored(clie
     body = json.dumps({"id": mid, "kind": "match", "record": text, "summary": {**summary, **captains}}).encode()
     status, answer = client.post(body)
     assert status == 422 and reason in answer["reason"], answer
-    assert store.count() == 0
+    assert store.items.count() == 0
 
 
 def test_the_8ball_zapis_shows_the_answers_too(client):

@@ -49,7 +49,7 @@ def test_unsigned_badly_signed_and_unknown_snapshots_are_refused(server, store):
     assert post_live(server.port, body, forged)[0] == 401
     assert post_signed(server.port, body, device="gw-lva")[0] == 401      # a gateway signs no table
     assert shown(server.port) == []
-    assert store.refusal_report()["total"] >= 3
+    assert store.refusals.report()["total"] >= 3
 
 
 def test_a_stale_snapshot_is_refused(server, store):
@@ -101,12 +101,12 @@ def test_a_snapshot_never_changes_a_record_or_a_table(server, store, items):
     for body in items():
         assert client.post(body)[0] == 200
     before = [client.get(path) for path in ("/table.json", "/table-8ball.json", "/matches.json", "/matches/KD-1.json")]
-    stored = store.items()
+    stored = store.items.all()
     for seq in range(1, 6):
         assert post_signed(server.port, snap(LVA, seq=seq, record="KD-1-1", points=(seq, 99)))[0] == 200
     assert [client.get(path) for path in ("/table.json", "/table-8ball.json", "/matches.json",
                                           "/matches/KD-1.json")] == before
-    assert store.items() == stored
+    assert store.items.all() == stored
 
 
 def test_a_stored_partie_is_linked_to_its_record(server, items):

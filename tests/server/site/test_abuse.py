@@ -87,7 +87,7 @@ def test_an_unsigned_flood_is_limited_per_client_and_a_device_elsewhere_still_de
         assert flood == [401] * 5 + [429] * 25
         body = items()[0]
         assert _post_from(server.port, body, sign("u-lva-1").sign(body).headers(), source="127.0.0.2")[0] == 200
-    assert store.refusal_report()["total"] == 5 and limiter.limited == 25
+    assert store.refusals.report()["total"] == 5 and limiter.limited == 25
 
 
 def test_the_refusal_log_keeps_the_latest_and_counts_them_all(tmp_path):
@@ -96,10 +96,10 @@ def test_the_refusal_log_keeps_the_latest_and_counts_them_all(tmp_path):
     store = Store(tmp_path / "league.sqlite", keep_refusals=10)
     try:
         for n in range(50):
-            store.log_refusal(via="http", remote="127.0.0.9", device=None, item_id=f"x-{n}", status=401, reason="r")
-        store.log_refusal(via="serial", remote=None, device=None, item_id="y", status=400, reason="r")
-        assert [r["item_id"] for r in store.refusals()] == [f"x-{n}" for n in range(41, 50)] + ["y"]
-        report = store.refusal_report(latest=2)
+            store.refusals.log(via="http", remote="127.0.0.9", device=None, item_id=f"x-{n}", status=401, reason="r")
+        store.refusals.log(via="serial", remote=None, device=None, item_id="y", status=400, reason="r")
+        assert [r["item_id"] for r in store.refusals.latest()] == [f"x-{n}" for n in range(41, 50)] + ["y"]
+        report = store.refusals.report(latest=2)
         assert report["total"] == 51 and [r["item_id"] for r in report["latest"]] == ["x-49", "y"]
         assert report["counted"] == [{"status": 400, "via": "serial", "count": 1},
                                      {"status": 401, "via": "http", "count": 50}]
@@ -134,7 +134,7 @@ def test_the_admin_list_of_items_is_paged_and_bounded(receiver, serving, sign, i
             path = json.loads(data)["next"]
         assert [len(page) for page in pages] == [2, 2, 1]
         listed = [item for page in pages for item in page]
-        assert [item["id"] for item in listed] == [item["id"] for item in receiver.store.items()]
+        assert [item["id"] for item in listed] == [item["id"] for item in receiver.store.items.all()]
         assert all("body" not in item for item in listed)
         monkeypatch.setattr(web, "PAGE_OF_ITEMS", 3)
         capped = json.loads(_get(server.port, "/api/v1/records?limit=50", token)[2])
@@ -154,7 +154,7 @@ def _get(port, path, authorization=None):
 
 
 def test_server_refusals_prints_the_counted_report(store, capsys):
-    store.log_refusal(via="http", remote="127.0.0.9", device=None, item_id=None, status=401, reason="missing header")
+    store.refusals.log(via="http", remote="127.0.0.9", device=None, item_id=None, status=401, reason="missing header")
     assert main(["server", "--db", store.path, "refusals"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["total"] == 1 and report["latest"][0]["reason"] == "missing header"

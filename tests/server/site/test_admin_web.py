@@ -79,7 +79,7 @@ def test_a_form_without_the_csrf_token_is_refused_and_changes_nothing(logged_in,
     status, page, _ = logged_in.post("/admin/season", {"name": "2026/27"}, csrf=False)
     assert status == 403 and "security token does not match" in page
     status, page, _ = logged_in.post("/admin/season", {"name": "2026/27", "csrf": "forged"}, csrf=False)
-    assert status == 403 and store.seasons() == []
+    assert status == 403 and store.league.seasons() == []
 
 
 @pytest.mark.parametrize("raw, status, reason", [
@@ -94,7 +94,7 @@ def test_a_form_too_big_or_not_utf8_is_refused_with_the_reason(logged_in, raw, s
 def test_invalid_utf8_in_a_field_is_refused(logged_in, store):
     raw = f"csrf={logged_in.csrf}&name=%FF%FE".encode()
     status, page, _ = logged_in.post("/admin/venue", {}, raw=raw)
-    assert status == 400 and "not valid URL-encoded UTF-8" in page and store.venues() == []
+    assert status == 400 and "not valid URL-encoded UTF-8" in page and store.league.venues() == []
 
 
 def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, store):
@@ -114,10 +114,10 @@ def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, s
     assert status == 400 and "the captain&#39;s phone must be digits" in page
     assert post("/admin/player-add", context | {"name": "Novák", "team": "Lvi"})[0] == 200
     status, page, _ = post("/admin/player-add", context | {"name": "Novák", "team": "Orli"})
-    assert status == 400 and "(A.3.4)" in page and store.team(SEASON, "carom", "Orli")["players"] == []
+    assert status == 400 and "(A.3.4)" in page and store.league.team(SEASON, "carom", "Orli")["players"] == []
     status, page, _ = post("/admin/generate", context)
     assert status == 200 and "Rozlosováno 6 utkání" in page
-    lvi = [f for f in store.fixtures(SEASON, "carom") if "Lvi" in (f["home"], f["away"])]
+    lvi = [f for f in store.fixtures.of(SEASON, "carom") if "Lvi" in (f["home"], f["away"])]
     for fixture in lvi[:2]:
         assert post("/admin/postpone", context | {"fixture": fixture["id"], "team": "Lvi"})[0] == 200
     status, page, _ = post("/admin/postpone", context | {"fixture": lvi[2]["id"], "team": "Lvi"})
@@ -129,14 +129,14 @@ def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, s
                                                             "team": "Orli"})
         assert status == 200, page
     assert "Orli vyřazen ze soutěže (A.3.7)" in page
-    assert store.team(SEASON, "carom", "Orli")["expelled"]
+    assert store.league.team(SEASON, "carom", "Orli")["expelled"]
 
 
 def test_every_text_is_escaped_on_the_admin_and_schedule_pages(logged_in, store):
     set_up_league(store)
     evil = '<script>alert("x")</script>'
-    store.add_team(SEASON, "carom", evil, venue="Hostinec U Lva", captain=evil, phone="777000111")
-    store.generate_schedule(SEASON, "carom")
+    store.league.add_team(SEASON, "carom", evil, venue="Hostinec U Lva", captain=evil, phone="777000111")
+    store.fixtures.generate(SEASON, "carom")
     for path in ("/admin", "/schedule"):
         status, page, _ = logged_in.get(path)
         assert status == 200 and evil not in page and str(escape(evil)) in page
@@ -152,15 +152,15 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     """A.2.3: the drawn schedule with each match's date is published on the league's site (no
     login), round by round; a played match links to its result, a forfeited one says so."""
     set_up_league(store)
-    store.generate_schedule(SEASON, "carom")
+    store.fixtures.generate(SEASON, "carom")
     played = fixture_between(store, "Lvi", "Orli")
     for body in items(played["id"], date=played["date"]):
         assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
-    store.record_no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
-    assert all(f"{f['date']} 17:00" in page for f in store.fixtures(SEASON, "carom"))
-    record = store.fixture(played["id"])
+    assert all(f"{f['date']} 17:00" in page for f in store.fixtures.of(SEASON, "carom"))
+    record = store.fixtures.get(played["id"])
     assert f'<a href="/matches/{played["id"]}.html">{record["points_home"]} : {record["points_away"]}</a>' in page
     assert "kontumováno" in page
     status, data, _ = admin.get("/schedule.json")

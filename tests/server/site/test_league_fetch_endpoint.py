@@ -91,7 +91,7 @@ def test_a_request_not_from_a_registered_device_of_a_venue_is_refused_with_the_r
     assert got == status and reason in answer["reason"] and answer["status"] == "refused"
     assert "x-pocitadlo-signature" not in answer_headers
     assert answer["server_time"] == pytest.approx(evening.time(), abs=60)  # a wrong device clock learns it
-    assert store.refusal_report()["total"] == 1
+    assert store.refusals.report()["total"] == 1
     assert all(venue == KOULE for venue, _ in source.asked)    # no other venue's league was looked up
 
 

@@ -104,10 +104,10 @@ def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(s
     from league_admin_helpers import SEASON, fixture_between, set_up_league
 
     set_up_league(store)
-    store.generate_schedule(SEASON, "carom")
+    store.fixtures.generate(SEASON, "carom")
     path = f"/table.json?season={SEASON.replace('/', '%2F')}"
     assert json.loads(client.get(path)[1])["rows"] == []
-    store.record_no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
+    store.fixtures.no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
     table = {row["team"]: row for row in json.loads(client.get(path)[1])["rows"]}
     assert table["Sokoli"]["points"] == 8
 

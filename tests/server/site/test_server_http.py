@@ -27,10 +27,10 @@ def test_a_whole_match_arrives_exactly_once_and_byte_identical(tmp_path, sync_se
     while syncer.step() == 0.0:
         pass
     assert syncer.status() == {"unsent": 0, "last_delivery": outbox.last_delivery(), "last_error": None}
-    assert sync_store.count() == 5
+    assert sync_store.items.count() == 5
     for pid, text, summary in played:
-        assert sync_store.stored_body(pid) == item_body(pid, "partie", text, summary)
-    assert json.loads(sync_store.stored_body(played[0][0]))["record"] == played[0][1]   # verbatim
+        assert sync_store.items.body(pid) == item_body(pid, "partie", text, summary)
+    assert json.loads(sync_store.items.body(played[0][0]))["record"] == played[0][1]   # verbatim
 
 
 def test_the_same_item_twice_is_already_there(sync_server, sync_store):
@@ -39,7 +39,7 @@ def test_the_same_item_twice_is_already_there(sync_server, sync_store):
     assert (status, answer["status"], answer["id"]) == (200, "stored", "p-1")
     status, answer = signed_post(sync_server, body)
     assert (status, answer["status"], answer["reason"]) == (200, "duplicate", "already have it")
-    assert sync_store.count() == 1
+    assert sync_store.items.count() == 1
 
 
 def test_the_same_id_with_other_bytes_is_a_conflict_and_the_stored_one_stays(sync_server, sync_store):
@@ -47,8 +47,8 @@ def test_the_same_id_with_other_bytes_is_a_conflict_and_the_stored_one_stays(syn
     signed_post(sync_server, first)
     status, answer = signed_post(sync_server, partie_body(seed=2))
     assert status == 409 and "conflict" in answer["reason"]
-    assert sync_store.stored_body("p-1") == first
-    assert sync_store.refusals()[-1]["status"] == 409
+    assert sync_store.items.body("p-1") == first
+    assert sync_store.refusals.latest()[-1]["status"] == 409
 
 
 @pytest.mark.parametrize("fault, reason", [
@@ -76,21 +76,21 @@ def test_forged_altered_and_replayed_posts_are_refused(sync_server, sync_store, 
         headers = {}
     elif fault == "replayed":
         assert post(sync_server, body, headers)[0] == 200
-        store_before = sync_store.count()
+        store_before = sync_store.items.count()
     status, answer = post(sync_server, body, headers)
     assert status == 401 and reason in answer["reason"]
     if fault == "replayed":
-        assert sync_store.count() == store_before
+        assert sync_store.items.count() == store_before
     else:
-        assert sync_store.count() == 0
-    assert sync_store.refusals()[-1]["reason"] == answer["reason"]
+        assert sync_store.items.count() == 0
+    assert sync_store.refusals.latest()[-1]["reason"] == answer["reason"]
 
 
 def test_malformed_json_is_refused_with_400(sync_server, sync_store):
     status, answer = signed_post(sync_server, b'{"id": "p-1", "kind": ')
     assert status == 400 and "malformed JSON" in answer["reason"]
-    assert sync_store.count() == 0
-    [logged] = sync_store.refusals()
+    assert sync_store.items.count() == 0
+    [logged] = sync_store.refusals.latest()
     assert (logged["status"], logged["device"], logged["via"]) == (400, "u-lva-1", "http")
 
 
@@ -100,7 +100,7 @@ def test_a_record_that_does_not_replay_to_its_own_summary_is_refused(sync_server
     summary["players"]["a"]["points"] += 1
     status, answer = signed_post(sync_server, item_body("p-1", "partie", text, summary))
     assert status == 422 and '"players" differs' in answer["reason"]
-    assert sync_store.count() == 0
+    assert sync_store.items.count() == 0
 
 
 def test_a_torn_record_line_is_refused(sync_server, sync_store):
@@ -124,7 +124,7 @@ def test_a_wrong_device_clock_is_corrected_from_the_receivers_time(tmp_path, syn
     signer = Signer("u-lva-1", SECRET, clock=lambda: 86400.0)
     syncer = Syncer(outbox, HttpTransport(url(sync_server), signer, timeout=5))
     assert syncer.step() == 0.0
-    assert sync_store.count() == 1 and outbox.unsent() == 0
+    assert sync_store.items.count() == 1 and outbox.unsent() == 0
 
 
 def test_exports_are_served(tmp_path, sync_server, sync_store):
@@ -163,7 +163,7 @@ def test_https_with_a_self_signed_certificate(tmp_path, sync_store):
                                    timeout=5, ssl_context=ssl.create_default_context())
         with pytest.raises(Exception, match="CERTIFICATE_VERIFY_FAILED"):
             untrusting.send(partie_body())
-    assert sync_store.count() == 1
+    assert sync_store.items.count() == 1
 
 
 def test_an_8ball_record_is_verified_stored_and_listed(sync_server, sync_store):
@@ -179,7 +179,7 @@ def test_an_8ball_record_is_verified_stored_and_listed(sync_server, sync_store):
     other = text.replace('"id":"ex-8ball-quick"', '"id":"ex-8ball-quick-2"')
     status, answer = signed_post(sync_server, item_body("ex-8ball-quick-2", "partie", other, summary))
     assert status == 422 and '"winner" differs' in answer["reason"]
-    assert [(r["id"], r["game"]) for r in sync_store.items()] == [("ex-8ball-quick", "8ball")]
+    assert [(r["id"], r["game"]) for r in sync_store.items.all()] == [("ex-8ball-quick", "8ball")]
 
 
 def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, sync_store, monkeypatch):
@@ -190,7 +190,7 @@ def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, sync_store
         def full_disk(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
-        monkeypatch.setattr(sync_store, "put", full_disk)
+        monkeypatch.setattr(sync_store.items, "put", full_disk)
         outbox = Outbox(tmp_path / "outbox")
         text, summary = samples.partie("p-7", "A", "B", seed=7, points_limit=30, innings_limit=5)
         outbox.add("p-7", "partie", text, summary)
@@ -199,4 +199,4 @@ def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, sync_store
         assert "500 internal error" in syncer.status()["last_error"] and outbox.unsent() == 1
         monkeypatch.undo()
         syncer.retry_now()
-        assert syncer.step() == 0.0 and sync_store.count() == 1
+        assert syncer.step() == 0.0 and sync_store.items.count() == 1

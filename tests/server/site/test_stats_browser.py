@@ -23,7 +23,7 @@ def browser():
 def site(tmp_path_factory):
     """A receiver with the hand-computed league and a hostile match, served on 127.0.0.1."""
     with league_store(tmp_path_factory.mktemp("stats") / "league.sqlite", SECRETS["u-lva-1"]) as store:
-        store.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
+        store.devices.add("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
         with running_server(store) as server:
             receiver = server.receiver
             hand_league(receiver, signer("u-lva-1"), signer("u-koule-1"))

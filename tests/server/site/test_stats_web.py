@@ -81,7 +81,7 @@ def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures
     from league_admin_helpers import SEASON, TEAMS, set_up_league
 
     set_up_league(store)
-    store.generate_schedule(SEASON, "carom")
+    store.fixtures.generate(SEASON, "carom")
     teams = {h for h in hrefs(page(client, "/schedule")) if h.startswith("/teams/")}
     assert teams == {f"/teams/{quote(name, safe='')}.html?game=carom&season=2026%2F27" for name in TEAMS}
     data = json.loads(page(client, f"/teams/Orli.json?season={quote(SEASON, safe='')}"))

@@ -10,7 +10,7 @@ def test_a_read_is_not_held_up_by_a_write_in_progress_and_sees_only_what_was_com
 
     def writer():
         with store.transaction():
-            store.add_device("u-new", b"new-secret-0123456789abcdef", venue="Hostinec U Lva")
+            store.devices.add("u-new", b"new-secret-0123456789abcdef", venue="Hostinec U Lva")
             in_write.set()
             release.wait(10)
 
@@ -19,11 +19,11 @@ def test_a_read_is_not_held_up_by_a_write_in_progress_and_sees_only_what_was_com
     try:
         assert in_write.wait(10)
         # a read waiting for the write would only return after it committed, with u-new in it
-        assert "u-new" not in [d["id"] for d in store.devices()]
+        assert "u-new" not in [d["id"] for d in store.devices.all()]
     finally:
         release.set()
         thread.join(10)
-    assert "u-new" in [d["id"] for d in store.devices()]
+    assert "u-new" in [d["id"] for d in store.devices.all()]
 
 
 def test_a_database_url_is_shown_without_its_password():

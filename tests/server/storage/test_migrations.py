@@ -4,6 +4,7 @@ import sqlite3
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
+from sql_helpers import sql
 
 from server import storage
 from server.storage.store import Store
@@ -12,12 +13,12 @@ HEAD = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_cu
 
 
 def test_a_store_is_at_the_latest_revision_and_reopening_changes_nothing(store, store_place):
-    before = store.devices()
-    assert store.query("SELECT version_num FROM alembic_version") == [(HEAD,)]
+    before = store.devices.all()
+    assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
     again = Store(store_place)
     try:
-        assert again.query("SELECT version_num FROM alembic_version") == [(HEAD,)]
-        assert again.devices() == before and len(before) == 4
+        assert sql(again, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+        assert again.devices.all() == before and len(before) == 4
     finally:
         again.close()
 
@@ -43,8 +44,8 @@ def test_a_sqlite_store_from_before_the_migrations_keeps_its_rows_in_order(tmp_p
             db.execute(statement)
     db.close()
     store = Store(tmp_path / "old.sqlite")
-    assert [row["id"] for row in store.items()] == ["z-first", "a-second", "m-third"]
-    assert store.devices() == [{"id": "d", "note": "", "added": "2026-01-01", "role": "gateway", "venue": None}]
-    assert [r["reason"] for r in store.refusals()] == ["old"]
-    assert store.query("SELECT version_num FROM alembic_version") == [(HEAD,)]
+    assert [row["id"] for row in store.items.all()] == ["z-first", "a-second", "m-third"]
+    assert store.devices.all() == [{"id": "d", "note": "", "added": "2026-01-01", "role": "gateway", "venue": None}]
+    assert [r["reason"] for r in store.refusals.latest()] == ["old"]
+    assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
     store.close()

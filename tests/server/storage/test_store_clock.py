@@ -10,10 +10,10 @@ def test_stamps_and_the_signature_window_come_from_the_injected_clock(tmp_path):
     clock = ManualClock(datetime(2026, 3, 4, 19, 0))
     store = Store(tmp_path / "league.sqlite", clock=clock)
     try:
-        store.add_device("u-lva-1", b"x" * 30, venue="Hostinec U Lva")
-        store.log_refusal(via="http", remote=None, device=None, item_id=None, status=401, reason="r")
-        assert store.devices()[0]["added"] == "2026-03-04T19:00:00+00:00"
-        assert store.refusals()[0]["at"] == "2026-03-04T19:00:00+00:00"
+        store.devices.add("u-lva-1", b"x" * 30, venue="Hostinec U Lva")
+        store.refusals.log(via="http", remote=None, device=None, item_id=None, status=401, reason="r")
+        assert store.devices.all()[0]["added"] == "2026-03-04T19:00:00+00:00"
+        assert store.refusals.latest()[0]["at"] == "2026-03-04T19:00:00+00:00"
         assert Receiver(store)._answer(200, "stored", "x", "stored")["server_time"] == clock.time()
     finally:
         store.close()

@@ -3,10 +3,11 @@ season (RULES 1.8 table, RULES 2.9 8-ball table) — never from replaying every 
 import json
 
 import pytest
+from sql_helpers import sql
 
 from delivery.outbox import item_body
 from server import samples
-from server.tables import exports, figures, sums
+from server.tables import exports, figures
 from server.tables.sums import season_of
 
 
@@ -46,7 +47,7 @@ def test_tables_sum_stored_figures_by_season_without_reading_items(receiver, sig
     assert sorted(r["team"] for r in older["rows"]) == ["Lvi", "Orli"]
     assert [m["match"] for m in exports.matches(store)] == ["KD-26-1", "KD-26-2"]
     assert [m["match"] for m in exports.matches(store, "2025/26")] == ["KD-25-1"]
-    assert sums.seasons(store) == ["2026/27", "2025/26"] and exports.matches(store, "2019/20") == []
+    assert store.figures.seasons() == ["2026/27", "2025/26"] and exports.matches(store, "2019/20") == []
     assert exports.league_table(store, "8ball")["rows"] == []
     monkeypatch.undo()
 
@@ -84,7 +85,7 @@ def test_a_store_from_before_figures_gets_them_when_opened(receiver, sign):
     post_match(receiver, sign, "KD-1", "Lvi", "Orli", "2026-11-27", 4)
     store = receiver.store
     for table in ("team_totals", "team_figures", "match_figures"):      # as in a store from before figures
-        store.query(f"DELETE FROM {table}")
+        sql(store, f"DELETE FROM {table}")
     assert exports.league_table(store)["rows"] == []
     Receiver(store)                       # opening the receiver computes what is missing
     rows = exports.league_table(store)["rows"]

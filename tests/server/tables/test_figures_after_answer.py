@@ -40,10 +40,10 @@ def test_the_answer_waits_for_the_item_only_and_one_step_computes_the_figures(re
     receive_match(receiver, sign, items, "KD-1", 1)
     receive_match(receiver, sign, items, "KD-2", 2)
     store = receiver.store
-    assert store.figures_pending() and exports.league_table(store)["rows"] == [] and exports.matches(store) == []
+    assert store.figures.pending() and exports.league_table(store)["rows"] == [] and exports.matches(store) == []
     generation = store.generation()
     assert receiver.settle() is True
-    assert not store.figures_pending() and store.generation() == generation + 1
+    assert not store.figures.pending() and store.generation() == generation + 1
     rows = exports.league_table(store)["rows"]
     assert sorted((r["team"], r["matches"], r["partie"]) for r in rows) == [("Lvi", 2, 8), ("Orli", 2, 8)]
     assert [m["match"] for m in exports.matches(store)] == ["KD-1", "KD-2"]
@@ -83,7 +83,7 @@ def test_a_step_that_fails_changes_nothing_and_is_taken_again(receiver, sign, it
     with pytest.raises(OSError):
         receiver.settle()
     store = receiver.store
-    assert shown(store) == ([], [], []) and store.figures_pending()
+    assert shown(store) == ([], [], []) and store.figures.pending()
     monkeypatch.undo()
     assert receiver.settle() is True
     assert [m["match"] for m in exports.matches(store)] == ["KD-1", "KD-2"]
@@ -96,9 +96,9 @@ def test_a_step_of_one_match_leaves_the_others_for_the_next(receiver, sign, item
     receive_match(receiver, sign, items, "KD-2", 13)
     store = receiver.store
     assert receiver.settle(matches=1) is True
-    assert [m["match"] for m in exports.matches(store)] == ["KD-1"] and store.figures_pending() and receiver.unsettled
+    assert [m["match"] for m in exports.matches(store)] == ["KD-1"] and store.figures.pending() and receiver.unsettled
     assert receiver.settle(matches=1) is True and receiver.unsettled
-    assert receiver.settle(matches=1) is False and not receiver.unsettled and not store.figures_pending()
+    assert receiver.settle(matches=1) is False and not receiver.unsettled and not store.figures.pending()
     assert [m["match"] for m in exports.matches(store)] == ["KD-1", "KD-2"]
 
 
@@ -151,9 +151,9 @@ def test_a_receiver_stopped_before_the_figures_leaves_them_to_the_next_start(sto
         bodies[-1].write_bytes(body)
     subprocess.run([sys.executable, "-c", CRASHING, str(ROOT), store_place, SECRETS["u-lva-1"].decode(),
                     *map(str, bodies)], check=True, timeout=120)
-    assert store.count() == 5 and store.figures_pending() and exports.league_table(store)["rows"] == []
+    assert store.items.count() == 5 and store.figures.pending() and exports.league_table(store)["rows"] == []
     Receiver(store)                 # the next start
-    assert not store.figures_pending()
+    assert not store.figures.pending()
     rows = exports.league_table(store)["rows"]
     assert sorted((r["team"], r["matches"], r["partie"]) for r in rows) == [("Lvi", 1, 4), ("Orli", 1, 4)]
 
@@ -165,11 +165,11 @@ def test_a_page_asked_after_the_answer_shows_the_item(receiver, serving, items):
         client = Client(server.port)
         for body in items("KD-1", 8):
             assert client.post(body)[1]["status"] == "stored"
-        assert receiver.store.figures_pending()
+        assert receiver.store.figures.pending()
         table = json.loads(client.get("/table.json")[1])
         assert sorted((r["team"], r["partie"]) for r in table["rows"]) == [("Lvi", 4), ("Orli", 4)]
         assert [m["match"] for m in json.loads(client.get("/matches.json")[1])] == ["KD-1"]
-        assert not receiver.store.figures_pending()
+        assert not receiver.store.figures.pending()
 
 
 def test_the_step_after_the_answers_runs_without_a_reader(receiver, serving, items):
@@ -179,7 +179,7 @@ def test_the_step_after_the_answers_runs_without_a_reader(receiver, serving, ite
         client = Client(server.port)
         for body in items("KD-1", 9):
             assert client.post(body)[1]["status"] == "stored"
-        assert wait_for(lambda: not receiver.store.figures_pending())
+        assert wait_for(lambda: not receiver.store.figures.pending())
     assert [m["match"] for m in exports.matches(receiver.store)] == ["KD-1"]
 
 
@@ -190,9 +190,9 @@ def test_an_admin_change_reads_the_figures_of_every_item_answered(receiver, sign
         admin = AdminClient(server.port)
         assert admin.login()[0] == 303 and admin.get("/admin")[0] == 200      # the page: its CSRF token
         receive_match(receiver, sign, items, "KD-1", 10)
-        assert receiver.store.figures_pending()
+        assert receiver.store.figures.pending()
         assert admin.post("/admin/venue", {"name": "Hostinec U Lva"})[0] == 200
-        assert not receiver.store.figures_pending() and len(exports.matches(receiver.store)) == 1
+        assert not receiver.store.figures.pending() and len(exports.matches(receiver.store)) == 1
 
 
 def test_a_step_asked_without_waiting_gives_way_to_one_under_way(receiver, sign, items, monkeypatch):

@@ -4,18 +4,20 @@ totals are what summing the player's stored rows gives (server/tables/player_fig
 import random
 
 import pytest
+from sql_helpers import sql
 
+from server.storage.players import ROW, SUMMED, TOTALS
 from server.tables import player_figures
-from server.tables.player_figures import ROW, SUMMED, TOTALS, totals_of
+from server.tables.player_figures import totals_of
 
 
 def _kept(store) -> dict:
-    rows = store.read(f"SELECT game, season, player, team, {', '.join(TOTALS)} FROM player_totals")
+    rows = sql(store, f"SELECT game, season, player, team, {', '.join(TOTALS)} FROM player_totals")
     return {tuple(r[:4]): dict(zip(TOTALS, r[4:])) for r in rows}
 
 
 def _summed_again(store) -> dict:
-    rows = store.read(f"SELECT game, season, player, team, match_id, best_series, {', '.join(SUMMED)} "
+    rows = sql(store, f"SELECT game, season, player, team, match_id, best_series, {', '.join(SUMMED)} "
                       "FROM player_figures")
     per_player: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -39,7 +41,7 @@ def test_a_changed_or_dropped_row_sums_its_player_again(receiver, items, sign):
     for body in items("KD-1", seed=4) + items("KD-2", seed=5):
         assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
     store = receiver.store
-    rows = [dict(zip(ROW, r)) for r in store.read(f"SELECT {', '.join(ROW)} FROM player_figures "
+    rows = [dict(zip(ROW, r)) for r in sql(store, f"SELECT {', '.join(ROW)} FROM player_figures "
                                                   "WHERE match_id = 'KD-1' ORDER BY partie_id, side")]
     changed = [{**rows[0], "points": rows[0]["points"] + 7, "best_series": 99}] + rows[2:]     # rows[1] dropped
     with store.transaction():

@@ -32,7 +32,7 @@ def scripted(item_id, match, number, home, innings_a, innings_b):
 class League:
     def __init__(self, tmp_path):
         self.store = Store(tmp_path / "league.sqlite")
-        self.store.add_device("d", SECRET, venue="U Lva")
+        self.store.devices.add("d", SECRET, venue="U Lva")
         self.receiver = Receiver(self.store)
         self.signer = Signer("d", SECRET)
 

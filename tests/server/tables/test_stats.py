@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sql_helpers import sql
 from stats_helpers import KOULE, LVA, carom_match, hand_league, post
 
 from conftest import SECRETS
@@ -118,18 +119,18 @@ def test_issue_13_every_statistics_statement_searches_an_index(tmp_path, sign):
     store = Store(str(tmp_path / "league.sqlite"))
     try:
         for device, venue in (("u-lva-1", LVA), ("u-koule-1", KOULE)):
-            store.add_device(device, SECRETS[device], venue=venue)
-        receiver, run, seen = Receiver(store), store.query, []
-        store.query = lambda sql, args=(): seen.append((sql, tuple(args))) or run(sql, args)
+            store.devices.add(device, SECRETS[device], venue=venue)
+        receiver, run, seen = Receiver(store), store.database.execute, []
+        store.database.execute = lambda statement, args=(): seen.append((statement, tuple(args))) or run(statement, args)
         hand_league(receiver, sign("u-lva-1"), sign("u-koule-1"))
         stats.players(store), stats.rankings(store), stats.player(store, "Novák"), stats.team(store, "Lvi")
-        store.query = run
-        reads = [(sql, args) for sql, args in dict.fromkeys(seen)
-                 if "player_" in sql and not sql.startswith("INSERT")]
+        store.database.execute = run
+        reads = [(statement, args) for statement, args in dict.fromkeys(seen)
+                 if "player_" in statement and not statement.startswith("INSERT")]
         assert len(reads) >= 6
-        for sql, args in reads:
-            plan = [row[-1] for row in run("EXPLAIN QUERY PLAN " + sql, args)]
-            assert plan and all(step.startswith(("SEARCH", "USE TEMP B-TREE")) for step in plan), (sql, plan)
+        for statement, args in reads:
+            plan = [row[-1] for row in sql(store, "EXPLAIN QUERY PLAN " + statement, args)]
+            assert plan and all(step.startswith(("SEARCH", "USE TEMP B-TREE")) for step in plan), (statement, plan)
     finally:
         store.close()
 
@@ -151,14 +152,14 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     hand_league(receiver, sign("u-lva-1"))
     store = receiver.store
     before = stats.players(store)["rows"]
-    store.query("DROP TABLE player_totals")
-    store.query("DROP TABLE player_figures")
-    store.query("DROP TABLE generation")                       # and what 0004 to 0007 added after it
-    store.query("DROP INDEX match_figures_season")
-    store.query("DROP TABLE figures_pending")
-    store.query("DROP INDEX match_figures_fixture")
-    store.query("ALTER TABLE match_figures DROP COLUMN fixture")
-    store.query("UPDATE alembic_version SET version_num = '0002'")
+    sql(store, "DROP TABLE player_totals")
+    sql(store, "DROP TABLE player_figures")
+    sql(store, "DROP TABLE generation")                       # and what 0004 to 0007 added after it
+    sql(store, "DROP INDEX match_figures_season")
+    sql(store, "DROP TABLE figures_pending")
+    sql(store, "DROP INDEX match_figures_fixture")
+    sql(store, "ALTER TABLE match_figures DROP COLUMN fixture")
+    sql(store, "UPDATE alembic_version SET version_num = '0002'")
     again = Store(store_place)
     try:
         Receiver(again)
@@ -199,7 +200,7 @@ def test_a_players_sums_equal_the_sums_over_their_partie(sign, matches):
     with tempfile.TemporaryDirectory() as folder:
         store = Store(str(Path(folder) / "league.sqlite"))
         try:
-            store.add_device("u-lva-1", b"lva-secret-0123456789abcdef", venue=LVA)
+            store.devices.add("u-lva-1", b"lva-secret-0123456789abcdef", venue=LVA)
             receiver = Receiver(store)
             for n, (home, away, seed, date) in enumerate(matches):
                 if home == away:

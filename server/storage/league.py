@@ -1,26 +1,23 @@
-"""The league's own data in the receiver's store: seasons and their halves (A.2.1), competitions,
-venues with their opening days and the devices registered there, teams with their venue and
-captain (A.3.2), rosters (one team per player and season, A.3.4), and the league document a
-venue's device fetches (docs/league.md).
-
-``League`` is a part of ``server.storage.store.Store`` (it uses the store's transactions and clock);
-fixtures, postponements and no-shows are in ``server.storage.fixtures_store``.
+"""The league's own data: seasons and their halves (A.2.1), competitions, venues with their opening
+days and the devices registered there, teams with their venue and captain (A.3.2), rosters (one
+team per player and season, A.3.4). Fixtures, postponements and no-shows: server/storage/fixtures.py.
 """
 import datetime as dt
 
 from server.league import admin_fields as fields
 from server.league.admin_fields import LeagueError
 from server.league.czech_order import czech_key
+from server.storage.repository import Repository
 
 TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
 
 
-def _fold(name: str) -> str:
+def fold(name: str) -> str:
     """A venue name compared as the device compares it: without regard to case and spacing."""
     return " ".join(name.casefold().split())
 
 
-class League:
+class League(Repository):
     # -- seasons and competitions --------------------------------------------------
     def add_season(self, name: str, autumn=None, spring=None) -> dict:
         """A season with its autumn and spring halves (A.2.1); refused if it exists."""
@@ -68,12 +65,12 @@ class League:
         with self._read() as db:
             rows = sorted(db.execute("SELECT name, days FROM venues").fetchall(), key=lambda row: czech_key(row[0]))
             devices = db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL ORDER BY id").fetchall()
-        return [{"name": name, "days": days, "devices": [d for d, v in devices if _fold(v) == _fold(name)]}
+        return [{"name": name, "days": days, "devices": [d for d, v in devices if fold(v) == fold(name)]}
                 for name, days in rows]
 
     def venue_named(self, name: str) -> str | None:
         """The league's venue of that name, as a device spells it (case and spacing aside)."""
-        return next((v["name"] for v in self.venues() if _fold(v["name"]) == _fold(name)), None)
+        return next((v["name"] for v in self.venues() if fold(v["name"]) == fold(name)), None)
 
     def _venue(self, db, name: str) -> str:
         row = db.execute("SELECT name FROM venues WHERE name = ?", (name,)).fetchone()
@@ -91,7 +88,7 @@ class League:
         season = self.season(fields.season_name(season))["name"]
         with self._changing() as db:
             venue = self._venue(db, fields.text(venue, "the venue"))
-            if self._team_row(db, season, competition, name, missing=None):
+            if self.team_row(db, season, competition, name, missing=None):
                 raise LeagueError(f"team {name!r} already plays {competition} in {season}")
             db.execute("INSERT INTO teams(season, competition, name, venue, captain, phone, days) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (season, competition, name, venue, captain, phone, days))
@@ -118,7 +115,7 @@ class League:
         raise LeagueError(f"no team {name!r} in {competition} {season}")
 
     @staticmethod
-    def _team_row(db, season, competition, name, *, missing="error"):
+    def team_row(db, season, competition, name, *, missing="error"):
         row = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? "
                          "AND name = ?", (season, competition, name)).fetchone()
         if row is None and missing == "error":
@@ -130,7 +127,7 @@ class League:
         competition is refused with that team's name (A.3.4)."""
         player = fields.text(player, "the player")
         with self._changing() as db:
-            row = self._team_row(db, season, competition, team)
+            row = self.team_row(db, season, competition, team)
             other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
                                "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
             if other is not None:
@@ -142,54 +139,17 @@ class League:
 
     def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
         with self._changing() as db:
-            row = self._team_row(db, season, competition, team)
+            row = self.team_row(db, season, competition, team)
             gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                               (season, competition, player, row["id"])).rowcount
         if not gone:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
 
-    # -- what a venue's device fetches --------------------------------------------------
-    def league_document(self, venue: str, today: dt.date, days: int = 28, *,
-                        competition: str | None = None) -> dict | None:
-        """The league as the venue's device needs it (docs/league.md): the league, every team of
-        the competition and season with its roster and captain, and the venue's fixtures still to be
-        played from ``today - days`` to ``today + days`` with their current dates (a played one is
-        not offered again: a match played for it would replace its result); a captain not (yet,
-        or no longer) on the roster is not sent. ``competition``: the
-        device's game (carom, 8ball), else the venue's nearest. None: no league data."""
-        chosen = self._venue_league(venue, today, competition)
-        if chosen is None:
-            return None
-        season, competition = chosen
-        teams = [t for t in self.teams(season, competition) if not t["expelled"]]
-        first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
-        fixtures = [f for f in self.fixtures(season, competition, first=first, last=last)
-                    if f["status"] == "scheduled" and _fold(f["venue"]) == _fold(venue)]
-        return {"league": {"name": self.competitions()[competition], "season": season, "competition": competition},
-                "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
-                           "captain": t["captain"] if t["captain"] in t["players"] else None}     # wire.league
-                          for t in teams],
-                "fixtures": [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue")}
-                             for f in fixtures]}
-
-    def _venue_league(self, venue: str, today: dt.date, competition: str | None = None) -> tuple[str, str] | None:
-        """The season and competition played at a venue: of its team or fixture nearest ``today``
-        (this season's first; of ``competition`` only, when given); None when the venue has neither."""
+    def places(self) -> list[tuple[str, str, str, str | None]]:
+        """(season, competition, venue, date) of every team (its home venue, no date) and fixture."""
         with self._read() as db:
-            rows = db.execute("SELECT season, competition, venue, NULL FROM teams UNION ALL "
-                              "SELECT season, competition, venue, date FROM fixtures").fetchall()
-        current = fields.season_containing(today)
-        here = [(season, played, date) for season, played, where, date in rows
-                if _fold(where) == _fold(venue) and competition in (None, played)]
-        if not here:
-            return None
-
-        def nearness(row):
-            season, competition, date = row
-            distance = abs((dt.date.fromisoformat(date) - today).days) if date else 10_000
-            return (season != current, -int(season[:4]), distance, competition != "carom")
-        season, competition, _ = min(here, key=nearness)
-        return season, competition
+            return [tuple(row) for row in db.execute("SELECT season, competition, venue, NULL FROM teams UNION ALL "
+                                                     "SELECT season, competition, venue, date FROM fixtures").fetchall()]
 
 
 def _season(row) -> dict:

@@ -2,12 +2,13 @@
 moves, postponements (at most 2 per team and season, A.3.3) and no-shows (a forfeit; the second
 expels the team, A.3.7 — the Decision is in docs/league.md).
 
-``Fixtures`` is a part of ``server.storage.store.Store``, beside ``server.storage.league_store.League``.
 """
 import datetime as dt
 
 from server.league import admin_fields as fields
 from server.league.admin_fields import LeagueError
+from server.storage.figures import SUMMED
+from server.storage.repository import Repository
 
 MAX_POSTPONEMENTS = 2          # A.3.3: a team may ask for a postponement at most twice a season
 EXPELLING_NO_SHOWS = 2         # A.3.7: the second unexcused no-show expels the team
@@ -23,16 +24,20 @@ FIXTURE_KEYS = ("id", "season", "competition", "round", "date", "start", "home",
                 "points_home", "points_away", "closed", "match")
 
 
-class Fixtures:
+class Fixtures(Repository):
+    def __init__(self, store, league, figures):
+        super().__init__(store)
+        self._league, self._figures = league, figures
+
     # -- the schedule ---------------------------------------------------------------------
-    def generate_schedule(self, season: str, competition: str, *, lot: str | None = None, replace: bool = False,
+    def generate(self, season: str, competition: str, *, lot: str | None = None, replace: bool = False,
                           holidays: frozenset[dt.date] = frozenset()) -> dict:
         """Draw the season's double round robin (server.league.schedule: the teams in the order of the
         published ``lot``, A.2.3; default "SEASON COMPETITION") and store it; what could not be
         honoured is returned (A.2.4). ``replace``: drop a schedule not yet begun."""
-        season_row, competition = self.season(fields.season_name(season)), fields.competition(competition)
+        season_row, competition = self._league.season(fields.season_name(season)), fields.competition(competition)
         season = season_row["name"]
-        teams = [t for t in self.teams(season, competition) if not t["expelled"]]
+        teams = [t for t in self._league.teams(season, competition) if not t["expelled"]]
         if len(teams) < 2:
             raise LeagueError(f"{competition} {season} has {len(teams)} team(s); a schedule needs at least 2")
         lot = fields.text(lot or f"{season} {competition}", "the lot")
@@ -61,7 +66,7 @@ class Fixtures:
 
     def _opening(self) -> dict[str, frozenset[int]]:
         """Venue -> the weekdays it is open (only venues that said)."""
-        return {v["name"]: fields.days(v["days"]) for v in self.venues() if v["days"]}
+        return {v["name"]: fields.days(v["days"]) for v in self._league.venues() if v["days"]}
 
     def _clear_schedule(self, db, season, competition, replace: bool) -> None:
         [(count,)] = db.execute("SELECT COUNT(*) FROM fixtures WHERE season = ? AND competition = ?",
@@ -79,7 +84,7 @@ class Fixtures:
                               "moved, postponed or forfeited); it cannot be drawn again")
         db.execute("DELETE FROM fixtures WHERE season = ? AND competition = ?", (season, competition))
 
-    def fixtures(self, season: str, competition: str, *, first: dt.date | None = None,
+    def of(self, season: str, competition: str, *, first: dt.date | None = None,
                  last: dt.date | None = None) -> list[dict]:
         """The fixtures of a season's competition by date, with their results from the stored match
         items (the fixture id is the match id): status "played" once a closed match record is stored."""
@@ -92,7 +97,7 @@ class Fixtures:
             rows = db.execute(query + " ORDER BY f.date, f.start, f.id", args).fetchall()
         return [_fixture(row) for row in rows]
 
-    def fixture(self, fixture_id: str) -> dict:
+    def get(self, fixture_id: str) -> dict:
         with self._read() as db:
             row = db.execute(self._fixture_query() + " WHERE f.id = ?", (fixture_id,)).fetchone()
         if row is None:
@@ -104,7 +109,7 @@ class Fixtures:
         return (f"SELECT {', '.join(FIXTURE_COLUMNS)} FROM fixtures f JOIN teams h ON h.id = f.home "
                 "JOIN teams a ON a.id = f.away LEFT JOIN match_figures m ON m.match_id = (" + RESULT_OF_FIXTURE + ")")
 
-    def move_fixture(self, fixture_id: str, day) -> dict:
+    def move(self, fixture_id: str, day) -> dict:
         """Move a match to another day, if the schedule allows it (server.league.schedule.move_refusal and
         the season's halves, A.2.1); a postponed match gets its new date this way."""
         day = fields.date(day, "the new date")
@@ -112,10 +117,10 @@ class Fixtures:
         self._check_day(fixture, day)
         with self._changing() as db:
             db.execute("UPDATE fixtures SET date = ?, status = 'scheduled' WHERE id = ?", (day.isoformat(), fixture_id))
-        return self.fixture(fixture_id)
+        return self.get(fixture_id)
 
     def _movable(self, fixture_id: str) -> dict:
-        fixture = self.fixture(fixture_id)
+        fixture = self.get(fixture_id)
         if fixture["status"] not in OPEN:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; only a match still to be played can move")
         return fixture
@@ -125,8 +130,8 @@ class Fixtures:
         the match's half-season, a team or the venue already plays that day, the venue is closed)."""
         from server.league import schedule
 
-        season = self.season(fixture["season"])
-        others = [_planned(schedule, f) for f in self.fixtures(fixture["season"], fixture["competition"])
+        season = self._league.season(fixture["season"])
+        others = [_planned(schedule, f) for f in self.of(fixture["season"], fixture["competition"])
                   if f["id"] == fixture["id"] or f["status"] in OPEN]
         opening = self._opening()
         refusal = schedule.move_refusal(others, _planned(schedule, fixture), day, opening=opening,
@@ -155,11 +160,11 @@ class Fixtures:
             db.execute("UPDATE fixtures SET status = ?, date = ? WHERE id = ?",
                        ("scheduled" if day else "postponed", (day.isoformat() if day else fixture["date"]), fixture_id))
         count = len(earlier) + 1
-        return {"fixture": self.fixture(fixture_id), "postponements": count, "left": MAX_POSTPONEMENTS - count}
+        return {"fixture": self.get(fixture_id), "postponements": count, "left": MAX_POSTPONEMENTS - count}
 
     def postponements(self, season: str, competition: str, team: str) -> list[dict]:
         with self._read() as db:
-            row = self._team_row(db, season, competition, team)
+            row = self._league.team_row(db, season, competition, team)
             rows = db.execute("SELECT fixture, at, was, reason FROM postponements WHERE team = ? ORDER BY seq",
                               (row["id"],)).fetchall()
         return [dict(zip(("fixture", "at", "was", "reason"), r)) for r in rows]
@@ -170,14 +175,14 @@ class Fixtures:
             raise LeagueError(f"{team!r} does not play fixture {fixture['id']} "
                               f"({fixture['home']} – {fixture['away']})")
         with self._read() as db:
-            return self._team_row(db, fixture["season"], fixture["competition"], team)
+            return self._league.team_row(db, fixture["season"], fixture["competition"], team)
 
     # -- no-shows (A.3.7) ------------------------------------------------------------------
-    def record_no_show(self, fixture_id: str, team: str) -> dict:
+    def no_show(self, fixture_id: str, team: str) -> dict:
         """A team did not turn up without excuse (A.3.7): the match is forfeited to the opponent (a
         carom match counts 8 : 0 in the table until the device's own record of it arrives); the
         team's second no-show expels it: its results are annulled and its open fixtures cancelled."""
-        fixture = self.fixture(fixture_id)
+        fixture = self.get(fixture_id)
         absent = self._side(fixture, team)
         if absent["expelled"]:
             raise LeagueError(f"{team} was expelled on {absent['expelled'][:10]} (A.3.7)")
@@ -190,8 +195,7 @@ class Fixtures:
                        (fixture_id, absent["id"], self.now()))
             db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture_id,))
             [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
-            if fixture["competition"] == "carom" and not db.execute(
-                    "SELECT 1 FROM match_figures WHERE fixture = ? LIMIT 1", (fixture_id,)).fetchone():
+            if fixture["competition"] == "carom" and not self._figures.has_result(fixture_id):
                 self._forfeit_figures(fixture, winner=opponent)
             cancelled = self._expel(db, absent["id"]) if count >= EXPELLING_NO_SHOWS else None
         return {"fixture": fixture_id, "forfeited_to": opponent, "no_shows": count,
@@ -209,7 +213,7 @@ class Fixtures:
 
     def _forfeit_figures(self, fixture: dict, winner: str) -> None:
         """The forfeit's figures, as a device's forfeited match gives them (server/tables/figures.py)."""
-        [(seq,)] = self.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM match_figures")
+        seq = self._figures.next_seq()
         points = {side: FORFEIT_POINTS if fixture[side] == winner else 0 for side in ("home", "away")}
         match_row = {"match_id": fixture["id"], "seq": seq, "game": "carom", "season": fixture["season"],
                      "date": fixture["date"], "venue": fixture["venue"], "home": fixture["home"],
@@ -217,9 +221,9 @@ class Fixtures:
                      "points_home": points["home"], "points_away": points["away"], "closed": 1, "unreadable": None,
                      "fixture": fixture["id"]}
         teams = [{"match_id": fixture["id"], "game": "carom", "season": fixture["season"], "team": fixture[side],
-                  "opponent": fixture[other], **dict.fromkeys(self.summed, 0), "matches": 1, "points": points[side]}
+                  "opponent": fixture[other], **dict.fromkeys(SUMMED, 0), "matches": 1, "points": points[side]}
                  for side, other in (("home", "away"), ("away", "home"))]
-        self.replace_figures(fixture["id"], match_row, teams)
+        self._figures.replace(fixture["id"], match_row, teams)
 
 
 def _fixture(row) -> dict:
