@@ -10,9 +10,9 @@ class RuleError(Exception):
 
     code = "rule"
     why: str | None = None      # a finer reason within the code, e.g. which limit a correction breaks
-    values: dict = {}           # what the reason's text names (player, limit, points …)
+    values: dict[str, object] = {}    # what the reason's text names (player, limit, points …)
 
-    def __init__(self, message: str, code: str | None = None, *, why: str | None = None, **values):
+    def __init__(self, message: str, code: str | None = None, *, why: str | None = None, **values: object):
         super().__init__(message)
         if code is not None:
             self.code = code
