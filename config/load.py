@@ -10,8 +10,9 @@ their readers (the device's set is ``firmware_host.settings.PART_READERS``).
 """
 import os
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from config.options import ConfigError, Section
 from rules.carom.state import Settings as CaromSettings
@@ -108,7 +109,7 @@ def read_toml(path: str | os.PathLike[str]) -> JSONObject:
         raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
 
 
-def load(path: str | os.PathLike[str], *, readers: dict[str, Callable[[Section], Any]],
+def load(path: str | os.PathLike[str], *, readers: Mapping[str, Callable[[Section], Any]],
          base_dir: str | None = None) -> Config:
     """Read and validate ``path``; raise ConfigError naming file, section and option.
 
