@@ -61,7 +61,7 @@ class BatchTransport(Transport, Protocol):
 
 
 class Queue(Protocol):
-    """What the Syncer needs of an outbox (delivery.outbox.Outbox, a gateway's server.forward.ForwardQueue)."""
+    """What the Syncer needs of an outbox (delivery.outbox.Outbox, a gateway's server.ingest.forward.ForwardQueue)."""
 
     def next_pending(self) -> Item | None: ...
 
