@@ -25,6 +25,7 @@ def test_the_strict_packages_get_every_flag_of_strict(tmp_path, monkeypatch):
     from mypy.main import process_options
     from mypy.options import PER_MODULE_OPTIONS
 
+    monkeypatch.setenv("MYPY_CONFIG_FILE_DIR", "")      # mypy sets it on reading a config: undone after
     neutral = tmp_path / "mypy.ini"
     neutral.write_text("[mypy]\n", encoding="utf-8")
     _, plain = process_options(["--config-file", str(neutral), "-c", "pass"])
