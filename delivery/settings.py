@@ -61,7 +61,7 @@ def read(section: Section) -> SyncSettings:
     serial_port = section.str("serial_port", None)
     settings = SyncSettings(
         transport=transport, url=url, allow_plain_http=allow_plain_http,
-        ca_file=_relative_to_config(section, ca_file),
+        ca_file=None if ca_file is None else _relative_to_config(section, ca_file),
         device_id=device_id, secret=secret, serial_port=serial_port,
         baudrate=section.int("baudrate", 115200, minimum=1200, maximum=4_000_000),
         timeout=section.float("timeout", 10.0, minimum=0.01, maximum=600.0),
@@ -116,8 +116,8 @@ def _secret(section: Section) -> bytes | None:
     return text.encode("utf-8")
 
 
-def _relative_to_config(section: Section, path: str | None) -> str | None:
-    if path is None or Path(path).is_absolute():
+def _relative_to_config(section: Section, path: str) -> str:
+    if Path(path).is_absolute():
         return path
     return str(Path(str(section.path)).parent / path)
 

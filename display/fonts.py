@@ -154,11 +154,12 @@ class BitmapFont:
         return x + kept.width
 
     def _place(self, text: str) -> "_Text":
-        placed, x = [], 0
+        placed: list[tuple[int, Image.Image]] = []
+        x = 0
         for ch in text:
             resolved = self._resolve(ch)
             width = self._glyph_width(resolved)
-            if not width:
+            if not width or resolved is None:
                 continue
             if placed or x:
                 x += self.spacing
@@ -230,7 +231,7 @@ def _czech_glyphs(latin: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...
     for ch in "áčéěňóřšúýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ":
         if ch in glyphs:
             continue
-        letter, mark = unicodedata.normalize("NFD", ch)
+        letter, mark = tuple(unicodedata.normalize("NFD", ch))
         if letter.isupper():     # accent row, six rows of capital, the blank row under the baseline
             body = _rows(_CAPS6[letter])
             base = tuple(r.ljust(len(body[0]), ".") for r in ("",) + body + ("",))

@@ -47,7 +47,7 @@ RECORDS = {
                            {"cmd": "game", "winner": "a"}]),
 }
 
-OTHER = {
+OTHER: dict[str, dict] = {
     "ready": {"screen": "ready", "venue": "U Zlatého tága", "table": "stůl 2", "time": "19:42",
               "unsent": 2, "last_sent": "18:05"},
     "menu": {"screen": "menu", "title": "Hra", "items": ["Karambol", "8-ball", "Test kláves"], "selected": 1},

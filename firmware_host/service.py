@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from firmware_host.display_link import DisplayLink
+from input.events import DeviceStatus
 from rules.errors import RuleError
 
 log = logging.getLogger("pocitadlo.service")
@@ -151,7 +152,7 @@ class Service:
             self._command(event.cmd)
         elif isinstance(event, Ui):
             self._ui(event.action)
-        elif hasattr(event, "connected"):
+        elif isinstance(event, DeviceStatus):
             self._device_status(event.device, event.connected, event.detail)
             if self.referee is not None:
                 said = self.referee.press(event, self._board()).message

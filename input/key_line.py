@@ -25,7 +25,7 @@ def _rank(key: str) -> tuple:
     return (2 if key in MATRIX else 1), 0
 
 # The game's keys in the order of the key line, with the command each one enters (None: asks first).
-GAME_KEYS = {
+GAME_KEYS: dict[str, tuple[tuple[str, dict | None], ...]] = {
     "carom": (("score1", {"cmd": "score", "value": 1}), ("score2", {"cmd": "score", "value": 2}),
               ("score10", {"cmd": "score", "value": 10}), ("score20", {"cmd": "score", "value": 20}),
               ("miss", {"cmd": "miss"}), ("foul", {"cmd": "foul"}), ("frozen", {"cmd": "frozen"}),

@@ -33,16 +33,17 @@ from input.overlays import (
     note,
 )
 
-CAROM_COMMANDS = {
+# looked up by a key's action (None: an unbound key)
+CAROM_COMMANDS: dict[str | None, dict] = {
     "score1": {"cmd": "score", "value": 1}, "score2": {"cmd": "score", "value": 2},
     "score10": {"cmd": "score", "value": 10}, "score20": {"cmd": "score", "value": 20},
     "miss": {"cmd": "miss"}, "foul": {"cmd": "foul"}, "frozen": {"cmd": "frozen"},
 }
-EIGHTBALL_COMMANDS = {
+EIGHTBALL_COMMANDS: dict[str | None, dict] = {
     "scratch": {"cmd": "scratch"}, "foul": {"cmd": "foul"}, "shot": {"cmd": "shot"},
     "nocushion": {"cmd": "nocushion"},
 }
-STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
+STACK_COMMANDS: dict[str | None, dict] = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 # Keys → service actions while no partie runs (board is None).
 NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "undo", "redo": "down",
               "up": "up", "down": "down", "menu": "menu"}
@@ -62,7 +63,7 @@ class Referee(OnSlot):
         self.language = language
         self.debouncer = Debouncer(bounce, long_press)
         self.slot = slot or Slot()  # the overlay in force, shared with the night's menus
-        self._pending = []          # gestures waiting until the service has pushed a command
+        self._pending: list = []    # gestures waiting until the service has pushed a command
         self._board = None          # the board of the last press: a hold belongs to that partie
 
     # -- the service's API ---------------------------------------------------

@@ -5,10 +5,11 @@ rules.board; ``core.summary`` is the record summary) and its team match. What ot
 per game (the counter's screens, the receiver's tables) they key by the same name.
 """
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from rules.carom import match as carom_match
 from rules.carom.core import CAROM
+from rules.core import Core, JSONObject
 from rules.eightball import match as eightball_match
 from rules.eightball.core import EIGHTBALL
 from rules.errors import HeaderError
@@ -17,10 +18,10 @@ from rules.errors import HeaderError
 @dataclass(frozen=True)
 class Game:
     name: str                     # the record header's "game"
-    core: Any                     # parse_header, initial, step, summary, finished (rules.board)
+    core: Core                    # parse_header, initial, step, summary, finished (rules.board)
     partie_per_match: int         # partie (8-ball: individual matches) in a team match by default
     players_per_team: int         # players a team needs present to start a team match
-    partie_points: Callable[[dict], dict | None]    # a partie summary → team points of "a" and "b"
+    partie_points: Callable[[JSONObject], JSONObject | None]    # a partie summary → team points of "a" and "b"
     first_break: Callable[[str | None], str] | None = None   # header "first_break" from "home"
 
 

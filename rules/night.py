@@ -29,9 +29,12 @@ decision and its taking back are both journalled.
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
 partie, the match result, the first break) comes from the game's rules. No file, clock or text.
 """
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
+from rules.core import JSONObject
 from rules.eightball.match import team_score
 
 SIDES = ("home", "away")
@@ -54,14 +57,14 @@ class Match:
     date: str
     home: str | None = None          # team names; None for a single partie outside a league
     away: str | None = None
-    present: dict = field(default_factory=dict)
+    present: dict[str, list[str]] = field(default_factory=dict)
     partie_count: int = 1
     seed: int | None = None
-    pairs: tuple | None = None       # the lot draw (carom): {"partie", "home", "away"} each
-    closed: tuple = ()               # the lines of closed partie, in order
-    records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
+    pairs: tuple[JSONObject, ...] | None = None   # the lot draw (carom): {"partie", "home", "away"} each
+    closed: tuple[JSONObject, ...] = ()           # the lines of closed partie, in order
+    records: tuple[tuple[JSONObject, JSONObject], ...] = ()   # (header, summary) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
-    answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
+    answers: tuple[JSONObject, ...] = ()          # each captain's answer to the zápis: sign/object/unsigned events
     fixture: str | None = None       # the id of the league's fixture it was set up from
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
 
@@ -91,14 +94,14 @@ class Match:
         return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
 
     @property
-    def signing_sides(self) -> tuple:
+    def signing_sides(self) -> tuple[str, ...]:
         """The teams whose captain answers the zápis (A.6.9d): both in a league match, the one
         that turned up in a forfeited one (A.3.7), none for a single partie."""
         if not self.league:
             return ()
         return tuple(side for side in SIDES if side != self.forfeit)
 
-    def answer(self, side: str) -> dict | None:
+    def answer(self, side: str) -> JSONObject | None:
         return next((a for a in self.answers if a["side"] == side), None)
 
     @property
@@ -129,8 +132,10 @@ class NightState:
 
     def held(self) -> list[tuple[str, Match]]:
         """The decisions not yet final, oldest first, each with the match as it stood before it."""
-        out, state = [], self
+        out: list[tuple[str, Match]] = []
+        state = self
         while state.previous is not None:
+            assert state.decision is not None and state.previous.match is not None     # _decided, on a match
             out.append((state.decision, state.previous.match))
             state = state.previous
         return out[::-1]
@@ -141,7 +146,7 @@ def _decided(state: NightState, kind: str, match: Match | None) -> NightState:
     return NightState(match, previous=state, decision=kind)
 
 
-def apply(state: NightState, event: dict) -> NightState:
+def apply(state: NightState, event: JSONObject) -> NightState:
     """The night after ``event``; raise NightEventError if it cannot be applied."""
     kind = event.get("ev")
     try:
@@ -162,30 +167,33 @@ def apply(state: NightState, event: dict) -> NightState:
             return state.previous
         if kind == "final":
             return NightState(state.match)
+        if kind not in ("lot", "closed", *ANSWERS):
+            raise UnknownEvent(f"unknown event {kind!r}")
         match = state.match
+        if match is None:
+            raise NightEventError(f"event {event!r} cannot be applied (no match)")
         if kind == "lot":
             return NightState(replace(match, seed=event["seed"], pairs=tuple(event["pairs"])))
         if kind == "closed":
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
             return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
-        if kind in ANSWERS:        # the answers go with the result: a closing taken back takes them too
-            return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
+        # an answer: it goes with the result, so a closing taken back takes it too
+        return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
         raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
-    raise UnknownEvent(f"unknown event {kind!r}")
 
 
 ANSWERS = ("sign", "object", "unsigned")
 
 
-def _answer(match: Match, event: dict) -> dict:
+def _answer(match: Match, event: JSONObject) -> JSONObject:
     """A captain's answer to the zápis (A.6.9d, A.6.3, A.6.5) as the match keeps it, or
     NightEventError when it does not fit the match as it stands."""
     side = event["side"]
     if not match.over or side not in match.signing_sides or match.answer(side) is not None:
         raise NightEventError(f"no answer of {side!r} is awaited now")
-    answer = {"ev": event["ev"], "side": side, "at": event.get("at")}
+    answer: JSONObject = {"ev": event["ev"], "side": side, "at": event.get("at")}
     if event["ev"] == "unsigned":
         return answer
     captain = event["captain"]
@@ -205,27 +213,27 @@ def _answer(match: Match, event: dict) -> dict:
     return answer
 
 
-def sign_event(side: str, captain: str, at: str) -> dict:
+def sign_event(side: str, captain: str, at: str) -> JSONObject:
     """A.6.9d: the captain of ``side`` confirms the zápis."""
     return {"ev": "sign", "side": side, "captain": captain, "at": at}
 
 
-def object_event(side: str, captain: str, kind: str, partie: int | None, at: str) -> dict:
+def object_event(side: str, captain: str, kind: str, partie: int | None, at: str) -> JSONObject:
     """A.6.3 / A.6.5: the captain of ``side`` objects instead of signing; ``partie``: the one it
     concerns, or None for the whole match."""
     return {"ev": "object", "side": side, "captain": captain, "kind": kind, "partie": partie, "at": at}
 
 
-def unsigned_event(side: str, at: str) -> dict:
+def unsigned_event(side: str, at: str) -> JSONObject:
     """The referee's escape (a captain gone home, or refusing): the match goes unsigned by ``side``,
     so a match is never stuck unsent."""
     return {"ev": "unsigned", "side": side, "at": at}
 
 
-def captains(match: Match) -> dict:
+def captains(match: Match) -> JSONObject:
     """What the match item carries of the captains' answers (docs/record-format.md): signatures,
     objections and the sides left unsigned, in the order they were given."""
-    out = {"signatures": [], "objections": [], "unsigned": []}
+    out: dict[str, list[Any]] = {"signatures": [], "objections": [], "unsigned": []}
     for answer in match.answers:
         if answer["ev"] == "sign":
             out["signatures"].append({key: answer[key] for key in ("side", "captain", "at")})
@@ -249,11 +257,11 @@ def min_players(game: str) -> int:
 
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
-                away: str | None = None, present: dict | None = None, forfeit: str | None = None,
-                fixture: str | None = None) -> dict:
+                away: str | None = None, present: dict[str, list[str]] | None = None, forfeit: str | None = None,
+                fixture: str | None = None) -> JSONObject:
     """The ``match`` event: a single partie (no teams), a league match, or one a team did not
     come to (``forfeit``: its side; nobody is present then, A.3.7)."""
-    event = {"ev": "match", "id": match_id, "game": game, "date": date}
+    event: JSONObject = {"ev": "match", "id": match_id, "game": game, "date": date}
     if home is not None:
         event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
     event["partie_count"] = partie_count
@@ -264,7 +272,7 @@ def match_event(match_id: str, game: str, date: str, partie_count: int, *, home:
     return event
 
 
-def adopt_event(header: dict, date: str) -> dict:
+def adopt_event(header: JSONObject, date: str) -> JSONObject:
     """The ``match`` event that takes over an orphaned partie file (its match's line lost in both
     copies of the night journal): a one-partie match outside the league whose partie is that file,
     so it can be played on and closed; its record keeps the league match it was part of."""
@@ -272,7 +280,7 @@ def adopt_event(header: dict, date: str) -> dict:
             "partie_count": 1, "adopted": header["id"]}
 
 
-def lot_event(match: Match, seed: int) -> dict:
+def lot_event(match: Match, seed: int) -> JSONObject:
     """The lot draw of a carom match from its seed (RULES 1.6 Decision)."""
     pairs = draw_lot(match.present["home"], match.present["away"], seed)
     return {"ev": "lot", "seed": seed, "pairs": [p.as_dict() for p in pairs]}
@@ -284,10 +292,10 @@ def first_break(home: str | None) -> str:
     return "a" if home is None else ("b" if home == "a" else "a")
 
 
-def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, place: dict) -> dict:
+def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObject, place: JSONObject) -> JSONObject:
     """The record header of the next partie: players, rules, ``place`` (id-free device fields)."""
     number = match.number
-    header = {"game": match.game, "a": a, "b": b}
+    header: JSONObject = {"game": match.game, "a": a, "b": b}
     header.update(rules)
     if match.game == "8ball":
         header["first_break"] = first_break(home)
@@ -303,15 +311,15 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, p
     return header
 
 
-def closed_event(number: int, header: dict, summary: dict) -> dict:
+def closed_event(number: int, header: JSONObject, summary: JSONObject) -> JSONObject:
     """The ``closed`` event of a finished partie: its line, and for carom what RULES 1.6 needs."""
-    event = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
+    event: JSONObject = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
     if header["game"] == "carom" and header.get("home"):
         event["record"] = {"header": {"home": header["home"]}, "summary": _match_facts(summary)}
     return event
 
 
-def _match_facts(summary: dict) -> dict:
+def _match_facts(summary: JSONObject) -> JSONObject:
     """What rules.carom.match.partie_line reads of a carom summary (the rest would only wear the SD
     card: the night journal keeps this much per partie)."""
     players = summary["players"]
@@ -320,7 +328,7 @@ def _match_facts(summary: dict) -> dict:
                         for side in ("a", "b")}}
 
 
-def partie_line(header: dict, summary: dict) -> dict:
+def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
     """What the match result needs of a partie: names, score, team points by side."""
     home_side = header.get("home") or "a"
     away_side = "b" if home_side == "a" else "a"
@@ -338,11 +346,12 @@ def partie_line(header: dict, summary: dict) -> dict:
             "team_points": points}
 
 
-def points(match: Match) -> dict:
+def points(match: Match) -> JSONObject:
     """The team points so far: the closed partie summed, or the forfeit's (A.3.7, RULES 2.9)."""
     if match.forfeit:
         if match.game == "carom":
-            return forfeited_match(match.forfeit).as_dict()["points"]
+            forfeited: JSONObject = forfeited_match(match.forfeit).as_dict()["points"]
+            return forfeited
         present = "away" if match.forfeit == "home" else "home"
         won = team_score([{"winner": "a"}] * match.partie_count,
                          ["a" if present == "home" else "b"] * match.partie_count)
@@ -350,7 +359,7 @@ def points(match: Match) -> dict:
     return {side: sum(line["team_points"][side] for line in match.closed) for side in SIDES}
 
 
-def result(match: Match, records=None) -> dict:
+def result(match: Match, records: Iterable[tuple[JSONObject, JSONObject]] | None = None) -> JSONObject:
     """RULES 1.6 through rules.carom.match for carom (``records``: (header, summary) of each closed
     partie, default the ones the night kept); 8-ball: individual matches won (RULES 2.9)."""
     if match.game == "carom":
@@ -360,10 +369,11 @@ def result(match: Match, records=None) -> dict:
     return {"points": points(match), "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
 
 
-def match_summary(match: Match, place: dict, records=None) -> dict:
+def match_summary(match: Match, place: JSONObject,
+                  records: Iterable[tuple[JSONObject, JSONObject]] | None = None) -> JSONObject:
     """The match record sent to the league (docs/sync.md): the receiver groups the match by the
     ids of its partie lines."""
-    summary = {"id": match.id, "game": match.game, "date": match.date, **place,
+    summary: JSONObject = {"id": match.id, "game": match.game, "date": match.date, **place,
                "home": match.home, "away": match.away, "seed": match.seed,
                "partie_ids": [line["id"] for line in match.closed]}
     summary.update(result(match, records))
@@ -375,7 +385,7 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
     return summary
 
 
-def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, str | None] | None:
+def rack_news(cmd: JSONObject, before: JSONObject, after: JSONObject) -> tuple[str, str | None, str | None] | None:
     """8-ball: what a command decided that the picture barely shows — ("set_won", side, how),
     ("game_won", side, how), or ("rerack", None, None): the same player breaks again (RULES 2.3).
     ``how``: the game's reason (RULES 2.7: "eight_early", "eight_wrong_pocket", …) when it was lost
@@ -393,7 +403,7 @@ def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, st
 LOST_ON_THE_EIGHT = ("eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball", "eight_wrong_pocket")
 
 
-def _lost_on_the_eight(before: dict, after: dict) -> str | None:
+def _lost_on_the_eight(before: JSONObject, after: JSONObject) -> str | None:
     games = after.get("games_log", [])
     if len(games) <= len(before.get("games_log", [])):
         return None

@@ -106,7 +106,9 @@ def _serve(args, receiver, UserError) -> int:
     try:
         if args.listen == "off":
             print(f"{', '.join(where)}; store {shown(args.db)}", flush=True)
-            (serial_thread or forward_thread).join()
+            waited = serial_thread or forward_thread
+            assert waited is not None        # _check: --listen off needs --serial or --forward
+            waited.join()
             return 0
         from server.http_server import ReceiverServer
 

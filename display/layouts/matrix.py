@@ -48,7 +48,7 @@ class Geometry:
 
 
 def _arrow(side: str | None) -> str:
-    return {"a": "◄", "b": "►"}.get(side, "")
+    return "◄" if side == "a" else "►" if side == "b" else ""
 
 
 def _arrowed(value, side: str | None) -> str:
@@ -255,11 +255,11 @@ class MatrixLayout(TextScreens, Layout):
         elif result == "draw":
             headline, pointer = w["draw"], "="
         else:
-            headline, pointer = f"{w['wins']} {_surname(names.get(result, ''))}", _arrow(result)
+            headline, pointer = f"{w['wins']} {_surname(names.get(result or '', ''))}", _arrow(result)
         avg_a, avg_b = pa.get("average", "0.000"), pb.get("average", "0.000")
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
-        rows = wrap(headline, scene, self.geometry.width)
+        rows: list = wrap(headline, scene, self.geometry.width)
         for facts in ((avg_a, w["average"], avg_b),
                       (str(pa.get("best_series", 0)), w["best"], str(pb.get("best_series", 0)))):
             if not self._label_fits(scene, *facts):     # two bare numbers: say first what they are
@@ -386,7 +386,7 @@ def _match_facts(model: dict, w: dict) -> list[str]:
 def _grouped(flags: list, fits, width: int) -> list[str]:
     """Flags joined as many to a line as fit ``width``; a flag too wide alone goes on word by word
     ("BÍLÁ V RUCE" -> "BÍLÁ", "V RUCE"), never cut."""
-    lines = []
+    lines: list[str] = []
     for flag in flags:
         if lines and fits(f"{lines[-1]} {flag}") <= width:
             lines[-1] = f"{lines[-1]} {flag}"

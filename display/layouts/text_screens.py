@@ -3,10 +3,16 @@ the message line over any screen, on dot-matrix counters. Mixed into ``MatrixLay
 ``geometry``, ``_scores`` and ``_middle`` they use. Text that does not fit takes turns (pages)
 word by word rather than being cut; the part a line keeps whole is its right-hand one.
 """
+from typing import Any, Callable
+
 from display.scene import Scene
 
 
 class TextScreens:
+    geometry: Any                                   # MatrixLayout's Geometry, as are these two
+    _scores: Callable[..., tuple[int, int]]
+    _middle: Callable[..., None]
+
     def _text_lines(self, scene: Scene, lines: list) -> None:
         """Full-width lines (text, or (left, right) pairs); more than fit go onto pages."""
         lines = [line for line in lines if line]
@@ -42,10 +48,10 @@ class TextScreens:
         if self.geometry.tiny:      # no room for a second time beside the clock
             status = [f"!{unsent}"] if unsent else [""]
         room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
-        status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
-        line = (status, time)       # the right part of a line is kept whole
+        line = (next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1]),
+                time)       # the right part of a line is kept whole
         if self.geometry.tiny:
-            self._text_lines(scene, [line] + wrap(" ".join(place), scene, self.geometry.width))
+            self._text_lines(scene, [line, *wrap(" ".join(place), scene, self.geometry.width)])
             return
         together = " ".join(place)
         if place and scene.text.width(together) > self.geometry.width:
@@ -77,7 +83,7 @@ class TextScreens:
         """The question (word by word when long) with the value typed so far kept whole on its right."""
         width = self.geometry.width
         if model.get("value") is None:          # a yes/no question: nothing to type, no cursor
-            line = turn(str(model.get("title", "")), scene, width)
+            line: str | tuple[str, str] = turn(str(model.get("title", "")), scene, width)
         else:
             value = f"{model.get('value') or ''}_"
             room = width - scene.font_for(value, width).width(value) - 2
@@ -106,7 +112,7 @@ class TextScreens:
     def _blocks(self, scene: Scene, blocks: list) -> None:
         """Blocks of rows (text, font or None, align) onto pages; a block is never split between two."""
         per_page = max(1, self.geometry.height // 8)
-        pages = [[]]
+        pages: list[list] = [[]]
         for block in blocks:
             if pages[-1] and len(pages[-1]) + len(block) > per_page:
                 pages.append([])
@@ -121,7 +127,7 @@ class TextScreens:
             self._middle(scene, x0, x1, [":"])
             return
         width, per_page = self.geometry.width, self.geometry.height // 8
-        lines = []
+        lines: list = []
         for side in ("home", "away"):
             score = str(points.get(side, 0))
             room = width - scene.font_for(score, width).width(score) - 2
@@ -208,10 +214,12 @@ def _chunks(text: str, fits, width: int) -> list[str]:
     return pieces + [text]
 
 
-def wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
+def wrap(text: str, scene: Scene | None, width: int, fits=None) -> list[str]:
     """Words onto lines that fit ``width`` (measured by ``fits``, by default in the counter's text
     font, so that the lines keep one size); a word too long for a line gets one to itself."""
-    fits = fits or scene.text.width
+    if fits is None:
+        assert scene is not None        # the counter's font, or the measure given
+        fits = scene.text.width
     lines, current = [], ""
     for word in text.split():
         candidate = f"{current} {word}".strip()

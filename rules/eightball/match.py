@@ -2,6 +2,9 @@
 
 Pure: the team score is a function of the individual matches' summaries.
 """
+from collections.abc import Iterable
+
+from rules.core import JSONObject
 from rules.eightball.state import PLAYERS, other
 
 INDIVIDUAL_MATCHES = 4    # individual matches in a team match by default (RULES 2.9: config)
@@ -19,7 +22,8 @@ def first_break(home: str | None) -> str:
     return other(home)
 
 
-def team_score(summaries, home_sides=None, points_per_match: int = POINTS_PER_MATCH) -> dict:
+def team_score(summaries: Iterable[JSONObject], home_sides: Iterable[str | None] | None = None,
+               points_per_match: int = POINTS_PER_MATCH) -> JSONObject:
     """RULES 2.9 Decision: a team scores ``points_per_match`` for every individual match its player won.
 
     ``summaries`` are 8-ball summaries of the individual matches; ``home_sides`` gives for each
@@ -42,7 +46,7 @@ def team_score(summaries, home_sides=None, points_per_match: int = POINTS_PER_MA
     return score
 
 
-def partie_points(summary: dict, points_per_match: int = POINTS_PER_MATCH) -> dict | None:
+def partie_points(summary: JSONObject, points_per_match: int = POINTS_PER_MATCH) -> JSONObject | None:
     """The team points an individual match brings each player ("a"/"b"): ``points_per_match``
     to its winner (RULES 2.9 Decision); None while it goes on."""
     winner = summary.get("winner")
