@@ -10,7 +10,7 @@ from wire.signing import Signed
 
 def import_backlog(receiver, path) -> dict:
     """Feed every line to the receiver; return counts and the refusals (line number, status, reason)."""
-    counts = {"stored": 0, "duplicate": 0, "refused": []}
+    counts: dict = {"stored": 0, "duplicate": 0, "refused": []}
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():

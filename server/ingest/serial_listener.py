@@ -26,7 +26,7 @@ class SerialListener:
         self.receiver = receiver
         self.link = Link(port, baudrate, clock=clock)
         self.quiet_gap, self.reopen_delay, self._clock = quiet_gap, reopen_delay, clock
-        self._last = None        # (seq, crc of payload, ack frame) of the last DATA frame answered
+        self._last: tuple | None = None     # (seq, crc of payload, ack frame) of the last DATA frame answered
 
     def answer(self, frame: framing.Frame) -> bytes | None:
         """The bytes to send back for one received frame (None for frames that need no answer)."""

@@ -29,7 +29,7 @@ def check(summary: dict) -> None:
         raise Refused(422, "a team's captain answers the zápis once: signature, objection or unsigned")
 
 
-def _answer(entry, key: str) -> str:
+def _answer(entry, key: str):
     if not isinstance(entry, dict):
         raise Refused(422, f"each of \"{key}\" must be an object")
     name(entry.get("captain"), f"the captain of {key}", optional=False)
@@ -56,7 +56,7 @@ def read(summary) -> dict:
         check(summary)
     except Refused:
         return dict(EMPTY)
-    out = {key: list(summary.get(key) or []) for key in KEYS}
+    out: dict = {key: list(summary.get(key) or []) for key in KEYS}
     out["signatures"] = [_fields(s, ("side", "captain", "at")) for s in out["signatures"]]
     out["objections"] = [_fields(o, ("side", "captain", "kind", "partie", "at")) for o in out["objections"]]
     out["interrupted"] = any(o["kind"] == "interrupted" for o in out["objections"])

@@ -169,8 +169,10 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     The match's half is the one of `halves` (or of the plan's halves, or by default of A.2.1's months)
     that holds its current date, or the nearest one. `opening` (optional) refuses days the venue is
     closed."""
-    is_plan = isinstance(plan_or_matches, Plan)
-    matches = plan_or_matches.matches if is_plan else tuple(plan_or_matches)
+    if isinstance(plan_or_matches, Plan):
+        plan, matches = plan_or_matches, plan_or_matches.matches
+    else:
+        plan, matches = None, tuple(plan_or_matches)
     key = (match.round, match.home, match.away)
     others = [m for m in matches if (m.round, m.home, m.away) != key]
     if len(others) == len(matches):
@@ -178,7 +180,7 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     off = day_off_reason(day, frozenset(holidays))
     if off:
         return f"{off}: matches are played on working days only (A.2.2)"
-    half = _half_of(match.date, halves or (plan_or_matches.halves if is_plan else ()))
+    half = _half_of(match.date, halves or (plan.halves if plan is not None else ()))
     if day not in half:
         return f"{long_date(day)} is outside the half-season of {match.text()} ({half.text()}, A.2.1)"
     clash = _clash(others, match, day)

@@ -12,6 +12,7 @@ or after (`_for_the_home_team`). Entrants are duck-typed: `.team`, `.venue`, `.d
 import datetime
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.league.workdays import working_day
 
@@ -31,7 +32,7 @@ class Placed:
     """A placed leg: (round, date, home entrant, away entrant) for each match; the (round, home, away)
     of the matches placed after the half; who is busy on which days (teams and venues, this leg and
     the ones before it)."""
-    matches: list[tuple[int, datetime.date, object, object]] = field(default_factory=list)
+    matches: list[tuple[int, datetime.date, Any, Any]] = field(default_factory=list)
     unplaced: set[tuple[int, str, str]] = field(default_factory=set)
     busy: dict[tuple[str, str], set[datetime.date]] = field(default_factory=dict)
 
@@ -56,7 +57,7 @@ def place_leg(leg: Leg, table, half, first_round: int, busy=None) -> Placed:
     targets = aims(days, len(table))
     for k, (pairs, aim) in enumerate(zip(table, targets)):
         for home, away in sorted(pairs, key=lambda pair: _freedom(leg, days, aim, *pair)):
-            day = _best_day(leg, placed, days, aim, home, away) if days else None
+            day = _best_day(leg, placed, days, aim, home, away) if days and aim is not None else None
             if day is None:
                 day = _after(placed, half.last, leg.holidays, home, away)
                 placed.unplaced.add((first_round + k, home.team, away.team))

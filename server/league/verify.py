@@ -121,7 +121,7 @@ def _differing(posted: dict, replayed: dict) -> str | None:
 MATCH_INFO = ("id", "home", "away", "venue", "date", "seed", "table", "fixture")
 
 
-def match_summary(summary: dict) -> tuple[dict, list[str], dict]:
+def match_summary(summary: dict) -> tuple[dict, list, dict]:
     """(match info, partie ids, team points) of a match item's summary.
 
     The service writes the match fields at the top level (``{"id", "home", "away", "venue", "date",

@@ -43,7 +43,7 @@ def get_league(receiver, league_source, today, limiter):
     return limited(limiter, handle)
 
 
-def _answer(receiver, league_source, today, signed: Signed, request) -> JSONAnswer:
+def _answer(receiver, league_source, today, signed: Signed, request) -> Response:
     if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in request.headers:
         raise Refused(400, "a league request has no body")
     game = request.query_params.get("game")

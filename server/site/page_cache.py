@@ -27,7 +27,7 @@ class PageCache:
         self._building: dict = {}                     # key -> the lock of the build under way
         self._lock = threading.Lock()
         self.built = 0                                # pages built (the rest were kept ones)
-        self._confirmed = (-1, None, float("-inf"))     # (generation, changes, when) last read
+        self._confirmed: tuple[int, int | None, float] = (-1, None, float("-inf"))   # (generation, changes, when)
 
     def confirm(self, generation: int, changes: int, when: float) -> None:
         """The database's generation read at ``when`` (time.monotonic), this process's store

@@ -70,7 +70,7 @@ def players(data: dict) -> str:
 
 def rankings(data: dict) -> str:
     game, season = data["game"], data["season"]
-    sections = [{"links": _switches("/rankings.html", game, season, data["seasons"]) + _exports("/rankings", data)}]
+    sections: list[dict] = [{"links": _switches("/rankings.html", game, season, data["seasons"]) + _exports("/rankings", data)}]
     for ranking in data["rankings"]:
         title = RANKINGS[ranking["key"]]
         if ranking["key"] == "general_average":

@@ -69,7 +69,9 @@ class Database:
         except BaseException:
             self.close()
             raise
-        self._writer = self._conn.connection.dbapi_connection
+        writer = self._conn.connection.dbapi_connection
+        assert writer is not None            # a connection just made, not yet closed
+        self._writer = writer
 
     def transaction(self, *, write: bool = True, durable: bool = True):
         """One transaction; inside another on this thread, the block joins it. ``write=False``: a

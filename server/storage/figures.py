@@ -163,6 +163,7 @@ class Figures(Repository):
         """The matches of one season in the order they first arrived: teams, date, venue, points,
         closed. Default: the latest season with a match, and the matches without a usable date (so
         that the organiser sees them)."""
+        args: tuple[str, ...]
         if season is not None:
             clause, args = "season = ?", (season,)
         else:

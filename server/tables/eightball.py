@@ -31,7 +31,7 @@ def _set_winner(games: dict, games_to_win) -> str | None:
     forfeit cut short. A summary without its race: the side with more games."""
     if type(games_to_win) is int:
         return next((side for side in SIDES if games[side] >= games_to_win), None)
-    return None if games["home"] == games["away"] else max(SIDES, key=games.get)
+    return None if games["home"] == games["away"] else max(SIDES, key=lambda side: games[side])
 
 
 def _individual(row) -> dict:
@@ -52,7 +52,7 @@ def _individual(row) -> dict:
                 "sets": whole(summary.get("sets", {}).get(letter, 0)),
                 "games": sum(1 for g in played if g["winner"] == letter)}
 
-    sets = {}
+    sets: dict[int, dict] = {}
     for game in played:
         sets.setdefault(game["set"], {"set": game["set"], "games": {"home": 0, "away": 0}})
         sets[game["set"]]["games"][side_of(game["winner"], home)] += 1

@@ -126,7 +126,7 @@ def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
     """Sort by (a)-(c); teams equal on all three are ordered by the team points they won against
     each other (d). Returns each team with the criterion that separated it from its neighbours."""
     teams.sort(key=lambda t: (tuple(-x for x in t.key()), t.name))
-    out = []
+    out: list[tuple[_Team, str | None]] = []
     i = 0
     while i < len(teams):
         j = i

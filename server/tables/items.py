@@ -60,8 +60,8 @@ def match_info(rows) -> tuple[dict, list[str], dict | None, bool]:
             header = header_of(content_of(row)["record"])
         except UNREADABLE:
             continue
-        match = header.get("match") if isinstance(header.get("match"), dict) else {}
-        for key, value in match.items():
+        match = header.get("match")
+        for key, value in (match.items() if isinstance(match, dict) else ()):
             info.setdefault(key, value)
         for key in ("venue", "date"):
             if header.get(key) is not None:

@@ -49,6 +49,7 @@ class Later:
 
     def _begin(self) -> None:
         due, self._timer, self._due = self._due, None, None
+        assert due is not None          # the timer is set only with its future
         self._step = asyncio.ensure_future(self._run(due, self._step))
 
     async def _run(self, due: asyncio.Future, before: asyncio.Task | None) -> None:
