@@ -22,12 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
 
+import carom_samples
 import pi_class
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_serial import SerialTransport
-from server import samples
 from server.ingest.receiver import Receiver
 from server.ingest.serial_listener import SerialListener
 from server.storage.store import Store
@@ -102,7 +103,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=20)
     pi_class.add_arguments(parser)
     args = parser.parse_args()
-    records = [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
+    records = [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
     sizes = [len(text) for _, text, _ in records]
     print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpu, "
           f"{platform.system()} {platform.release()}, Python {platform.python_version()}")

@@ -30,11 +30,12 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
 
+import carom_samples
 from delivery.outbox import item_body
 from delivery.sync import BATCH
 from delivery.transport_http import HttpTransport
-from server import samples
 from server.ingest.receiver import Receiver
 from server.league.verify import check, parse_body
 from server.site import pages
@@ -52,7 +53,7 @@ MATCH_COLUMNS = ("match_id", "seq", "game", "season", "date", "venue", "home", "
 
 
 def match_items(match_id: str, home: str, away: str, seed: int, date: str = "2026-11-27") -> list[bytes]:
-    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, date=date, venue=VENUE,
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, date=date, venue=VENUE,
                                                    points_limit=30, innings_limit=5)
     return [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(mid, "match", mtext, msummary)]
 

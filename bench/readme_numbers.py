@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))     # carom_samples
 
 import bench_display
 import bench_serial
@@ -42,9 +43,9 @@ def measure(args, directory: Path, *, idle: float, serial: bool = True) -> dict:
 
 
 def _records() -> list:
-    from server import samples
+    import carom_samples
 
-    return [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(RECORDS)]
+    return [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(RECORDS)]
 
 
 def cells(runs: dict, pick, fmt: str = "{:.2f} ms", vs_base: bool = True) -> str:

@@ -17,9 +17,9 @@ from contextlib import contextmanager
 
 import pytest
 
+import carom_samples
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
-from server import samples
 from server.http_server import ReceiverServer
 from server.ingest.receiver import Receiver
 from server.ingest.serial_listener import SerialListener
@@ -43,7 +43,7 @@ class FakeClock:
 
 @contextmanager
 def league_store(path, secret: bytes = SECRET, device: str = DEVICE, venue: str = VENUE):
-    """A receiver's store with one registered device of ``venue`` (samples.match's default)."""
+    """A receiver's store with one registered device of ``venue`` (carom_samples.match's default)."""
     store = Store(path)
     store.devices.add(device, secret, venue=venue)
     try:
@@ -227,7 +227,7 @@ def relay(fault=None):
 
 def partie_items(n: int, seed: int = 1) -> list[tuple[str, str, dict]]:
     """``n`` short finished carom partie p-0..p-{n-1}: (id, record text, summary)."""
-    return [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=seed + i, points_limit=30, innings_limit=5))
+    return [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=seed + i, points_limit=30, innings_limit=5))
             for i in range(n)]
 
 

@@ -5,9 +5,9 @@ import socket
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import Outbox
-from server import samples
 from server.storage.store import Store
 from sync_helpers import league_store, records_url, running_server
 
@@ -24,7 +24,7 @@ def write_config(tmp_path, **sync):
 @pytest.fixture
 def queued(tmp_path):
     outbox = Outbox(tmp_path / "outbox")
-    played, (mid, mtext, msummary) = samples.match("KD-5", "Lvi", "Orli", seed=2, points_limit=40, innings_limit=5)
+    played, (mid, mtext, msummary) = carom_samples.match("KD-5", "Lvi", "Orli", seed=2, points_limit=40, innings_limit=5)
     for pid, text, summary in played:
         outbox.add(pid, "partie", text, summary)
     outbox.add(mid, "match", mtext, msummary)

@@ -83,10 +83,10 @@ DEVICE = textwrap.dedent("""
     from wire.signing import Signer
     from delivery.sync import Syncer
     from delivery.transport_http import HttpTransport
-    from server import samples
+    import carom_samples
     outbox = Outbox({outbox!r})
     for i in range({n}):   # a restarted service re-adds what it finished: add is idempotent
-        text, summary = samples.partie(f"p-{{i}}", "Novák", "Dvořák", seed=1 + i, points_limit=30, innings_limit=5)
+        text, summary = carom_samples.partie(f"p-{{i}}", "Novák", "Dvořák", seed=1 + i, points_limit=30, innings_limit=5)
         outbox.add(f"p-{{i}}", "partie", text, summary)
     syncer = Syncer(outbox, HttpTransport({url!r}, Signer("u-lva-1", {secret!r}), timeout=5),
                     backoff_initial=0.01, backoff_max=0.05, batch={batch})

@@ -6,14 +6,14 @@ from contextlib import contextmanager
 
 import pytest
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 from server.http_server import ReceiverServer
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
 from wire.signing import Signer
 
-LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # samples.match's and samples.eightball_match's venues
+LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # carom_samples.match's and carom_samples.eightball_match's venues
 SECRETS = {"u-lva-1": b"lva-secret-0123456789abcdef", "u-koule-1": b"koule-secret-0123456789abcd",
            "u-nowhere": b"nowhere-secret-0123456789ab", "gw-lva": b"gateway-secret-0123456789ab"}
 
@@ -147,8 +147,8 @@ def client(server):
 
 
 def match_items(match_id="KD-1", seed=1, **options):
-    """A carom league match (samples.match) as item bodies: four partie, then the match item."""
-    played, (mid, mtext, msummary) = samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
+    """A carom league match (carom_samples.match) as item bodies: four partie, then the match item."""
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
                                                    innings_limit=3, **options)
     return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
         [item_body(mid, "match", mtext, msummary)]

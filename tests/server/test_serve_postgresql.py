@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import Outbox
 from delivery.transport_http import HttpTransport
-from server import samples
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
 from sync_helpers import deliver_all, records_url, wait_for
@@ -77,7 +77,7 @@ def get_json(port: int, path: str):
 
 def match_outbox(directory: Path, match_id: str, home: str, away: str, seed: int) -> Outbox:
     """A device's outbox holding a carom league match: four partie, then the match item."""
-    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, venue=VENUE,
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, venue=VENUE,
                                                    points_limit=20, innings_limit=3)
     outbox = Outbox(directory)
     for pid, text, summary in played:

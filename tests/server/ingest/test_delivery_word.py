@@ -5,10 +5,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
+import carom_samples
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
-from server import samples
 
 
 def portal(answer: bytes, content_type: str):
@@ -38,7 +38,7 @@ def portal(answer: bytes, content_type: str):
 def test_a_200_that_is_not_the_receivers_word_leaves_the_item_in_the_outbox(tmp_path, sign, answer, content_type):
     outbox = Outbox(tmp_path / "outbox")
     for n in range(3):
-        text, summary = samples.partie(f"p-{n}", "A", "B", seed=n, points_limit=20, innings_limit=3)
+        text, summary = carom_samples.partie(f"p-{n}", "A", "B", seed=n, points_limit=20, innings_limit=3)
         outbox.add(f"p-{n}", "partie", text, summary)
     server = portal(answer, content_type)
     try:
@@ -54,7 +54,7 @@ def test_a_200_that_is_not_the_receivers_word_leaves_the_item_in_the_outbox(tmp_
 
 def test_the_receivers_stored_and_duplicate_answers_deliver(tmp_path, server, store, sign):
     outbox = Outbox(tmp_path / "outbox")
-    text, summary = samples.partie("p-1", "A", "B", seed=1, points_limit=20, innings_limit=3)
+    text, summary = carom_samples.partie("p-1", "A", "B", seed=1, points_limit=20, innings_limit=3)
     outbox.add("p-1", "partie", text, summary)
     transport = HttpTransport(f"http://127.0.0.1:{server.port}/api/v1/records", sign("u-lva-1"), timeout=5)
     assert transport.send(outbox.next_pending().body).message == "stored"

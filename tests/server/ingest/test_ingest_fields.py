@@ -6,16 +6,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import carom_samples
 from cli.main import main
 from rules.errors import RuleError
-from server import samples
 from server.site import pages
 from server.tables import exports, figures
 
 
 def carom_partie(item_id="KD-1-p1", number=1, match=None, a="Novák", b="Dvořák"):
     match = match or {"id": "KD-1", "home": "Lvi", "away": "Orli", "venue": "Hostinec U Lva"}
-    text, summary = samples.partie(item_id, a, b, seed=number, match=match, number=number,
+    text, summary = carom_samples.partie(item_id, a, b, seed=number, match=match, number=number,
                                    points_limit=20, innings_limit=3)
     # escaped as ASCII, so a crafted lone surrogate travels as the JSON escape an attacker would send
     return json.dumps({"id": item_id, "kind": "partie", "record": text, "summary": summary}).encode()

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
 from sync_helpers import damaged
@@ -14,9 +14,9 @@ from wire.signing import Signed, Signer
 
 SECRET = b"property-secret-0123456789"
 GATEWAY_SECRET = b"property-gateway-secret-0123"
-TEXT, SUMMARY = samples.partie("p-1", "Novák", "Dvořák", seed=1, points_limit=30, innings_limit=5)
+TEXT, SUMMARY = carom_samples.partie("p-1", "Novák", "Dvořák", seed=1, points_limit=30, innings_limit=5)
 GOOD = item_body("p-1", "partie", TEXT, SUMMARY)
-TEXT2, SUMMARY2 = samples.partie("p-2", "Král", "Malý", seed=2, points_limit=30, innings_limit=5)
+TEXT2, SUMMARY2 = carom_samples.partie("p-2", "Král", "Malý", seed=2, points_limit=30, innings_limit=5)
 OTHER = item_body("p-2", "partie", TEXT2, SUMMARY2)
 
 

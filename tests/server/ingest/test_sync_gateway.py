@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import item_body
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
 from delivery.transport_serial import SerialTransport
-from server import samples
 from server.ingest.forward import ForwardQueue, forwarder
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
@@ -126,7 +126,7 @@ def relayed(body, *, device_secret=SECRET, gateway=GATEWAY, gateway_secret=GATEW
 
 
 def partie_body(item_id="p-1", seed=1):
-    text, summary = samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5)
+    text, summary = carom_samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5)
     return item_body(item_id, "partie", text, summary)
 
 

@@ -2,8 +2,8 @@
 relays a device's own signature, so it cannot lend one venue's device to another's match."""
 import json
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 from wire.signing import RelaySigner
 
 
@@ -36,7 +36,7 @@ def test_a_device_registered_for_no_venue_writes_into_no_match(client, store, it
 
 
 def test_a_single_partie_outside_any_match_is_accepted_from_any_device(client, store):
-    text, summary = samples.partie("solo-1", "Novák", "Dvořák", seed=2, points_limit=20, innings_limit=3)
+    text, summary = carom_samples.partie("solo-1", "Novák", "Dvořák", seed=2, points_limit=20, innings_limit=3)
     assert client.post(item_body("solo-1", "partie", text, summary), device="u-nowhere")[0] == 200
 
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 
 AT = "2026-11-27T22:10:00+01:00"
 SIGNED = {"signatures": [{"side": "home", "captain": "Lvi hráč 1", "at": AT}],
@@ -16,7 +16,7 @@ SIGNED = {"signatures": [{"side": "home", "captain": "Lvi hráč 1", "at": AT}],
 
 def post_match(client, captains=None, match_id="KD-1"):
     """The four partie, then the match item carrying ``captains``; the match item's answer."""
-    played, (mid, text, summary) = samples.match(match_id, "Lvi", "Orli", seed=1, points_limit=20, innings_limit=3)
+    played, (mid, text, summary) = carom_samples.match(match_id, "Lvi", "Orli", seed=1, points_limit=20, innings_limit=3)
     for pid, ptext, psummary in played:
         assert client.post(item_body(pid, "partie", ptext, psummary))[0] == 200
     summary = {**summary, **(captains or {})}
@@ -88,7 +88,7 @@ def obj(**fields):
     ({"signatures": [sig(side="away")], "objections": [obj()]}, "answers the zápis once"),
 ])
 def test_a_malformed_answer_is_refused_with_422_and_nothing_of_it_is_stored(client, store, captains, reason):
-    played, (mid, text, summary) = samples.match("KD-1", "Lvi", "Orli", seed=1, points_limit=20, innings_limit=3)
+    played, (mid, text, summary) = carom_samples.match("KD-1", "Lvi", "Orli", seed=1, points_limit=20, innings_limit=3)
     body = json.dumps({"id": mid, "kind": "match", "record": text, "summary": {**summary, **captains}}).encode()
     status, answer = client.post(body)
     assert status == 422 and reason in answer["reason"], answer
@@ -97,7 +97,7 @@ def test_a_malformed_answer_is_refused_with_422_and_nothing_of_it_is_stored(clie
 
 def test_the_8ball_zapis_shows_the_answers_too(client):
     """RULES 2.9 record with A.6.9d signatures: "zápas n" names the individual match objected to."""
-    played, (mid, text, summary) = samples.eightball_match("KB-1", "Koule", "Tágo", ["h", "w"], venue="Hostinec U Lva",
+    played, (mid, text, summary) = carom_samples.eightball_match("KB-1", "Koule", "Tágo", ["h", "w"], venue="Hostinec U Lva",
                                                  games_to_win=1, sets_to_win=1)
     for pid, ptext, psummary in played:
         assert client.post(item_body(pid, "partie", ptext, psummary))[0] == 200

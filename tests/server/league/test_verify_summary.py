@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import carom_samples
 from rules.record import replay_lines
-from server import samples
 from server.league.errors import Refused
 from server.league.verify import Parsed, check
 
-TEXT, SUMMARY = samples.partie("KD-1-p1", "Novák", "Dvořák", seed=3, points_limit=20, innings_limit=3)
+TEXT, SUMMARY = carom_samples.partie("KD-1-p1", "Novák", "Dvořák", seed=3, points_limit=20, innings_limit=3)
 REPLAYED = json.loads(json.dumps(replay_lines(TEXT.splitlines()).summary()))
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=3),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner,

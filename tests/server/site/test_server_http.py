@@ -7,10 +7,10 @@ import subprocess
 import pytest
 from http_helpers import get, partie_body, post, signed_post, url
 
+import carom_samples
 from delivery.outbox import Outbox, item_body
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
-from server import samples
 from server.site.routes import RECORDS
 from sync_helpers import SECRET, running_server
 from wire.signing import Signer
@@ -18,7 +18,7 @@ from wire.signing import Signer
 
 def test_a_whole_match_arrives_exactly_once_and_byte_identical(tmp_path, sync_server, sync_store):
     """RULES 1.6: four partie and the match item travel from the outbox to the store unchanged."""
-    played, (mid, mtext, msummary) = samples.match("KD-2026-07", "Lvi", "Orli", seed=3)
+    played, (mid, mtext, msummary) = carom_samples.match("KD-2026-07", "Lvi", "Orli", seed=3)
     outbox = Outbox(tmp_path / "outbox")
     for pid, text, summary in played:
         assert outbox.add(pid, "partie", text, summary)
@@ -96,7 +96,7 @@ def test_malformed_json_is_refused_with_400(sync_server, sync_store):
 
 def test_a_record_that_does_not_replay_to_its_own_summary_is_refused(sync_server, sync_store):
     """RULES 1.5: the posted figures must be the ones the record replays to."""
-    text, summary = samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
+    text, summary = carom_samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
     summary["players"]["a"]["points"] += 1
     status, answer = signed_post(sync_server, item_body("p-1", "partie", text, summary))
     assert status == 422 and '"players" differs' in answer["reason"]
@@ -104,14 +104,14 @@ def test_a_record_that_does_not_replay_to_its_own_summary_is_refused(sync_server
 
 
 def test_a_torn_record_line_is_refused(sync_server, sync_store):
-    text, summary = samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
+    text, summary = carom_samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
     torn = text.replace('"value":1,', '"value":2,', 1)
     status, answer = signed_post(sync_server, item_body("p-1", "partie", torn, summary))
     assert status == 422 and "checksum mismatch" in answer["reason"]
 
 
 def test_a_record_whose_header_names_another_id_is_refused(sync_server):
-    text, summary = samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
+    text, summary = carom_samples.partie("p-1", "Novák", "Dvořák", seed=4, points_limit=30, innings_limit=5)
     status, answer = signed_post(sync_server, item_body("p-2", "partie", text, summary))
     assert status == 422 and "header id" in answer["reason"]
 
@@ -119,7 +119,7 @@ def test_a_record_whose_header_names_another_id_is_refused(sync_server):
 def test_a_wrong_device_clock_is_corrected_from_the_receivers_time(tmp_path, sync_server, sync_store):
     """A Pi without network or RTC may boot in 1970; the syncer adopts the receiver's time."""
     outbox = Outbox(tmp_path / "outbox")
-    text, summary = samples.partie("p-9", "A", "B", seed=9, points_limit=30, innings_limit=5)
+    text, summary = carom_samples.partie("p-9", "A", "B", seed=9, points_limit=30, innings_limit=5)
     outbox.add("p-9", "partie", text, summary)
     signer = Signer("u-lva-1", SECRET, clock=lambda: 86400.0)
     syncer = Syncer(outbox, HttpTransport(url(sync_server), signer, timeout=5))
@@ -128,7 +128,7 @@ def test_a_wrong_device_clock_is_corrected_from_the_receivers_time(tmp_path, syn
 
 
 def test_exports_are_served(tmp_path, sync_server, sync_store):
-    played, (mid, mtext, msummary) = samples.match("KD-1", "Lvi", "Orli", seed=5)
+    played, (mid, mtext, msummary) = carom_samples.match("KD-1", "Lvi", "Orli", seed=5)
     for pid, text, summary in played:
         signed_post(sync_server, item_body(pid, "partie", text, summary))
     signed_post(sync_server, item_body(mid, "match", mtext, msummary))
@@ -192,7 +192,7 @@ def test_a_receiver_failure_is_a_500_and_the_device_retries(tmp_path, sync_store
 
         monkeypatch.setattr(sync_store.items, "put", full_disk)
         outbox = Outbox(tmp_path / "outbox")
-        text, summary = samples.partie("p-7", "A", "B", seed=7, points_limit=30, innings_limit=5)
+        text, summary = carom_samples.partie("p-7", "A", "B", seed=7, points_limit=30, innings_limit=5)
         outbox.add("p-7", "partie", text, summary)
         syncer = Syncer(outbox, HttpTransport(url(srv), Signer("u-lva-1", SECRET), timeout=5))
         assert syncer.step() > 0

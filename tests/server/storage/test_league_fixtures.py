@@ -79,7 +79,7 @@ def test_A_3_3_a_team_postpones_at_most_twice_a_season_the_third_is_refused_with
 
 
 def _play(store, match_items, sign):
-    """The device's record of Lvi v Orli (samples.match) under the fixture's id, through the receiver."""
+    """The device's record of Lvi v Orli (carom_samples.match) under the fixture's id, through the receiver."""
     fixture = fixture_between(store, "Lvi", "Orli")
     receiver = Receiver(store)
     for body in match_items(fixture["id"], date=fixture["date"]):
@@ -137,13 +137,13 @@ def test_A_2_3_the_draw_follows_the_published_lot_the_same_lot_the_same_schedule
 
 
 def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
+    import carom_samples
     from delivery.outbox import item_body
-    from server import samples
 
     set_up_league(store, "8ball")
     store.fixtures.generate(SEASON, "8ball")
     fixture = fixture_between(store, "Jiskra", "Orli", "8ball")
-    played, (match_id, *closing) = samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
+    played, (match_id, *closing) = carom_samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
                                                            date=fixture["date"])
     bodies = [item_body(item_id, "partie", *rest) for item_id, *rest in played] + [item_body(match_id, "match",
                                                                                               *closing)]

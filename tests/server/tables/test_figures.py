@@ -5,8 +5,8 @@ import json
 import pytest
 from sql_helpers import sql
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 from server.tables import exports, figures
 from server.tables.sums import season_of
 
@@ -19,7 +19,7 @@ def test_the_season_runs_from_july_to_june(date, season):
 
 
 def post_match(receiver, sign, match_id, home, away, date, seed):
-    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, date=date,
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, date=date,
                                                    points_limit=20, innings_limit=3)
     for pid, text, summary in played:
         assert receiver.handle(sign("u-lva-1").sign(item_body(pid, "partie", text, summary)), via="t")[0] == 200

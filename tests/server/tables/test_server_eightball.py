@@ -4,9 +4,9 @@ import urllib.request
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import item_body
-from server import samples
 from server.ingest.receiver import Receiver
 from server.site import pages
 from server.tables import eightball, exports
@@ -14,7 +14,7 @@ from sync_helpers import league_store, running_server
 from wire.signing import Signer
 
 SECRET = b"eightball-secret-0123456789"
-VENUE = "Hospoda U Koule"      # samples.eightball_match's venue: the device is registered for it
+VENUE = "Hospoda U Koule"      # carom_samples.eightball_match's venue: the device is registered for it
 
 
 class League:
@@ -27,7 +27,7 @@ class League:
 
     def match(self, match_id, home, away, results, *, close=True, **race):
         """results: per individual match the games in order, "h" won by home, "w" by away."""
-        played, closing = samples.eightball_match(match_id, home, away, results, **race)
+        played, closing = carom_samples.eightball_match(match_id, home, away, results, **race)
         for pid, text, summary in played:
             self.post(pid, "partie", text, summary)
         if close:
@@ -68,7 +68,7 @@ def test_match_record_lists_individual_matches_sets_games_and_winners(league):
 def test_a_forfeited_individual_match_counts_for_the_winner(league):
     """RULES 2.9: a forfeit decides the individual match; the forfeited game is logged."""
     info = {"id": "PK-2", "home": "Koule", "away": "Tágo"}
-    text, summary = samples.eightball("PK-2-m1", "K1", "T1", "ab", match=info, number=1, home="a", forfeit="a")
+    text, summary = carom_samples.eightball("PK-2-m1", "K1", "T1", "ab", match=info, number=1, home="a", forfeit="a")
     league.post("PK-2-m1", "partie", text, summary)
     record = exports.match_record(league.store, "PK-2")
     [m] = record["individual"]

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from sql_helpers import sql
 from stats_helpers import KOULE, LVA, carom_match, hand_league, post
 
+import carom_samples
 from conftest import SECRETS
 from delivery.outbox import item_body
-from server import samples
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
 from server.tables import exports, figures, stats
@@ -205,7 +205,7 @@ def test_a_players_sums_equal_the_sums_over_their_partie(sign, matches):
             for n, (home, away, seed, date) in enumerate(matches):
                 if home == away:
                     continue
-                played, closing = samples.match(f"KD-{n}", home, away, seed=seed, date=date,
+                played, closing = carom_samples.match(f"KD-{n}", home, away, seed=seed, date=date,
                                                 points_limit=20, innings_limit=3)
                 post(receiver, sign("u-lva-1"), [item_body(pid, "partie", text, summary) for pid, text, summary in played]
                      + [item_body(closing[0], "match", *closing[1:])])

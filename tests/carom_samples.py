@@ -1,4 +1,4 @@
-"""Realistic carom partie and matches built by playing random legal strokes (tests, bench, demos)."""
+"""Realistic carom partie and matches built by playing random legal strokes (the tests and the bench)."""
 import json
 import random
 
