@@ -45,7 +45,15 @@ def bring_up_to_date(store) -> None:
 
 
 def refresh(store, match_id: str) -> None:
-    """Compute one match's figures again from its stored items (in the caller's transaction)."""
+    """Compute one match's figures again from its stored items: in the caller's transaction, or in
+    one of its own under the generation's lock, so that it never interleaves with another step's
+    figures of the same match (settle's, this receiver's or another's)."""
+    with store.transaction():
+        store.lock_generation()
+        _refresh(store, match_id)
+
+
+def _refresh(store, match_id: str) -> None:
     record = exports.match_record(store, match_id)
     if record is None:
         return

@@ -79,6 +79,7 @@ def test_the_receiver_down_all_night_then_back(tmp_path, sync_store):
 DEVICE = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {root!r})
+    sys.path.insert(0, {root!r} + '/tests')
     from delivery.outbox import Outbox
     from wire.signing import Signer
     from delivery.sync import Syncer
