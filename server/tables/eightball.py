@@ -1,4 +1,5 @@
-"""8-ball results at the receiver: the team match record and the league table (RULES 2.9).
+"""8-ball at the receiver (RULES Part 2): the team match record and the league table (RULES 2.9),
+and a match's team and player figures, a player's page and the rankings.
 
 An 8-ball team match is a number of individual matches (each one stored item of kind "partie"
 whose header carries ``"match": {"id", "home", "away"}``, ``"partie"`` (its number) and ``"home"``,
@@ -9,6 +10,7 @@ Decision (docs/server.md): team points, then sets difference, then games differe
 from rules.eightball.match import team_score
 from server.tables import sums
 from server.tables.items import (
+    OTHER,
     SIDES,
     captains_of,
     content_of,
@@ -17,12 +19,16 @@ from server.tables.items import (
     in_playing_order,
     match_info,
     missing,
+    outcome,
     result_points,
     side_of,
     text,
     whole,
+    zero_figures,
 )
+from server.tables.ranking import ranking
 
+GAME = "8ball"
 ORDER = ["points", "sets_difference", "games_difference"]
 
 
@@ -97,7 +103,7 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
     }
 
 
-def league_table(store, *, season: str | None = None, points_per_match: int = 1) -> dict:
+def league_table(store, season: str | None = None, *, points_per_match: int = 1) -> dict:
     """The 8-ball league table over one season (default: the latest): team points (individual matches
     won), sets difference, games difference; summed from the figures stored at ingestion."""
     season = sums.season_or_latest(store, "8ball", season)
@@ -121,3 +127,54 @@ def league_table(store, *, season: str | None = None, points_per_match: int = 1)
         })
     return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
             "unreadable": store.figures.unreadable("8ball", season)}
+
+
+def team_figures(record) -> list[dict]:
+    """RULES 2.9 per side: individual matches, sets and games won and lost (and a forfeit's points)."""
+    totals = record["totals"]
+    out = []
+    for side, other in (("home", "away"), ("away", "home")):
+        figures = zero_figures()
+        # points: only what a forfeited match declares; the table adds points_per_match per match won
+        declared = record["points"][side] if record["forfeit"] and record["declared_points"] else 0
+        figures.update(matches=1, points=declared, won=totals[side]["matches"],
+                       lost=totals[other]["matches"], sets_won=totals[side]["sets"], sets_lost=totals[other]["sets"],
+                       games_won=totals[side]["games"], games_lost=totals[other]["games"])
+        out.append(figures)
+    return out
+
+
+def played(record: dict) -> list[dict]:
+    """The individual matches a player's figures count: every one of the record."""
+    return record["individual"]
+
+
+def player_figures(m: dict, side: str) -> dict:
+    mine, theirs = m[side], m[OTHER[side]]
+    return {**outcome(m["winner"], side), "forfeited": int(m["forfeit"] == side),
+            "sets_won": mine["sets"], "sets_lost": theirs["sets"],
+            "games_won": mine["games"], "games_lost": theirs["games"],
+            "fouls": sum(g["fouls"][side] for g in m["games"])}
+
+
+def player_view(row: dict) -> dict:
+    """A player's totals as the pages and exports show them."""
+    return {"player": row["player"], "team": row["team"], "matches": row["matches"],
+            "individual": row["partie"], "won": row["won"], "lost": row["lost"],
+            "sets_won": row["sets_won"], "sets_lost": row["sets_lost"],
+            "games_won": row["games_won"], "games_lost": row["games_lost"],
+            "games_difference": row["games_won"] - row["games_lost"], "fouls": row["fouls"]}
+
+
+def partie_view(row: dict) -> dict:
+    """An individual match's own figures on its player's page."""
+    return {k: row[k] for k in ("sets_won", "sets_lost", "games_won", "games_lost", "fouls")}
+
+
+def rankings(rows: list[dict], min_partie: int | None) -> dict:
+    """Individual matches won, games difference (every player: no minimum)."""
+    return {"min_partie": None, "rankings": [
+        ranking("individual_won", rows, lambda r: (-r["won"], r["lost"]), lambda r: f"{r['won']}:{r['lost']}"),
+        ranking("games_difference", rows, lambda r: (r["games_lost"] - r["games_won"], -r["games_won"]),
+                lambda r: f"{r['games_won'] - r['games_lost']:+d}"),
+    ]}

@@ -9,8 +9,8 @@ when opened (``bring_up_to_date``).
 """
 import json
 
-from server.storage.figures import SUMMED
 from server.tables import exports, player_figures
+from server.tables.games import table_game
 from server.tables.sums import season_of
 
 
@@ -66,7 +66,7 @@ def _refresh(store, match_id: str) -> None:
                  "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None}
     teams = []
     if record["home"] and record["away"]:
-        per_side = _eightball(record) if record["game"] == "8ball" else _carom(record)
+        per_side = table_game(record["game"]).team_figures(record)
         teams = [{"match_id": match_id, "game": record["game"], "season": season, "team": record[side],
                   "opponent": record[other], **figures}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
@@ -85,45 +85,4 @@ def rebuild_if_missing(store) -> None:
         if missing:
             store.changed()     # pages built before (this receiver's or another's) are out of date
 
-
-def _zero() -> dict:
-    return dict.fromkeys(SUMMED, 0)
-
-
-def _carom(record) -> list[dict | None]:
-    """RULES 1.8 per side: team points, partie, carom points scored and conceded, innings; a forfeited
-    match (A.3.7) gives its declared team points. A side with nothing counted is not in the table."""
-    out = []
-    for side, other in (("home", "away"), ("away", "home")):
-        figures, counted = _zero(), False
-        if record["forfeit"]:
-            figures["points"] += record["points"][side]
-            counted = True
-        for p in record["partie"]:
-            if p["result"] is None:
-                continue
-            counted = True
-            figures["partie"] += 1
-            figures["points"] += p[side]["team_points"] or 0
-            figures["scored"] += p[side]["points"]
-            figures["conceded"] += p[other]["points"]
-            figures["innings"] += p[side]["innings"]
-        figures["matches"] = 1
-        out.append(figures if counted else None)
-    return out
-
-
-def _eightball(record) -> list[dict]:
-    """RULES 2.9 per side: individual matches, sets and games won and lost (and a forfeit's points)."""
-    totals = record["totals"]
-    out = []
-    for side, other in (("home", "away"), ("away", "home")):
-        figures = _zero()
-        # points: only what a forfeited match declares; the table adds points_per_match per match won
-        declared = record["points"][side] if record["forfeit"] and record["declared_points"] else 0
-        figures.update(matches=1, points=declared, won=totals[side]["matches"],
-                       lost=totals[other]["matches"], sets_won=totals[side]["sets"], sets_lost=totals[other]["sets"],
-                       games_won=totals[side]["games"], games_lost=totals[other]["games"])
-        out.append(figures)
-    return out
 

@@ -1,4 +1,4 @@
-"""Reading stored items back: what the carom and the 8-ball match records share.
+"""Reading stored items back: what the games' match records and figures share.
 
 Every reader here survives an item it cannot read (stored before ingestion checked every field,
 or a bug): such an item is listed by id as unreadable and the rest of the page stays intact.
@@ -8,8 +8,10 @@ import json
 from server.league import captains
 from server.league.errors import Refused
 from server.league.verify import match_summary
+from server.storage.figures import SUMMED
 
 SIDES = ("home", "away")
+OTHER = {"home": "away", "away": "home"}
 UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration)
 
 
@@ -129,3 +131,14 @@ def text(value, *, optional: bool = True):
     if not isinstance(value, str):
         raise ValueError(f"not a text: {value!r}")
     return value
+
+
+def outcome(winner, side: str) -> dict:
+    """won/drawn/lost of one side, from the winning side ("home"/"away", "draw", None unfinished)."""
+    return {"won": int(winner == side), "drawn": int(winner == "draw"),
+            "lost": int(winner in OTHER and winner != side)}
+
+
+def zero_figures() -> dict:
+    """A team's figures of a match before anything is counted."""
+    return dict.fromkeys(SUMMED, 0)

@@ -2,6 +2,7 @@
 teams with their rosters and captains, and the venue's fixtures still to be played."""
 import datetime as dt
 
+from rules.games import GAMES
 from server.league import admin_fields as fields
 from server.storage.league import fold
 
@@ -33,7 +34,8 @@ def league_document(store, venue: str, today: dt.date, days: int = 28, *,
 
 def _venue_league(store, venue: str, today: dt.date, competition: str | None = None) -> tuple[str, str] | None:
     """The season and competition played at a venue: of its team or fixture nearest ``today``
-    (this season's first; of ``competition`` only, when given); None when the venue has neither."""
+    (this season's first; of ``competition`` only, when given; the registry's first game first, carom);
+    None when the venue has neither."""
     current = fields.season_containing(today)
     here = [(season, played, date) for season, played, where, date in store.league.places()
             if fold(where) == fold(venue) and competition in (None, played)]
@@ -43,6 +45,6 @@ def _venue_league(store, venue: str, today: dt.date, competition: str | None = N
     def nearness(row):
         season, competition, date = row
         distance = abs((dt.date.fromisoformat(date) - today).days) if date else 10_000
-        return (season != current, -int(season[:4]), distance, competition != "carom")
+        return (season != current, -int(season[:4]), distance, list(GAMES).index(competition))
     season, competition, _ = min(here, key=nearness)
     return season, competition

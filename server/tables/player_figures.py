@@ -6,47 +6,27 @@ player and team (``player_totals``) of every player whose rows changed are compu
 that player's rows of that season only, so the cost of an item does not grow with the stored
 seasons. A player is a name as the records give it, in the team they played for.
 """
-from fractions import Fraction
 
 from rules.carom.figures import average
 from server.storage.players import KEY, PER_PARTIE, ROW, SUMMED
-
-OTHER = {"home": "away", "away": "home"}
-
-
-def _outcome(winner, side: str) -> dict:
-    """won/drawn/lost of one side, from the winning side ("home"/"away", "draw", None unfinished)."""
-    return {"won": int(winner == side), "drawn": int(winner == "draw"),
-            "lost": int(winner in OTHER and winner != side)}
-
-
-def _carom(p: dict, side: str) -> dict:
-    mine = p[side]
-    return {**_outcome(p["result"], side), "forfeited": int(p["forfeit"] == side), "points": mine["points"],
-            "innings": mine["innings"], "best_series": mine["best_series"], "team_points": mine["team_points"] or 0}
-
-
-def _eightball(m: dict, side: str) -> dict:
-    mine, theirs = m[side], m[OTHER[side]]
-    return {**_outcome(m["winner"], side), "forfeited": int(m["forfeit"] == side),
-            "sets_won": mine["sets"], "sets_lost": theirs["sets"],
-            "games_won": mine["games"], "games_lost": theirs["games"],
-            "fouls": sum(g["fouls"][side] for g in m["games"])}
+from server.tables.carom import best_average
+from server.tables.games import table_game
+from server.tables.items import OTHER
 
 
 def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
     """One row per player and counted partie (carom: finished) or individual match (8-ball)."""
     if not (record["home"] and record["away"]):
         return []
-    eightball = record["game"] == "8ball"
-    played = record["individual"] if eightball else [p for p in record["partie"] if p["result"] is not None]
+    game = table_game(record["game"])
+    played = game.played(record)
     rows = []
     for p in played:
         for side in OTHER:
             if p[side]["name"] is None:
                 continue
             figures = dict.fromkeys(PER_PARTIE, 0)
-            figures.update(_eightball(p, side) if eightball else _carom(p, side))
+            figures.update(game.player_figures(p, side))
             rows.append({"match_id": record["match"], "partie_id": str(p["id"]), "side": side, "seq": seq,
                          "game": record["game"], "season": season or "", "date": record["date"],
                          "number": p["number"] if type(p["number"]) is int else None,
@@ -109,6 +89,4 @@ def totals_of(rows: list[dict]) -> dict:
     return totals
 
 
-def best_average(totals: dict) -> Fraction:
-    return average(totals["best_average_points"], totals["best_average_innings"])
 

@@ -9,11 +9,9 @@ frequent player, at least 1 (``min_partie`` overrides it). Other rankings list e
 """
 import re
 
-from rules.carom.figures import average, average_text
 from server.tables import exports, sums
-from server.tables.player_figures import best_average
+from server.tables.games import TABLE_GAMES, table_game
 
-GAMES = ("carom", "8ball")
 SEASON = re.compile(r"\d{4}/\d{2}")
 MAX_NAME = 200
 
@@ -24,8 +22,8 @@ class BadQuery(ValueError):
 
 def game_of(text: str | None) -> str:
     game = text or "carom"
-    if game not in GAMES:
-        raise BadQuery(f"game must be one of {', '.join(GAMES)}, got {game[:40]!r}")
+    if game not in TABLE_GAMES:
+        raise BadQuery(f"game must be one of {', '.join(TABLE_GAMES)}, got {game[:40]!r}")
     return game
 
 
@@ -54,19 +52,7 @@ def neighbours(store, game: str, season: str | None) -> dict:
 
 def figures(row: dict) -> dict:
     """A player's totals as the pages and exports show them (per competition)."""
-    if row["game"] == "8ball":
-        return {"player": row["player"], "team": row["team"], "matches": row["matches"],
-                "individual": row["partie"], "won": row["won"], "lost": row["lost"],
-                "sets_won": row["sets_won"], "sets_lost": row["sets_lost"],
-                "games_won": row["games_won"], "games_lost": row["games_lost"],
-                "games_difference": row["games_won"] - row["games_lost"], "fouls": row["fouls"]}
-    general, best = average(row["points"], row["innings"]), best_average(row)
-    return {"player": row["player"], "team": row["team"], "matches": row["matches"], "partie": row["partie"],
-            "won": row["won"], "drawn": row["drawn"], "lost": row["lost"], "team_points": row["team_points"],
-            "points": row["points"], "innings": row["innings"],
-            "general_average": average_text(general), "general_average_exact": str(general),
-            "best_series": row["best_series"],
-            "best_partie_average": average_text(best), "best_partie_average_exact": str(best)}
+    return table_game(row["game"]).player_view(row)
 
 
 def players(store, game: str = "carom", season: str | None = None) -> dict:
@@ -76,43 +62,12 @@ def players(store, game: str = "carom", season: str | None = None) -> dict:
     return {"game": game, "season": season, "seasons": neighbours(store, game, season), "rows": rows}
 
 
-def _ranking(key: str, rows: list[dict], order, value) -> dict:
-    """Players by ``order`` (best first; equal keys share a place, then by name)."""
-    ordered = sorted(rows, key=lambda r: (order(r), r["player"], r["team"]))
-    out, place = [], 0
-    for n, row in enumerate(ordered, start=1):
-        if n == 1 or order(row) != order(ordered[n - 2]):
-            place = n
-        out.append({"place": place, "player": row["player"], "team": row["team"], "value": value(row)})
-    return {"key": key, "rows": out}
-
-
-def default_min_partie(rows: list[dict]) -> int:
-    """Half (rounded up) of the most partie a player of the season played, at least 1."""
-    return max(1, -(-max((r["partie"] for r in rows), default=0) // 2))
-
-
 def rankings(store, game: str = "carom", season: str | None = None, min_partie: int | None = None) -> dict:
-    """The season's rankings of players (carom: general average with a minimum of partie, best series,
-    best partie average, team points; 8-ball: individual matches won, games difference)."""
+    """The season's rankings of players, as the game ranks them (server/tables/carom.py, eightball.py)."""
     season = sums.season_or_latest(store, game, season)
     rows = store.players.of_season(game, season)
-    result = {"game": game, "season": season, "seasons": neighbours(store, game, season)}
-    if game == "8ball":
-        return {**result, "min_partie": None, "rankings": [
-            _ranking("individual_won", rows, lambda r: (-r["won"], r["lost"]), lambda r: f"{r['won']}:{r['lost']}"),
-            _ranking("games_difference", rows, lambda r: (r["games_lost"] - r["games_won"], -r["games_won"]),
-                     lambda r: f"{r['games_won'] - r['games_lost']:+d}"),
-        ]}
-    minimum = default_min_partie(rows) if min_partie is None else min_partie
-    general = [r for r in rows if r["partie"] >= minimum]
-    return {**result, "min_partie": minimum, "rankings": [
-        _ranking("general_average", general, lambda r: -average(r["points"], r["innings"]),
-                 lambda r: average_text(average(r["points"], r["innings"]))),
-        _ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"]),
-        _ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r))),
-        _ranking("team_points", rows, lambda r: -r["team_points"], lambda r: r["team_points"]),
-    ]}
+    return {"game": game, "season": season, "seasons": neighbours(store, game, season),
+            **table_game(game).rankings(rows, min_partie)}
 
 
 def _partie(row: dict) -> dict:
@@ -121,10 +76,7 @@ def _partie(row: dict) -> dict:
             "team": row["team"], "opponent": row["opponent"], "opponent_team": row["opponent_team"],
             "result": "won" if row["won"] else "drawn" if row["drawn"] else "lost" if row["lost"] else None,
             "forfeited": bool(row["forfeited"])}
-    if row["game"] == "8ball":
-        return {**base, **{k: row[k] for k in ("sets_won", "sets_lost", "games_won", "games_lost", "fouls")}}
-    return {**base, "points": row["points"], "innings": row["innings"], "best_series": row["best_series"],
-            "average": average_text(average(row["points"], row["innings"])), "team_points": row["team_points"]}
+    return {**base, **table_game(row["game"]).partie_view(row)}
 
 
 def player(store, name: str, game: str | None = None, season: str | None = None) -> dict | None:
