@@ -1,6 +1,6 @@
 """Draw the counter pictures and key cards that README.md and docs/*.md show, with the real display
 code: `pocitadlo render`'s drawing (cli/commands/render.py, luma's capture and gifanim emulator
-devices) of the sample states in display/samples.py, and `pocitadlo keycard`'s card.
+devices) of the sample states in tests/display_samples.py, and `pocitadlo keycard`'s card.
 
     .venv/bin/python docs/make_images.py                    # all of them, into docs/img
     .venv/bin/python docs/make_images.py carom-64x16-draw.gif --out /tmp/pictures
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 
-# picture → (sample state of display/samples.py, `pocitadlo render` options)
+# picture → (sample state of tests/display_samples.py, `pocitadlo render` options)
 COUNTER = {
     "carom-64x16-series.png": ("carom-series", "--size 64x16"),
     "carom-64x16-last-two.gif": ("carom-last-two", "--size 64x16"),
@@ -54,7 +54,7 @@ def make(name: str, folder: Path) -> Path:
         args._run(args)
         return path
     from cli.commands.render import draw_gif, draw_png
-    from display.samples import sample
+    from display_samples import sample
 
     state, options = COUNTER[name]
     kind = "--gif" if name.endswith(".gif") else "--png"
@@ -79,5 +79,5 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    sys.path.insert(0, str(ROOT))
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     sys.exit(main())

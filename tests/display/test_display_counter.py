@@ -4,9 +4,9 @@ import pytest
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.layouts.text_screens import message_parts
-from display.samples import sample
 from display.scene import Scene
 from display.settings import DisplaySettings
+from display_samples import sample
 
 
 class Recorder:

@@ -4,8 +4,8 @@ import pytest
 
 from display.counter import Counter
 from display.devices import DisplayFault, open_device, serpentine
-from display.samples import sample
 from display.settings import DisplaySettings
+from display_samples import sample
 from spi_helpers import SerialLog
 
 INTENSITY, SHUTDOWN = 0x0A, 0x0C

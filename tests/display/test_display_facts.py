@@ -8,9 +8,9 @@ from PIL import Image
 from display import fonts
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import MATCH_NIGHT, NAMES, RECORDS, sample
 from display.settings import DisplaySettings
 from display_helpers import Said, matrix, segment_pages
+from display_samples import MATCH_NIGHT, NAMES, RECORDS, sample
 
 MATRICES = {"32x8": (32, 8), "64x16": (64, 16), "96x16": (96, 16), "128x32": (128, 32)}
 

@@ -1,6 +1,6 @@
 """Golden images: every key state on every layout, drawn on luma's dummy device.
 
-The states come from real records replayed through the rule cores (display/samples.py).
+The states come from real records replayed through the rule cores (tests/display_samples.py).
 After an intended change of the pictures, regenerate them and look at the diff:
 
     POCITADLO_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/display/test_display_golden.py
@@ -13,8 +13,8 @@ from PIL import Image
 
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import NAMES, sample
 from display.settings import DisplaySettings
+from display_samples import NAMES, sample
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("POCITADLO_REGEN_GOLDEN") == "1"

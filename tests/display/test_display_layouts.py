@@ -6,8 +6,8 @@ from display.counter import Counter
 from display.devices import open_device
 from display.layouts import MatrixLayout, SegmentLayout
 from display.layouts.base import GAME_SCREENS, TEXT_SCREENS, Layout
-from display.samples import sample
 from display.settings import DisplaySettings
+from display_samples import sample
 from rules.games import game_names
 
 LAYOUTS = [MatrixLayout(64, 16), SegmentLayout(8)]

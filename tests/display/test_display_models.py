@@ -130,7 +130,7 @@ def test_render_gif_turns_every_page_of_a_page_that_has_pages(tmp_path):
 
     from cli.commands.render import draw_gif
     from cli.main import build_parser
-    from display.samples import sample
+    from display_samples import sample
 
     out = tmp_path / "night.gif"
     args = build_parser().parse_args(["render", "-", "--size", "64x16", "--gif", str(out), "--pixels", "--scale", "1"])

@@ -6,9 +6,9 @@ import copy
 import pytest
 
 from display.counter import Counter
-from display.samples import sample
 from display.settings import DisplaySettings
 from display_helpers import Said, matrix, segment_pages
+from display_samples import sample
 
 TWO_ROWS = {"64x16": (64, 16), "96x16": (96, 16)}
 

@@ -1,7 +1,8 @@
 """Sample screen models for the key states, built from real records through the rule cores.
 
-Used by the golden-image tests, the benchmark and the README pictures, so all three show the
-same states. ``sample(name)`` returns a screen model (docs/screens.md).
+Used by the golden-image tests, the benchmark (bench/bench_display.py) and the docs' pictures
+(docs/make_images.py), so all three show the same states; a test and demo helper, not part of
+the device (issue 25). ``sample(name)`` returns a screen model (docs/screens.md).
 """
 import json
 
