@@ -187,6 +187,8 @@ def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=
     read-only, a torn tail that cannot be cut) is shown on the counter and retried every ``poll``
     seconds — never an exit, which under systemd would only restart into the same fault until the
     start limit and leave the counter dark. Nothing is lost by waiting: nothing was accepted yet."""
+    from input.messages import storage_text
+
     announced = False
     while True:
         try:
@@ -195,7 +197,8 @@ def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=
             where = exc.filename or config.device.data_dir
             text = f"{where}: {exc.strerror or exc}"
             log.error("storage fault, retrying every %.0f s: %s", poll, text)
-            _show_on(kw.get("counter"), {"screen": "error", "code": "storage", "text": text})
+            _show_on(kw.get("counter"), {"screen": "error", "code": "storage",
+                                         "text": storage_text(exc, config.device.language)})
             if notifier is not None:
                 if not announced:
                     notifier.ready(f"storage fault: {text}")     # READY, so systemd does not kill us
