@@ -141,7 +141,8 @@ class TextScreens:
 
     def error(self, scene: Scene, model: dict) -> None:
         w = scene.words
-        title = f"{w['error']} {model.get('code', '')}".strip()
+        code = str(model.get("code", ""))
+        title = f"{w['error']} {w.get(f'error_{code}', code)}".strip()     # CHYBA klávesnice, not CHYBA keypad
         width = self.geometry.width
         self._text_lines(scene, wrap(title, scene, width) + wrap(str(model.get("text", "")), scene, width))
 

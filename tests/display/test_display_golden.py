@@ -38,11 +38,11 @@ def frame(layout: str, name: str, now: float = 0.0) -> Image.Image:
 
 # Later pages of the states whose facts take turns (the first page is in the test above).
 PAGES = [("32x8", "carom-to-go", 6.0), ("32x8", "carom-equalising", 6.0), ("32x8", "carom-league-end", 3.0),
-         ("32x8", "carom-league-end", 6.0), ("32x8", "carom-frozen", 3.0), ("32x8", "8ball-pocket", 3.0),
+         ("32x8", "carom-league-end", 6.0), ("32x8", "carom-frozen", 24.0), ("32x8", "8ball-pocket", 3.0),
          ("64x16", "carom-to-go", 3.0), ("64x16", "carom-league-end", 3.0), ("64x16", "lotdraw", 3.0),
          ("7seg8", "carom-to-go", 3.0), ("7seg8", "carom-league-end", 3.0), ("7seg16", "carom-equalising", 3.0),
-         ("32x8", "carom-series", 3.0), ("64x16", "carom-match-night", 3.0), ("64x16", "carom-match-night", 9.0),
-         ("128x32", "carom-match-night", 3.0), ("64x16", "8ball-match-night", 3.0)]
+         ("32x8", "carom-series", 3.0), ("64x16", "carom-match-night", 12.0), ("64x16", "carom-match-night", 27.0),
+         ("128x32", "carom-match-night", 3.0), ("64x16", "8ball-match-night", 12.0)]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

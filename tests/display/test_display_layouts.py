@@ -44,7 +44,7 @@ def test_a_segment_board_draws_the_line_its_screen_method_gives():
     c = segment_counter()
     model = sample("carom-series")
     drawn = c.render(model, 0.0).image.tobytes()
-    assert c.layout.carom(c.render(model, 0.0), model) == " 11 1 13."
+    assert c.layout.carom(c.render(model, 0.0), model) == " 11. 1. 13"
     other = c.render(sample("carom-start"), 0.0).image.tobytes()
     assert drawn != other
 
