@@ -126,7 +126,8 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
     undo = "reopen" if take_back else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
-        return menu(t, t("starts", n=number),
+        title = t("starts", n=number) if match.game == "carom" else t("starts_8ball")   # 8-ball: who breaks
+        return menu(t, title,
                     [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
     if match.game == "carom":
         pair = match.pairs[number - 1]
