@@ -190,3 +190,21 @@ def test_eightball_match_score_in_sets_is_large(size, monkeypatch):
     assert [text for height, text in page if height == tallest] == ["1", "0"]
     assert "2" in [text for height, text in page if height < tallest]
     assert "3" in [text for height, text in page if height < tallest]
+
+
+ZAPIS = {"screen": "match", "home": "Sokol Dvůr", "away": "Jiskra Hořice", "points": {"home": 8, "away": 0},
+         "partie": ["1. Procházka 120:102 Němec (2:0)", "2. Černý 120:0 Pokorný (2:0)",
+                    "3. Dvořák 20:0 Veselý, vzdal Veselý (2:0)", "4. Svoboda 120:0 Horák (2:0)"]}
+
+
+@pytest.mark.parametrize("size", [(64, 16), (96, 16), (128, 32)], ids=["64x16", "96x16", "128x32"])
+def test_the_zapis_shows_every_partie_whole_and_never_a_bare_figure(size, monkeypatch):
+    """The captains read the zápis on the counter: each partie's words all come round (the forfeit's
+    mark too), none cut, and no page shows a figure alone — "(2:0)" with nothing that says whose."""
+    drawn = Drawn(monkeypatch)
+    pages = drawn.pages(matrix(size), ZAPIS, seconds=60.0)
+    said = " ".join(text for page in pages for _, text in page).upper().split()
+    for line in ZAPIS["partie"]:
+        assert all(word.upper() in said for word in line.split()), line
+    for page in pages:
+        assert any(re.search(r"[^\d:().\s]", text) for _, text in page), page
