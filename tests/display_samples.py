@@ -46,6 +46,8 @@ RECORDS = {
                                                                        _SHOT, _SHOT]),
     "8ball-won": (_EIGHT, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
                            {"cmd": "game", "winner": "a"}]),
+    # the first set to A (3:0), the second under way (0:1): the match score in sets, 1:0
+    "8ball-sets": (_EIGHT, [{"cmd": "game", "winner": "a"}] * 3 + [{"cmd": "game", "winner": "b"}]),
 }
 
 OTHER: dict[str, dict] = {

@@ -418,11 +418,11 @@ class MatrixLayout(TextScreens, Layout):
         digits = max(1, len(str(max(big.get("a", 0), big.get("b", 0)))))
         x0, x1 = self._scores(scene, big.get("a", 0), big.get("b", 0), digits)
         self._names(scene, names.get("a", ""), names.get("b", ""), shooter)
-        if several_sets:        # the games of the set in play, small beside each player's sets
-            top = (x0, 0, x1, scene.small.height)
+        if several_sets:        # the games of the set in play, small beside each player's sets, kept
+            top = (x0 + 2, 0, x1 - 2, scene.small.height)      # apart from them (never 1 and 0 read as 10)
             scene.write(str(games.get("a", 0)), top, role="a", font=scene.small, valign="top")
             scene.write(str(games.get("b", 0)), top, align="right", role="b", font=scene.small, valign="top")
-            room = max(scene.small.width(str(games.get(side, 0))) for side in ("a", "b")) + 2
+            room = max(scene.small.width(str(games.get(side, 0))) for side in ("a", "b")) + 4
             x0, x1 = x0 + room, x1 - room
         parts = _grouped(flags, scene.small.width, x1 - x0)    # as many flags as fit, a long one word by word
         flag_line = parts[scene.page(len(parts))] if parts else ""
