@@ -126,7 +126,8 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
     undo = "reopen" if take_back else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
-        title = t("starts", n=number) if match.game == "carom" else t("starts_8ball")   # 8-ball: who breaks
+        game_key = f"starts_{match.game}"         # 8-ball: who breaks, in sets and games
+        title = t(game_key if t.has(game_key) else "starts", n=number)
         return menu(t, title,
                     [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
     if match.game == "carom":

@@ -94,6 +94,7 @@ class Card:
         path = font_path if font_path is not None else find_font()
         self.big, self.small, self.title = _font(path, 40), _font(path, 24), _font(path, 44)
         self.shown: set[str] = set()
+        self.pockets = any(key for _, _, key in pocket_map(keymap))     # a game entered by pocket (8-ball)
 
     def render(self) -> Image.Image:
         blocks = [(self.texts["numpad"], NUMPAD)]
@@ -105,7 +106,7 @@ class Card:
         heights = [self._block_height(layout) for _, layout in blocks]
         others = self._others(blocks)
         height = MARGIN * 2 + 70 + sum(heights) + 60 * len(blocks) + 40 * (len(others) + 1) + 90
-        height += 300 + (POCKET_MAP_HEIGHT if self.keymap.game == "8ball" else 0)    # the marks, the pockets; cropped
+        height += 300 + (POCKET_MAP_HEIGHT if self.pockets else 0)      # the marks, the pockets; cropped
         image = Image.new("RGB", (width, height), PAPER)
         draw = ImageDraw.Draw(image)
         draw.text((MARGIN, MARGIN), self.texts[self.keymap.game], font=self.title, fill=INK)
@@ -114,7 +115,7 @@ class Card:
             draw.text((MARGIN, y), heading, font=self.small, fill=FRAME)
             self._keys(draw, layout, y + 40)
             y += block_height + 60
-        if self.keymap.game == "8ball":
+        if self.pockets:
             y = self._pocket_map(draw, y)
         if others:
             draw.text((MARGIN, y), self.texts["other"], font=self.small, fill=FRAME)
