@@ -325,7 +325,7 @@ def _narrow_glyphs() -> dict[str, tuple[str, ...]]:
     glyphs = {ch: ("",) + _rows(picture) for ch, picture in _NARROW.items()}
     glyphs.update({ch: _rows(picture) for ch, picture in _NARROW_HANDMADE.items()})
     for ch in "ÁČĎÉĚÍŇÓŘŠŤÚÝŽ":
-        letter, mark = unicodedata.normalize("NFD", ch)
+        letter, mark = tuple(unicodedata.normalize("NFD", ch))
         body = _rows(_NARROW[letter])
         glyphs[ch] = (_NARROW_ACCENTS[_DECOMPOSE[mark]][len(body[0])],) + body
     glyphs["–"] = glyphs["-"]

@@ -77,7 +77,7 @@ def storage_text(error: OSError, language: str = "cs") -> str:
     import errno
 
     kind = {errno.ENOSPC: "sd_full", errno.EDQUOT: "sd_full", errno.EROFS: "sd_read_only",
-            errno.EIO: "sd_failing"}.get(error.errno, "sd_write")
+            errno.EIO: "sd_failing"}.get(error.errno or 0, "sd_write")
     return say(kind, language)
 
 

@@ -318,7 +318,7 @@ class MatrixLayout(TextScreens, Layout):
         if self.geometry.tiny:    # one decimal (still truncated) fits two averages in 32 px
             avg_a, avg_b = avg_a[:avg_a.find(".") + 2], avg_b[:avg_b.find(".") + 2]
         width, per_page = self.geometry.width, max(1, self.geometry.height // 8)
-        blocks = [[line] for line in wrap(headline, scene, width)]
+        blocks: list[list] = [[line] for line in wrap(headline, scene, width)]
         for key, va, vb in (("average", avg_a, avg_b),
                             ("best", str(pa.get("best_series", 0)), str(pb.get("best_series", 0)))):
             above = wrap(w[key], scene, width, fits=lambda t: scene.font_for(t, width).width(t))
