@@ -33,6 +33,7 @@ TEXTS = {
         "ready": "PŘIPRAVENO",
         "table": "stůl",          # a bare table number on the ready screen: "stůl 1"
         "error": "CHYBA",
+        "spi_off": "SPI vypnuté: raspi-config → Interface → SPI",     # the display's SPI device is missing
         "key": "klávesa",
         "press_key": "stiskni",
         "lot": "LOS",
@@ -71,6 +72,7 @@ TEXTS = {
         "ready": "READY",
         "table": "table",
         "error": "ERROR",
+        "spi_off": "SPI off: raspi-config → Interface → SPI",
         "key": "key",
         "press_key": "press",
         "lot": "DRAW",

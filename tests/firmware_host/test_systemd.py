@@ -140,10 +140,34 @@ def test_run_with_a_broken_config_reports_ready_and_waits(tmp_path):
         finally:
             child.kill()
             child.wait(20)
-    assert lit == "STATUS=counter lit, starting"              # on the default counter: the error comes next
+    # the default counter (a MAX7219 on /dev/spidev0.0): lit where SPI is on, else said dark
+    assert lit.startswith("STATUS=counter lit" if os.path.exists("/dev/spidev0.0")
+                          else "STATUS=counter dark, starting: no SPI device /dev/spidev0.0")
     assert ready.startswith("READY=1\nSTATUS=config error: ")
     assert "[display] contrast: must be at most 255, got 999" in ready
     assert "config error, waiting for a fixed file" in child.stderr.read()
+
+
+def test_run_without_the_spi_device_says_counter_dark_naming_the_device_and_the_fix(tmp_path):
+    """Not "counter lit" when no frame reached a display (issue 24, 27): a check that greps the log
+    for it must not report a lit counter on a Pi whose SPI is off. spidev6.3: on no machine here."""
+    config = tmp_path / "config.toml"
+    config.write_text('[device]\nvenue = "Test"\ndata_dir = "data"\n[display]\ndriver = "max7219"\n'
+                      'spi_port = 6\nspi_device = 3\n[keypad]\ndevices = ["terminal"]\n[sync]\noutbox = "outbox"\n',
+                      encoding="utf-8")
+    with notify_socket(tmp_path) as server:
+        child = pocitadlo_run(config, server)
+        try:
+            first, ready = server.recv(1000).decode(), server.recv(1000).decode()
+        finally:
+            child.send_signal(signal.SIGTERM)
+            child.wait(20)
+    assert first.startswith("STATUS=counter dark, starting: no SPI device /dev/spidev6.3")
+    assert "raspi-config nonint do_spi 0" in first and "dtparam=spi=on" in first
+    assert ready.startswith("READY=1")                      # it scores all the same
+    log = child.stderr.read()
+    assert "counter lit" not in log
+    assert "counter dark, starting: no SPI device /dev/spidev6.3" in log
 
 
 def test_the_unit_lets_the_service_listen_on_the_live_port_only():
