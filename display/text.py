@@ -34,6 +34,7 @@ TEXTS = {
         "table": "stůl",          # a bare table number on the ready screen: "stůl 1"
         "error": "CHYBA",
         "spi_off": "SPI vypnuté: raspi-config → Interface → SPI",     # the display's SPI device is missing
+        "rolled_back": "Nová verze nenaběhla: zpět na {version}",      # systemd/install.sh rolled back
         "key": "klávesa",
         "press_key": "stiskni",
         "lot": "LOS",
@@ -73,6 +74,7 @@ TEXTS = {
         "table": "table",
         "error": "ERROR",
         "spi_off": "SPI off: raspi-config → Interface → SPI",
+        "rolled_back": "The new version did not start: back on {version}",
         "key": "key",
         "press_key": "press",
         "lot": "DRAW",

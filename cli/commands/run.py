@@ -227,6 +227,24 @@ def _show_on(counter, model: dict) -> None:
         log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
 
 
+def rollback_notice(language: str, prefix: str | None = None) -> str | None:
+    """What the counter says after systemd/install.sh went back to this version because the new
+    one did not report READY (its rollback.txt beside the versions, /opt/pocitadlo; logged too)."""
+    import sys
+
+    path = os.path.join(os.path.dirname(prefix or sys.prefix), "rollback.txt")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            facts = dict(line.strip().split("=", 1) for line in fh if "=" in line)
+    except (OSError, ValueError):
+        return None
+    from display.text import texts
+
+    log.warning("upgrade rolled back: %s did not report READY within %s s, back on %s (%s)",
+                facts.get("failed"), facts.get("seconds"), facts.get("back_on"), path)
+    return texts(language)["rolled_back"].format(version=facts.get("back_on", "?"))
+
+
 def settle_memory() -> None:
     """Everything the start made (modules, fonts, the night read back) lives as long as the service:
     frozen out of the garbage collector's sight, a full collection during the night walks only
@@ -249,6 +267,9 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     from firmware_host.service import Stop
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
+    said = rollback_notice(config.device.language)
+    if said:
+        service.message(said, "warn")
     for device in devices:
         if stop_on_end is not None and hasattr(device, "on_end"):
             device.on_end = lambda: service.post(stop_on_end)
