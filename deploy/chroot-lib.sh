@@ -22,20 +22,22 @@ need_tools() {
     fi
 }
 
-# binfmt_misc mounted and qemu registered for ARCH (with the F flag: the interpreter is opened
-# now, so it needs no copy inside the chroot).
+# binfmt_misc mounted and qemu registered for ARCH from qemu-user-static's own binfmt.d entry,
+# with the flags F (the interpreter is opened now: no copy of it inside the chroot) and C (a
+# setuid program runs with its owner's rights, so sudo works in the chroot as on a Pi).
 binfmt_ready() {
-    local qemu dir=/proc/sys/fs/binfmt_misc
+    local qemu dir=/proc/sys/fs/binfmt_misc entry
     qemu=$(qemu_arch "$1")
+    entry=/usr/lib/binfmt.d/qemu-$qemu.conf
     if [[ ! -e $dir/register ]]; then mount -t binfmt_misc binfmt_misc "$dir"; fi
-    if [[ ! -e $dir/qemu-$qemu ]]; then
-        if [[ -r /usr/lib/binfmt.d/qemu-$qemu.conf ]]; then
-            cat "/usr/lib/binfmt.d/qemu-$qemu.conf" > "$dir/register"
-        else
-            update-binfmts --enable "qemu-$qemu"
-        fi
+    if [[ -e $dir/qemu-$qemu ]] && ! grep -q '^flags: .*C' "$dir/qemu-$qemu"; then
+        echo -1 > "$dir/qemu-$qemu"            # registered without C: again, with it
     fi
-    [[ $(head -n 1 "$dir/qemu-$qemu") == enabled ]]
+    if [[ ! -e $dir/qemu-$qemu ]]; then
+        [[ -r $entry ]] || { echo "no $entry: apt-get install qemu-user-static" >&2; return 1; }
+        sed 's/:\([A-Z]*\)$/:\1C/; s/CC$/C/' "$entry" > "$dir/register"
+    fi
+    grep -q '^flags: .*C' "$dir/qemu-$qemu" && [[ $(head -n 1 "$dir/qemu-$qemu") == enabled ]]
 }
 
 # The cached base chroot of ARCH in CACHE (made by debootstrap when missing); prints its path.
