@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import pi_class
+import pi_venv
 import startup
 from stages import Stages, percentile, summary
 
@@ -293,8 +294,13 @@ def main() -> None:
                         help="zero room of the partie journal in bytes (default 16384; 0: exact size)")
     parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
+    parser.add_argument("--dev-venv", action="store_true",
+                        help="run in this interpreter's venv, not in the Pi-like bench venv (bench/pi_venv.py)")
     pi_class.add_arguments(parser)
     args = parser.parse_args()
+    if not args.dev_venv:
+        pi_venv.reexec([str(Path(__file__).resolve()), *sys.argv[1:]])
+    pi_class.favour()
     import warnings
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]
