@@ -300,7 +300,7 @@ def main() -> None:
     args = parser.parse_args()
     if not args.dev_venv:
         pi_venv.reexec([str(Path(__file__).resolve()), *sys.argv[1:]])
-    pi_class.favour()
+    pi_class.favour(args)
     import warnings
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]

@@ -174,7 +174,7 @@ def main() -> None:
     load = os.getloadavg()
     cpu = pi_class.bench_cpu()
     before = pi_class.pin(cpu)
-    niced = pi_class.favour()
+    niced = pi_class.favour(args)
     columns = CONFIGS if args.pi_class else CONFIGS[:1]
     runs: dict = {name: [] for name in columns}
     calibrations = []

@@ -130,7 +130,7 @@ after_install() {
         in_root dpkg -s build-essential python3-dev >/dev/null || fail "build-essential/python3-dev missing"
         echo "build-essential and python3-dev installed, and why said"
     fi
-    in_root find /opt/pocitadlo/current/ -name '*.pyc' -path '*cli*' | head -n 1 | grep -q . || fail "no bytecode"
+    [[ -n $(in_root find /opt/pocitadlo/current/ -path '*/cli/__pycache__/*.pyc' -print -quit) ]] || fail "no bytecode"
 }
 
 verify_unit() {
@@ -139,7 +139,7 @@ verify_unit() {
 }
 
 staff_commands() {
-    as_pi pocitadlo --help | head -n 3
+    as_pi pocitadlo --help > "$LOGS/help.txt" && head -n 3 "$LOGS/help.txt"
     as_pi pocitadlo outbox list
     as_pi mkdir -p /tmp/usb && in_root chown pocitadlo /tmp/usb
     as_pi pocitadlo outbox export /tmp/usb/backlog.jsonl
@@ -225,7 +225,7 @@ dry_run() {
     local out
     out=$(as_pi "$CHECKOUT/systemd/install.sh" --dry-run --enable-spi "${INSTALL_ARGS[@]}")
     echo "$out"
-    ! echo "$out" | grep -qi "switched on" || fail "the dry run claims SPI was switched on"
+    ! grep -qi "switched on" <<< "$out" || fail "the dry run claims SPI was switched on"
     echo "$out" | grep -q "would append dtparam=spi=on\|neither raspi-config" || fail "the dry run does not say what it would do for SPI"
 }
 
