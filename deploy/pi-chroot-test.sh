@@ -88,6 +88,7 @@ make_base() { base_chroot aarch64 "$CACHE"; }
 
 pi_user() {
     in_root useradd --create-home --uid 1000 --shell /bin/bash pi
+    echo "127.0.1.1 $(hostname)" >> "$ROOTFS/etc/hosts"          # sudo looks its host up
     echo 'pi ALL=(ALL) NOPASSWD: ALL' > "$ROOTFS/etc/sudoers.d/010_pi-nopasswd"   # as Raspberry Pi OS has it
     chmod 0440 "$ROOTFS/etc/sudoers.d/010_pi-nopasswd"
 }
@@ -164,9 +165,12 @@ sock.bind(path)
 os.chmod(path, 0o777)
 sock.settimeout(600)
 start = time.monotonic()
-child = subprocess.Popen(["runuser", "-u", "pocitadlo", "--", "env", "NOTIFY_SOCKET=" + path, "WATCHDOG_USEC=60000000",
-                          "PYTHONDONTWRITEBYTECODE=1", "/opt/pocitadlo/current/bin/pocitadlo", "run",
-                          "--config", "/etc/pocitadlo/config.toml"], stderr=subprocess.PIPE, text=True)
+# as the unit runs it: its user and groups, its environment; the service itself is the child (SIGTERM)
+child = subprocess.Popen(["/opt/pocitadlo/current/bin/pocitadlo", "run", "--config", "/etc/pocitadlo/config.toml"],
+                         user="pocitadlo", group="pocitadlo", extra_groups=["gpio", "spi", "input", "dialout"],
+                         env={"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "60000000",
+                              "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"},
+                         cwd="/var/lib/pocitadlo", stderr=subprocess.PIPE, text=True)
 said = []
 while not any(m.startswith("READY=1") for m in said):
     said.append(sock.recv(2000).decode())
