@@ -83,7 +83,7 @@ def _check_ca_file(section: Section, path: str | None) -> None:
     """A CA file must be there and hold PEM certificates now, not fail at the first delivery."""
     if path is None:
         return
-    import ssl          # here, not at the top: ssl is a good part of a Pi's start, and most configs name no CA
+    import ssl  # here, not at the top: ssl is a good part of a Pi's start, and most configs name no CA
 
     try:
         ssl.create_default_context(cafile=path)

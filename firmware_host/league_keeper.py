@@ -81,7 +81,7 @@ class LeagueKeeper:
     # -- fetching -------------------------------------------------------------------
     def refresh(self) -> bool:
         """One fetch: True when a verified league for this venue is now in force (and cached)."""
-        from delivery.league_fetch import FetchFailed      # http.client, ssl: in the fetch's thread, not at start
+        from delivery.league_fetch import FetchFailed  # http.client, ssl: in the fetch's thread, not at start
 
         if self._monotonic is not None:
             self._last_try = self._monotonic()

@@ -4,9 +4,8 @@ Outside systemd (no $NOTIFY_SOCKET) every call does nothing. The C module ``_soc
 not ``socket``: importing socket.py (its constants made into enums) is a few per cent of the time
 to the lit counter on a Pi-class core, and the first STATUS comes before anything else needs it.
 """
-import os
-
 import _socket
+import os
 
 
 class Notifier:

@@ -177,7 +177,7 @@ def test_dry_run_with_a_wheelhouse_installs_from_it_alone_with_no_apt_step(tmp_p
     assert done.returncode == 0, done.stderr
     assert "apt-get" not in done.stdout and "build-essential" not in done.stdout
     assert f"--no-index --find-links {house} --only-binary :all: {made}[pi]" in done.stdout
-    assert f"python3 -m venv --without-pip /opt/pocitadlo/0.1.0-" in done.stdout
+    assert "python3 -m venv --without-pip /opt/pocitadlo/0.1.0-" in done.stdout
     assert f"{house}/pip-24.0-py3-none-any.whl/pip install" in done.stdout
 
 
