@@ -96,6 +96,7 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
     thread, shown, stamps = run_stamping_frames(service)
+    until(lambda: service.night.partie is not None, "the single partie never started")
     partie = service.night.partie                    # its journal reopened with the room asked for
     partie.journal.close()
     partie.journal = Journal.open(partie.journal.path, preallocate=preallocate)
@@ -126,7 +127,7 @@ def run_stamping_frames(service):
     stamps = []
     thread = threading.Thread(target=service.run, daemon=True)
     thread.start()
-    time.sleep(0.5)
+    until(lambda: service.running and service.display.counter.device is not None, "the service never started")
     device = service.display.counter.device
     original = device.display
 
@@ -137,6 +138,16 @@ def run_stamping_frames(service):
 
     device.display = display
     return thread, shown, stamps
+
+
+def until(done, what: str, bound: float = 60.0) -> None:
+    """Wait for ``done()``: on a slowed, loaded core the loop's start takes seconds (a fixed 0.5 s
+    sleep lost the race there and the bench died)."""
+    end = time.monotonic() + bound
+    while not done():
+        if time.monotonic() > end:
+            raise SystemExit(what)
+        time.sleep(0.02)
 
 
 def press(pin, shown, stamps, presses: int, *, before=None, after=None) -> list[float]:
