@@ -46,6 +46,15 @@ class AdminClient:
                                              {"Content-Type": "application/x-www-form-urlencoded"})
         return status, page, headers
 
+    def change(self, path: str, fields: dict) -> str:
+        """A form that changes the league: answered with a redirect to the page it was made on
+        (Post/Redirect/Get), which is fetched as a browser follows it; that page's text."""
+        status, page, headers = self.post(path, fields)
+        assert status == 303, page
+        status, page, _ = self.get(headers["location"])
+        assert status == 200, page
+        return page
+
     def login(self, token: str = TOKEN):
         self.get("/admin/login")
         return self.post("/admin/login", {"token": token})

@@ -39,3 +39,11 @@ def czech_key(name: str) -> tuple:
             secondary.append(ord(char))
         i += 1
     return tuple(primary), tuple(secondary), text
+
+
+def surname_key(name: str) -> tuple:
+    """The sort key of a player's name by surname, in Czech order: the surname is the last word
+    ("Jan Novák" files under N, as the organiser writes names given name first), then the whole
+    name breaks a tie (Adam Novák before Jan Novák)."""
+    words = name.split()
+    return czech_key(words[-1] if words else name), czech_key(name)

@@ -13,14 +13,13 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from server.league.errors import Refused
 from server.live.board import sse
-from server.site import pages
-from server.site.answers import JSONAnswer, limited, logged_refusal, read_body, refused
+from server.site import chrome, pages
+from server.site.answers import SITE_CSP, JSONAnswer, limited, logged_refusal, read_body, refused
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
 LIVE = "/api/v1/live"
-CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = SITE_CSP + "; connect-src 'self'"
 SCRIPT = (Path(__file__).resolve().parent.parent / "site" / "templates" / "live.js").read_bytes()
 
 
@@ -60,7 +59,8 @@ async def _refuse(board, exc: Refused, device, remote) -> JSONAnswer:
 def live_page(board):
     async def endpoint(request):
         await board.link_records()
-        return HTMLResponse(pages.live(sse_data(board.entries())), headers={"Content-Security-Policy": CSP})
+        frame = await run_in_threadpool(chrome.frame, board.receiver.store, here="live", game=None, season=None)
+        return HTMLResponse(pages.live(sse_data(board.entries()), frame), headers={"Content-Security-Policy": CSP})
     return endpoint
 
 

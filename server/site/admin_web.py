@@ -1,26 +1,43 @@
-"""The league's web admin (docs/league.md "Web admin"): a login with the admin token, then one page
-with the league's seasons, venues, teams, rosters and fixtures and the forms that change them.
+"""The league's web admin (docs/league.md "Web admin"): a login with the admin token, then the
+league's seasons, venues, teams, rosters and fixtures and the forms that change them.
 
     GET  /admin/login, POST /admin/login     the login form (the admin token)
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
+    GET  /admin/venue?name=…                  a venue's form, showing its opening days
+    GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams)
     POST /admin/<action>                      season, venue, team, player-add, player-remove,
                                               generate, move, postpone, no-show
 
-Every POST carries the session's CSRF token (server.site.admin_session); a refused change is answered
-400 with its reason on the page, and changes nothing. Store calls run in the thread pool.
+Every POST carries the session's CSRF token (server.site.admin_session). A change done is answered
+with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
+nothing), which says what was done: the text rides in the address sealed with the session's CSRF
+token, so no link from elsewhere can make the admin say anything. A refused change is answered 400
+with its reason in Czech on the same page, the form showing what was sent; it changes nothing.
+Store calls run in the thread pool.
 """
+import base64
+import binascii
+import hashlib
+import hmac
+from collections import defaultdict
+from urllib.parse import urlencode
+
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from server.league import admin_fields as fields
 from server.league.admin_fields import LeagueError
+from server.site import chrome, czech, pages, words
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
+from server.site.answers import html_page as page
 from server.site.answers import remote, too_many
 from server.site.pages import render
-from server.site.schedule_web import STATUSES, page
+from server.site.schedule_web import STATUSES
 from server.tables import figures
+
+MAX_DONE = 600        # characters of a sealed "done" text
 
 
 def routes(admin_token: str | None, clock) -> list[Route]:
@@ -28,12 +45,15 @@ def routes(admin_token: str | None, clock) -> list[Route]:
     return [Route("/admin/login", _login_page(sessions), methods=["GET"]),
             Route("/admin/login", _login(sessions, admin_token), methods=["POST"]),
             Route("/admin/logout", _logout(sessions), methods=["POST"]),
-            Route("/admin", _dashboard(sessions), methods=["GET"]),
+            Route("/admin", _view(sessions, _dashboard), methods=["GET"]),
+            Route("/admin/venue", _view(sessions, _venue_page), methods=["GET"]),
+            Route("/admin/fixture", _view(sessions, _fixture_page), methods=["GET"]),
             Route("/admin/{action}", _change(sessions), methods=["POST"])]
 
 
-def _refused(reason: str, status: int) -> HTMLResponse:
-    return page(render("admin_refused.html", title="Správa ligy", reason=reason), status)
+def _refused(reason, status: int):
+    return page(pages.error(status, chrome.admin_frame(""), words.czech(reason), title="Správa ligy: odmítnuto",
+                            back=(("Zpět do správy ligy", "/admin"),)), status)
 
 
 def _secure(request) -> bool:
@@ -54,8 +74,8 @@ def _login_page(sessions):
 
 
 def _login_answer(sessions, request, session, error: str | None = None, status: int = 200):
-    answer = page(render("admin_login.html", title="Správa ligy: přihlášení", csrf=session["csrf"], error=error),
-                  status)
+    answer = page(render("admin_login.html", frame=chrome.admin_frame(""), title="Správa ligy: přihlášení",
+                         csrf=session["csrf"], error=words.czech(error) if error else None), status)
     sessions.set_cookie(answer, session, secure=_secure(request))
     return answer
 
@@ -94,22 +114,119 @@ def _logout(sessions):
     return endpoint
 
 
-def _dashboard(sessions):
+# -- what a change done says, sealed in the address it redirects to ---------------------------
+def seal(text: str, session: dict) -> str:
+    data = base64.urlsafe_b64encode(text[:MAX_DONE].encode()).decode().rstrip("=")
+    return f"{data}.{_mac(data, session)}"
+
+
+def unseal(value: str | None, session: dict) -> str | None:
+    """The text a redirect of this session sealed; None for anything else."""
+    if not value or "." not in value or len(value) > 4 * MAX_DONE:
+        return None
+    data, mac = value.rsplit(".", 1)
+    if not hmac.compare_digest(mac, _mac(data, session)):
+        return None
+    try:
+        return base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def _mac(data: str, session: dict) -> str:
+    return hmac.new(session["csrf"].encode(), b"done:" + data.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+# -- the pages ----------------------------------------------------------------------------------
+def _view(sessions, build):
+    """A GET page of the admin: logged in, built in the thread pool from the query's fields."""
     async def endpoint(request):
         session = _session(sessions, request)
         if not session or not session["admin"]:
             return RedirectResponse("/admin/login", status_code=303)
+        fields_ = dict(request.query_params)
+        done = unseal(fields_.pop("done", None), session)
         store = request.app.state.receiver.store
-        context = {"season": request.query_params.get("season", ""),
-                   "competition": request.query_params.get("competition", "carom")}
-        return page(await run_in_threadpool(_page, store, session, context))
+        try:
+            text = await run_in_threadpool(build, store, session, fields_, done=done)
+        except LeagueError as exc:
+            return _refused(exc, 404)
+        return page(text)
     return endpoint
 
 
+def _context(store, asked: dict) -> tuple[str, str]:
+    names = [s["name"] for s in store.league.seasons()]
+    season = asked.get("season", "")
+    season = season if season in names else (names[-1] if names else "")
+    competition = asked.get("competition", "carom")
+    return season, competition if competition in fields.COMPETITIONS else "carom"
+
+
+def _sent(form: dict | None):
+    return defaultdict(str, form or {})
+
+
+def _ticked(form: dict) -> tuple[int, ...]:
+    return tuple(n for n in range(len(fields.WEEKDAYS)) if form.get(f"day{n}"))
+
+
+def _dashboard(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
+    figures.settle(store)       # the fixtures' results: every item answered before included
+    season, competition = _context(store, asked)
+    teams = store.league.teams(season, competition) if season else []
+    fixtures = store.fixtures.of(season, competition) if season else []
+    for f in fixtures:
+        f["status_text"] = STATUSES.get(f["status"], f["status"])
+        f["when"] = czech.fixture_time(f["date"], f["start"])
+    for t in teams:
+        t["days_text"] = czech.weekdays(t["days"])
+    venues = [dict(v, days_text=czech.weekdays(v["days"])) for v in store.league.venues()]
+    return render("admin.html", frame=chrome.admin_frame(), title="Správa ligy", csrf=session["csrf"], done=done,
+                  error=error, action=action, sent=_sent(sent), sent_days=_ticked(sent or {}),
+                  seasons=store.league.seasons(), season=season, competition=competition, competitions=store.league.competitions(),
+                  venues=venues, venue_options=[(v["name"], v["name"]) for v in venues], teams=teams,
+                  team_options=[(t["name"], t["name"]) for t in teams if not t["expelled"]],
+                  fixtures=fixtures, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)])
+
+
+def _venue_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
+    name = asked.get("name", "")
+    venue = next((v for v in store.league.venues() if v["name"] == name), None)
+    if venue is None:
+        raise LeagueError(f"no venue {name[:100]!r}")
+    checked = _ticked(sent) if sent else tuple(sorted(fields.days(venue["days"])))
+    return render("admin_venue.html", frame=chrome.admin_frame(""), title=f"Herna: {venue['name']}",
+                  csrf=session["csrf"], done=done, error=error, venue=venue, checked=checked,
+                  weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)])
+
+
+def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
+    figures.settle(store)
+    fixture = store.fixtures.get(asked.get("id", "") or asked.get("fixture", ""))
+    sides = [(fixture[side], fixture[side]) for side in ("home", "away")]
+    allowance, postponed = [], []
+    for team in (fixture["home"], fixture["away"]):
+        asked = store.fixtures.postponements(fixture["season"], fixture["competition"], team)
+        allowance.append(f"{team} odložilo {len(asked)}×")
+        postponed += [f"na žádost družstva {team} {czech.moment(p['at'])}, původně {czech.day(p['was'], year=True)}"
+                      + (f": {p['reason']}" if p["reason"] else "") for p in asked if p["fixture"] == fixture["id"]]
+    back = "/admin?" + urlencode({"season": fixture["season"], "competition": fixture["competition"]})
+    return render("admin_fixture.html", frame=chrome.admin_frame(""),
+                  title=f"Utkání {czech.match_name(fixture['home'], fixture['away'], fixture['date'])}",
+                  csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), fixture=fixture,
+                  sides=sides, allowance=allowance, back=back, postponements=postponed,
+                  league=store.league.competitions().get(fixture["competition"], fixture["competition"]),
+                  when=czech.fixture_time(fixture["date"], fixture["start"]),
+                  status=STATUSES.get(fixture["status"], fixture["status"]))
+
+
+# -- the changes ----------------------------------------------------------------------------------
 def _change(sessions):
     async def endpoint(request):
         session = _session(sessions, request)
-        action = ACTIONS.get(request.path_params["action"])
+        name = request.path_params["action"]
+        action = ACTIONS.get(name)
         if action is None:
             return _refused("no such admin action", 404)
         if not session or not session["admin"]:
@@ -119,13 +236,23 @@ def _change(sessions):
         except FormRefused as exc:
             return _refused(str(exc), exc.status)
         store = request.app.state.receiver.store
-        context = {"season": form.get("season", ""), "competition": form.get("competition", "carom")}
+        change, where = action
         try:
-            done = await run_in_threadpool(settled, action, store, form)
+            done = await run_in_threadpool(settled, change, store, form)
         except LeagueError as exc:
-            return page(await run_in_threadpool(_page, store, session, context, None, str(exc)), 400)
-        return page(await run_in_threadpool(_page, store, session, context, done))
+            build = _fixture_page if where == "fixture" else _dashboard
+            return page(await run_in_threadpool(build, store, session, form, error=words.czech(exc), action=name,
+                                                sent=form), 400)
+        return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
+
+
+def _back(where: str, form: dict, sealed: str) -> str:
+    """The page a change was made on, saying what was done."""
+    if where == "fixture":
+        return "/admin/fixture?" + urlencode({"id": form.get("fixture", ""), "done": sealed})
+    context = {key: form[key] for key in ("season", "competition") if form.get(key)}
+    return "/admin?" + urlencode({**context, "done": sealed})
 
 
 def settled(action, store, form):
@@ -133,22 +260,6 @@ def settled(action, store, form):
     read them (a no-show refused for a fixture already played, A.3.7)."""
     figures.settle(store)
     return action(store, form)
-
-
-def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:
-    figures.settle(store)       # the fixtures' results: every item answered before included
-    seasons = store.league.seasons()
-    names = [s["name"] for s in seasons]
-    season = context["season"] if context["season"] in names else (names[-1] if names else "")
-    competition = context["competition"] if context["competition"] in fields.COMPETITIONS else "carom"
-    teams = store.league.teams(season, competition) if season else []
-    fixtures = store.fixtures.of(season, competition) if season else []
-    for f in fixtures:
-        f["status_text"] = STATUSES.get(f["status"], f["status"])
-    return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
-                  seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
-                  venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
-                  teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 
 
 def _field(form: dict, name: str, what: str) -> str:
@@ -160,25 +271,25 @@ def _field(form: dict, name: str, what: str) -> str:
 
 def _days(form: dict) -> str:
     """The weekdays ticked (checkboxes day0 … day4), as "0,2"."""
-    return ",".join(str(n) for n in range(len(fields.WEEKDAYS)) if form.get(f"day{n}"))
+    return ",".join(str(n) for n in _ticked(form))
 
 
 def _season(store, form) -> str:
     season = store.league.add_season(_field(form, "name", "the season"), form.get("autumn") or None,
                               form.get("spring") or None)
-    return f"Sezóna {season['name']} přidána."
+    return f"sezóna {season['name']} přidána."
 
 
 def _venue(store, form) -> str:
     venue = store.league.add_venue(_field(form, "name", "the venue"), _days(form))
-    return f"Herna {venue['name']} uložena."
+    return f"herna {venue['name']} uložena, hrací dny: {czech.weekdays(venue['days'])}."
 
 
 def _team(store, form) -> str:
     team = store.league.add_team(form.get("season", ""), form.get("competition", ""), _field(form, "name", "the team"),
                           venue=form.get("venue", ""), captain=form.get("captain", ""), phone=form.get("phone", ""),
                           days=_days(form))
-    return f"Družstvo {team['name']} přidáno."
+    return f"družstvo {team['name']} přidáno."
 
 
 def _player(add: bool):
@@ -187,7 +298,7 @@ def _player(add: bool):
         team = _field(form, "team", "the team")
         (store.league.add_player if add else store.league.remove_player)(form.get("season", ""), form.get("competition", ""),
                                                            team, name)
-        return f"{name}: {'přidán do' if add else 'odebrán z'} {team}."
+        return f"{name} {'přidán do družstva' if add else 'odebrán z družstva'} {team}."
     return change
 
 
@@ -195,28 +306,33 @@ def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
-    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
+    return f"rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
 
 
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""))
-    return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}."
+    return (f"utkání {fixture['home']} – {fixture['away']} přesunuto na "
+            f"{czech.fixture_time(fixture['date'], fixture['start'])}.")
 
 
 def _postpone(store, form) -> str:
     done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
                           reason=form.get("reason", ""))
-    return f"Utkání {done['fixture']['id']} odloženo; {form.get('team')}: zbývá odkladů {done['left']} (A.3.3)."
+    fixture = done["fixture"]
+    return (f"utkání {fixture['home']} – {fixture['away']} odloženo na žádost družstva {form.get('team')}; "
+            f"zbývá mu odkladů: {done['left']} (A.3.3).")
 
 
 def _no_show(store, form) -> str:
     done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""))
-    text = f"Utkání {done['fixture']} kontumováno ve prospěch {done['forfeited_to']}."
+    text = f"utkání kontumováno ve prospěch družstva {done['forfeited_to']}."
     if done["expelled"]:
-        text += f" {form.get('team')} vyřazen ze soutěže (A.3.7), zrušeno utkání: {len(done['cancelled'])}."
+        text += f" {form.get('team')} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {len(done['cancelled'])}."
     return text
 
 
-ACTIONS = {"season": _season, "venue": _venue, "team": _team, "player-add": _player(True),
-           "player-remove": _player(False), "generate": _generate, "move": _move, "postpone": _postpone,
-           "no-show": _no_show}
+# action -> (the change, the page its form is on)
+ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "team": (_team, "dashboard"),
+           "player-add": (_player(True), "dashboard"), "player-remove": (_player(False), "dashboard"),
+           "generate": (_generate, "dashboard"), "move": (_move, "fixture"), "postpone": (_postpone, "fixture"),
+           "no-show": (_no_show, "fixture")}

@@ -4,7 +4,7 @@ import json
 import logging
 
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -16,6 +16,16 @@ class JSONAnswer(Response):
 
     def render(self, content) -> bytes:
         return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+# The site's pages load only the site's own stylesheet and script, and may not be framed.
+SITE_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
+def html_page(text: str, status: int = 200) -> HTMLResponse:
+    """An HTML page of the site under its Content-Security-Policy."""
+    return HTMLResponse(text, status_code=status, headers={"Content-Security-Policy": SITE_CSP})
 
 
 def refused(status: int, reason: str, **extra) -> JSONAnswer:

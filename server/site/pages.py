@@ -1,50 +1,101 @@
-"""Printable HTML pages (Czech labels) for the match record and the league table.
+"""The league site's HTML pages (Czech): the match record (zápis), the league tables, the home page.
 
 Pages are Jinja2 templates (server/site/templates) with autoescaping on: every stored text reaches
-the page escaped. Python builds the rows; the templates only lay them out.
+the page escaped. Python builds the rows; the templates only lay them out. Every page has its frame
+(server/site/chrome.py: header, navigation, footer); the command line prints a page without one.
+Dates are Czech with the weekday, times Prague's, decimals with a comma (server/site/czech.py).
 """
 from pathlib import Path
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from server.site import links
+from server.site import assets, czech, links
+from server.site.chrome import GAME_NAMES, PRINTABLE, schedule_href
+from server.tables.sums import season_of
 
 _env = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True,
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["urlencode_all"] = lambda text: quote(str(text), safe="")
+_env.filters["day"] = lambda date: czech.day(date, year=True)
+
+DASH = czech.DASH
+RESULT_LETTERS = {"won": ("V", "w", "výhra"), "drawn": ("R", "d", "remíza"), "lost": ("P", "l", "prohra")}
 
 
 def _or_dash(value) -> str:
-    return "–" if value is None else str(value)
+    return DASH if value is None else str(value)
 
 
-def render(template: str, **context) -> str:
-    return _env.get_template(template).render(**context)
+def render(template: str, *, frame=PRINTABLE, title: str, description: str | None = None, **context) -> str:
+    """A page; ``description``: its <meta name="description"> (default: from its title)."""
+    description = description or f"{title}. {frame.league}: rozpis, výsledky, tabulky a statistiky hráčů."
+    return _env.get_template(template).render(frame=frame, title=title, description=description,
+                                              style=assets.STYLE, **context)
 
 
-def sectioned(title: str, sections: list[dict], notes=()) -> str:
-    """A page of sections: heading, tables (a cell may be a link: {"text", "href"}), lines, notes."""
+def sectioned(title: str, sections: list[dict], notes=(), *, frame=PRINTABLE, description: str | None = None,
+              lead: str | None = None, script: bool = False) -> str:
+    """A page of sections: heading, links, facts, fixture cards, tables, lines, notes (a cell may
+    be a link: {"text", "href"}); ``script``: the site's script (sortable tables, the search)."""
     for section in sections:
-        for key in ("tables", "lines", "notes", "links"):
+        for key in ("tables", "lines", "notes", "links", "facts", "fixtures"):
             section.setdefault(key, [])
         section.setdefault("heading", None)
-    return render("sections.html", title=title, sections=sections, notes=list(notes))
+        section.setdefault("search", None)
+        section.setdefault("id", None)
+    return render("sections.html", frame=frame, title=title, description=description, lead=lead,
+                  sections=sections, notes=list(notes), script=assets.SCRIPT if script else None)
 
 
-def _table(head, rows) -> dict:
-    return {"head": head, "rows": rows}
+def col(text: str, cls: str = "", abbr: str | None = None, *, row: bool = False) -> dict:
+    """A table's column: its heading, its cells' class (num, name, place, stick), a full name for
+    an abbreviated heading; ``row``: its cells head their rows."""
+    return {"text": text, "cls": cls, "abbr": abbr, "row": row}
 
 
-def _facts(record: dict, *extra) -> dict:
+def grid(label: str, head: list[dict], rows: list[list], *, sortable: bool = False, table_id: str | None = None) -> dict:
+    """A table as server/site/templates/_table.html lays it out; ``label`` names its scroll box."""
+    return {"label": label, "head": head, "rows": rows, "sortable": sortable, "id": table_id}
+
+
+def number(value) -> dict | str:
+    """A decimal as the page shows it ("3,500"), sorted by its value."""
+    if value is None:
+        return DASH
+    return {"text": czech.decimal(value), "sort": str(value)}
+
+
+def signed(value: int) -> dict:
+    return {"text": czech.signed(value), "sort": str(value)}
+
+
+def pair(a: int, b: int) -> dict:
+    """"5:3", sorted by the difference."""
+    return {"text": f"{a}:{b}", "sort": str(a - b)}
+
+
+def form(results: list[str]) -> dict:
+    """The last results as letters: V (výhra), R (remíza), P (prohra), oldest first."""
+    letters = [RESULT_LETTERS[r] for r in results]
+    return {"form": [{"text": t, "cls": c, "title": title} for t, c, title in letters],
+            "text": "".join(t for t, _, _ in letters), "sort": str(sum({"won": 3, "drawn": 1}.get(r, 0) for r in results))}
+
+
+def match_title(record: dict) -> str:
+    return czech.match_name(record["home"], record["away"], record["date"])
+
+
+def _facts(record: dict, league_name: str | None) -> list:
     points = record["points"]
-    interrupted = [["Stav", "přerušeno (A.6.5)"]] if record.get("interrupted") else []
     team, _ = links.in_match(record)
-    return {"tables": [_table(["", ""], [
-        ["Místo", _or_dash(record["venue"])], ["Datum", _or_dash(record["date"])],
-        ["Domácí", team(record["home"])], ["Hosté", team(record["away"])],
-        ["Výsledek", f"{points['home']} : {points['away']}"], *interrupted, *extra,
-    ])]}
+    state = ("přerušeno (A.6.5)" if record.get("interrupted") else "uzavřeno" if record["closed"]
+             else "probíhá nebo neuzavřeno")
+    facts = [["Soutěž", league_name]] if league_name else []
+    return facts + [["Datum", czech.day(record["date"], year=True) if record["date"] else DASH],
+                    ["Herna", _or_dash(record["venue"])], ["Domácí", team(record["home"])],
+                    ["Hosté", team(record["away"])], ["Výsledek", f"{points['home']} : {points['away']}"],
+                    ["Stav", state]]
 
 
 OBJECTIONS = {"referee": "rozhodnutí rozhodčího (A.6.3)", "scoring": "zápis (A.6.3)",
@@ -54,15 +105,15 @@ OBJECTIONS = {"referee": "rozhodnutí rozhodčího (A.6.3)", "scoring": "zápis 
 def _captains(record: dict, unit: str) -> list[dict]:
     """Podpisy kapitánů (A.6.9d) and their objections (A.6.3, A.6.5): one row per team that answered."""
     names = {side: record[side] or side for side in ("home", "away")}
-    rows = [[names[s["side"]], s["captain"], "podepsal", "", _or_dash(s["at"])] for s in record["signatures"]]
+    rows = [[names[s["side"]], s["captain"], "podepsal", DASH, czech.moment(s["at"])] for s in record["signatures"]]
     rows += [[names[o["side"]], o["captain"], "námitka: " + OBJECTIONS[o["kind"]],
-              "celé utkání" if o["partie"] is None else f"{unit} {o['partie']}", _or_dash(o["at"])]
+              "celé utkání" if o["partie"] is None else f"{unit} {o['partie']}", czech.moment(o["at"])]
              for o in record["objections"]]
-    rows += [[names[side], "–", "nepodepsáno", "", "–"] for side in record["unsigned"]]
+    rows += [[names[side], DASH, "nepodepsáno", DASH, DASH] for side in record["unsigned"]]
     if not rows:
         return []
-    return [{"heading": "Podpisy kapitánů", "tables": [_table(["Družstvo", "Kapitán", "Odpověď", "Týká se", "Čas"],
-                                                               rows)]}]
+    head = [col("Družstvo", "name", row=True), col("Kapitán", "name"), col("Odpověď"), col("Týká se"), col("Čas")]
+    return [{"heading": "Podpisy kapitánů", "tables": [grid("Podpisy kapitánů", head, rows)]}]
 
 
 def _notes(record: dict, unit: str) -> list[str]:
@@ -74,51 +125,45 @@ def _notes(record: dict, unit: str) -> list[str]:
     if record.get("interrupted"):
         notes.append("Utkání bylo přerušeno (A.6.5): rozhodne pořadatel soutěže.")
     if record["missing_partie"]:
-        notes.append(f"Chybí {unit}: " + ", ".join(record["missing_partie"]))
+        notes.append(f"Chybí {unit}: " + ", ".join(str(n) for n in record["missing_partie"]))
     if record.get("unreadable"):
-        notes.append("Nečitelné záznamy (pořadatel je musí zkontrolovat): " + ", ".join(record["unreadable"]))
+        notes.append(f"Nečitelné záznamy: {len(record['unreadable'])} (pořadatel je musí zkontrolovat).")
     declared = record["declared_points"]
     if declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")
     return notes
 
 
-def _title(record: dict) -> str:
-    return f"Zápis o utkání: {_or_dash(record['home'])} – {_or_dash(record['away'])}"
-
-
-def match(record: dict) -> str:
+def match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání (RULES 1.6; 8-ball: RULES 2.9)."""
     if record["game"] == "8ball":
-        return eightball_match(record)
-    sections = [_facts(record, ["Los (seed)", _or_dash(record["seed"])])]
+        return eightball_match(record, frame)
+    sections = [{"facts": _facts(record, frame.league if frame.navigation else None)
+                 + [["Los pořadí", _or_dash(record["seed"])]]}]
     _, player = links.in_match(record)
     for p in record["partie"]:
         innings = max(len(p["home"]["series"]), len(p["away"]["series"]), 1)
-        head = ["Hráč"] + [str(i) for i in range(1, innings + 1)] + ["Body", "Náběhy", "NS", "Průměr", "Body družstva"]
+        head = [col("Hráč", "name stick", row=True), col("Body", "num"), col("Náběhy", "num"),
+                col("Průměr", "num"), col("NS", "num", "nejvyšší série"), col("Body družstva", "num")]
+        head += [col(str(i), "num", f"{i}. náběh") for i in range(1, innings + 1)]
         rows = []
         for side in ("home", "away"):
             s = p[side]
             series = list(s["series"]) + [""] * (innings - len(s["series"]))
-            rows.append([player(s["name"])] + series + [s["points"], s["innings"], s["best_series"],
-                                                _or_dash(s["average"]), _or_dash(s["team_points"])])
-        title = f"Partie {_or_dash(p['number'])}" + (" (skrečována)" if p["forfeit"] else "")
-        sections.append({"heading": title, "tables": [_table(head, rows)]})
+            rows.append([player(s["name"]), s["points"], s["innings"], number(s["average"]), s["best_series"],
+                         _or_dash(s["team_points"])] + series)
+        title = (f"Partie {_or_dash(p['number'])}: {p['home']['name'] or DASH} – {p['away']['name'] or DASH}"
+                 + (" (skrečována)" if p["forfeit"] else ""))
+        sections.append({"heading": title, "tables": [grid(f"Partie {_or_dash(p['number'])}", head, rows)]})
     avg = record["averages"]
-    sections.append({"heading": "Průměry utkání", "tables": [_table(
-        ["Družstvo", "Body", "Náběhy", "Průměr"],
-        [[record[side] or side, avg[side]["points"], avg[side]["innings"], avg[side]["average"]]
+    sections.append({"heading": "Průměry utkání", "tables": [grid(
+        "Průměry utkání", [col("Družstvo", "name", row=True), col("Body", "num"), col("Náběhy", "num"),
+                           col("Průměr", "num")],
+        [[record[side] or side, avg[side]["points"], avg[side]["innings"], number(avg[side]["average"])]
          for side in ("home", "away")])]})
-    return sectioned(_title(record), sections + _captains(record, "partie"), _notes(record, "partie"))
-
-
-def table(data: dict) -> str:
-    """Tabulka ligy (RULES 1.8)."""
-    head = ["#", "Družstvo", "Utkání", "Partie", "Body", "Skóre", "Rozdíl", "Náběhy", "Generální průměr"]
-    rows = [[r["place"], r["team"], r["matches"], r["partie"], r["points"], f"{r['scored']}:{r['conceded']}",
-             f"{r['difference']:+d}", r["innings"], r["general_average"]] for r in data["rows"]]
-    note = "Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy."
-    return sectioned("Tabulka ligy", [{"tables": [_table(head, rows)], "lines": [note]}], _unreadable(data))
+    return sectioned(f"Zápis o utkání: {match_title(record)}", sections + _captains(record, "partie"),
+                     _notes(record, "partie"), frame=frame,
+                     description=f"Zápis o utkání {match_title(record)}: partie náběh po náběhu, body a průměry.")
 
 
 REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "eight_scratch": "soupeř: 8 a faul bílé",
@@ -126,59 +171,144 @@ REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "
            "eight_wrong_pocket": "soupeř: 8 do jiné kapsy", "reported": "zapsáno", "forfeit": "skrečováno"}
 
 
-def eightball_match(record: dict) -> str:
+def eightball_match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání, 8-ball (RULES 2.9): every individual match with its sets and games."""
     names = {side: record[side] or side for side in ("home", "away")}
-    sections = [_facts(record)]
+    sections = [{"facts": _facts(record, frame.league if frame.navigation else None)}]
     _, player = links.in_match(record)
     for m in record["individual"]:
         winner = m["winner"] and m[m["winner"]]["name"]
-        title = (f"Zápas {_or_dash(m['number'])}: {m['home']['name']} – {m['away']['name']}, "
+        number_ = _or_dash(m["number"])
+        title = (f"Zápas {number_}: {m['home']['name']} – {m['away']['name']}, "
                  f"sety {m['home']['sets']} : {m['away']['sets']}, vítěz {_or_dash(winner)}"
                  + (" (skrečováno)" if m["forfeit"] else ""))
-        sets = _table(["Set", "Hry domácí", "Hry hosté", "Vítěz"],
-                      [[s["set"], s["games"]["home"], s["games"]["away"], _or_dash(s["winner"] and names[s["winner"]])]
-                       for s in m["sets"]])
-        games = _table(["Set", "Hra", "Rozráží", "Vítěz", "Jak", "Fauly", "Zbývalo poraženému"],
-                       [[g["set"], g["game"], m[g["breaker"]]["name"], m[g["winner"]]["name"],
-                         REASONS.get(g["reason"], g["reason"]), f"{g['fouls']['home']} : {g['fouls']['away']}",
-                         _or_dash(g["loser_left"])] for g in m["games"]])
+        sets = grid(f"Zápas {number_}: sety", [col("Set", "num"), col("Hry domácí", "num"), col("Hry hosté", "num"),
+                                               col("Vítěz", "name")],
+                    [[s["set"], s["games"]["home"], s["games"]["away"],
+                      _or_dash(s["winner"] and names[s["winner"]])] for s in m["sets"]])
+        games = grid(f"Zápas {number_}: hry", [col("Set", "num"), col("Hra", "num"), col("Rozráží", "name"),
+                                              col("Vítěz", "name"), col("Jak"), col("Fauly", "num"),
+                                              col("Zbývalo poraženému", "num")],
+                     [[g["set"], g["game"], m[g["breaker"]]["name"], m[g["winner"]]["name"],
+                       REASONS.get(g["reason"], g["reason"]), f"{g['fouls']['home']} : {g['fouls']['away']}",
+                       _or_dash(g["loser_left"])] for g in m["games"]])
         sections.append({"heading": title, "tables": [sets, games],
                          "links": [player(m[side]["name"]) for side in ("home", "away")]})
     totals = record["totals"]
-    sections.append({"heading": "Celkem", "tables": [_table(
-        ["Družstvo", "Vyhrané zápasy", "Sety", "Hry", "Body"],
+    sections.append({"heading": "Celkem", "tables": [grid(
+        "Celkem", [col("Družstvo", "name", row=True), col("Vyhrané zápasy", "num"), col("Sety", "num"),
+                   col("Hry", "num"), col("Body", "num")],
         [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
          for side in ("home", "away")])]})
-    return sectioned(_title(record), sections + _captains(record, "zápas"), _notes(record, "zápasy"))
+    return sectioned(f"Zápis o utkání: {match_title(record)}", sections + _captains(record, "zápas"),
+                     _notes(record, "zápasy"), frame=frame,
+                     description=f"Zápis o utkání 8-ball {match_title(record)}: zápasy, sety a hry.")
 
 
-def eightball_table(data: dict) -> str:
+def _team_cell(name: str, game: str, season: str | None, frame) -> dict | str:
+    return links.link(name, links.team_href(name, game, season)) if frame.navigation else name
+
+
+def _table_title(game: str, season: str | None) -> str:
+    return f"Tabulka: {GAME_NAMES[game]}, sezóna {season or DASH}"
+
+
+LEAD_COLUMNS = (col("#", "num place stick"), col("Družstvo", "name stick2", row=True),
+                col("Z", "num", "utkání"), col("B", "num", "body"), col("V", "num", "výhry"),
+                col("R", "num", "remízy"), col("P", "num", "prohry"), col("Forma", "", "posledních 5 utkání"))
+
+
+def _lead_cells(r: dict, game: str, season: str | None, frame) -> list:
+    return [r["place"], _team_cell(r["team"], game, season, frame), r["matches"], r["points"], r["matches_won"],
+            r["matches_drawn"], r["matches_lost"], form(r["form"])]
+
+
+def table(data: dict, frame=PRINTABLE) -> str:
+    """Tabulka ligy (RULES 1.8): every team of the season, the key columns first."""
+    season = data["season"]
+    head = [*LEAD_COLUMNS, col("Partie", "num"), col("Skóre", "num"), col("Rozdíl", "num"),
+            col("Náběhy", "num"), col("GP", "num", "generální průměr")]
+    rows = [_lead_cells(r, "carom", season, frame)
+            + [r["partie"], pair(r["scored"], r["conceded"]), signed(r["difference"]), r["innings"],
+               number(r["general_average"])] for r in data["rows"]]
+    lines = ["Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy (RULES 1.8). "
+             "Z utkání, B body, V/R/P výhry, remízy a prohry, GP generální průměr."]
+    return _league_table(data, "carom", head, rows, lines, [], frame)
+
+
+def eightball_table(data: dict, frame=PRINTABLE) -> str:
     """Tabulka ligy, 8-ball (RULES 2.9; the order is our Decision, docs/server.md)."""
-    head = ["#", "Družstvo", "Utkání", "Zápasy", "Body", "Sety", "Rozdíl setů", "Hry", "Rozdíl her"]
-    rows = [[r["place"], r["team"], r["matches"], f"{r['individual_won']}:{r['individual_lost']}", r["points"],
-             f"{r['sets_won']}:{r['sets_lost']}", f"{r['sets_difference']:+d}", f"{r['games_won']}:{r['games_lost']}",
-             f"{r['games_difference']:+d}"] for r in data["rows"]]
-    section = {"tables": [_table(head, rows)], "lines": ["Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her."]}
+    season = data["season"]
+    head = [*LEAD_COLUMNS, col("Zápasy", "num"), col("Sety", "num"), col("Rozdíl setů", "num"), col("Hry", "num"),
+            col("Rozdíl her", "num")]
+    rows = [_lead_cells(r, "8ball", season, frame)
+            + [pair(r["individual_won"], r["individual_lost"]), pair(r["sets_won"], r["sets_lost"]),
+               signed(r["sets_difference"]), pair(r["games_won"], r["games_lost"]), signed(r["games_difference"])]
+            for r in data["rows"]]
     tied = [r["team"] for r in data["rows"] if r["tied"]]
-    if tied:
-        section["notes"] = ["Rovnost ve všem (rozhodne pořadatel): " + ", ".join(tied)]
-    return sectioned("Tabulka ligy – 8-ball", [section], _unreadable(data))
+    notes = ["Rovnost ve všem (rozhodne pořadatel): " + ", ".join(tied)] if tied else []
+    lines = ["Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a prohry."]
+    return _league_table(data, "8ball", head, rows, lines, notes, frame)
+
+
+def _league_table(data: dict, game: str, head, rows, lines, notes, frame) -> str:
+    section = {"tables": [grid(_table_title(game, data["season"]), head, rows, sortable=True)] if rows else [],
+               "lines": lines if rows else ["Zatím žádná družstva v této sezóně."], "notes": notes}
+    if frame.navigation:
+        query = links.query(None, data["season"])
+        path = "/table-8ball" if game == "8ball" else "/table"
+        section["links"] = [links.link("Rozpis utkání", schedule_href(game, data["season"])),
+                            links.link("CSV", f"{path}.csv{query}"), links.link("JSON", f"{path}.json{query}")]
+    return sectioned(_table_title(game, data["season"]), [section], _unreadable(data), frame=frame, script=True,
+                     description=f"Tabulka soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {data['season'] or DASH}:"
+                                 " body, výhry, remízy, prohry a forma družstev.")
 
 
 def _unreadable(data: dict) -> list[str]:
     ids = data.get("unreadable") or []
-    return ["Nečitelné záznamy (nezapočteny): " + ", ".join(ids)] if ids else []
+    return [f"Nečitelné záznamy (nezapočteny): {len(ids)}; pořadatel je zkontroluje."] if ids else []
 
 
-def index(matches: list[dict], unreadable=(), *, seasons=(), season: str | None = None,
-          asked: bool = False) -> str:
-    """The matches of ``season``, with links to the other ``seasons`` (latest first); ``asked``:
-    a season asked for, whose tables the links show too (else each table's latest season)."""
-    return render("index.html", title=f"Výsledky {season or ''}".strip(), matches=matches, seasons=seasons,
-                  season=season, asked=asked, notes=["Nečitelné záznamy: " + ", ".join(unreadable)] if unreadable else [])
+def fixture_card(f: dict, *, game: str | None = None, with_links: bool = True) -> dict:
+    """A fixture (or a played match) as a card: when, the teams (links to their pages), the result
+    (a link to its record), the venue and what became of it."""
+    season = f.get("season") or season_of(f.get("date"))
+    competition = f.get("competition") or f.get("game") or "carom"
+    score = (f"{f['points_home']} : {f['points_away']}" if f.get("points_home") is not None else None)
+    return {"when": czech.fixture_time(f["date"], f.get("start")), "iso": str(f.get("date") or ""),
+            "home": f["home"] or DASH, "away": f["away"] or DASH,
+            "home_href": links.team_href(f["home"], competition, season) if with_links and f["home"] else None,
+            "away_href": links.team_href(f["away"], competition, season) if with_links and f["away"] else None,
+            "score": score, "href": links.match_href(f["match"]) if f.get("match") and score else None,
+            "where": f.get("venue") or "", "status": f.get("status_text") or "",
+            "game": GAME_NAMES.get(game) if game else None}
 
 
-def live(data_json: str) -> str:
+def home(*, frame, league_names: dict, tonight: list[dict], upcoming: list[dict], results: list[dict],
+         today_text: str, tables: list[dict], notes=()) -> str:
+    """The home page: the leagues, tonight's and the next fixtures, the latest results (newest
+    first), links to the tables."""
+    return render("home.html", frame=frame, title=" · ".join(league_names) or "Liga", league_names=league_names,
+                  tonight=tonight, upcoming=upcoming, results=results, today_text=today_text, tables=tables,
+                  notes=list(notes),
+                  description=f"{', '.join(league_names)}: dnešní a příští utkání, poslední výsledky a tabulky.")
+
+
+def live(data_json: str, frame=PRINTABLE) -> str:
     """The league's /live page: the tables playing now (``data_json``: server.live.web.sse_data)."""
-    return render("live.html", title="Živě: stoly, které se právě hrají", data_json=data_json)
+    return render("live.html", frame=frame, title="Živě: stoly, které se právě hrají", data_json=data_json,
+                  description=f"{frame.league}: partie, které se právě hrají, stůl po stole, živě.")
+
+
+WAYS_BACK = (("Zpět na úvodní stránku", "/"), ("Tabulka", "/table.html"), ("Rozpis utkání", "/schedule"))
+
+
+def error(status: int, frame=PRINTABLE, reason: str = "", *, back=WAYS_BACK, title: str | None = None) -> str:
+    """A 404 or 500 (or a 400 … with its ``reason``) in the site's style, with ways ``back``."""
+    title = title or ERRORS.get(status, ERRORS[500])
+    return render("error.html", frame=frame, title=title, status=status, reason=reason, back=back,
+                  description=f"{title}. {frame.league}.")
+
+
+ERRORS = {400: "Tento dotaz stránka neumí zodpovědět", 404: "Stránka nenalezena",
+          405: "Tato stránka se takto otevřít nedá", 500: "Chyba serveru"}

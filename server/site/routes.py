@@ -15,8 +15,9 @@ with the live board's into the ASGI application).
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /schedule, /schedule.json   the league's schedule with results (server.site.schedule_web)
     GET|POST /admin…                 the league's web admin, behind a login (server.site.admin_web)
-    GET  /                           an index page: a season's matches; ?season=
+    GET  /                           the home page: tonight's and the next fixtures, the latest results
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/site/stats_web.py)
+    GET  /static/site-<hash>.css|.js the site's stylesheet and script (server/site/assets.py)
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
 thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
@@ -28,17 +29,18 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from server.site import admin_web, intake, league_web, pages, schedule_web, stats_web
+from server.site import admin_web, assets, chrome, czech, home, intake, league_web, pages, schedule_web, stats_web
 from server.site.access import RefusalLimiter, admin_allowed
-from server.site.answers import JSONAnswer
-from server.site.answers import refused as _refused
+from server.site.answers import JSONAnswer, html_page
 from server.site.answers import remote as _remote
 from server.site.answers import too_many as _too_many
+from server.site.errors import failed, failed_bare
 from server.site.intake import RECORDS
 from server.tables import exports, stats
+from server.tables.sums import season_of
 
 log = logging.getLogger("pocitadlo.server")
 
@@ -65,7 +67,7 @@ def _page(build, *, on_loop: bool = False):
             raise
         except Exception:
             log.exception("GET %s failed", request.url.path)
-            return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
+            return failed_bare(request, 500, "internal error")
     return endpoint
 
 
@@ -77,14 +79,16 @@ def settled(build):
     return built
 
 
-def _kept(build, *, bounded: bool = True):
+def _kept(build, *, bounded: bool = True, dated: bool = False):
     """A page kept until the store's generation moves on (server/site/page_cache.py): built once per
     change of the store, whichever receiver made it, not once per reader. While the generation
     read last is fresh, ``Front`` answers it before it gets here. ``bounded``: its cost does not
     grow with what is stored (a table from the running sums, one match's record), so on SQLite it
     is built on the event loop; a list of every match is built in the thread pool, where the loop
-    still gets its turns (a device's POST among them) while it is built."""
-    return _page(_kept_or_built(build), on_loop=bounded)
+    still gets its turns (a device's POST among them) while it is built. ``dated``: the page
+    shows today (the home page), so it is kept per day in the league's zone too (``Front`` then
+    leaves it to the route, whose key has the day)."""
+    return _page(_kept_or_built(build, dated), on_loop=bounded)
 
 
 def page_key(scope) -> tuple:
@@ -92,14 +96,14 @@ def page_key(scope) -> tuple:
     return scope["path"], scope["query_string"]
 
 
-def _kept_or_built(build):
+def _kept_or_built(build, dated: bool = False):
     def kept(store, request):
         pages, changes, now = request.app.state.pages, store.changes, time.monotonic()
+        key = page_key(request.scope) + ((czech.today(store.clock).isoformat(),) if dated else ())
         with store.reading():
             generation = store.generation()
             pages.confirm(generation, changes, now)
-            return _answer(pages.page(page_key(request.scope), generation,
-                                      lambda: _parts(build(store, request))))
+            return _answer(pages.page(key, generation, lambda: _parts(build(store, request))))
     return kept
 
 
@@ -161,23 +165,26 @@ def _match(store, request):
         raise HTTPException(404)
     record = exports.match_record(store, match_id)
     if record is None:
-        return JSONAnswer({"code": 404, "reason": f"no match {match_id!r}"}, status_code=404)
-    return JSONAnswer(record) if suffix == ".json" else HTMLResponse(pages.match(record))
+        return failed(store, request, 404, f"no match {match_id!r}")
+    if suffix == ".json":
+        return JSONAnswer(record)
+    frame = chrome.frame(store, here="", game=record["game"], season=season_of(record["date"]))
+    return html_page(pages.match(record, frame))
 
 
 def _table(game: str, html: bool):
     def build(store, request):
-        data = exports.league_table(store, game, season=request.query_params.get("season"))
+        season = stats.season_arg(request.query_params.get("season"))
+        data = exports.league_table(store, game, season=season)
         if not html:
             return JSONAnswer(data)
-        return HTMLResponse(pages.eightball_table(data) if game == "8ball" else pages.table(data))
+        frame = chrome.frame(store, here="table", game=game, season=data["season"], asked=season is not None)
+        return html_page((pages.eightball_table if game == "8ball" else pages.table)(data, frame))
     return build
 
 
-def _index(store, request):
-    season, seasons = stats.season_arg(request.query_params.get("season")), store.figures.seasons()
-    return HTMLResponse(pages.index(exports.matches(store, season), seasons=seasons,
-                                    season=season or next(iter(seasons), None), asked=season is not None))
+def _home(store, request):
+    return html_page(home.build(store, czech.today(store.clock)))
 
 
 def _matches(store, request):
@@ -199,21 +206,23 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
         Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
         Route(RECORDS, _page(_admin(stats_web.checked(_records))), methods=["GET"]),
         Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
-        Route("/", _kept(stats_web.checked(_index), bounded=False), methods=["GET"]),
+        Route("/", _kept(_home, bounded=False, dated=True), methods=["GET"]),
         Route("/matches.json", _kept(stats_web.checked(_matches), bounded=False), methods=["GET"]),
         Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
-        Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
-        Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),
-        Route("/table-8ball.json", _kept(_table("8ball", False)), methods=["GET"]),
-        Route("/table-8ball.html", _kept(_table("8ball", True)), methods=["GET"]),
+        Route("/table.json", _kept(stats_web.checked(_table("carom", False))), methods=["GET"]),
+        Route("/table.html", _kept(stats_web.checked(_table("carom", True))), methods=["GET"]),
+        Route("/table-8ball.json", _kept(stats_web.checked(_table("8ball", False))), methods=["GET"]),
+        Route("/table-8ball.html", _kept(stats_web.checked(_table("8ball", True))), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
         Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
         Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
         *admin_web.routes(admin_token, receiver.store.clock),
         *stats_web.routes(_page),
+        *assets.routes(),
     ]
 
 
 async def not_found(request, exc):
+    """An unknown address (404) or method (405): a page in the site's style, or JSON for the API."""
     status = getattr(exc, "status_code", 404)
-    return _refused(status, "not found" if status == 404 else "method not allowed")
+    return failed_bare(request, status, "not found" if status == 404 else "method not allowed")

@@ -2,20 +2,12 @@
 readable on a phone) and ``/schedule.json``. A result comes from the stored match items under the
 fixture's id (the match id the device records it with) and links to its match record; each team
 links to its page (from the season's start, before anything is played)."""
-from starlette.responses import HTMLResponse
+from server.site import chrome
+from server.site.answers import JSONAnswer, html_page
+from server.site.pages import fixture_card, render
 
-from server.site.answers import JSONAnswer
-from server.site.links import team_href
-from server.site.pages import render
-
-# the league's pages (this one and the admin's) load nothing, run no script and may not be framed
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'"
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
             "cancelled": "zrušeno"}
-
-
-def page(text: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(text, status_code=status, headers={"Content-Security-Policy": CSP})
 
 
 def schedule(html: bool):
@@ -23,10 +15,21 @@ def schedule(html: bool):
     return lambda store, request: _schedule(store, request, html=html)
 
 
+def status_text(fixture: dict) -> str:
+    """What became of a fixture, when it is not simply to be played or played."""
+    return "" if fixture["status"] in ("scheduled", "played") else STATUSES.get(fixture["status"], fixture["status"])
+
+
+def has_record(fixture: dict) -> bool:
+    """A result with a match record to link: not a no-show's forfeit, which stands under the fixture's own id."""
+    return fixture["match"] is not None and not (fixture["status"] == "forfeited" and fixture["match"] == fixture["id"])
+
+
 def _schedule(store, request, *, html: bool):
     seasons = [s["name"] for s in store.league.seasons()]
     season = request.query_params.get("season", "")
-    season = season if season in seasons else (seasons[-1] if seasons else "")
+    asked = season in seasons
+    season = season if asked else (seasons[-1] if seasons else "")
     competition = request.query_params.get("competition", "carom")
     competitions = store.league.competitions()
     competition = competition if competition in competitions else "carom"
@@ -35,11 +38,14 @@ def _schedule(store, request, *, html: bool):
         return JSONAnswer({"season": season or None, "competition": competition, "fixtures": fixtures})
     rounds: dict[int, list[dict]] = {}
     for f in fixtures:
-        f["status_text"] = STATUSES.get(f["status"], f["status"])
-        f["home_href"], f["away_href"] = (team_href(f[side], competition, season) for side in ("home", "away"))
-        rounds.setdefault(f["round"], []).append(f)
+        card = fixture_card(dict(f, status_text=status_text(f), match=f["match"] if has_record(f) else None))
+        rounds.setdefault(f["round"], []).append(card)
     expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
     notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []
-    return page(render("schedule.html", title=f"Rozpis utkání {season}".strip(), seasons=seasons, season=season,
-                       competition=competition, competitions=competitions, fixtures=fixtures, notes=notes,
-                       rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)]))
+    frame = chrome.frame(store, here="schedule", game=competition, season=season or None,
+                         switch=chrome.schedule_href, asked=asked)
+    title = f"Rozpis utkání: {chrome.GAME_NAMES[competition]}, sezóna {season}" if season else "Rozpis utkání"
+    return html_page(render("schedule.html", frame=frame, title=title, fixtures=fixtures, notes=notes,
+                            rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)],
+                            description=f"Rozpis utkání soutěže {frame.league}, sezóna {season or '–'}: "
+                                        "kolo po kole, s výsledky odehraných utkání."))

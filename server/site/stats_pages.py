@@ -1,54 +1,64 @@
 """The statistics pages (A.1.3) and the rules page (A.1.4), Czech labels: Python builds the rows
 (names as links to their pages), server/site/templates lays them out with autoescaping."""
+import unicodedata
 from pathlib import Path
 
-from server.site import pages
+from server.site import czech, markdown, pages
+from server.site.chrome import GAME_NAMES, schedule_href, table_href
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
+from server.site.pages import DASH, col, grid, number
 from server.site.schedule_web import STATUSES
 
-GAME_NAMES = {"carom": "karambol", "8ball": "8-ball"}
-CAROM_COLUMNS = (("player", "Hráč"), ("team", "Družstvo"), ("matches", "Utkání"), ("partie", "Partie"),
-                 ("won", "V"), ("drawn", "R"), ("lost", "P"), ("points", "Body"), ("innings", "Náběhy"),
-                 ("general_average", "Generální průměr"), ("best_series", "Nejvyšší série"),
-                 ("best_partie_average", "Nejlepší průměr partie"), ("team_points", "Body pro družstvo"))
-EIGHTBALL_COLUMNS = (("player", "Hráč"), ("team", "Družstvo"), ("matches", "Utkání"), ("individual", "Zápasy"),
-                     ("won", "Výhry"), ("lost", "Prohry"), ("sets_won", "Sety vyhrané"), ("sets_lost", "Sety prohrané"),
-                     ("games_won", "Hry vyhrané"), ("games_lost", "Hry prohrané"),
-                     ("games_difference", "Rozdíl her"), ("fouls", "Fauly"))
+NAME = col("Hráč", "name stick", row=True)
+CAROM_COLUMNS = (("player", NAME), ("team", col("Družstvo", "name")), ("partie", col("Partie", "num")),
+                 ("points", col("Body", "num")), ("innings", col("Náběhy", "num")),
+                 ("general_average", col("GP", "num", "generální průměr")),
+                 ("best_series", col("NS", "num", "nejvyšší série")),
+                 ("best_partie_average", col("NP", "num", "nejlepší průměr v partii")),
+                 ("won", col("V", "num", "vyhrané partie")), ("drawn", col("R", "num", "remízy")),
+                 ("lost", col("P", "num", "prohrané partie")), ("matches", col("Utkání", "num")),
+                 ("team_points", col("Body pro družstvo", "num")))
+EIGHTBALL_COLUMNS = (("player", NAME), ("team", col("Družstvo", "name")), ("individual", col("Zápasy", "num")),
+                     ("won", col("Výhry", "num")), ("lost", col("Prohry", "num")),
+                     ("sets_won", col("Sety +", "num", "sety vyhrané")),
+                     ("sets_lost", col("Sety −", "num", "sety prohrané")),
+                     ("games_won", col("Hry +", "num", "hry vyhrané")),
+                     ("games_lost", col("Hry −", "num", "hry prohrané")),
+                     ("games_difference", col("Rozdíl her", "num")), ("fouls", col("Fauly", "num")),
+                     ("matches", col("Utkání", "num")))
+DECIMALS = {"general_average", "best_partie_average"}
 RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšší série",
             "best_partie_average": "Nejlepší průměr v partii", "team_points": "Body pro družstvo",
             "individual_won": "Vyhrané zápasy (výhry:prohry)", "games_difference": "Rozdíl her"}
-RESULTS = {"won": "výhra", "drawn": "remíza", "lost": "prohra", None: "–"}
+RESULTS = {"won": "výhra", "drawn": "remíza", "lost": "prohra", None: DASH}
 RULES_TEXTS = Path(__file__).resolve().parent / "rules_text"
-RULES = (("karambol.txt", "karambol", "Královédvorská kulečníková liga (karambol): organizace a pravidla, znění pořadatele"),
-         ("8ball.txt", "8-ball", "Podkrušnohorská billiard liga (8-ball): pravidla, znění pořadatele"),
-         ("RULES.md", "RULES.md", "Jak je počítadlo a server uplatňují (RULES.md, rozhodnutí v nejasných místech)"))
+RULES = (("karambol", "Karambol", "Královédvorská kulečníková liga (karambol)", "karambol.md"),
+         ("8-ball", "8-ball", "Podkrušnohorská billiard liga (8-ball)", "8ball.md"))
+EXPLAINED = "Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy a prohry."
 
 
 def columns(game: str):
     return EIGHTBALL_COLUMNS if game == "8ball" else CAROM_COLUMNS
 
 
+def _value(row: dict, key: str):
+    if key in DECIMALS:
+        return number(row[key])
+    if key == "games_difference":
+        return pages.signed(row[key])
+    return row[key]
+
+
 def _player_cells(row: dict, game: str, season: str | None) -> list:
-    cells = [row[key] for key, _ in columns(game)]
+    cells = [_value(row, key) for key, _ in columns(game)]
     cells[0] = link(row["player"], player_href(row["player"], game, season))
     cells[1] = link(row["team"], team_href(row["team"], game, season))
     return cells
 
 
-def _switches(path: str, game: str, season: str | None, seasons: dict) -> list:
-    """Links to the other competition and the neighbouring seasons of the same page."""
-    items = [link(GAME_NAMES[g], path + _query(g, None)) for g in GAME_NAMES if g != game]
-    if seasons["previous"]:
-        items.append(link(f"← {seasons['previous']}", path + _query(game, seasons["previous"])))
-    if seasons["next"]:
-        items.append(link(f"{seasons['next']} →", path + _query(game, seasons["next"])))
-    return items
-
-
 def _heading(what: str, data: dict) -> str:
-    return f"{what} – {GAME_NAMES[data['game']]}, sezóna {data['season'] or '–'}"
+    return f"{what}: {GAME_NAMES[data['game']]}, sezóna {data['season'] or DASH}"
 
 
 def _exports(path: str, data: dict) -> list:
@@ -56,116 +66,181 @@ def _exports(path: str, data: dict) -> list:
     return [link("CSV", f"{path}.csv{query}"), link("JSON", f"{path}.json{query}")]
 
 
-def players(data: dict) -> str:
+def folded(text: str) -> str:
+    """Lower case without accents: what the search compares ("novak" finds Novák)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+def players(data: dict, frame, wanted: str = "") -> str:
+    """Every player of the season by surname (Czech order), with a search: on the server
+    (``wanted``, ?q=) and, with the script, as one types."""
     game, season = data["game"], data["season"]
-    rows = [_player_cells(r, game, season) for r in data["rows"]]
-    section = {"links": _switches("/players.html", game, season, data["seasons"]) + _exports("/players", data),
-               "tables": [{"head": [h for _, h in columns(game)], "rows": rows}],
-               "lines": ["Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5)."
-                         if game == "carom" else "Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."]}
-    if not rows:
+    found = [r for r in data["rows"] if not wanted or folded(wanted) in folded(f"{r['player']} {r['team']}")]
+    rows = [_player_cells(r, game, season) for r in found]
+    section = {"links": _exports("/players", data),
+               "search": {"action": "/players.html", "label": "Hledat hráče nebo družstvo", "value": wanted,
+                          "table": "players-table", "count": len(rows),
+                          "hidden": [(k, v) for k, v in (("game", game if game != "carom" else None),
+                                                         ("season", season)) if v]},
+               "tables": [grid(_heading("Hráči", data), [c for _, c in columns(game)], rows, sortable=True,
+                               table_id="players-table")],
+               "lines": [("Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5). "
+                          + EXPLAINED) if game == "carom" else "Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."]}
+    if not data["rows"]:
         section["lines"].append("Žádný hráč v této sezóně.")
-    return pages.sectioned(_heading("Hráči", data), [section])
+    elif not rows:
+        section["lines"].append(f"Nikdo neodpovídá hledání „{wanted}“.")
+    return pages.sectioned(_heading("Hráči", data), [section], frame=frame, script=True,
+                           lead="Seřazeno podle příjmení; sloupce lze řadit kliknutím na záhlaví.",
+                           description=f"Hráči soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {season or DASH}:"
+                                       " partie, body, náběhy, průměry a série.")
 
 
-def rankings(data: dict) -> str:
+def rankings(data: dict, frame) -> str:
     game, season = data["game"], data["season"]
-    sections: list[dict] = [{"links": _switches("/rankings.html", game, season, data["seasons"]) + _exports("/rankings", data)}]
+    sections: list[dict] = [{"links": _exports("/rankings", data)}]
     for ranking in data["rankings"]:
         title = RANKINGS[ranking["key"]]
         if ranking["key"] == "general_average":
             title += f" (nejméně {data['min_partie']} partií)"
+        head = [col("#", "num place stick"), col("Hráč", "name stick2", row=True), col("Družstvo", "name"),
+                col("Hodnota", "num")]
+        if game == "carom":
+            head += [col("Partie", "num"), col("Body", "num"), col("Náběhy", "num")]
+        else:
+            head += [col("Zápasy", "num")]
         rows = [[r["place"], link(r["player"], player_href(r["player"], game, season)),
-                 link(r["team"], team_href(r["team"], game, season)), r["value"]] for r in ranking["rows"]]
-        sections.append({"heading": title, "tables": [{"head": ["#", "Hráč", "Družstvo", "Hodnota"], "rows": rows}]})
+                 link(r["team"], team_href(r["team"], game, season)),
+                 number(r["value"]) if ranking["key"] in DECIMALS else r["value"], r["partie"]]
+                + ([r["points"], r["innings"]] if game == "carom" else []) for r in ranking["rows"]]
+        sections.append({"heading": title, "tables": [grid(title, head, rows, sortable=True)]})
     if game == "carom":
         sections[-1]["lines"] = ["Pořadí podle přesného zlomku; hráči se stejnou hodnotou sdílejí místo. "
                                  "Generální průměr: hráči s alespoň polovinou partií nejčastějšího hráče sezóny."]
-    return pages.sectioned(_heading("Žebříčky", data), sections)
+    return pages.sectioned(_heading("Žebříčky", data), sections, frame=frame, script=True,
+                           description=f"Žebříčky hráčů soutěže {frame.league}, {GAME_NAMES[game]}, sezóna "
+                                       f"{season or DASH}: průměry, série a body pro družstvo.")
 
 
 def _partie_cells(p: dict, game: str, season: str) -> list:
-    cells = [link(p["date"] or p["match"], match_href(p["match"])), p["number"] if p["number"] is not None else "–",
-             link(p["team"], team_href(p["team"], game, season)),
-             link(p["opponent"], player_href(p["opponent"], game, season)) if p["opponent"] else "–",
+    cells = [link(czech.day(p["date"], year=True) if p["date"] else "utkání", match_href(p["match"])),
+             p["number"] if p["number"] is not None else DASH,
+             link(p["opponent"], player_href(p["opponent"], game, season)) if p["opponent"] else DASH,
              link(p["opponent_team"], team_href(p["opponent_team"], game, season)),
              RESULTS[p["result"]] + (" (skrečováno)" if p["forfeited"] else "")]
     if game == "8ball":
-        return cells + [f"{p['sets_won']}:{p['sets_lost']}", f"{p['games_won']}:{p['games_lost']}", p["fouls"]]
-    return cells + [p["points"], p["innings"], p["average"], p["best_series"], p["team_points"]]
+        return cells + [pages.pair(p["sets_won"], p["sets_lost"]), pages.pair(p["games_won"], p["games_lost"]),
+                        p["fouls"]]
+    return cells + [p["points"], p["innings"], number(p["average"]), p["best_series"], p["team_points"]]
 
 
-def player(data: dict) -> str:
+def _player_facts(row: dict | None, game: str, season: str | None) -> list:
+    if row is None:
+        return []
+    facts = [["Družstvo", link(row["team"], team_href(row["team"], game, season))], ["Utkání", row["matches"]]]
+    if game == "8ball":
+        return facts + [["Zápasy", f"{row['individual']} (výhry {row['won']}, prohry {row['lost']})"],
+                        ["Sety", f"{row['sets_won']}:{row['sets_lost']}"],
+                        ["Hry", f"{row['games_won']}:{row['games_lost']}"], ["Fauly", row["fouls"]]]
+    return facts + [["Partie", f"{row['partie']} (výhry {row['won']}, remízy {row['drawn']}, prohry {row['lost']})"],
+                    ["Body", row["points"]], ["Náběhy", row["innings"]],
+                    ["Generální průměr", czech.decimal(row["general_average"])],
+                    ["Nejvyšší série", row["best_series"]],
+                    ["Nejlepší průměr v partii", czech.decimal(row["best_partie_average"])],
+                    ["Body pro družstvo", row["team_points"]]]
+
+
+def player(data: dict, frame) -> str:
     name, game, season = data["player"], data["game"], data["season"]
-    sections = []
+    current = next((r for r in data["seasons"] if r["game"] == game and r["season"] == season), None)
+    sections = [{"facts": _player_facts(current, game, season)}]
+    what = "Zápasy" if game == "8ball" else "Partie"
+    partie_head = [col("Utkání", "name stick", row=True), col("Č.", "num", "pořadí partie v utkání"),
+                   col("Soupeř", "name"), col("Družstvo soupeře", "name"), col("Výsledek")] + (
+        [col("Sety", "num"), col("Hry", "num"), col("Fauly", "num")] if game == "8ball" else
+        [col("Body", "num"), col("Náběhy", "num"), col("Průměr", "num"), col("NS", "num", "nejvyšší série"),
+         col("Body pro družstvo", "num")])
+    sections.append({"heading": f"{what}: {GAME_NAMES[game]}, sezóna {season or DASH}",
+                     "tables": [grid(f"{what} v sezóně {season or DASH}", partie_head,
+                                     [_partie_cells(p, game, season) for p in data["partie"]])]})
     for g, title in GAME_NAMES.items():
-        rows = [[link(r["season"] or "–", player_href(name, g, r["season"]))] + _player_cells(r, g, r["season"])[1:]
+        rows = [[link(r["season"] or DASH, player_href(name, g, r["season"]))] + _player_cells(r, g, r["season"])[1:]
                 for r in data["seasons"] if r["game"] == g]
         if rows:
-            sections.append({"heading": f"Sezóny – {title}",
-                             "tables": [{"head": ["Sezóna"] + [h for _, h in columns(g)[1:]], "rows": rows}]})
-    partie_head = ["Utkání", "Č.", "Za družstvo", "Soupeř", "Družstvo soupeře", "Výsledek"] + (
-        ["Sety", "Hry", "Fauly"] if game == "8ball" else ["Body", "Náběhy", "Průměr", "NS", "Body pro družstvo"])
-    what = "Zápasy" if game == "8ball" else "Partie"
-    sections.append({"heading": f"{what} – {GAME_NAMES[game]}, sezóna {season or '–'}",
-                     "tables": [{"head": partie_head, "rows": [_partie_cells(p, game, season) for p in data["partie"]]}]})
-    return pages.sectioned(f"Hráč: {name}", sections)
+            head = [col("Sezóna", "stick", row=True)] + [c for _, c in columns(g)[1:]]
+            sections.append({"heading": f"Všechny sezóny: {title}", "tables": [grid(f"Sezóny, {title}", head, rows)]})
+    sections[-1]["lines"] = [EXPLAINED]
+    return pages.sectioned(f"Hráč: {name}", sections, frame=frame,
+                           lead=f"{GAME_NAMES[game]}, sezóna {season or DASH}",
+                           description=f"{name}: partie, body, náběhy, průměr a nejvyšší série v soutěži "
+                                       f"{frame.league}, sezóna {season or DASH}.")
 
 
-def team(data: dict) -> str:
-    name, game, season = data["team"], data["game"], data["season"]
-    line = data["table"]
-    facts = [["Místo v tabulce", line["place"] if line else "–"], ["Utkání", line["matches"] if line else 0],
-             ["Body", line["points"] if line else 0]]
+def _team_facts(data: dict) -> list:
+    line, league, game = data["table"], data.get("league"), data["game"]
+    facts = []
+    if league:
+        facts += [["Herna", league["venue"]], ["Vedoucí družstva", league["captain"]]]
+        if league["expelled"]:
+            facts.append(["Vyřazeno ze soutěže", czech.day(league["expelled"][:10], year=True)])
+    facts += [["Místo v tabulce", line["place"] if line and line["matches"] else DASH],
+              ["Utkání", line["matches"] if line else 0], ["Body", line["points"] if line else 0]]
+    if line:
+        facts.append(["Výhry, remízy, prohry", f"{line['matches_won']}, {line['matches_drawn']}, {line['matches_lost']}"])
     if line and game == "carom":
-        facts += [["Skóre", f"{line['scored']}:{line['conceded']}"], ["Generální průměr", line["general_average"]]]
+        facts += [["Skóre", f"{line['scored']}:{line['conceded']}"],
+                  ["Generální průměr", czech.decimal(line["general_average"])]]
     elif line:
         facts += [["Zápasy", f"{line['individual_won']}:{line['individual_lost']}"],
                   ["Sety", f"{line['sets_won']}:{line['sets_lost']}"], ["Hry", f"{line['games_won']}:{line['games_lost']}"]]
+    return facts
+
+
+def team_calendar_href(name: str, game: str, season: str | None) -> str:
+    return team_href(name, game, season).replace(".html", ".ics", 1)
+
+
+def team(data: dict, frame) -> str:
+    name, game, season = data["team"], data["game"], data["season"]
     league = data.get("league")
+    played = {r["player"] for r in data["players"]}
+    sections = [{"facts": _team_facts(data),
+                 "links": [link("Kalendář utkání (iCalendar)", team_calendar_href(name, game, season)),
+                           link("Tabulka", table_href(game, season)), link("Rozpis", schedule_href(game, season))]}]
     if league:
-        facts = [["Herna", league["venue"]], ["Vedoucí družstva", league["captain"]],
-                 *([["Vyřazeno ze soutěže", league["expelled"][:10]]] if league["expelled"] else []), *facts]
-    table_href = "/table-8ball.html" if game == "8ball" else "/table.html"
-    switches = _switches(team_href(name), game, season, data["seasons"])
-    sections = [{"links": switches + [link("Tabulka", table_href + _query(None, season)),
-                                      link("Rozpis", "/schedule" + _schedule_query(game, season))],
-                 "tables": [{"head": ["", ""], "rows": facts}]},
-                *_league_sections(league, {r["player"] for r in data["players"]}, game, season),
-                {"heading": "Hráči (podle odehraných partií)", "tables": [{
-                    "head": [h for _, h in columns(game)],
-                    "rows": [_player_cells(r, game, season) for r in data["players"]]}]},
-                {"heading": "Utkání", "tables": [{"head": ["Utkání", "Datum", "Domácí", "Hosté", "Výsledek"], "rows": [
-                    [link(m["match"], match_href(m["match"])), m["date"] or "–",
-                     link(m["home"], team_href(m["home"], game, season)) if m["home"] else "–",
-                     link(m["away"], team_href(m["away"], game, season)) if m["away"] else "–",
-                     f"{m['points']['home']} : {m['points']['away']}" + ("" if m["closed"] else " (neuzavřeno)")]
-                    for m in data["matches"]]}]}]
-    return pages.sectioned(f"Družstvo: {name} ({GAME_NAMES[game]}, {season or '–'})", sections)
+        cards = [pages.fixture_card(dict(f, season=season, competition=game,
+                                         status_text=STATUSES.get(f["status"], f["status"])
+                                         if f["status"] not in ("scheduled", "played") else ""))
+                 for f in league["fixtures"]]
+        sections.append({"heading": "Rozpis a výsledky", "fixtures": cards})
+    else:
+        cards = [pages.fixture_card({"date": m["date"], "home": m["home"], "away": m["away"], "venue": m.get("venue"),
+                                     "points_home": m["points"]["home"], "points_away": m["points"]["away"],
+                                     "match": m["match"], "season": season, "competition": game,
+                                     "status_text": "" if m["closed"] else "neuzavřeno"})
+                 for m in data["matches"]]
+        sections.append({"heading": "Utkání", "fixtures": cards, "lines": [] if cards else ["Zatím žádné utkání."]})
+    sections.append({"heading": "Hráči", "tables": [grid(
+        f"Hráči družstva {name}", [c for _, c in columns(game)],
+        [_player_cells(r, game, season) for r in data["players"]], sortable=True)] if data["players"] else [],
+        "lines": [] if data["players"] else ["Zatím nikdo neodehrál partii."]})
+    if league:
+        sections.append({"heading": "Soupiska", "links": [
+            link(p, player_href(p, game, season)) if p in played else p for p in league["roster"]]})
+    return pages.sectioned(f"Družstvo: {name}", sections, frame=frame, script=bool(data["players"]),
+                           lead=f"{GAME_NAMES[game]}, sezóna {season or DASH}",
+                           description=f"Družstvo {name} ({frame.league}, sezóna {season or DASH}): rozpis, "
+                                       "výsledky, hráči a kalendář utkání.")
 
 
-def _schedule_query(game: str, season: str | None) -> str:
-    return _query(None, season) + (("&" if season else "?") + "competition=8ball" if game == "8ball" else "")
-
-
-def _league_sections(league: dict | None, played: set, game: str, season: str | None) -> list[dict]:
-    """A league team's roster (a player who has ``played`` links to their page) and its fixtures
-    of the season (a result links to its match)."""
-    if not league:
-        return []
-    fixtures = [[f"{f['date']} {f['start']}", link(f["home"], team_href(f["home"], game, season)),
-                 link(f["away"], team_href(f["away"], game, season)), f["venue"],
-                 link(f"{f['points_home']} : {f['points_away']}", match_href(f["match"])) if f["match"]
-                 else STATUSES.get(f["status"], f["status"])]
-                for f in league["fixtures"]]
-    return [{"heading": "Soupiska", "tables": [{"head": ["Hráč"], "rows": [
-                [link(p, player_href(p, game, season)) if p in played else p] for p in league["roster"]]}]},
-            {"heading": "Rozpis utkání", "tables": [{"head": ["Datum", "Domácí", "Hosté", "Herna", "Výsledek"],
-                                                    "rows": fixtures}]}]
-
-
-def rules() -> str:
-    """The rules in force (A.1.4): the league's own texts as shipped, and RULES.md; shown as text."""
-    texts = [{"label": label, "heading": heading, "text": (RULES_TEXTS / name).read_text(encoding="utf-8")}
-             for name, label, heading in RULES]
-    return pages.render("rules.html", title="Pravidla", texts=texts)
+def rules(frame) -> str:
+    """The rules in force (A.1.4): the leagues' own texts, and how the counter and the receiver
+    apply them where the texts leave a question open (RULES.md, in English)."""
+    texts = [{"id": key, "label": label, "heading": heading,
+              "html": markdown.to_html((RULES_TEXTS / name).read_text(encoding="utf-8"), shift=1)}
+             for key, label, heading, name in RULES]
+    decisions = markdown.to_html((RULES_TEXTS / "RULES.md").read_text(encoding="utf-8"), shift=1,
+                                 after_first_rule=True)
+    return pages.render("rules.html", frame=frame, title="Pravidla", texts=texts, decisions=decisions,
+                        description=f"Pravidla soutěží {frame.league}: organizace, karambol a 8-ball, a jak je "
+                                    "uplatňuje počítadlo.")

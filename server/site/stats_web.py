@@ -1,32 +1,32 @@
 """The statistics routes of the league's site (A.1.3, A.1.4), beside server/site/routes.py's:
 
-    GET /players.html|.json|.csv          every player of a season        ?game=carom|8ball&season=2026/27
+    GET /players.html|.json|.csv          every player of a season        ?game=carom|8ball&season=2026/27&q=
     GET /players/<name>.html|.json        one player: every season, and the partie of one ?game=&season=
     GET /rankings.html|.json|.csv         the season's rankings of players  ?game=&season=&min_partie=
-    GET /teams/<name>.html|.json          a team: table line, players, matches  ?game=&season=
+    GET /teams/<name>.html|.json|.ics     a team: table line, players, matches; its fixtures as iCalendar
     GET /table.csv, /table-8ball.csv      the league tables (team figures) as CSV  ?season=
     GET /rules.html                       the rules in force
     GET /favicon.ico                      204: no icon
+    GET /robots.txt                       every public page may be indexed; the admin and the API not
 
-Bad query parameters get 400 with the reason; an unknown player or team 404.
+Bad query parameters get 400 with the reason; an unknown player or team 404 (an HTML page for a
+page, JSON for .json and the API).
 """
 import csv
 import io
 
 from starlette.exceptions import HTTPException
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from server.site import stats_pages
-from server.site.answers import JSONAnswer, refused
+from server.site import calendar, chrome, stats_pages
+from server.site.answers import JSONAnswer, html_page
+from server.site.errors import failed
+from server.site.links import player_href, query, team_href
 from server.tables import exports, stats
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 FORMATS = (".html", ".json", ".csv")
-
-
-def html(text: str) -> HTMLResponse:
-    return HTMLResponse(text, headers={"Content-Security-Policy": CSP})
+ROBOTS = "User-agent: *\nDisallow: /admin\nDisallow: /api/\nAllow: /\n"
 
 
 def csv_answer(head: list[str], rows, name: str) -> Response:
@@ -57,8 +57,18 @@ def checked(build):
         try:
             return build(store, request)
         except stats.BadQuery as exc:
-            return refused(400, str(exc))
+            return failed(store, request, 400, exc)
     return answer
+
+
+def _listing(path: str):
+    """``switch(game, season)`` of a list page: the same list in another competition or season."""
+    return lambda game, season: path + query(game if game != "carom" else None, season)
+
+
+def _frame(store, request, here: str, game: str, season: str | None, switch=None):
+    return chrome.frame(store, here=here, game=game, season=season, switch=switch,
+                        asked="season" in request.query_params)
 
 
 def _players(suffix: str):
@@ -70,7 +80,9 @@ def _players(suffix: str):
             keys = [key for key, _ in stats_pages.columns(data["game"])]
             return csv_answer(["season", *keys], ([data["season"], *(r[k] for k in keys)] for r in data["rows"]),
                               f"players-{data['game']}")
-        return html(stats_pages.players(data))
+        frame = _frame(store, request, "players", data["game"], data["season"], _listing("/players.html"))
+        wanted = request.query_params.get("q", "")[:100]
+        return html_page(stats_pages.players(data, frame, wanted))
     return build
 
 
@@ -84,7 +96,8 @@ def _rankings(suffix: str):
             return csv_answer(["season", "ranking", "place", "player", "team", "value"],
                               ([data["season"], r["key"], row["place"], row["player"], row["team"], row["value"]]
                                for r in data["rankings"] for row in r["rows"]), f"rankings-{game}")
-        return html(stats_pages.rankings(data))
+        frame = _frame(store, request, "rankings", data["game"], data["season"], _listing("/rankings.html"))
+        return html_page(stats_pages.rankings(data, frame))
     return build
 
 
@@ -94,16 +107,26 @@ def _player(store, request):
     game = stats.game_of(params["game"]) if "game" in params else None
     data = stats.player(store, name, game, stats.season_arg(params.get("season")))
     if data is None:
-        return refused(404, f"no player {name[:200]!r}")
-    return JSONAnswer(data) if suffix == ".json" else html(stats_pages.player(data))
+        return failed(store, request, 404, f"no player {name[:200]!r}")
+    if suffix == ".json":
+        return JSONAnswer(data)
+    frame = _frame(store, request, "players", data["game"], data["season"] or None,
+                   lambda g, s: player_href(name, g, s) if g == data["game"] else chrome.table_href(g, s))
+    return html_page(stats_pages.player(data, frame))
 
 
 def _team(store, request):
-    name, suffix = _split(request.path_params["name"], FORMATS[:2])
+    name, suffix = _split(request.path_params["name"], (*FORMATS[:2], ".ics"))
     data = stats.team(store, name, *_asked(request))
     if data is None:
-        return refused(404, f"no team {name[:200]!r}")
-    return JSONAnswer(data) if suffix == ".json" else html(stats_pages.team(data))
+        return failed(store, request, 404, f"no team {name[:200]!r}")
+    if suffix == ".json":
+        return JSONAnswer(data)
+    if suffix == ".ics":
+        return calendar.answer(data, store.league.competitions().get(data["game"], ""), request)
+    frame = _frame(store, request, "table", data["game"], data["season"],
+                   lambda g, s: team_href(name, g, s) if g == data["game"] else chrome.table_href(g, s))
+    return html_page(stats_pages.team(data, frame))
 
 
 TABLE_CSV = {"carom": ("place", "team", "matches", "partie", "points", "scored", "conceded", "difference",
@@ -122,12 +145,16 @@ def _table_csv(game: str):
 
 
 def _rules(store, request):
-    return html(stats_pages.rules())
+    return html_page(stats_pages.rules(chrome.frame(store, here="rules", game=None, season=None)))
 
 
 async def _no_icon(request):
     """Browsers ask every site for /favicon.ico: nothing to show, and no 404 in their console."""
     return Response(status_code=204, headers={"Cache-Control": "max-age=86400"})
+
+
+async def _robots(request):
+    return PlainTextResponse(ROBOTS, headers={"Cache-Control": "max-age=86400"})
 
 
 def routes(page) -> list[Route]:
@@ -141,4 +168,6 @@ def routes(page) -> list[Route]:
         Route("/table-8ball.csv", page(checked(_table_csv("8ball"))), methods=["GET"]),
         Route("/rules.html", page(_rules), methods=["GET"]),
         Route("/favicon.ico", _no_icon, methods=["GET"]),
+        Route("/robots.txt", _robots, methods=["GET"]),
     ]
+

@@ -76,6 +76,11 @@ class Items(Repository):
         with self._read() as db:
             return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
 
+    def last_received(self) -> str | None:
+        """When the latest item arrived (UTC, ISO 8601): the site's "last change"; None before the first."""
+        with self._read() as db:
+            return db.execute("SELECT received FROM items ORDER BY seq DESC LIMIT 1").scalar()
+
     def match_venue(self, match_id: str) -> str | None:
         """The venue of a match, as its first stored item set it (None: no item of it yet)."""
         with self._read() as db:

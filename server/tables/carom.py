@@ -6,7 +6,7 @@ Averages are exact fractions; the printed form has 3 decimals, truncated (RULES 
 from fractions import Fraction
 
 from rules.carom.figures import average, average_text
-from server.tables import sums
+from server.tables import results
 from server.tables.items import (
     SIDES,
     captains_of,
@@ -98,9 +98,11 @@ def league_table(store, season: str | None = None) -> dict:
     """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head,
     over one season (default: the latest)."""
     game = GAME
-    season = sums.season_or_latest(store, game, season)
+    season = results.table_season(store, game, season)
     against = store.figures.head_to_head(game, season)
-    teams = [_Team(row, against.get(row["team"], {})) for row in store.figures.team_sums(game, season)]
+    summed = store.figures.team_sums(game, season)
+    summed += results.not_yet_played(store, game, season, summed)
+    teams = [_Team(row, against.get(row["team"], {})) for row in summed]
     rows = []
     for place, (team, decided_by) in enumerate(_order(teams), start=1):
         rows.append({
@@ -108,10 +110,11 @@ def league_table(store, season: str | None = None) -> dict:
             "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
             "difference": team.scored - team.conceded, "innings": team.innings,
             "general_average": average_text(team.general_average), "general_average_exact": str(team.general_average),
-            "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
+            "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by if team.matches else None,
         })
     return {"game": game, "season": season, "order": ["points", "difference", "general_average", "head_to_head"],
-            "rows": rows, "unreadable": store.figures.unreadable(game, season)}
+            "rows": results.with_results(rows, results.team_results(store, game, season)),
+            "unreadable": store.figures.unreadable(game, season)}
 
 
 def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
@@ -202,10 +205,12 @@ def rankings(rows: list[dict], min_partie: int | None) -> dict:
     """General average (with a minimum of partie), best series, best partie average, team points."""
     minimum = default_min_partie(rows) if min_partie is None else min_partie
     general = [r for r in rows if r["partie"] >= minimum]
+    counts = ("partie", "points", "innings")         # shown beside each value
     return {"min_partie": minimum, "rankings": [
         ranking("general_average", general, lambda r: -average(r["points"], r["innings"]),
-                lambda r: average_text(average(r["points"], r["innings"]))),
-        ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"]),
-        ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r))),
-        ranking("team_points", rows, lambda r: -r["team_points"], lambda r: r["team_points"]),
+                lambda r: average_text(average(r["points"], r["innings"])), counts),
+        ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"], counts),
+        ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r)),
+                counts),
+        ranking("team_points", rows, lambda r: -r["team_points"], lambda r: r["team_points"], counts),
     ]}

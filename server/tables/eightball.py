@@ -8,7 +8,7 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball.match import team_score
-from server.tables import sums
+from server.tables import results
 from server.tables.items import (
     OTHER,
     SIDES,
@@ -106,8 +106,9 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
 def league_table(store, season: str | None = None, *, points_per_match: int = 1) -> dict:
     """The 8-ball league table over one season (default: the latest): team points (individual matches
     won), sets difference, games difference; summed from the figures stored at ingestion."""
-    season = sums.season_or_latest(store, "8ball", season)
+    season = results.table_season(store, "8ball", season)
     teams = store.figures.team_sums("8ball", season)
+    teams += results.not_yet_played(store, "8ball", season, teams)
     for t in teams:
         t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
 
@@ -123,9 +124,11 @@ def league_table(store, season: str | None = None, *, points_per_match: int = 1)
             "individual_won": t["won"], "individual_lost": t["lost"], "points": t["points"],
             "sets_won": t["sets_won"], "sets_lost": t["sets_lost"], "sets_difference": t["sets_won"] - t["sets_lost"],
             "games_won": t["games_won"], "games_lost": t["games_lost"],
-            "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
+            "games_difference": t["games_won"] - t["games_lost"],
+            "tied": t["matches"] > 0 and keys.count(key(t)) > 1,
         })
-    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match,
+            "rows": results.with_results(rows, results.team_results(store, "8ball", season)),
             "unreadable": store.figures.unreadable("8ball", season)}
 
 

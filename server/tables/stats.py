@@ -9,6 +9,8 @@ frequent player, at least 1 (``min_partie`` overrides it). Other rankings list e
 """
 import re
 
+from server.league.czech_order import czech_key, surname_key
+from server.league.said import Said
 from server.tables import exports, sums
 from server.tables.games import TABLE_GAMES, table_game
 
@@ -16,20 +18,20 @@ SEASON = re.compile(r"\d{4}/\d{2}")
 MAX_NAME = 200
 
 
-class BadQuery(ValueError):
+class BadQuery(Said):
     """A query parameter out of its range (the message says which and why)."""
 
 
 def game_of(text: str | None) -> str:
     game = text or "carom"
     if game not in TABLE_GAMES:
-        raise BadQuery(f"game must be one of {', '.join(TABLE_GAMES)}, got {game[:40]!r}")
+        raise BadQuery("game must be one of {games}, got {got!r}", games=", ".join(TABLE_GAMES), got=game[:40])
     return game
 
 
 def season_arg(text: str | None) -> str | None:
     if text is not None and not SEASON.fullmatch(text):
-        raise BadQuery(f"season must look like 2026/27, got {text[:40]!r}")
+        raise BadQuery("season must look like 2026/27, got {got!r}", got=text[:40])
     return text
 
 
@@ -38,8 +40,10 @@ def count_arg(text: str | None, name: str, *, most: int | None = 10_000) -> int 
     if text is None:
         return None
     if not text.isascii() or not text.isdigit() or len(text) > 18 or (most is not None and int(text) > most):
-        bound = f"from 0 to {most}" if most is not None else "from 0"
-        raise BadQuery(f"{name} must be a whole number {bound}, got {text[:40]!r}")
+        if most is None:
+            raise BadQuery("{name} must be a whole number from 0, got {got!r}", name=name, got=text[:40])
+        raise BadQuery("{name} must be a whole number from 0 to {most}, got {got!r}", name=name, most=most,
+                       got=text[:40])
     return int(text)
 
 
@@ -58,7 +62,8 @@ def figures(row: dict) -> dict:
 def players(store, game: str = "carom", season: str | None = None) -> dict:
     """Every player of a competition's season with their figures, by name."""
     season = sums.season_or_latest(store, game, season)
-    rows = [figures(r) for r in store.players.of_season(game, season)]
+    rows = sorted((figures(r) for r in store.players.of_season(game, season)),
+                  key=lambda r: (surname_key(r["player"]), czech_key(r["team"])))
     return {"game": game, "season": season, "seasons": neighbours(store, game, season), "rows": rows}
 
 

@@ -30,6 +30,20 @@
     return [null, words[t.view] || t.view, null, null];
   }
 
+  // "út 13. 10. 19:05": the receive time (UTC ISO in the data) in the league's zone, Europe/Prague
+  const DAYS = ["ne", "po", "út", "st", "čt", "pá", "so"];
+  const PRAGUE = new Intl.DateTimeFormat("en-GB", {timeZone: "Europe/Prague", year: "numeric", month: "numeric",
+                                                   day: "numeric", hour: "2-digit", minute: "2-digit",
+                                                   hourCycle: "h23"});
+  function when(iso) {
+    const moment = new Date(iso);
+    if (!iso || isNaN(moment.getTime())) return iso;
+    const part = {};
+    PRAGUE.formatToParts(moment).forEach(function (p) { part[p.type] = p.value; });
+    const weekday = DAYS[new Date(Date.UTC(+part.year, +part.month - 1, +part.day)).getUTCDay()];
+    return weekday + " " + (+part.day) + ". " + (+part.month) + ". " + part.hour + ":" + part.minute;
+  }
+
   function row(t) {
     const tr = document.createElement("tr");
     tr.dataset.key = key(t);
@@ -38,7 +52,13 @@
     const match = m ? m.home + " – " + m.away + " " + m.points.home + " : " + m.points.away : null;
     [cell(t.venue, "name"), cell(t.table), cell(parts[0], "name"), cell(parts[1]), cell(parts[2], "name"),
      cell(parts[3]), cell(match, "name")].forEach(function (td) { tr.appendChild(td); });
-    const received = cell(t.received);
+    const received = cell(when(t.received));
+    if (t.received) {
+      const time = document.createElement("time");
+      time.dateTime = t.received;
+      time.textContent = received.textContent;
+      received.replaceChildren(time);
+    }
     if (t.record_url) {
       const a = document.createElement("a");
       a.href = t.record_url;

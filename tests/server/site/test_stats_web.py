@@ -1,7 +1,6 @@
 """The statistics pages and exports over real HTTP (A.1.3, A.1.4): players, rankings, player and
 team pages, the match page's links, CSV parsed back, the rules page, hostile names as text."""
 import csv
-import html
 import io
 import json
 from urllib.parse import quote
@@ -35,7 +34,7 @@ def test_a_1_3_players_page_json_and_csv_say_the_same(site, receiver):
     data = json.loads(page(site, "/players.json"))
     assert data == json.loads(json.dumps(stats.players(receiver.store)))
     text = page(site, "/players.html")
-    assert "Novák" in text and "3.666" in text and 'href="/players/Nov%C3%A1k.html?game=carom&amp;season=2026%2F27"' in text
+    assert "Novák" in text and "3,666" in text and 'href="/players/Nov%C3%A1k.html?game=carom&amp;season=2026%2F27"' in text
     rows = csv_rows(site, "/players.csv")
     assert [r["player"] for r in rows] == [r["player"] for r in data["rows"]]
     svoboda = next(r for r in rows if r["player"] == "Svoboda")
@@ -49,7 +48,7 @@ def test_a_1_3_players_page_json_and_csv_say_the_same(site, receiver):
 def test_a_1_3_rankings_and_team_figures_exported_as_csv(site):
     rows = csv_rows(site, "/rankings.csv")
     general = [(r["place"], r["player"], r["value"]) for r in rows if r["ranking"] == "general_average"]
-    assert general == [("1", "Svoboda", "3.666"), ("2", "Novák", "3.333"), ("3", "Dvořák", "1.000"), ("3", "Černý", "1.000")]
+    assert general == [("1", "Svoboda", "3.666"), ("2", "Novák", "3.333"), ("3", "Černý", "1.000"), ("3", "Dvořák", "1.000")]
     assert "nejméně 1 partií" in page(site, "/rankings.html")
     assert json.loads(page(site, "/rankings.json?min_partie=2"))["rankings"][0]["rows"][-1]["player"] == "Novák"
     table = json.loads(page(site, "/table.json"))["rows"]
@@ -64,7 +63,7 @@ def test_a_1_3_player_page_team_page_and_match_page_link_each_other(site):
     match = page(site, next(h for h in hrefs(index) if h.startswith("/matches/KD-2")))
     player_link = next(h for h in hrefs(match) if h.startswith("/players/Nov"))
     player = page(site, player_link)
-    assert "Hráč: Novák" in player and "3.500" in player and "KD-2" in player
+    assert "Hráč: Novák" in player and "3,500" in player and "pá 4. 12. 2026" in player and ">KD-2<" not in player
     team = page(site, next(h for h in hrefs(player) if h.startswith("/teams/Lvi")))
     assert "Družstvo: Lvi" in team and "Novák" in team and "Dvořák" in team
     assert any(h.startswith("/matches/KD-1") for h in hrefs(team))
@@ -86,33 +85,54 @@ def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures
     assert teams == {f"/teams/{quote(name, safe='')}.html?game=carom&season=2026%2F27" for name in TEAMS}
     data = json.loads(page(client, f"/teams/Orli.json?season={quote(SEASON, safe='')}"))
     venue, _, roster = TEAMS["Orli"]
-    assert data["table"] is None and data["players"] == [] and data["matches"] == []
+    assert data["table"]["matches"] == 0 and data["players"] == [] and data["matches"] == []
     league = data["league"]
     assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, roster[0], sorted(roster))
     assert len(league["fixtures"]) == 6 and all("Orli" in (f["home"], f["away"]) for f in league["fixtures"])
     text = page(client, "/teams/Orli.html")                       # no season asked: the league's latest
     assert "Družstvo: Orli" in text and "Hospoda U Koule" in text and "Soupiska" in text and "Kučera" in text
     assert "+420" not in text and "777" not in text
-    assert text.count("naplánováno") == 6 and 'href="/schedule?season=2026%2F27"' in text
+    assert text.count('<li class="card">') == 6 and 'href="/schedule?season=2026%2F27"' in text
     assert client.get("/teams/Nikdo.html")[0] == 404
 
 
 @pytest.mark.parametrize("path, status", [
-    ("/players/Nikdo.html", 404), ("/teams/Nikdo.json", 404), ("/players/Nov%C3%A1k.txt", 404),
-    ("/players.html?game=snooker", 400), ("/players.json?season=2026", 400), ("/rankings.csv?min_partie=-1", 400),
-    ("/rankings.html?min_partie=99999999", 400), ("/teams/Lvi.html?season=x", 400), ("/players/" + "x" * 300 + ".html", 404),
+    ("/teams/Nikdo.json", 404), ("/players.json?season=2026", 400), ("/rankings.csv?min_partie=-1", 400),
+    ("/api/v1/nothing", 404), ("/players/Nov%C3%A1k.txt", 404),
 ])
-def test_bad_statistics_requests_get_a_reason_not_a_traceback(client, path, status):
+def test_bad_statistics_requests_for_data_get_json_with_the_reason(client, path, status):
     code, data = client.get(path)
     assert code == status and json.loads(data)["reason"]
 
 
-def test_a_1_4_the_rules_page_shows_the_leagues_texts_escaped(client):
+@pytest.mark.parametrize("path, status, said", [
+    ("/players/Nikdo.html", 404, "Stránka nenalezena"), ("/teams/Nikdo.html", 404, "Stránka nenalezena"),
+    ("/players.html?game=snooker", 400, "Soutěž musí být jedna z: carom, 8ball; zadáno &#39;snooker&#39;."),
+    ("/rankings.html?min_partie=99999999", 400, "min_partie musí být celé číslo od 0 do 10000"),
+    ("/teams/Lvi.html?season=x", 400, "Sezóna se píše jako 2026/27; zadáno &#39;x&#39;."),
+    ("/players/" + "x" * 300 + ".html", 404, "Stránka nenalezena"), ("/no/such/page", 404, "Stránka nenalezena"),
+])
+def test_a_bad_page_request_gets_a_page_in_the_sites_style_with_the_reason_in_czech(client, path, status, said):
+    code, headers, data = client.request("GET", path, headers={"Accept": "text/html,*/*"})
+    text = data.decode("utf-8")
+    assert code == status and headers["content-type"].startswith("text/html")
+    assert said in text and 'href="/">Zpět na úvodní stránku</a>' in text and "<main" in text
+
+
+def test_a_client_that_asks_for_json_gets_json_also_where_a_browser_gets_a_page(client):
+    status, headers, data = client.request("GET", "/no/such/page", headers={"Accept": "application/json"})
+    assert status == 404 and json.loads(data)["reason"] == "not found"
+
+
+def test_a_1_4_the_rules_page_shows_the_leagues_texts_from_markdown_without_file_names(client):
     status, headers, data = client.request("GET", "/rules.html")
     text = data.decode("utf-8")
     assert status == 200 and "default-src 'none'" in headers["content-security-policy"]
-    for needle in ("Kritéria řazení týmů", "PRAVIDLA PODKRUŠNOHORSKÉ BILLIARD LIGY", "1.8 League table"):
-        assert html.escape(needle, quote=False) in text
+    for needle in ("<h4>4. Kritéria řazení týmů v tabulce</h4>", "<strong>3.7.</strong> Pokud se tým bez omluvy",
+                   "<h3>5. Prohra</h3>", '<div lang="en">', "<h4>1.8 League table"):
+        assert needle in text
+    for developer in (".txt", ".md", "seeds/", "RULES.md"):
+        assert developer not in text
     assert "<script" not in text
 
 

@@ -118,9 +118,9 @@ def test_pages_show_the_8ball_record_and_table(league):
     league.match("PK-4", "Koule", "<Tágo>", ["hhhhhh", "wwwhhhwww"])
     html = pages.match(exports.match_record(league.store, "PK-4"))
     assert "Zápas 2: Koule hráč 2 – &lt;Tágo&gt; hráč 2, sety 1 : 2, vítěz &lt;Tágo&gt; hráč 2" in html
-    assert "<th>Rozráží</th>" in html and "zapsáno" in html
+    assert ">Rozráží</th>" in html and "zapsáno" in html
     page = pages.eightball_table(exports.league_table(league.store, "8ball"))
-    assert "Tabulka ligy – 8-ball" in page and "rozdíl setů, rozdíl her" in page
+    assert "Tabulka: 8-ball, sezóna 2026/27" in page and "rozdíl setů, rozdíl her" in page
     assert exports.league_table(league.store)["rows"] == []    # the carom table leaves 8-ball out
 
 
@@ -137,7 +137,7 @@ def test_the_8ball_exports_over_http(league):
         assert "Zápis o utkání: Koule – Tágo" in get("/matches/PK-5.html")
         rows = json.loads(get("/table-8ball.json"))["rows"]
         assert [(r["team"], r["points"]) for r in rows] == [("Koule", 2), ("Tágo", 1)]
-        assert "Tabulka ligy – 8-ball" in get("/table-8ball.html")
+        assert "Tabulka: 8-ball, sezóna 2026/27" in get("/table-8ball.html")
         assert "/table-8ball.html" in get("/")
 
 
@@ -149,4 +149,4 @@ def test_serve_prints_the_8ball_table(tmp_path, capsys):
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["team"], r["points"]) for r in rows] == [("Koule", 1), ("Tágo", 0)]
     assert main(["server", "--db", str(db), "table", "--game", "8ball", "--html"]) == 0
-    assert "Tabulka ligy – 8-ball" in capsys.readouterr().out
+    assert "Tabulka: 8-ball, sezóna 2026/27" in capsys.readouterr().out

@@ -1,0 +1,93 @@
+"""What every page of the league's site has around its content: the header with the league's name
+and season, the competition switcher (carom / 8-ball), the earlier seasons, the site's navigation,
+and the footer with the time of the last change.
+
+``frame(store, …)`` reads what it needs from the store (three small queries); ``PRINTABLE`` is the
+frame of a page printed by the command line (no navigation, nothing read).
+"""
+from dataclasses import dataclass, field
+
+from server.site import czech
+from server.site.links import query
+
+GAME_NAMES = {"carom": "karambol", "8ball": "8-ball"}
+SITE = "Liga"
+
+
+@dataclass(frozen=True)
+class Frame:
+    league: str = SITE
+    game: str | None = None
+    season: str | None = None
+    games: tuple = ()          # ({"label", "href", "current"}, …): the competition switcher
+    seasons: tuple = ()        # ({"label", "href", "current"}, …): every season, latest first
+    nav: tuple = ()            # ({"label", "href", "current"}, …)
+    updated: str | None = None          # "út 13. 10. 2026 21:14" (Prague)
+    updated_iso: str = ""
+    navigation: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+PRINTABLE = Frame(navigation=False)
+
+
+def table_href(game: str, season: str | None = None) -> str:
+    return ("/table-8ball.html" if game == "8ball" else "/table.html") + query(None, season)
+
+
+def schedule_href(game: str, season: str | None = None) -> str:
+    args = query(None, season)
+    if game == "8ball":
+        args += ("&" if args else "?") + "competition=8ball"
+    return "/schedule" + args
+
+
+NAV = (("home", "Domů", lambda g, s: "/"),
+       ("schedule", "Rozpis", schedule_href),
+       ("table", "Tabulka", table_href),
+       ("players", "Hráči", lambda g, s: "/players.html" + query(g if g != "carom" else None, s)),
+       ("rankings", "Žebříčky", lambda g, s: "/rankings.html" + query(g if g != "carom" else None, s)),
+       ("live", "Živě", lambda g, s: "/live"),
+       ("rules", "Pravidla", lambda g, s: "/rules.html"))
+
+
+def all_seasons(store) -> list[str]:
+    """Every season the league knows (set up by the organiser or with a stored match), latest first."""
+    return sorted({s["name"] for s in store.league.seasons()} | set(store.figures.seasons()), reverse=True)
+
+
+def last_update(store) -> str | None:
+    """When the last item arrived (UTC ISO), the time the footer shows."""
+    return store.items.last_received()
+
+
+def frame(store, *, here: str, game: str | None, season: str | None, switch=None, asked: bool = False) -> Frame:
+    """The frame of a page of ``game`` and ``season`` (None: not tied to one); ``switch(game,
+    season) -> href``: the same page in another competition or season (default: its table);
+    ``asked``: the season was asked for, so the navigation keeps it."""
+    switch = switch or table_href
+    shown_game = game or "carom"
+    names = store.league.competitions()
+    seasons = all_seasons(store)
+    kept = season if asked else None
+    updated = last_update(store)
+    return Frame(
+        league=names.get(shown_game, SITE), game=game, season=season,
+        games=tuple({"label": GAME_NAMES[g], "href": switch(g, season), "current": g == game} for g in GAME_NAMES),
+        seasons=tuple({"label": s, "href": switch(shown_game, s), "current": s == season} for s in seasons),
+        nav=tuple({"label": label, "href": href(shown_game, kept), "current": key == here}
+                  for key, label, href in NAV),
+        updated=czech.moment(updated) if updated else None, updated_iso=czech.iso_local(updated) if updated else "")
+
+
+# The frame of a page built without asking the store (an unknown address, a failure).
+BARE = Frame(games=tuple({"label": GAME_NAMES[g], "href": table_href(g), "current": False} for g in GAME_NAMES),
+             nav=tuple({"label": label, "href": href("carom", None), "current": False} for _, label, href in NAV))
+
+ADMIN_NAV = (("admin", "Přehled", "/admin"), ("site", "Web ligy", "/"))
+
+
+def admin_frame(here: str = "admin", *, league: str = "Správa ligy") -> Frame:
+    """The frame of the admin's pages: its own navigation, no seasons to switch."""
+    return Frame(league=league, nav=tuple({"label": label, "href": href, "current": key == here}
+                                          for key, label, href in ADMIN_NAV))

@@ -1,0 +1,56 @@
+"""The site's home page: the leagues' names, tonight's and the next fixtures, the latest results by
+date (newest first, with their competition) and links to the tables. It changes with the date, so
+its kept copy is kept per day (server/site/routes.py)."""
+from server.site import chrome, czech, pages
+from server.site.chrome import GAME_NAMES, table_href
+from server.site.links import link
+from server.site.schedule_web import STATUSES
+from server.tables import sums
+
+UPCOMING = 6         # the next fixtures shown
+RESULTS = 10         # the latest results shown
+
+
+def _season_of_today(store, today) -> str | None:
+    """The season containing today when the league has it, else the latest one there is."""
+    seasons = chrome.all_seasons(store)
+    current = sums.season_of(today.isoformat())
+    return current if current in seasons else next(iter(seasons), None)
+
+
+def _competitions(store, season: str | None) -> list[str]:
+    """The competitions with teams or matches in the season (carom first); both when neither has any."""
+    played = {m["game"] for m in store.figures.matches(season)} if season else set()
+    entered = {g for g in GAME_NAMES if season and store.league.teams(season, g)}
+    return [g for g in GAME_NAMES if g in played | entered] or list(GAME_NAMES)
+
+
+def build(store, today) -> str:
+    season = _season_of_today(store, today)
+    games = _competitions(store, season)
+    names = store.league.competitions()
+    fixtures = {g: store.fixtures.of(season, g) if season else [] for g in games}
+    forfeited = {f["id"] for g in games for f in fixtures[g] if f["status"] == "forfeited"}
+    tag = len(games) > 1
+
+    def card(f, game):
+        status = "" if f["status"] in ("scheduled", "played") else STATUSES.get(f["status"], f["status"])
+        return pages.fixture_card(dict(f, status_text=status), game=game if tag else None)
+
+    day = today.isoformat()
+    tonight = [card(f, g) for g in games for f in fixtures[g] if f["date"] == day]
+    upcoming = sorted(((f, g) for g in games for f in fixtures[g] if f["date"] > day and f["status"] == "scheduled"),
+                      key=lambda pair: (pair[0]["date"], pair[0]["start"]))[:UPCOMING]
+    played = [m for m in store.figures.matches(season) if m["game"] in games] if season else []
+    played.sort(key=lambda m: m["date"] or "", reverse=True)
+    results = [pages.fixture_card({"date": m["date"], "home": m["home"], "away": m["away"], "venue": m["venue"],
+                                   "points_home": m["points"]["home"], "points_away": m["points"]["away"],
+                                   "match": None if m["match"] in forfeited else m["match"], "competition": m["game"],
+                                   "status_text": "kontumováno" if m["match"] in forfeited else
+                                   ("" if m["closed"] else "neuzavřeno")}, game=m["game"] if tag else None)
+               for m in played[:RESULTS]]
+    frame = chrome.frame(store, here="home", game=games[0], season=season)
+    tables = [link(f"Tabulka {GAME_NAMES[g]}", table_href(g, season)) for g in games]
+    return pages.home(frame=frame, league_names=[names[g] for g in games], tonight=tonight,
+                      upcoming=[card(f, g) for f, g in upcoming], results=results,
+                      today_text=czech.day(today, year=True), tables=tables)

@@ -1,0 +1,127 @@
+"""A league in the middle of its autumn, for the site's browser tests and its pictures
+(docs/make_site_images.py): a season of carom and of 8-ball set up as the organiser sets it up,
+the schedules drawn, the matches before "today" played by the venues' devices (real records through
+the receiver), a postponement and a no-show, on a clock standing still at ``TODAY`` evening.
+
+Everything is fixed (names, seeds, the clock), so the pages and their pictures are the same on
+every run."""
+import datetime as dt
+import json
+from zoneinfo import ZoneInfo
+
+import carom_samples
+from delivery.outbox import item_body
+from rules.eightball.match import team_score
+from server.ingest.receiver import Receiver
+from wire.signing import Signer
+
+SEASON = "2026/27"
+PRAGUE = ZoneInfo("Europe/Prague")
+TODAY = dt.date(2026, 11, 11)          # a Wednesday with three carom matches
+NOW = dt.datetime(2026, 11, 11, 16, 30, tzinfo=PRAGUE)
+VENUES = {"Hostinec U Lva": "po,út,st,čt", "Na Růžku": "", "Sport bar Most": "út,čt", "Hospoda U Koule": ""}
+CAROM = {   # team: (venue, roster: the captain first)
+    "Sokol Dvůr": ("Hostinec U Lva", ("Jan Novák", "Petr Dvořák", "Karel Svoboda", "Tomáš Černý", "Jiří Procházka")),
+    "Jiskra Hořice": ("Na Růžku", ("Pavel Kučera", "Martin Veselý", "Josef Horák", "Luboš Němec")),
+    "Slavoj Bílá Třemešná": ("Sport bar Most", ("Milan Marek", "Zdeněk Pospíšil", "Radek Hájek", "Ivan Jelínek")),
+    "Lvi Dvůr Králové": ("Hospoda U Koule", ("Aleš Růžička", "Filip Beneš", "Ondřej Fiala", "Vít Šedivý")),
+    "Baník Žacléř": ("Hostinec U Lva", ("Stanislav Doležal", "Vladimír Král", "Jaroslav Hruška", "Igor Vávra")),
+    "Orel Choustníkovo Hradiště": ("Na Růžku", ("Oldřich Bureš", "Emil Zelenka", "Bohumil Holub", "Šimon Kadlec")),
+}
+EIGHTBALL = {
+    "Koule Most": ("Sport bar Most", ("Roman Chalupa", "David Kříž", "Lukáš Zeman", "Michal Šťastný")),
+    "Tágo Litvínov": ("Hospoda U Koule", ("Jakub Dušek", "Adam Bartoš", "Vojtěch Čermák", "Štěpán Říha")),
+    "Osmička Záluží": ("Na Růžku", ("Patrik Vlček", "Daniel Kolář", "Marek Urban", "Robert Bláha")),
+    "Černá koule Jirkov": ("Hostinec U Lva", ("Libor Matějka", "Hynek Tichý", "Erik Vondra", "Karel Žižka")),
+}
+SECRET = b"site-demo-secret-0123456789abcdef"
+
+
+def device_of(venue: str) -> str:
+    return "u-" + "-".join(venue.lower().split())[:40]
+
+
+def set_up(store) -> None:
+    """The season, venues, teams with rosters, a device at each venue, both schedules drawn."""
+    store.league.add_season(SEASON)
+    for venue, days in VENUES.items():
+        store.league.add_venue(venue, days)
+        store.devices.add(device_of(venue), SECRET, venue=venue)
+    for competition, teams in (("carom", CAROM), ("8ball", EIGHTBALL)):
+        for name, (venue, roster) in teams.items():
+            store.league.add_team(SEASON, competition, name, venue=venue, captain=roster[0], phone="+420 777 123 456")
+            for player in roster:
+                store.league.add_player(SEASON, competition, name, player)
+        store.fixtures.generate(SEASON, competition)
+
+
+def _carom_items(fixture: dict, seed: int) -> list[bytes]:
+    home, away = CAROM[fixture["home"]][1], CAROM[fixture["away"]][1]
+    info = {"id": f"{fixture['id']}-{seed:06x}", "home": fixture["home"], "away": fixture["away"],
+            "venue": fixture["venue"], "date": fixture["date"], "seed": seed, "fixture": fixture["id"]}
+    played = []
+    for number in range(1, 5):
+        pid = f"{info['id']}-p{number}"
+        side = "a" if number % 2 else "b"
+        ours, theirs = home[number - 1], away[(number + seed) % len(away)]
+        a, b = (ours, theirs) if side == "a" else (theirs, ours)
+        text, summary = carom_samples.partie(pid, a, b, seed=seed * 10 + number, match=info, number=number, home=side,
+                                       date=fixture["date"], points_limit=60, innings_limit=15)
+        played.append((pid, text, summary))
+    mid, text, summary = carom_samples.closing(info, played)
+    return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
+        [item_body(mid, "match", text, summary)]
+
+
+def _eightball_items(fixture: dict, seed: int) -> list[bytes]:
+    home, away = EIGHTBALL[fixture["home"]][1], EIGHTBALL[fixture["away"]][1]
+    info = {"id": f"{fixture['id']}-{seed:06x}", "home": fixture["home"], "away": fixture["away"],
+            "venue": fixture["venue"], "date": fixture["date"], "fixture": fixture["id"]}
+    bodies, played = [], []
+    for number in range(1, 5):
+        side = "a" if number % 2 else "b"
+        other = "b" if side == "a" else "a"
+        pattern = ("hwh", "ww", "whh", "hh", "hww")[(seed + number) % 5]
+        games = "".join(side if r == "h" else other for r in pattern)
+        names = {side: home[number - 1], other: away[number - 1]}
+        pid = f"{info['id']}-m{number}"
+        text, summary = carom_samples.eightball(pid, names["a"], names["b"], games, match=info, number=number, home=side,
+                                          date=fixture["date"], games_to_win=2, sets_to_win=1)
+        bodies.append(item_body(pid, "partie", text, summary))
+        played.append((pid, text, summary))
+    score = team_score([summary for _, _, summary in played])
+    closing = {**info, "game": "8ball", "table": "1", "points": {"home": score["home"], "away": score["away"]},
+               "partie": [{"id": pid} for pid, _, _ in played]}
+    bodies.append(item_body(info["id"], "match", json.dumps(info, ensure_ascii=False) + "\n", closing))
+    return bodies
+
+
+def play_until(store, clock, today: dt.date = TODAY) -> None:
+    """Every fixture before ``today`` played by its venue's device (the clock set to each match's
+    evening), but for one postponed and one no-show."""
+    fixtures = sorted(store.fixtures.of(SEASON, "carom") + store.fixtures.of(SEASON, "8ball"),
+                      key=lambda f: (f["date"], f["id"]))
+    before = [f for f in fixtures if f["date"] < today.isoformat()]
+    receiver = Receiver(store)
+    for n, fixture in enumerate(before):
+        clock.set(dt.datetime.combine(dt.date.fromisoformat(fixture["date"]), dt.time(21, 40 + n % 15), PRAGUE))
+        if n == 2:
+            store.fixtures.postpone(fixture["id"], fixture["away"], reason="nemoc dvou hráčů")
+            continue
+        if n == 5 and fixture["competition"] == "carom":
+            store.fixtures.no_show(fixture["id"], fixture["away"])
+            continue
+        signer = Signer(device_of(fixture["venue"]), SECRET, clock=clock.time)
+        items = _carom_items(fixture, n + 1) if fixture["competition"] == "carom" else _eightball_items(fixture, n + 1)
+        for body in items:
+            status, answer = receiver.handle(signer.sign(body), via="test")
+            assert status == 200, answer
+    receiver.settle()
+    clock.set(NOW)
+
+
+def demo_league(store, clock) -> None:
+    """The league as the pages show it: set up, and played until ``TODAY``."""
+    clock.set(dt.datetime(2026, 9, 20, 10, 0, tzinfo=PRAGUE))
+    set_up(store)
+    play_until(store, clock)
