@@ -50,17 +50,44 @@ def chromium(**context):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+@contextmanager
+def chromium_browser():
+    """One headless Chromium (no persistent profile) for a module that opens several contexts: a
+    phone's and a desktop's, say (``browser.new_context(**PHONE)``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS, env=browser_env())
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def browser_instance():
+    """A generator for a module fixture: one Chromium, or the test skipped (failed with
+    POCITADLO_REQUIRE_BROWSER=1) with the reason it cannot run here."""
+    require_browser()
+    with chromium_browser() as browser:
+        yield browser
+
+
+def require_browser() -> None:
+    """Skip the test (fail it with POCITADLO_REQUIRE_BROWSER=1) where the browser tests cannot run."""
+    why = missing()
+    if why:
+        if os.environ.get("POCITADLO_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"POCITADLO_REQUIRE_BROWSER=1 but {why}")
+        pytest.skip(why)
+
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
 
 
 def browser_context(**context):
     """A generator for a module fixture: the Chromium context, or the test skipped (failed with
     POCITADLO_REQUIRE_BROWSER=1) with the reason it cannot run here."""
-    why = missing()
-    if why:
-        if os.environ.get("POCITADLO_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"POCITADLO_REQUIRE_BROWSER=1 but {why}")
-        pytest.skip(why)
+    require_browser()
     with chromium(**context) as browser:
         yield browser
 

@@ -7,12 +7,18 @@ Everything is fixed (names, seeds, the clock), so the pages and their pictures a
 every run."""
 import datetime as dt
 import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import carom_samples
 from delivery.outbox import item_body
 from rules.eightball.match import team_score
 from server.ingest.receiver import Receiver
+from server.site.links import match_href, player_href, team_href
+from sync_helpers import post_json
+from wire.live import snapshot
 from wire.signing import Signer
 
 SEASON = "2026/27"
@@ -35,6 +41,9 @@ EIGHTBALL = {
     "Černá koule Jirkov": ("Hostinec U Lva", ("Libor Matějka", "Hynek Tichý", "Erik Vondra", "Karel Žižka")),
 }
 SECRET = b"site-demo-secret-0123456789abcdef"
+CZECH = {"locale": "cs-CZ", "timezone_id": "Europe/Prague"}        # a Czech player's browser
+SIZES = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, **CZECH},
+         "desktop": {"viewport": {"width": 1280, "height": 900}, **CZECH}}
 
 
 def device_of(venue: str) -> str:
@@ -125,3 +134,77 @@ def demo_league(store, clock) -> None:
     clock.set(dt.datetime(2026, 9, 20, 10, 0, tzinfo=PRAGUE))
     set_up(store)
     play_until(store, clock)
+
+
+ADMIN_TOKEN = "organiser-admin-token-0123456789"
+
+
+@dataclass
+class Site:
+    """The demo league served on 127.0.0.1: its address, store and clock."""
+    url: str
+    store: object
+    clock: object
+
+    def public_pages(self) -> list[tuple[str, str]]:
+        """(name, path) of every kind of public page, the demo's own names and matches in them."""
+        carom = next(f for f in self.store.fixtures(SEASON, "carom") if f["status"] == "played")
+        eightball = next(f for f in self.store.fixtures(SEASON, "8ball") if f["status"] == "played")
+        return [("home", "/"), ("schedule", "/schedule"), ("schedule-8ball", "/schedule?competition=8ball"),
+                ("table", "/table.html"), ("table-8ball", "/table-8ball.html"), ("players", "/players.html"),
+                ("players-search", "/players.html?q=nov"), ("players-8ball", "/players.html?game=8ball"),
+                ("player", player_href("Jan Novák", "carom", SEASON)), ("rankings", "/rankings.html"),
+                ("rankings-8ball", "/rankings.html?game=8ball"), ("team", team_href("Sokol Dvůr", "carom", SEASON)),
+                ("team-8ball", team_href("Koule Most", "8ball", SEASON)), ("match", match_href(carom["match"])),
+                ("match-8ball", match_href(eightball["match"])), ("rules", "/rules.html"), ("live", "/live"),
+                ("not-found", "/no/such/page")]
+
+    def admin_pages(self) -> list[tuple[str, str]]:
+        """(name, path) of the admin's pages, once logged in."""
+        fixture = next(f for f in self.store.fixtures(SEASON, "carom") if f["date"] == TODAY.isoformat())
+        return [("admin", "/admin"), ("admin-fixture", "/admin/fixture?id=" + quote(fixture["id"])),
+                ("admin-venue", "/admin/venue?name=" + quote("Hostinec U Lva")),
+                ("admin-not-found", "/admin/venue?name=Nikde")]
+
+    def show_a_table_live(self) -> None:
+        """A partie at Hostinec U Lva's table 1 on the live board (shown for three minutes)."""
+        venue = "Hostinec U Lva"
+        view = {"view": "carom", "match": {"home": "Sokol Dvůr", "away": "Jiskra Hořice", "points": {"home": 2, "away": 0}},
+                "summary": {"game": "carom", "finished": False, "result": None, "forfeit": None, "innings_limit": 15,
+                            "players": {"a": {"name": "Jan Novák", "points": 37, "best_series": 9},
+                                        "b": {"name": "Pavel Kučera", "points": 21, "best_series": 6}},
+                            "counter": {"at_table": "a", "inning": 9, "series": 4, "points_left": {"a": 1, "b": 1}}}}
+        body = snapshot(venue=venue, table="1", seq=int(self.clock.time()), view=view, record=None)
+        signed = Signer(device_of(venue), SECRET, clock=self.clock.time).sign(body)
+        status, answer = post_json(int(self.url.rsplit(":", 1)[1]), "/api/v1/live", body, signed.headers())
+        assert status == 200, answer
+
+
+@contextmanager
+def serve_demo(folder):
+    """The demo league in ``folder`` served with the web admin on; yields a Site."""
+    from clock import ManualClock
+    from server.http_server import ReceiverServer
+    from server.storage.store import Store
+
+    clock = ManualClock(NOW, zone=PRAGUE)
+    store = Store(str(folder / "league.sqlite"), clock=clock)
+    try:
+        demo_league(store, clock)
+        server = ReceiverServer(("127.0.0.1", 0), Receiver(store), admin_token=ADMIN_TOKEN)
+        server.start()
+        try:
+            yield Site(f"http://127.0.0.1:{server.port}", store, clock)
+        finally:
+            server.shutdown()
+            server.server_close()
+    finally:
+        store.close()
+
+
+def log_in(page, url: str) -> None:
+    """The organiser logs in to the web admin in ``page``'s browser context."""
+    page.goto(url + "/admin/login")
+    page.fill('input[name="token"]', ADMIN_TOKEN)
+    with page.expect_navigation():
+        page.click('button[type="submit"]')

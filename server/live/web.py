@@ -19,7 +19,7 @@ from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
 LIVE = "/api/v1/live"
-CSP = SITE_CSP + "; connect-src 'self'"
+
 SCRIPT = (Path(__file__).resolve().parent.parent / "site" / "templates" / "live.js").read_bytes()
 
 
@@ -60,7 +60,7 @@ def live_page(board):
     async def endpoint(request):
         await board.link_records()
         frame = await run_in_threadpool(chrome.frame, board.receiver.store, here="live", game=None, season=None)
-        return HTMLResponse(pages.live(sse_data(board.entries()), frame), headers={"Content-Security-Policy": CSP})
+        return HTMLResponse(pages.live(sse_data(board.entries()), frame), headers={"Content-Security-Policy": SITE_CSP})
     return endpoint
 
 

@@ -18,9 +18,10 @@ class JSONAnswer(Response):
         return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-# The site's pages load only the site's own stylesheet and script, and may not be framed.
-SITE_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; "
-            "form-action 'self'; frame-ancestors 'none'")
+# The site's pages load only the site's own stylesheet and script, may fetch only from the site (the
+# live page's events; a crawler's check of /robots.txt from the page), and may not be framed.
+SITE_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 def html_page(text: str, status: int = 200) -> HTMLResponse:

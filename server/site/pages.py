@@ -307,7 +307,8 @@ def error(status: int, frame=PRINTABLE, reason: str = "", *, back=WAYS_BACK, tit
     """A 404 or 500 (or a 400 … with its ``reason``) in the site's style, with ways ``back``."""
     title = title or ERRORS.get(status, ERRORS[500])
     return render("error.html", frame=frame, title=title, status=status, reason=reason, back=back,
-                  description=f"{title}. {frame.league}.")
+                  description=f"{title}. {frame.league}: rozpis, výsledky, tabulky a statistiky hráčů najdete na "
+                              "úvodní stránce.")
 
 
 ERRORS = {400: "Tento dotaz stránka neumí zodpovědět", 404: "Stránka nenalezena",

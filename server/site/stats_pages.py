@@ -93,7 +93,8 @@ def players(data: dict, frame, wanted: str = "") -> str:
     return pages.sectioned(_heading("Hráči", data), [section], frame=frame, script=True,
                            lead="Seřazeno podle příjmení; sloupce lze řadit kliknutím na záhlaví.",
                            description=f"Hráči soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {season or DASH}:"
-                                       " partie, body, náběhy, průměry a série.")
+                                       " partie, body, náběhy, průměry a série"
+                                       + (f"; hledání „{wanted}“." if wanted else "."))
 
 
 def rankings(data: dict, frame) -> str:

@@ -58,7 +58,7 @@ def test_the_organiser_sets_up_a_season_on_a_phone_and_the_schedule_fits_it(site
                                "phone": "+420 777 123 456"})
     _submit(page, "player-add", {"name": "Jan Novák", "team": "Sokol Dvůr"})
     _submit(page, "generate", {})
-    assert "Rozlosováno 6 utkání" in page.locator(".done").inner_text() and _fits(page)
+    assert "Hotovo: rozlosováno 6 utkání" in page.locator(".done").inner_text() and _fits(page)
     schedule = open_page(f"{site}/schedule")
     schedule.set_viewport_size(PHONE)
     assert schedule.locator("h2").first.inner_text() == "1. kolo"

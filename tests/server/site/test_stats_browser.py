@@ -1,5 +1,5 @@
-"""The statistics pages on a phone (390 px wide, headless Chromium through Playwright): index →
-match → player → team → match by their links, no page wider than the screen (a wide table scrolls
+"""The statistics pages on a phone (390 px wide, headless Chromium through Playwright): table →
+team → match → player → team → match by their links, no page wider than the screen (a wide table scrolls
 in its own box), hostile names shown as text, no console error (a CSP violation is one).
 Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import pytest
@@ -43,17 +43,21 @@ def follow(page, text: str) -> None:
     fits(page)
 
 
-def test_a_1_3_from_the_index_to_a_match_a_player_a_team_and_back_on_a_phone(site, open_page):
-    page = open_page(site + "/")
+def test_a_1_3_from_the_table_to_a_team_a_match_a_player_and_back_on_a_phone(site, open_page):
+    page = open_page(site + "/table.html")
     fits(page)
-    follow(page, "KD-2")
-    assert "Zápis o utkání: Orli – Lvi" in page.locator("h1").inner_text()
+    follow(page, "Orli")
+    assert page.locator("h1").inner_text() == "Družstvo: Orli"
+    with page.expect_navigation(timeout=WAIT_MS):
+        page.locator('a[href="/matches/KD-2.html"]').first.click()             # the result's link
+    assert page.locator("h1").inner_text() == "Zápis o utkání: Orli – Lvi, pá 4. 12. 2026"
     follow(page, "Novák")
     assert page.locator("h1").inner_text() == "Hráč: Novák"
-    assert "3.500" in page.locator("body").inner_text()
+    assert "3,500" in page.locator("body").inner_text()
     follow(page, "Lvi")
     assert page.locator("h1").inner_text().startswith("Družstvo: Lvi")
-    follow(page, "KD-1")
+    with page.expect_navigation(timeout=WAIT_MS):
+        page.locator('a[href="/matches/KD-1.html"]').first.click()
     assert "Lvi – Orli" in page.locator("h1").inner_text()
 
 
