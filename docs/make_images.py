@@ -83,18 +83,25 @@ def _spectator_sheet():
     return module
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", metavar="PICTURE", help=f"some of: {', '.join(NAMES)} (default: all)")
+def picture_command(argv, description: str, names, make_all) -> int:
+    """The command line of a pictures script: ``make_all(names, folder)`` draws some of ``names``
+    (all by default) into --out (docs/img) and returns their paths, printed."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("names", nargs="*", metavar="PICTURE", help=f"some of: {', '.join(names)} (default: all)")
     parser.add_argument("--out", default=str(IMG), help="the folder to write to (default: docs/img)")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.names) - set(NAMES))
+    unknown = sorted(set(args.names) - set(names))
     if unknown:
         parser.error(f"no such picture: {', '.join(unknown)}")
     os.makedirs(args.out, exist_ok=True)
-    for name in args.names or NAMES:
-        print(make(name, Path(args.out)))
+    for path in make_all(args.names or names, Path(args.out)):
+        print(path)
     return 0
+
+
+def main(argv=None) -> int:
+    return picture_command(argv, __doc__.split("\n\n")[0], NAMES,
+                           lambda names, folder: [make(name, folder) for name in names])
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ desktop (1280×900) show it.
 Run it after any change to what the site shows, and look at the pictures.
 tests/docs/test_make_site_images.py fails when a picture taken now differs from the committed one.
 """
-import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -60,17 +58,10 @@ def make_all(names, folder: Path) -> list[Path]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", metavar="PICTURE", help=f"some of: {', '.join(NAMES)} (default: all)")
-    parser.add_argument("--out", default=str(IMG), help="the folder to write to (default: docs/img)")
-    args = parser.parse_args(argv)
-    unknown = sorted(set(args.names) - set(NAMES))
-    if unknown:
-        parser.error(f"no such picture: {', '.join(unknown)}")
-    os.makedirs(args.out, exist_ok=True)
-    for path in make_all(args.names or NAMES, Path(args.out)):
-        print(path)
-    return 0
+    sys.path.insert(0, str(ROOT / "docs"))
+    from make_images import picture_command
+
+    return picture_command(argv, __doc__.split("\n\n")[0], NAMES, make_all)
 
 
 if __name__ == "__main__":

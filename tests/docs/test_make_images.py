@@ -1,24 +1,18 @@
 """docs/make_images.py: the pictures README.md and docs/*.md show are what the display code draws
 now. A change to the counter or the key card that changes a picture fails here until the
 pictures are drawn again (`.venv/bin/python docs/make_images.py`) and looked at."""
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageSequence
 
+from docs_helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("make_images", ROOT / "docs" / "make_images.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = load_script()
+SCRIPT = load_script("make_images")
 
 
 def frames(path: Path) -> list[tuple[bytes, int | None]]:

@@ -2,7 +2,6 @@
 site shows now (the demo league, Chromium). A change to a page that changes a picture fails here
 until the pictures are taken again (`.venv/bin/python docs/make_site_images.py`) and looked at.
 Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
-import importlib.util
 import re
 from pathlib import Path
 
@@ -10,19 +9,13 @@ import pytest
 from PIL import Image
 
 from browser_helpers import require_browser
+from docs_helpers import load_script
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("make_site_images", ROOT / "docs" / "make_site_images.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = load_script()
+SCRIPT = load_script("make_site_images")
 
 
 def pixels(path: Path) -> tuple:
