@@ -148,8 +148,8 @@ class Site:
 
     def public_pages(self) -> list[tuple[str, str]]:
         """(name, path) of every kind of public page, the demo's own names and matches in them."""
-        carom = next(f for f in self.store.fixtures(SEASON, "carom") if f["status"] == "played")
-        eightball = next(f for f in self.store.fixtures(SEASON, "8ball") if f["status"] == "played")
+        carom = next(f for f in self.store.fixtures.of(SEASON, "carom") if f["status"] == "played")
+        eightball = next(f for f in self.store.fixtures.of(SEASON, "8ball") if f["status"] == "played")
         return [("home", "/"), ("schedule", "/schedule"), ("schedule-8ball", "/schedule?competition=8ball"),
                 ("table", "/table.html"), ("table-8ball", "/table-8ball.html"), ("players", "/players.html"),
                 ("players-search", "/players.html?q=nov"), ("players-8ball", "/players.html?game=8ball"),
@@ -161,7 +161,7 @@ class Site:
 
     def admin_pages(self) -> list[tuple[str, str]]:
         """(name, path) of the admin's pages, once logged in."""
-        fixture = next(f for f in self.store.fixtures(SEASON, "carom") if f["date"] == TODAY.isoformat())
+        fixture = next(f for f in self.store.fixtures.of(SEASON, "carom") if f["date"] == TODAY.isoformat())
         return [("admin", "/admin"), ("admin-fixture", "/admin/fixture?id=" + quote(fixture["id"])),
                 ("admin-venue", "/admin/venue?name=" + quote("Hostinec U Lva")),
                 ("admin-not-found", "/admin/venue?name=Nikde")]

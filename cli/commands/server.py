@@ -44,10 +44,15 @@ def configure(parser) -> None:
     add.add_argument("--venue", type=_venue, required=True,
                      help="the venue it scores at, exactly as its matches name it (its records are accepted "
                           "only for matches at this venue)")
-    add.add_argument("--secret-file", help="the secret (as in its [sync] secret_file); default: a new one")
+    add.add_argument("--secret-file", help="the secret (as in its [sync] secret_file); a file that does not exist yet "
+                                          "gets a new one; default: a new one, printed")
     gateway = sub.add_parser("add-gateway", help="register a venue gateway (relays devices' signatures)")
     gateway.add_argument("id", type=device_id)
-    gateway.add_argument("--secret-file", help="the secret (its --gateway-secret-file); default: a new one")
+    gateway.add_argument("--secret-file", help="the secret (its --gateway-secret-file); a file that does not exist "
+                                              "yet gets a new one; default: a new one, printed")
+    for parser_ in (add, gateway):
+        parser_.add_argument("--rotate", action="store_true",
+                             help="give one already registered a new secret (its old one stops working)")
     sub.add_parser("devices", help="list the registered devices and gateways")
     backlog = sub.add_parser("import", help="store a backlog file exported with `pocitadlo outbox export`")
     backlog.add_argument("file")
@@ -124,22 +129,57 @@ def run(args) -> int:
 
 
 def _add(args, store) -> int:
+    """Register a device or gateway. One registered already keeps its secret unless ``--rotate``
+    (a new secret stops the old one working: the counter is refused until it has the new one);
+    a ``--secret-file`` that does not exist yet gets a new secret written to it (0600)."""
     import secrets
 
+    from cli.commands import user_error
+
     role = "device" if args.action == "add-device" else "gateway"
-    league_admin.check_venue(store, getattr(args, "venue", None))
-    again = "re-" if store.devices.role_of(args.id) else ""
-    registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
-    if args.secret_file:
-        store.devices.add(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
-        print(registered)
-        return 0
-    secret = secrets.token_urlsafe(32)
-    store.devices.add(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
+    venue = getattr(args, "venue", None)
+    league_admin.check_venue(store, venue)
+    given = args.secret_file and os.path.exists(args.secret_file)
+    old = store.devices.get(args.id)
+    if given:
+        secret = read_secret(args.secret_file)
+    elif old and not args.rotate and not args.secret_file:
+        secret = old[1]                     # registered again (another venue, say): the secret stays
+    else:
+        secret = secrets.token_urlsafe(32).encode("utf-8")
+    rotating = old is not None and old[1] != secret
+    if rotating and not args.rotate:
+        raise user_error(f"{args.id} is registered already, with another secret; add --rotate to give it a new "
+                         "one (its old secret then stops working until the new one is on it)")
+    if args.secret_file and not given:
+        _write_secret(args.secret_file, secret)
+    store.devices.add(args.id, secret, role=role, venue=venue)
+    registered = ("re-registered" if old else "registered") + f" {role} {args.id}"
+    if rotating:
+        registered += " with a new secret (its old secret no longer works)"
     where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
-    print(f"{registered}; its secret (shown once, put it in {where}):")
-    print(secret)
+    if args.secret_file and not given:
+        print(f"{registered}; its new secret is in {args.secret_file} (copy it to {where})")
+    elif args.secret_file:
+        print(registered + (" (its secret unchanged)" if old and not rotating else ""))
+    elif old and not rotating:
+        print(f"{registered} (its secret unchanged; --rotate gives it a new one)")
+    else:
+        print(f"{registered}; its secret (shown once, put it in {where}):")
+        print(secret.decode("utf-8"))
     return 0
+
+
+def _write_secret(path: str, secret: bytes) -> None:
+    """A new secret into a new file only the owner may read (never over an existing one)."""
+    from cli.commands import user_error
+
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise user_error(f"{path}: cannot write the new secret ({exc.strerror})") from None
+    with os.fdopen(handle, "wb") as file:
+        file.write(secret + b"\n")
 
 
 def _columns(rows, keys) -> int:

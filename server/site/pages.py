@@ -6,6 +6,7 @@ the page escaped. Python builds the rows; the templates only lay them out. Every
 Dates are Czech with the weekday, times Prague's, decimals with a comma (server/site/czech.py).
 """
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -138,7 +139,7 @@ def match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání (RULES 1.6; 8-ball: RULES 2.9)."""
     if record["game"] == "8ball":
         return eightball_match(record, frame)
-    sections = [{"facts": _facts(record, frame.league if frame.navigation else None)
+    sections: list[dict[str, Any]] = [{"facts": _facts(record, frame.league if frame.navigation else None)
                  + [["Los pořadí", _or_dash(record["seed"])]]}]
     _, player = links.in_match(record)
     for p in record["partie"]:
@@ -174,7 +175,7 @@ REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "
 def eightball_match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání, 8-ball (RULES 2.9): every individual match with its sets and games."""
     names = {side: record[side] or side for side in ("home", "away")}
-    sections = [{"facts": _facts(record, frame.league if frame.navigation else None)}]
+    sections: list[dict[str, Any]] = [{"facts": _facts(record, frame.league if frame.navigation else None)}]
     _, player = links.in_match(record)
     for m in record["individual"]:
         winner = m["winner"] and m[m["winner"]]["name"]
@@ -252,7 +253,7 @@ def eightball_table(data: dict, frame=PRINTABLE) -> str:
 
 
 def _league_table(data: dict, game: str, head, rows, lines, notes, frame) -> str:
-    section = {"tables": [grid(_table_title(game, data["season"]), head, rows, sortable=True)] if rows else [],
+    section: dict[str, Any] = {"tables": [grid(_table_title(game, data["season"]), head, rows, sortable=True)] if rows else [],
                "lines": lines if rows else ["Zatím žádná družstva v této sezóně."], "notes": notes}
     if frame.navigation:
         query = links.query(None, data["season"])
@@ -284,7 +285,7 @@ def fixture_card(f: dict, *, game: str | None = None, with_links: bool = True) -
             "game": GAME_NAMES.get(game) if game else None}
 
 
-def home(*, frame, league_names: dict, tonight: list[dict], upcoming: list[dict], results: list[dict],
+def home(*, frame, league_names: list[str], tonight: list[dict], upcoming: list[dict], results: list[dict],
          today_text: str, tables: list[dict], notes=()) -> str:
     """The home page: the leagues, tonight's and the next fixtures, the latest results (newest
     first), links to the tables."""

@@ -2,6 +2,7 @@
 (names as links to their pages), server/site/templates lays them out with autoescaping."""
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 from server.site import czech, markdown, pages
 from server.site.chrome import GAME_NAMES, schedule_href, table_href
@@ -77,7 +78,7 @@ def players(data: dict, frame, wanted: str = "") -> str:
     game, season = data["game"], data["season"]
     found = [r for r in data["rows"] if not wanted or folded(wanted) in folded(f"{r['player']} {r['team']}")]
     rows = [_player_cells(r, game, season) for r in found]
-    section = {"links": _exports("/players", data),
+    section: dict[str, Any] = {"links": _exports("/players", data),
                "search": {"action": "/players.html", "label": "Hledat hráče nebo družstvo", "value": wanted,
                           "table": "players-table", "count": len(rows),
                           "hidden": [(k, v) for k, v in (("game", game if game != "carom" else None),
@@ -154,7 +155,7 @@ def _player_facts(row: dict | None, game: str, season: str | None) -> list:
 def player(data: dict, frame) -> str:
     name, game, season = data["player"], data["game"], data["season"]
     current = next((r for r in data["seasons"] if r["game"] == game and r["season"] == season), None)
-    sections = [{"facts": _player_facts(current, game, season)}]
+    sections: list[dict[str, Any]] = [{"facts": _player_facts(current, game, season)}]
     what = "Zápasy" if game == "8ball" else "Partie"
     partie_head = [col("Utkání", "name stick", row=True), col("Č.", "num", "pořadí partie v utkání"),
                    col("Soupeř", "name"), col("Družstvo soupeře", "name"), col("Výsledek")] + (
@@ -205,7 +206,7 @@ def team(data: dict, frame) -> str:
     name, game, season = data["team"], data["game"], data["season"]
     league = data.get("league")
     played = {r["player"] for r in data["players"]}
-    sections = [{"facts": _team_facts(data),
+    sections: list[dict[str, Any]] = [{"facts": _team_facts(data),
                  "links": [link("Kalendář utkání (iCalendar)", team_calendar_href(name, game, season)),
                            link("Tabulka", table_href(game, season)), link("Rozpis", schedule_href(game, season))]}]
     if league:

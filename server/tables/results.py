@@ -6,7 +6,7 @@ A match is won by the team with more team points (carom: of the 8 its partie giv
 individual matches won); equal points are a draw. The matches counted are the table's: a season's
 matches of the competition, none of an expelled team (A.3.7, its results annulled).
 """
-from server.storage.store import SUMMED
+from server.storage.figures import SUMMED
 from server.tables import sums
 
 FORM = 5          # results in a team's form
@@ -45,7 +45,7 @@ def team_results(store, game: str, season: str | None) -> dict[str, dict]:
     played = [m for m in store.figures.matches_of(game, season) if m["home"] and m["away"]
               and None not in m["points"].values() and not expelled & {m["home"], m["away"]}]
     out: dict[str, dict] = {}
-    for m in sorted(played, key=lambda m: m["date"] or ""):         # stable: same day in arrival order
+    for m in sorted(played, key=lambda m: (m["date"] or "", m["match"])):     # whichever receiver stored it first
         points = m["points"]
         for side, other in (("home", "away"), ("away", "home")):
             result = ("won" if points[side] > points[other] else "lost" if points[side] < points[other]

@@ -179,8 +179,8 @@ CASES = [
      ["argument id", "''"]),
     ("serve-device-id-space", ["server", "--db", "{d}/league.sqlite", "add-gateway", "u lva"], None,
      ["argument id", "'u lva'"]),
-    ("serve-secret-missing", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
-                              "{d}/missing_secret"], None, ["missing_secret", "cannot read the secret"]),
+    ("serve-secret-no-folder", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva",
+                                "--secret-file", "{d}/nodir/secret"], None, ["nodir/secret", "cannot write the new secret"]),
     ("serve-secret-short", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
                             "{d}/short_secret"], None, ["short_secret", "at least"]),
     ("serve-secret-binary", ["server", "--db", "{d}/league.sqlite", "add-device", "x", "--venue", "Hostinec U Lva", "--secret-file",
@@ -317,12 +317,15 @@ def test_debug_shows_the_traceback_of_a_bug(monkeypatch):
         main(["--debug", "replay", "x.jsonl"])
 
 
-def test_registering_a_device_again_says_its_old_secret_no_longer_works(tmp_path, capsys):
+def test_registering_a_device_again_says_whether_its_old_secret_still_works(tmp_path, capsys):
     db = str(tmp_path / "league.sqlite")
     assert main(["server", "--db", db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva"]) == 0
     assert capsys.readouterr().out.startswith("registered device u-lva-1;")
     assert main(["server", "--db", db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva"]) == 0
-    assert capsys.readouterr().out.startswith("re-registered device u-lva-1 (its old secret no longer works);")
+    assert capsys.readouterr().out.startswith("re-registered device u-lva-1 (its secret unchanged;")
+    assert main(["server", "--db", db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva", "--rotate"]) == 0
+    assert capsys.readouterr().out.startswith("re-registered device u-lva-1 with a new secret (its old secret no "
+                                              "longer works);")
 
 
 def test_a_console_that_cannot_show_czech_gets_escapes_not_a_crash(workdir):

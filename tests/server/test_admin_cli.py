@@ -15,6 +15,59 @@ def test_add_device_needs_its_venue_and_db_may_follow_the_action(tmp_path, capsy
     assert capsys.readouterr().out.startswith("u-lva-1\tdevice\tHostinec U Lva\t")
 
 
+def _server(db, *argv) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["server", "--db", db, *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_add_device_again_keeps_its_secret_unless_asked_to_rotate_it(tmp_path):
+    """Registering a device again (another venue, say) used to give it a new secret without a word,
+    and the counter at the table was refused from then on. Now its secret stays unless --rotate."""
+    from server.storage.store import Store
+
+    db = str(tmp_path / "league.sqlite")
+    code, out, _ = _server(db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva")
+    first = out.splitlines()[-1].encode()
+    assert code == 0 and "its secret (shown once" in out
+    code, out, _ = _server(db, "add-device", "u-lva-1", "--venue", "Hospoda U Koule")
+    assert code == 0 and "re-registered device u-lva-1 (its secret unchanged; --rotate gives it a new one)" in out
+    code, out, _ = _server(db, "add-device", "u-lva-1", "--venue", "Hospoda U Koule", "--rotate")
+    rotated = out.splitlines()[-1].encode()
+    assert code == 0 and "with a new secret (its old secret no longer works)" in out and rotated != first
+    other = tmp_path / "other.secret"
+    other.write_text("another-secret-0123456789abcdef\n")
+    code, _, err = _server(db, "add-device", "u-lva-1", "--venue", "Hospoda U Koule", "--secret-file", str(other))
+    assert code != 0 and "registered already, with another secret; add --rotate" in err
+    store = Store(db)
+    try:
+        assert store.devices.get("u-lva-1") == ("device", rotated, "Hospoda U Koule")    # refused: nothing changed
+    finally:
+        store.close()
+
+
+def test_a_secret_file_that_does_not_exist_yet_gets_the_new_secret(tmp_path):
+    from server.storage.store import Store
+
+    db, path = str(tmp_path / "league.sqlite"), tmp_path / "u-lva-1.secret"
+    code, out, _ = _server(db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva", "--secret-file", str(path))
+    assert code == 0 and f"its new secret is in {path}" in out and "shown once" not in out
+    assert path.stat().st_mode & 0o777 == 0o600
+    secret = path.read_text().strip()
+    assert len(secret) >= 32
+    code, out, _ = _server(db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva", "--secret-file", str(path))
+    assert code == 0 and "(its secret unchanged)" in out and path.read_text().strip() == secret   # read, not rewritten
+    store = Store(db)
+    try:
+        assert store.devices.secret_of("u-lva-1") == secret.encode()
+    finally:
+        store.close()
+
+
 @pytest.mark.parametrize("token, message", [(None, "cannot read the admin token"),
                                             ("short", "the admin token (--admin-token-file) must be at least")])
 def test_serve_refuses_an_unusable_admin_token_file_in_one_line(tmp_path, capsys, token, message):
