@@ -145,6 +145,7 @@ class Site:
     url: str
     store: object
     clock: object
+    shown: int = 0              # live snapshots posted
 
     def public_pages(self) -> list[tuple[str, str]]:
         """(name, path) of every kind of public page, the demo's own names and matches in them."""
@@ -174,7 +175,8 @@ class Site:
                             "players": {"a": {"name": "Jan Novák", "points": 37, "best_series": 9},
                                         "b": {"name": "Pavel Kučera", "points": 21, "best_series": 6}},
                             "counter": {"at_table": "a", "inning": 9, "series": 4, "points_left": {"a": 1, "b": 1}}}}
-        body = snapshot(venue=venue, table="1", seq=int(self.clock.time()), view=view, record=None)
+        self.shown += 1               # the clock stands still: a later snapshot is one with a higher number
+        body = snapshot(venue=venue, table="1", seq=self.shown, view=view, record=None)
         signed = Signer(device_of(venue), SECRET, clock=self.clock.time).sign(body)
         status, answer = post_json(int(self.url.rsplit(":", 1)[1]), "/api/v1/live", body, signed.headers())
         assert status == 200, answer

@@ -213,8 +213,7 @@ def _table(args, store) -> int:
     from server.tables import exports
 
     data = exports.league_table(store, args.game)
-    page = pages.eightball_table if args.game == "8ball" else pages.table
-    return _print(data, page if args.html else None)
+    return _print(data, pages.league_table if args.html else None)
 
 
 def _match(args, store) -> int:

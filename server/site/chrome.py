@@ -8,9 +8,10 @@ frame of a page printed by the command line (no navigation, nothing read).
 from dataclasses import dataclass, field
 
 from server.site import czech
+from server.site.games import DEFAULT, LABELS, in_address, site_game
 from server.site.links import query
 
-GAME_NAMES = {"carom": "karambol", "8ball": "8-ball"}
+GAME_NAMES = LABELS
 SITE = "Liga"
 
 
@@ -32,21 +33,21 @@ PRINTABLE = Frame(navigation=False)
 
 
 def table_href(game: str, season: str | None = None) -> str:
-    return ("/table-8ball.html" if game == "8ball" else "/table.html") + query(None, season)
+    return site_game(game).table_path + query(None, season)
 
 
 def schedule_href(game: str, season: str | None = None) -> str:
     args = query(None, season)
-    if game == "8ball":
-        args += ("&" if args else "?") + "competition=8ball"
+    if in_address(game):
+        args += ("&" if args else "?") + f"competition={game}"
     return "/schedule" + args
 
 
 NAV = (("home", "Domů", lambda g, s: "/"),
        ("schedule", "Rozpis", schedule_href),
        ("table", "Tabulka", table_href),
-       ("players", "Hráči", lambda g, s: "/players.html" + query(g if g != "carom" else None, s)),
-       ("rankings", "Žebříčky", lambda g, s: "/rankings.html" + query(g if g != "carom" else None, s)),
+       ("players", "Hráči", lambda g, s: "/players.html" + query(in_address(g), s)),
+       ("rankings", "Žebříčky", lambda g, s: "/rankings.html" + query(in_address(g), s)),
        ("live", "Živě", lambda g, s: "/live"),
        ("rules", "Pravidla", lambda g, s: "/rules.html"))
 
@@ -66,7 +67,7 @@ def frame(store, *, here: str, game: str | None, season: str | None, switch=None
     season) -> href``: the same page in another competition or season (default: its table);
     ``asked``: the season was asked for, so the navigation keeps it."""
     switch = switch or table_href
-    shown_game = game or "carom"
+    shown_game = game or DEFAULT
     names = store.league.competitions()
     seasons = all_seasons(store)
     kept = season if asked else None
@@ -82,7 +83,7 @@ def frame(store, *, here: str, game: str | None, season: str | None, switch=None
 
 # The frame of a page built without asking the store (an unknown address, a failure).
 BARE = Frame(games=tuple({"label": GAME_NAMES[g], "href": table_href(g), "current": False} for g in GAME_NAMES),
-             nav=tuple({"label": label, "href": href("carom", None), "current": False} for _, label, href in NAV))
+             nav=tuple({"label": label, "href": href(DEFAULT, None), "current": False} for _, label, href in NAV))
 
 ADMIN_NAV = (("admin", "Přehled", "/admin"), ("site", "Web ligy", "/"))
 

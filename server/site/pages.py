@@ -12,7 +12,9 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from server.site import assets, czech, links
+from server.site.cells import col, form, grid, number, pair, signed
 from server.site.chrome import GAME_NAMES, PRINTABLE, schedule_href
+from server.site.games import DEFAULT, SITE_GAMES, site_game
 from server.tables.sums import season_of
 
 _env = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True,
@@ -21,7 +23,6 @@ _env.filters["urlencode_all"] = lambda text: quote(str(text), safe="")
 _env.filters["day"] = lambda date: czech.day(date, year=True)
 
 DASH = czech.DASH
-RESULT_LETTERS = {"won": ("V", "w", "výhra"), "drawn": ("R", "d", "remíza"), "lost": ("P", "l", "prohra")}
 
 
 def _or_dash(value) -> str:
@@ -47,40 +48,6 @@ def sectioned(title: str, sections: list[dict], notes=(), *, frame=PRINTABLE, de
         section.setdefault("id", None)
     return render("sections.html", frame=frame, title=title, description=description, lead=lead,
                   sections=sections, notes=list(notes), script=assets.SCRIPT if script else None)
-
-
-def col(text: str, cls: str = "", abbr: str | None = None, *, row: bool = False) -> dict:
-    """A table's column: its heading, its cells' class (num, name, place, stick), a full name for
-    an abbreviated heading; ``row``: its cells head their rows."""
-    return {"text": text, "cls": cls, "abbr": abbr, "row": row}
-
-
-def grid(label: str, head: list[dict], rows: list[list], *, sortable: bool = False, table_id: str | None = None) -> dict:
-    """A table as server/site/templates/_table.html lays it out; ``label`` names its scroll box."""
-    return {"label": label, "head": head, "rows": rows, "sortable": sortable, "id": table_id}
-
-
-def number(value) -> dict | str:
-    """A decimal as the page shows it ("3,500"), sorted by its value."""
-    if value is None:
-        return DASH
-    return {"text": czech.decimal(value), "sort": str(value)}
-
-
-def signed(value: int) -> dict:
-    return {"text": czech.signed(value), "sort": str(value)}
-
-
-def pair(a: int, b: int) -> dict:
-    """"5:3", sorted by the difference."""
-    return {"text": f"{a}:{b}", "sort": str(a - b)}
-
-
-def form(results: list[str]) -> dict:
-    """The last results as letters: V (výhra), R (remíza), P (prohra), oldest first."""
-    letters = [RESULT_LETTERS[r] for r in results]
-    return {"form": [{"text": t, "cls": c, "title": title} for t, c, title in letters],
-            "text": "".join(t for t, _, _ in letters), "sort": str(sum({"won": 3, "drawn": 1}.get(r, 0) for r in results))}
 
 
 def match_title(record: dict) -> str:
@@ -136,9 +103,12 @@ def _notes(record: dict, unit: str) -> list[str]:
 
 
 def match(record: dict, frame=PRINTABLE) -> str:
-    """Zápis o utkání (RULES 1.6; 8-ball: RULES 2.9)."""
-    if record["game"] == "8ball":
-        return eightball_match(record, frame)
+    """Zápis o utkání (RULES 1.6; 8-ball: RULES 2.9), as its game writes it."""
+    return MATCH_PAGES[record["game"]](record, frame)
+
+
+def carom_match(record: dict, frame=PRINTABLE) -> str:
+    """Zápis o utkání, carom (RULES 1.6): every partie inning by inning."""
     sections: list[dict[str, Any]] = [{"facts": _facts(record, frame.league if frame.navigation else None)
                  + [["Los pořadí", _or_dash(record["seed"])]]}]
     _, player = links.in_match(record)
@@ -257,12 +227,23 @@ def _league_table(data: dict, game: str, head, rows, lines, notes, frame) -> str
                "lines": lines if rows else ["Zatím žádná družstva v této sezóně."], "notes": notes}
     if frame.navigation:
         query = links.query(None, data["season"])
-        path = "/table-8ball" if game == "8ball" else "/table"
+        path = site_game(game).table_path.removesuffix(".html")
         section["links"] = [links.link("Rozpis utkání", schedule_href(game, data["season"])),
                             links.link("CSV", f"{path}.csv{query}"), links.link("JSON", f"{path}.json{query}")]
     return sectioned(_table_title(game, data["season"]), [section], _unreadable(data), frame=frame, script=True,
                      description=f"Tabulka soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {data['season'] or DASH}:"
                                  " body, výhry, remízy, prohry a forma družstev.")
+
+
+# each game's match record and league table (server/site/games.py holds the rest of what it shows)
+MATCH_PAGES = {"carom": carom_match, "8ball": eightball_match}
+TABLE_PAGES = {"carom": table, "8ball": eightball_table}
+assert set(MATCH_PAGES) == set(TABLE_PAGES) == set(SITE_GAMES), "every game has its match record and table page"
+
+
+def league_table(data: dict, frame=PRINTABLE) -> str:
+    """The league table of ``data``'s game."""
+    return TABLE_PAGES[data["game"]](data, frame)
 
 
 def _unreadable(data: dict) -> list[str]:
@@ -274,7 +255,7 @@ def fixture_card(f: dict, *, game: str | None = None, with_links: bool = True) -
     """A fixture (or a played match) as a card: when, the teams (links to their pages), the result
     (a link to its record), the venue and what became of it."""
     season = f.get("season") or season_of(f.get("date"))
-    competition = f.get("competition") or f.get("game") or "carom"
+    competition = f.get("competition") or f.get("game") or DEFAULT
     score = (f"{f['points_home']} : {f['points_away']}" if f.get("points_home") is not None else None)
     return {"when": czech.fixture_time(f["date"], f.get("start")), "iso": str(f.get("date") or ""),
             "home": f["home"] or DASH, "away": f["away"] or DASH,

@@ -179,7 +179,7 @@ def _table(game: str, html: bool):
         if not html:
             return JSONAnswer(data)
         frame = chrome.frame(store, here="table", game=game, season=data["season"], asked=season is not None)
-        return html_page((pages.eightball_table if game == "8ball" else pages.table)(data, frame))
+        return html_page(pages.league_table(data, frame))
     return build
 
 

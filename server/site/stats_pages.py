@@ -5,30 +5,13 @@ from pathlib import Path
 from typing import Any
 
 from server.site import czech, markdown, pages
+from server.site.cells import DASH, col, grid, number
 from server.site.chrome import GAME_NAMES, schedule_href, table_href
+from server.site.games import EXPLAINED, in_address, site_game, value
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
-from server.site.pages import DASH, col, grid, number
 from server.site.schedule_web import STATUSES
 
-NAME = col("Hráč", "name stick", row=True)
-CAROM_COLUMNS = (("player", NAME), ("team", col("Družstvo", "name")), ("partie", col("Partie", "num")),
-                 ("points", col("Body", "num")), ("innings", col("Náběhy", "num")),
-                 ("general_average", col("GP", "num", "generální průměr")),
-                 ("best_series", col("NS", "num", "nejvyšší série")),
-                 ("best_partie_average", col("NP", "num", "nejlepší průměr v partii")),
-                 ("won", col("V", "num", "vyhrané partie")), ("drawn", col("R", "num", "remízy")),
-                 ("lost", col("P", "num", "prohrané partie")), ("matches", col("Utkání", "num")),
-                 ("team_points", col("Body pro družstvo", "num")))
-EIGHTBALL_COLUMNS = (("player", NAME), ("team", col("Družstvo", "name")), ("individual", col("Zápasy", "num")),
-                     ("won", col("Výhry", "num")), ("lost", col("Prohry", "num")),
-                     ("sets_won", col("Sety +", "num", "sety vyhrané")),
-                     ("sets_lost", col("Sety −", "num", "sety prohrané")),
-                     ("games_won", col("Hry +", "num", "hry vyhrané")),
-                     ("games_lost", col("Hry −", "num", "hry prohrané")),
-                     ("games_difference", col("Rozdíl her", "num")), ("fouls", col("Fauly", "num")),
-                     ("matches", col("Utkání", "num")))
-DECIMALS = {"general_average", "best_partie_average"}
 RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšší série",
             "best_partie_average": "Nejlepší průměr v partii", "team_points": "Body pro družstvo",
             "individual_won": "Vyhrané zápasy (výhry:prohry)", "games_difference": "Rozdíl her"}
@@ -36,23 +19,15 @@ RESULTS = {"won": "výhra", "drawn": "remíza", "lost": "prohra", None: DASH}
 RULES_TEXTS = Path(__file__).resolve().parent / "rules_text"
 RULES = (("karambol", "Karambol", "Královédvorská kulečníková liga (karambol)", "karambol.md"),
          ("8-ball", "8-ball", "Podkrušnohorská billiard liga (8-ball)", "8ball.md"))
-EXPLAINED = "Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy a prohry."
 
 
 def columns(game: str):
-    return EIGHTBALL_COLUMNS if game == "8ball" else CAROM_COLUMNS
-
-
-def _value(row: dict, key: str):
-    if key in DECIMALS:
-        return number(row[key])
-    if key == "games_difference":
-        return pages.signed(row[key])
-    return row[key]
+    return site_game(game).columns
 
 
 def _player_cells(row: dict, game: str, season: str | None) -> list:
-    cells = [_value(row, key) for key, _ in columns(game)]
+    shown = site_game(game)
+    cells = [value(row, key, shown) for key, _ in shown.columns]
     cells[0] = link(row["player"], player_href(row["player"], game, season))
     cells[1] = link(row["team"], team_href(row["team"], game, season))
     return cells
@@ -81,12 +56,10 @@ def players(data: dict, frame, wanted: str = "") -> str:
     section: dict[str, Any] = {"links": _exports("/players", data),
                "search": {"action": "/players.html", "label": "Hledat hráče nebo družstvo", "value": wanted,
                           "table": "players-table", "count": len(rows),
-                          "hidden": [(k, v) for k, v in (("game", game if game != "carom" else None),
-                                                         ("season", season)) if v]},
+                          "hidden": [(k, v) for k, v in (("game", in_address(game)), ("season", season)) if v]},
                "tables": [grid(_heading("Hráči", data), [c for _, c in columns(game)], rows, sortable=True,
                                table_id="players-table")],
-               "lines": [("Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5). "
-                          + EXPLAINED) if game == "carom" else "Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."]}
+               "lines": [site_game(game).players_note]}
     if not data["rows"]:
         section["lines"].append("Žádný hráč v této sezóně.")
     elif not rows:
@@ -105,20 +78,16 @@ def rankings(data: dict, frame) -> str:
         title = RANKINGS[ranking["key"]]
         if ranking["key"] == "general_average":
             title += f" (nejméně {data['min_partie']} partií)"
+        shown = site_game(game)
         head = [col("#", "num place stick"), col("Hráč", "name stick2", row=True), col("Družstvo", "name"),
-                col("Hodnota", "num")]
-        if game == "carom":
-            head += [col("Partie", "num"), col("Body", "num"), col("Náběhy", "num")]
-        else:
-            head += [col("Zápasy", "num")]
+                col("Hodnota", "num"), *(c for _, c in shown.ranking_counts)]
         rows = [[r["place"], link(r["player"], player_href(r["player"], game, season)),
                  link(r["team"], team_href(r["team"], game, season)),
-                 number(r["value"]) if ranking["key"] in DECIMALS else r["value"], r["partie"]]
-                + ([r["points"], r["innings"]] if game == "carom" else []) for r in ranking["rows"]]
+                 number(r["value"]) if ranking["key"] in shown.decimals else r["value"],
+                 *(r[key] for key, _ in shown.ranking_counts)] for r in ranking["rows"]]
         sections.append({"heading": title, "tables": [grid(title, head, rows, sortable=True)]})
-    if game == "carom":
-        sections[-1]["lines"] = ["Pořadí podle přesného zlomku; hráči se stejnou hodnotou sdílejí místo. "
-                                 "Generální průměr: hráči s alespoň polovinou partií nejčastějšího hráče sezóny."]
+    if site_game(game).ranking_note:
+        sections[-1]["lines"] = [site_game(game).ranking_note]
     return pages.sectioned(_heading("Žebříčky", data), sections, frame=frame, script=True,
                            description=f"Žebříčky hráčů soutěže {frame.league}, {GAME_NAMES[game]}, sezóna "
                                        f"{season or DASH}: průměry, série a body pro družstvo.")
@@ -130,38 +99,24 @@ def _partie_cells(p: dict, game: str, season: str) -> list:
              link(p["opponent"], player_href(p["opponent"], game, season)) if p["opponent"] else DASH,
              link(p["opponent_team"], team_href(p["opponent_team"], game, season)),
              RESULTS[p["result"]] + (" (skrečováno)" if p["forfeited"] else "")]
-    if game == "8ball":
-        return cells + [pages.pair(p["sets_won"], p["sets_lost"]), pages.pair(p["games_won"], p["games_lost"]),
-                        p["fouls"]]
-    return cells + [p["points"], p["innings"], number(p["average"]), p["best_series"], p["team_points"]]
+    return cells + site_game(game).partie_cells(p)
 
 
 def _player_facts(row: dict | None, game: str, season: str | None) -> list:
     if row is None:
         return []
     facts = [["Družstvo", link(row["team"], team_href(row["team"], game, season))], ["Utkání", row["matches"]]]
-    if game == "8ball":
-        return facts + [["Zápasy", f"{row['individual']} (výhry {row['won']}, prohry {row['lost']})"],
-                        ["Sety", f"{row['sets_won']}:{row['sets_lost']}"],
-                        ["Hry", f"{row['games_won']}:{row['games_lost']}"], ["Fauly", row["fouls"]]]
-    return facts + [["Partie", f"{row['partie']} (výhry {row['won']}, remízy {row['drawn']}, prohry {row['lost']})"],
-                    ["Body", row["points"]], ["Náběhy", row["innings"]],
-                    ["Generální průměr", czech.decimal(row["general_average"])],
-                    ["Nejvyšší série", row["best_series"]],
-                    ["Nejlepší průměr v partii", czech.decimal(row["best_partie_average"])],
-                    ["Body pro družstvo", row["team_points"]]]
+    return facts + site_game(game).player_facts(row)
 
 
 def player(data: dict, frame) -> str:
     name, game, season = data["player"], data["game"], data["season"]
     current = next((r for r in data["seasons"] if r["game"] == game and r["season"] == season), None)
     sections: list[dict[str, Any]] = [{"facts": _player_facts(current, game, season)}]
-    what = "Zápasy" if game == "8ball" else "Partie"
+    what = site_game(game).unit
     partie_head = [col("Utkání", "name stick", row=True), col("Č.", "num", "pořadí partie v utkání"),
-                   col("Soupeř", "name"), col("Družstvo soupeře", "name"), col("Výsledek")] + (
-        [col("Sety", "num"), col("Hry", "num"), col("Fauly", "num")] if game == "8ball" else
-        [col("Body", "num"), col("Náběhy", "num"), col("Průměr", "num"), col("NS", "num", "nejvyšší série"),
-         col("Body pro družstvo", "num")])
+                   col("Soupeř", "name"), col("Družstvo soupeře", "name"), col("Výsledek"),
+                   *site_game(game).partie_head]
     sections.append({"heading": f"{what}: {GAME_NAMES[game]}, sezóna {season or DASH}",
                      "tables": [grid(f"{what} v sezóně {season or DASH}", partie_head,
                                      [_partie_cells(p, game, season) for p in data["partie"]])]})
@@ -189,12 +144,8 @@ def _team_facts(data: dict) -> list:
               ["Utkání", line["matches"] if line else 0], ["Body", line["points"] if line else 0]]
     if line:
         facts.append(["Výhry, remízy, prohry", f"{line['matches_won']}, {line['matches_drawn']}, {line['matches_lost']}"])
-    if line and game == "carom":
-        facts += [["Skóre", f"{line['scored']}:{line['conceded']}"],
-                  ["Generální průměr", czech.decimal(line["general_average"])]]
-    elif line:
-        facts += [["Zápasy", f"{line['individual_won']}:{line['individual_lost']}"],
-                  ["Sety", f"{line['sets_won']}:{line['sets_lost']}"], ["Hry", f"{line['games_won']}:{line['games_lost']}"]]
+    if line:
+        facts += site_game(game).team_facts(line)
     return facts
 
 

@@ -22,6 +22,7 @@ from starlette.routing import Route
 from server.site import calendar, chrome, stats_pages
 from server.site.answers import JSONAnswer, html_page
 from server.site.errors import failed
+from server.site.games import in_address
 from server.site.links import player_href, query, team_href
 from server.tables import exports, stats
 
@@ -63,7 +64,7 @@ def checked(build):
 
 def _listing(path: str):
     """``switch(game, season)`` of a list page: the same list in another competition or season."""
-    return lambda game, season: path + query(game if game != "carom" else None, season)
+    return lambda game, season: path + query(in_address(game), season)
 
 
 def _frame(store, request, here: str, game: str, season: str | None, switch=None):
