@@ -35,6 +35,7 @@ def _venue(text: str) -> str:
 
 
 def configure(parser) -> None:
+    from rules.games import game_names
 
     parser.add_argument("--db", default="league.sqlite",
                         help="the receiver's store: a SQLite file (league.sqlite) or a postgresql+psycopg:// URL")
@@ -57,7 +58,7 @@ def configure(parser) -> None:
     backlog = sub.add_parser("import", help="store a backlog file exported with `pocitadlo outbox export`")
     backlog.add_argument("file")
     table = sub.add_parser("table", help="print the league table (JSON, or --html)")
-    table.add_argument("--game", choices=("carom", "8ball"), default="carom")
+    table.add_argument("--game", choices=game_names(), default=game_names()[0])
     table.add_argument("--html", action="store_true", help="printable HTML instead of JSON")
     match = sub.add_parser("match", help="print a match record (zápis)")
     match.add_argument("id")
