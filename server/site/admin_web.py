@@ -305,7 +305,7 @@ def _player(add: bool):
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
-    unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
+    unmet = "".join(f" Nevyhověno: {words.czech(sentence)}." for sentence in plan["unmet"])
     return f"rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
 
 

@@ -37,7 +37,7 @@ def test_admin_pages_need_the_login(admin):
 
 def test_a_wrong_token_is_refused_and_counted_against_the_client(admin, receiver):
     status, page, _ = admin.login("not-the-token")
-    assert status == 401 and "the admin token is not right" in page
+    assert status == 401 and "Přístupový kód správce nesouhlasí." in page
     assert admin.get("/admin")[0] == 303
     statuses = [admin.post("/admin/login", {"token": f"guess-{n}"})[0] for n in range(25)]
     assert statuses[0] == 401 and statuses[-1] == 429        # guessing is slowed down (server.site.access)
@@ -47,7 +47,7 @@ def test_with_no_admin_token_the_web_admin_is_off(receiver, serving):
     with serving(receiver) as server:
         client = AdminClient(server.port)
         status, page, _ = client.login("")
-    assert status == 401 and "the web admin is off" in page
+    assert status == 401 and "Správa ligy na webu je vypnutá" in page
 
 
 def test_the_session_cookie_is_signed_http_only_same_site_strict(logged_in):
@@ -80,14 +80,14 @@ def test_a_session_expires(clock):
 
 def test_a_form_without_the_csrf_token_is_refused_and_changes_nothing(logged_in, store):
     status, page, _ = logged_in.post("/admin/season", {"name": "2026/27"}, csrf=False)
-    assert status == 403 and "security token does not match" in page
+    assert status == 403 and "Bezpečnostní kód formuláře nepatří k vašemu přihlášení" in page
     status, page, _ = logged_in.post("/admin/season", {"name": "2026/27", "csrf": "forged"}, csrf=False)
     assert status == 403 and store.league.seasons() == []
 
 
 @pytest.mark.parametrize("raw, status, reason", [
-    (b"csrf=x&name=" + b"a" * 17_000, 413, "at most 16384 bytes"),
-    (b"&".join(b"f%d=1" % n for n in range(30)), 400, "not valid URL-encoded UTF-8"),
+    (b"csrf=x&name=" + b"a" * 17_000, 413, "Formulář smí mít nejvýše 16384 bajtů."),
+    (b"&".join(b"f%d=1" % n for n in range(30)), 400, "Formulář není správně zakódovaný v UTF-8"),
 ])
 def test_a_form_too_big_or_not_utf8_is_refused_with_the_reason(logged_in, raw, status, reason):
     answer, page, _ = logged_in.post("/admin/venue", {}, raw=raw)
@@ -97,14 +97,15 @@ def test_a_form_too_big_or_not_utf8_is_refused_with_the_reason(logged_in, raw, s
 def test_invalid_utf8_in_a_field_is_refused(logged_in, store):
     raw = f"csrf={logged_in.csrf}&name=%FF%FE".encode()
     status, page, _ = logged_in.post("/admin/venue", {}, raw=raw)
-    assert status == 400 and "not valid URL-encoded UTF-8" in page and store.league.venues() == []
+    assert status == 400 and "Formulář není správně zakódovaný v UTF-8" in page and store.league.venues() == []
 
 
 def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, store):
     post, change = logged_in.post, logged_in.change
     assert "Hotovo: sezóna 2026/27 přidána." in change("/admin/season", {"name": "2026/27"})
     status, page, _ = post("/admin/season", {"name": "2026/27", "autumn": "2026-09-01..2026-11-30"})
-    assert status == 400 and "must lie within October-November 2026 (A.2.1)" in page
+    assert status == 400 and ("Pole „podzimní část“ musí ležet v období říjen–listopad 2026 (A.2.1); "
+                              "út 1. 9. 2026 mezi ně nepatří.") in page
     assert 'value="2026-09-01..2026-11-30"' in page                  # the refused form shows what was sent
     assert "pondělí, středa" in change("/admin/venue", {"name": "Hostinec U Lva", "day0": "1", "day2": "1"})
     change("/admin/venue", {"name": "Hospoda U Koule"})
@@ -114,18 +115,19 @@ def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, s
                                          "phone": "+420 777 000 111"})
     status, page, _ = post("/admin/team", context | {"name": "Bez", "venue": "Hostinec U Lva", "captain": "K",
                                                      "phone": "nic"})
-    assert status == 400 and "the captain&#39;s phone must be digits" in page
+    assert status == 400 and "Telefon kapitána se píše číslicemi (nejméně 9)" in page and "zadáno „nic“" in page
     change("/admin/player-add", context | {"name": "Novák", "team": "Lvi"})
     status, page, _ = post("/admin/player-add", context | {"name": "Novák", "team": "Orli"})
-    assert status == 400 and "(A.3.4)" in page and store.league.team(SEASON, "carom", "Orli")["players"] == []
+    assert status == 400 and "Novák už v sezóně 2026/27 hraje za družstvo „Lvi“" in page and "(A.3.4)" in page
+    assert store.league.team(SEASON, "carom", "Orli")["players"] == []
     assert "Rozlosováno 6 utkání" in change("/admin/generate", context).replace("rozlosováno", "Rozlosováno")
     lvi = [f for f in store.fixtures.of(SEASON, "carom") if "Lvi" in (f["home"], f["away"])]
     for fixture in lvi[:2]:
         change("/admin/postpone", {"fixture": fixture["id"], "team": "Lvi"})
     status, page, _ = post("/admin/postpone", {"fixture": lvi[2]["id"], "team": "Lvi"})
-    assert status == 400 and "(A.3.3)" in page
+    assert status == 400 and "Lvi už v sezóně 2026/27 odložilo utkání: 2" in page and "nejvýše 2 (A.3.3)" in page
     status, page, _ = post("/admin/move", {"fixture": lvi[2]["id"], "date": "2026-12-24"})
-    assert status == 400 and "cannot move to 2026-12-24" in page
+    assert status == 400 and "nelze přesunout na čt 24. 12. 2026: čt 24. 12. 2026 je státní svátek" in page
     for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
         page = change("/admin/no-show", {"fixture": fixture_between(store, home, away)["id"], "team": "Orli"})
     assert "Orli vyřazeno ze soutěže (A.3.7)" in page
