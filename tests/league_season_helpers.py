@@ -69,7 +69,7 @@ def fill_the_rosters(admin, league: League, twice: tuple[str, str]) -> None:
                                                                           form | {"team": team, "name": player})
     team, player = twice
     status, page, _ = admin.post("/admin/player-add", form | {"team": team, "name": player})
-    assert status == 400 and f"{player} already plays for team" in page and "(A.3.4)" in page
+    assert status == 400 and f"{player} už v sezóně {league.season} hraje za družstvo" in page and "(A.3.4)" in page
 
 
 FIXTURE_COLUMNS = ("id", "date", "start", "home", "away", "venue", "status", "result")
