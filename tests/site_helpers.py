@@ -9,7 +9,7 @@ import datetime as dt
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
 import carom_samples
@@ -162,9 +162,13 @@ class Site:
 
     def admin_pages(self) -> list[tuple[str, str]]:
         """(name, path) of the admin's pages, once logged in."""
-        fixture = next(f for f in self.store.fixtures.of(SEASON, "carom") if f["date"] == TODAY.isoformat())
+        fixtures = self.store.fixtures.of(SEASON, "carom") + self.store.fixtures.of(SEASON, "8ball")
+        fixture = next(f for f in fixtures if f["date"] == TODAY.isoformat())
+        postponed = next(f for f in fixtures if f["status"] == "postponed")
+        team = "?" + urlencode({"season": SEASON, "competition": "carom", "team": "Sokol Dvůr"})
         return [("admin", "/admin"), ("admin-fixture", "/admin/fixture?id=" + quote(fixture["id"])),
-                ("admin-venue", "/admin/venue?name=" + quote("Hostinec U Lva")),
+                ("admin-postponed", "/admin/fixture?id=" + quote(postponed["id"])), ("admin-team", "/admin/team" + team),
+                ("admin-audit", "/admin/audit"), ("admin-venue", "/admin/venue?name=" + quote("Hostinec U Lva")),
                 ("admin-not-found", "/admin/venue?name=Nikde")]
 
     def show_a_table_live(self) -> None:

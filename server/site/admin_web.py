@@ -5,15 +5,21 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
     GET  /admin/venue?name=…                  a venue's form, showing its opening days
-    GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams)
-    POST /admin/<action>                      season, venue, team, player-add, player-remove,
-                                              generate, move, postpone, no-show
+    GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams),
+                                              withdraw a postponement made by mistake
+    GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster
+    GET  /admin/audit                         the audit log: who changed what, when (newest first)
+    POST /admin/<action>                      season, venue, team, team-edit, player-add, player-rename,
+                                              player-remove, generate, move, postpone, postponement-delete,
+                                              no-show
 
 Every POST carries the session's CSRF token (server.site.admin_session). A change done is answered
 with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
 nothing), which says what was done: the text rides in the address sealed with the session's CSRF
 token, so no link from elsewhere can make the admin say anything. A refused change is answered 400
 with its reason in Czech on the same page, the form showing what was sent; it changes nothing.
+A deletion needs its form's box ticked ("confirm"). Each change done is kept in the audit log in
+the same transaction (server/storage/audit.py): both or neither.
 Store calls run in the thread pool.
 """
 import base64
@@ -48,6 +54,8 @@ def routes(admin_token: str | None, clock) -> list[Route]:
             Route("/admin", _view(sessions, _dashboard), methods=["GET"]),
             Route("/admin/venue", _view(sessions, _venue_page), methods=["GET"]),
             Route("/admin/fixture", _view(sessions, _fixture_page), methods=["GET"]),
+            Route("/admin/team", _view(sessions, _team_page), methods=["GET"]),
+            Route("/admin/audit", _view(sessions, _audit_page), methods=["GET"]),
             Route("/admin/{action}", _change(sessions), methods=["POST"])]
 
 
@@ -209,8 +217,9 @@ def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=
     for team in (fixture["home"], fixture["away"]):
         asked = store.fixtures.postponements(fixture["season"], fixture["competition"], team)
         allowance.append(f"{team} odložilo {len(asked)}×")
-        postponed += [f"na žádost družstva {team} {czech.moment(p['at'])}, původně {czech.day(p['was'], year=True)}"
-                      + (f": {p['reason']}" if p["reason"] else "") for p in asked if p["fixture"] == fixture["id"]]
+        postponed += [{"team": team, "text": f"na žádost družstva {team} {czech.moment(p['at'])}, původně "
+                       f"{czech.day(p['was'], year=True)}" + (f": {p['reason']}" if p["reason"] else "")}
+                      for p in asked if p["fixture"] == fixture["id"]]
     back = "/admin?" + urlencode({"season": fixture["season"], "competition": fixture["competition"]})
     return render("admin_fixture.html", frame=chrome.admin_frame(""),
                   title=f"Utkání {czech.match_name(fixture['home'], fixture['away'], fixture['date'])}",
@@ -219,6 +228,23 @@ def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=
                   league=store.league.competitions().get(fixture["competition"], fixture["competition"]),
                   when=czech.fixture_time(fixture["date"], fixture["start"]),
                   status=STATUSES.get(fixture["status"], fixture["status"]))
+
+
+def _team_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
+    team = store.league.team(asked.get("season", ""), asked.get("competition", ""), asked.get("team", ""))
+    checked = _ticked(sent) if sent and action == "team-edit" else tuple(sorted(fields.days(team["days"])))
+    values = dict(team, **{k: sent[k] for k in ("captain", "phone") if sent and action == "team-edit" and k in sent})
+    back = "/admin?" + urlencode({"season": team["season"], "competition": team["competition"]})
+    return render("admin_team.html", frame=chrome.admin_frame(""), title=f"Družstvo: {team['name']}",
+                  csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), team=values,
+                  checked=checked, back=back, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)],
+                  league=store.league.competitions().get(team["competition"], team["competition"]))
+
+
+def _audit_page(store, session, asked: dict, *, done=None, **_) -> str:
+    changes = [dict(c, when=czech.moment(c["at"]), iso=czech.iso_local(c["at"])) for c in store.audit.latest()]
+    return render("admin_audit.html", frame=chrome.admin_frame(""), title="Správa ligy: záznam změn",
+                  csrf=session["csrf"], done=done, error=None, changes=changes)
 
 
 # -- the changes ----------------------------------------------------------------------------------
@@ -238,28 +264,40 @@ def _change(sessions):
         store = request.app.state.receiver.store
         change, where = action
         try:
-            done = await run_in_threadpool(settled, change, store, form)
+            done = await run_in_threadpool(settled, change, store, form, audit=(_who(request), name))
         except LeagueError as exc:
-            build = _fixture_page if where == "fixture" else _dashboard
+            build = PAGES[where]
             return page(await run_in_threadpool(build, store, session, form, error=words.czech(exc), action=name,
                                                 sent=form), 400)
         return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
 
 
+def _who(request) -> str:
+    return f"web, {remote(request) or '?'}"
+
+
 def _back(where: str, form: dict, sealed: str) -> str:
     """The page a change was made on, saying what was done."""
     if where == "fixture":
         return "/admin/fixture?" + urlencode({"id": form.get("fixture", ""), "done": sealed})
+    if where == "team":
+        return "/admin/team?" + urlencode({key: form.get(key, "") for key in ("season", "competition", "team")}
+                                          | {"done": sealed})
     context = {key: form[key] for key in ("season", "competition") if form.get(key)}
     return "/admin?" + urlencode({**context, "done": sealed})
 
 
-def settled(action, store, form):
+def settled(action, store, form, *, audit: tuple[str, str] | None = None):
     """An admin change, once the figures of every item answered before are computed: it may
-    read them (a no-show refused for a fixture already played, A.3.7)."""
+    read them (a no-show refused for a fixture already played, A.3.7). ``audit``: (who, action)
+    kept in the audit log with what was done, in the change's own transaction."""
     figures.settle(store)
-    return action(store, form)
+    with store.transaction():
+        done = action(store, form)
+        if audit:
+            store.audit.add(*audit, done)
+    return done
 
 
 def _field(form: dict, name: str, what: str) -> str:
@@ -302,6 +340,36 @@ def _player(add: bool):
     return change
 
 
+def _confirmed(form: dict) -> None:
+    if form.get("confirm") != "1":
+        raise LeagueError("a deletion is confirmed by ticking its box")
+
+
+def _team_edit(store, form) -> str:
+    team = store.league.edit_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
+                                  captain=form.get("captain", ""), phone=form.get("phone", ""), days=_days(form))
+    return (f"družstvo {team['name']}: kapitán {team['captain']}, telefon {team['phone']}, "
+            f"hrací dny: {czech.weekdays(team['days'])}.")
+
+
+def _player_rename(store, form) -> str:
+    old, new = form.get("name", ""), form.get("new", "")
+    store.league.rename_player(form.get("season", ""), form.get("competition", ""), form.get("team", ""), old, new)
+    return f"hráč {old} družstva {form.get('team')} přejmenován na {fields.text(new, 'the player')}."
+
+
+def _player_remove(store, form) -> str:
+    _confirmed(form)
+    return _player(False)(store, form)
+
+
+def _postponement_delete(store, form) -> str:
+    _confirmed(form)
+    fixture = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
+    return (f"odklad utkání {fixture['home']} – {fixture['away']} na žádost družstva {form.get('team')} smazán; "
+            f"termín {czech.fixture_time(fixture['date'], fixture['start'])}.")
+
+
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
@@ -333,6 +401,8 @@ def _no_show(store, form) -> str:
 
 # action -> (the change, the page its form is on)
 ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "team": (_team, "dashboard"),
-           "player-add": (_player(True), "dashboard"), "player-remove": (_player(False), "dashboard"),
+           "team-edit": (_team_edit, "team"), "player-add": (_player(True), "dashboard"),
+           "player-rename": (_player_rename, "team"), "player-remove": (_player_remove, "team"),
            "generate": (_generate, "dashboard"), "move": (_move, "fixture"), "postpone": (_postpone, "fixture"),
-           "no-show": (_no_show, "fixture")}
+           "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture")}
+PAGES = {"dashboard": _dashboard, "fixture": _fixture_page, "team": _team_page}

@@ -169,6 +169,21 @@ class Fixtures(Repository):
                               (row["id"],)).fetchall()
         return [dict(zip(("fixture", "at", "was", "reason"), r)) for r in rows]
 
+    def withdraw_postponement(self, fixture_id: str, team: str) -> dict:
+        """Undo a postponement recorded by mistake: it no longer counts against the team's allowance
+        (A.3.3) and a match not yet played is back on the date it had before."""
+        fixture = self.get(fixture_id)
+        asking = self._side(fixture, team)
+        with self._changing() as db:
+            row = db.execute("SELECT seq, was FROM postponements WHERE fixture = ? AND team = ? ORDER BY seq DESC",
+                             (fixture_id, asking["id"])).fetchone()
+            if row is None:
+                raise LeagueError(f"{team} has no postponement of fixture {fixture_id}")
+            db.execute("DELETE FROM postponements WHERE seq = ?", (row[0],))
+            if fixture["status"] in OPEN:
+                db.execute("UPDATE fixtures SET status = 'scheduled', date = ? WHERE id = ?", (row[1], fixture_id))
+        return self.get(fixture_id)
+
     def _side(self, fixture: dict, team: str) -> dict:
         team = fields.text(team, "the team")
         if team not in (fixture["home"], fixture["away"]):

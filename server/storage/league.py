@@ -128,8 +128,7 @@ class League(Repository):
         player = fields.text(player, "the player")
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
-            other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
-                               "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
+            other = self._plays_for(db, season, competition, player)
             if other is not None:
                 where = "this team" if other[0] == team else f"team {other[0]!r}"
                 raise LeagueError(f"{player} already plays for {where} in {season}; a player plays for one "
@@ -137,12 +136,42 @@ class League(Repository):
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
 
+    @staticmethod
+    def _plays_for(db, season: str, competition: str, player: str):
+        """The row (team name,) of the team the player is on that season, or None."""
+        return db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
+                          "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
+
     def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
             gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                               (season, competition, player, row["id"])).rowcount
         if not gone:
+            raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
+
+    # -- corrections the organiser makes (the web admin's edit forms) --------------------------
+    def edit_team(self, season: str, competition: str, name: str, *, captain: str, phone: str, days="") -> dict:
+        """Correct a team's captain, the captain's phone (A.3.2) and its asked-for weekdays (A.2.4)."""
+        captain, phone, days = fields.text(captain, "the captain"), fields.phone(phone), fields.days_text(days)
+        with self._changing() as db:
+            row = self.team_row(db, season, competition, name)
+            db.execute("UPDATE teams SET captain = ?, phone = ?, days = ? WHERE id = ?", (captain, phone, days, row["id"]))
+        return self.team(season, competition, name)
+
+    def rename_player(self, season: str, competition: str, team: str, player: str, new: str) -> None:
+        """Correct the spelling of a player's name on a team's roster (the roster only: the figures
+        keep the names the devices' records carry)."""
+        new = fields.text(new, "the player")
+        with self._changing() as db:
+            row = self.team_row(db, season, competition, team)
+            other = self._plays_for(db, season, competition, new)
+            if other is not None and new != player:
+                raise LeagueError(f"{new} already plays for team {other[0]!r} in {season}; a player plays for one "
+                                  "team a season (A.3.4)")
+            renamed = db.execute("UPDATE players SET name = ? WHERE season = ? AND competition = ? AND name = ? "
+                                 "AND team = ?", (new, season, competition, player, row["id"])).rowcount
+        if not renamed:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
 
     def places(self) -> list[tuple[str, str, str, str | None]]:

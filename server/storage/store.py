@@ -8,6 +8,7 @@
     store.forwarding  a gateway's delivered and held marks                          (forwarding.py)
     store.league      seasons, competitions, venues, teams, rosters                 (league.py)
     store.fixtures    the schedule, moves, postponements, no-shows                  (fixtures.py)
+    store.audit       the admin's changes: who, when, what                          (audit.py)
 
 The store itself holds what they share: the transactions, the clock, and the generation that
 moves on with every change to what the pages show.
@@ -16,6 +17,7 @@ import itertools
 from contextlib import contextmanager
 
 from clock import SystemClock
+from server.storage.audit import Audit
 from server.storage.database import Database
 from server.storage.devices import Devices
 from server.storage.figures import Figures
@@ -41,6 +43,7 @@ class Store:
         self.refusals = Refusals(self, keep_refusals)
         self.league = League(self)
         self.fixtures = Fixtures(self, self.league, self.figures)
+        self.audit = Audit(self)
 
     def now(self) -> str:
         """The time stamp written with devices, items and refusals (UTC, seconds)."""

@@ -179,6 +179,71 @@ def test_the_fixture_forms_offer_only_its_two_teams_and_a_venue_form_its_opening
     assert logged_in.get("/admin/venue?name=Nikde")[0] == 404
 
 
+def test_the_organiser_corrects_a_team_and_its_roster_and_a_removal_needs_confirming(logged_in, store):
+    """A team's page shows its captain, phone and days in its form; a player's name is corrected
+    on the roster; removing a player is refused until its box is ticked."""
+    set_up_league(store)
+    where = {"season": SEASON, "competition": "carom", "team": "Lvi"}
+    status, page, _ = logged_in.get("/admin/team?" + "&".join(f"{k}={quote(v)}" for k, v in where.items()))
+    assert status == 200 and 'name="captain" maxlength="100" required value="Novák"' in page
+    assert re.findall(r'name="day(\d)" value="1" checked', page) == ["0", "1", "2"]
+    page = logged_in.change("/admin/team-edit", where | {"captain": "Dvořák", "phone": "+420 603 111 222", "day3": "1"})
+    assert "Hotovo: družstvo Lvi: kapitán Dvořák, telefon +420 603 111 222, hrací dny: čtvrtek." in page
+    team = store.league.team(SEASON, "carom", "Lvi")
+    assert (team["captain"], team["phone"], team["days"], team["venue"]) == ("Dvořák", "+420 603 111 222", "3",
+                                                                          "Hostinec U Lva")
+    logged_in.change("/admin/player-rename", where | {"name": "Černý", "new": "Černý Jan"})
+    assert "Černý Jan" in store.league.team(SEASON, "carom", "Lvi")["players"]
+    status, page, _ = logged_in.post("/admin/player-remove", where | {"name": "Svoboda"})
+    assert status == 400 and "Smazání potvrďte zaškrtnutím políčka" in page
+    assert "Svoboda" in store.league.team(SEASON, "carom", "Lvi")["players"]
+    logged_in.change("/admin/player-remove", where | {"name": "Svoboda", "confirm": "1"})
+    assert store.league.team(SEASON, "carom", "Lvi")["players"] == ["Černý Jan", "Dvořák", "Novák"]
+
+
+def test_a_postponement_recorded_by_mistake_is_deleted_and_the_allowance_is_back_A_3_3(logged_in, store):
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    fixture = fixture_between(store, "Lvi", "Orli")
+    logged_in.change("/admin/postpone", {"fixture": fixture["id"], "team": "Lvi"})
+    assert store.fixtures.get(fixture["id"])["status"] == "postponed"
+    form = {"fixture": fixture["id"], "team": "Lvi"}
+    status, page, _ = logged_in.post("/admin/postponement-delete", form)
+    assert status == 400 and "Smazání potvrďte" in page and len(store.fixtures.postponements(SEASON, "carom", "Lvi")) == 1
+    page = logged_in.change("/admin/postponement-delete", form | {"confirm": "1"})
+    assert "Hotovo: odklad utkání Lvi – Orli na žádost družstva Lvi smazán" in page
+    assert store.fixtures.postponements(SEASON, "carom", "Lvi") == []
+    again = store.fixtures.get(fixture["id"])
+    assert (again["status"], again["date"]) == ("scheduled", fixture["date"])
+    status, page, _ = logged_in.post("/admin/postponement-delete", form | {"confirm": "1"})
+    assert status == 400 and "Lvi utkání" in page and "neodložilo" in page
+
+
+def test_the_audit_log_shows_who_changed_what_and_when_newest_first(logged_in, store):
+    """Every change done is in the audit log with the change itself; a refused one is not."""
+    logged_in.change("/admin/season", {"name": "2026/27"})
+    logged_in.post("/admin/season", {"name": "2026/27"})                          # refused: already there
+    logged_in.change("/admin/venue", {"name": "Hostinec U Lva", "day0": "1"})
+    assert [(c["who"], c["action"]) for c in store.audit.latest()] == [("web, 127.0.0.1", "venue"),
+                                                                       ("web, 127.0.0.1", "season")]
+    status, page, _ = logged_in.get("/admin/audit")
+    assert status == 200 and page.index("herna Hostinec U Lva uložena") < page.index("sezóna 2026/27 přidána")
+    assert page.count("web, 127.0.0.1") == 2 and re.search(r"<time datetime=\"[^\"]+\">\w\w \d+\. \d+\. \d{4} \d\d:\d\d</time>", page)
+
+
+def test_a_change_is_kept_only_with_its_audit_entry(store, monkeypatch):
+    """The change and its line in the audit log are one transaction: no change goes unrecorded."""
+    from server.site import admin_web
+
+    def broken(*_):
+        raise RuntimeError("the audit log cannot be written")
+
+    monkeypatch.setattr(store.audit, "add", broken)
+    with pytest.raises(RuntimeError):
+        admin_web.settled(admin_web.ACTIONS["season"][0], store, {"name": "2026/27"}, audit=("web, 127.0.0.1", "season"))
+    assert store.league.seasons() == []
+
+
 def test_every_text_is_escaped_on_the_admin_and_schedule_pages(logged_in, store):
     set_up_league(store)
     evil = '<script>alert("x")</script>'
