@@ -23,6 +23,7 @@ PICTURES = {
     "site-player-phone.png": ("player", "phone", False),
     "site-team-phone.png": ("team", "phone", False),
     "site-admin-fixture-phone.png": ("admin-fixture", "phone", True),
+    "site-admin-team-phone.png": ("admin-team", "phone", True),
     "site-table-desktop.png": ("table", "desktop", False),
 }
 NAMES = tuple(PICTURES)

@@ -243,7 +243,7 @@ def _team_page(store, session, asked: dict, *, done=None, error=None, action=Non
 
 def _audit_page(store, session, asked: dict, *, done=None, **_) -> str:
     changes = [dict(c, when=czech.moment(c["at"]), iso=czech.iso_local(c["at"])) for c in store.audit.latest()]
-    return render("admin_audit.html", frame=chrome.admin_frame(""), title="Správa ligy: záznam změn",
+    return render("admin_audit.html", frame=chrome.admin_frame("audit"), title="Správa ligy: záznam změn",
                   csrf=session["csrf"], done=done, error=None, changes=changes)
 
 

@@ -85,7 +85,7 @@ def frame(store, *, here: str, game: str | None, season: str | None, switch=None
 BARE = Frame(games=tuple({"label": GAME_NAMES[g], "href": table_href(g), "current": False} for g in GAME_NAMES),
              nav=tuple({"label": label, "href": href(DEFAULT, None), "current": False} for _, label, href in NAV))
 
-ADMIN_NAV = (("admin", "Přehled", "/admin"), ("site", "Web ligy", "/"))
+ADMIN_NAV = (("admin", "Přehled", "/admin"), ("audit", "Záznam změn", "/admin/audit"), ("site", "Web ligy", "/"))
 
 
 def admin_frame(here: str = "admin", *, league: str = "Správa ligy") -> Frame:

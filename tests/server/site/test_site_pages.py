@@ -163,3 +163,18 @@ def test_a_teams_calendar_feed_has_its_fixtures_in_prague_time(site):
     with pytest.raises(urllib.error.HTTPError) as refused:
         fetch(site, "/teams/Nikdo.ics")
     assert refused.value.code == 404 and refused.value.headers["Content-Type"].startswith("application/json")
+
+
+def test_every_page_says_when_the_league_last_changed_in_prague_time(site):
+    """The footer: the last match item's arrival, in Czech and Prague's time, the same on every page."""
+    said = set()
+    for name, path in site.public_pages():
+        if name in ("not-found", "live"):
+            continue
+        footer = fetch(site, path).split('<footer class="site">', 1)[1]
+        found = re.search(r'Poslední změna: <time datetime="([^"]+)">(\w\w \d+\. \d+\. \d{4} \d\d:\d\d)</time>', footer)
+        assert found, name
+        said.add(found.groups())
+    [(iso, text)] = said
+    moment = dt.datetime.fromisoformat(iso)
+    assert moment.utcoffset() == dt.timedelta(hours=1) and moment.date() < TODAY and text == czech.moment(moment)
