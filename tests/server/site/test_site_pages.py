@@ -178,3 +178,9 @@ def test_every_page_says_when_the_league_last_changed_in_prague_time(site):
     [(iso, text)] = said
     moment = dt.datetime.fromisoformat(iso)
     assert moment.utcoffset() == dt.timedelta(hours=1) and moment.date() < TODAY and text == czech.moment(moment)
+
+
+def test_rankings_show_partie_points_and_innings_beside_the_value(site):
+    page = main(fetch(site, "/rankings.html"))
+    heads = [shown(h).split() for h in re.findall(r"<thead>(.*?)</thead>", page, flags=re.S)]
+    assert len(heads) >= 3 and all(h[-3:] == ["Partie", "Body", "Náběhy"] for h in heads)
