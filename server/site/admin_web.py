@@ -266,9 +266,11 @@ def _change(sessions):
         try:
             done = await run_in_threadpool(settled, change, store, form, audit=(_who(request), name))
         except LeagueError as exc:
-            build = PAGES[where]
-            return page(await run_in_threadpool(build, store, session, form, error=words.czech(exc), action=name,
-                                                sent=form), 400)
+            try:
+                return page(await run_in_threadpool(PAGES[where], store, session, form, error=words.czech(exc),
+                                                    action=name, sent=form), 400)
+            except LeagueError:             # the page itself is not there (no such fixture or team)
+                return _refused(exc, 400)
         return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
 

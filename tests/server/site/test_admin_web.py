@@ -231,6 +231,17 @@ def test_the_audit_log_shows_who_changed_what_and_when_newest_first(logged_in, s
     assert page.count("web, 127.0.0.1") == 2 and re.search(r"<time datetime=\"[^\"]+\">\w\w \d+\. \d+\. \d{4} \d\d:\d\d</time>", page)
 
 
+@pytest.mark.parametrize("path, said", [("/admin/team-edit", "Družstvo „Nikdo“ v soutěži karambol 2026/27 není."),
+                                        ("/admin/postponement-delete", "Utkání „nic“ v rozpisu není."),
+                                        ("/admin/move", "Utkání „nic“ v rozpisu není.")])
+def test_a_change_for_a_team_or_fixture_that_is_not_there_is_refused_with_its_reason(logged_in, path, said):
+    """The page a refused change is shown on is not there either: a refusal page, not a failure."""
+    status, page, _ = logged_in.post(path, {"season": SEASON, "competition": "carom", "team": "Nikdo",
+                                            "fixture": "nic", "captain": "K", "phone": "+420 777 000 111",
+                                            "confirm": "1", "date": "2026-10-14"})
+    assert status == 400 and said in page and "Zpět do správy ligy" in page
+
+
 def test_a_change_is_kept_only_with_its_audit_entry(store, monkeypatch):
     """The change and its line in the audit log are one transaction: no change goes unrecorded."""
     from server.site import admin_web
