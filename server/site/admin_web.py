@@ -266,13 +266,30 @@ def _change(sessions):
         try:
             done = await run_in_threadpool(settled, change, store, form, audit=(_who(request), name))
         except LeagueError as exc:
+            reason = await run_in_threadpool(_named, words.czech(exc), store, form)
             try:
-                return page(await run_in_threadpool(PAGES[where], store, session, form, error=words.czech(exc),
-                                                    action=name, sent=form), 400)
+                return page(await run_in_threadpool(PAGES[where], store, session, form, error=reason, action=name,
+                                                    sent=form), 400)
             except LeagueError:             # the page itself is not there (no such fixture or team)
-                return _refused(exc, 400)
+                return _refused(reason, 400)
         return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
+
+
+def _named(text: str, store, form: dict) -> str:
+    """A refusal with the fixtures it names by their ids named as people name a match
+    ("Lvi – Orli, út 13. 10. 2026"): those of the form's fixture's (or season's) competition."""
+    try:
+        fixture = store.fixtures.get(form["fixture"]) if form.get("fixture") else None
+    except LeagueError:
+        fixture = None
+    season, competition = ((fixture["season"], fixture["competition"]) if fixture else
+                           (form.get("season", ""), form.get("competition", "")))
+    if not season or competition not in fields.COMPETITIONS:
+        return text
+    for f in sorted(store.fixtures.of(season, competition), key=lambda f: -len(f["id"])):
+        text = text.replace(f["id"], czech.match_name(f["home"], f["away"], f["date"]))
+    return text
 
 
 def _who(request) -> str:

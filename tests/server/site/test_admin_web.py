@@ -126,8 +126,11 @@ def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, s
         change("/admin/postpone", {"fixture": fixture["id"], "team": "Lvi"})
     status, page, _ = post("/admin/postpone", {"fixture": lvi[2]["id"], "team": "Lvi"})
     assert status == 400 and "Lvi už v sezóně 2026/27 odložilo utkání: 2" in page and "nejvýše 2 (A.3.3)" in page
+    assert f"({czech.match_name(lvi[0]['home'], lvi[0]['away'], lvi[0]['date'])}, " in page      # not its id
+    assert all(f["id"] not in page.split("Odmítnuto", 1)[1].split("</p>", 1)[0] for f in lvi)
     status, page, _ = post("/admin/move", {"fixture": lvi[2]["id"], "date": "2026-12-24"})
     assert status == 400 and "nelze přesunout na čt 24. 12. 2026: čt 24. 12. 2026 je státní svátek" in page
+    assert f"Odmítnuto: Utkání {czech.match_name(lvi[2]['home'], lvi[2]['away'], lvi[2]['date'])} nelze" in page
     for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
         page = change("/admin/no-show", {"fixture": fixture_between(store, home, away)["id"], "team": "Orli"})
     assert "Orli vyřazeno ze soutěže (A.3.7)" in page
