@@ -14,7 +14,7 @@ before it handles the next event. A refused key gives a message and no command.
 import time
 from dataclasses import replace
 
-from input.debounce import Debouncer, Gesture
+from input.debounce import BOUNCE, LONG_PRESS, Debouncer, Gesture
 from input.events import DeviceStatus
 from input.keymap import DEFAULTS, KeyMap, key_label
 from input.messages import refusal, say
@@ -54,7 +54,7 @@ _LAST = object()           # poll(): "the board of the last press"
 
 class Referee(OnSlot):
     def __init__(self, game: str, keymap: KeyMap | None = None, clock=time.monotonic, *,
-                 language: str = "cs", bounce: float = 0.03, long_press: float = 0.8,
+                 language: str = "cs", bounce: float = BOUNCE, long_press: float = LONG_PRESS,
                  slot: Slot | None = None):
         self.game = game
         self.keymap = keymap or DEFAULTS[game]

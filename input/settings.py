@@ -21,6 +21,7 @@
 from dataclasses import dataclass, field
 
 from config.options import ConfigError, Section
+from input.debounce import BOUNCE, LONG_PRESS
 from input.keymap import DEFAULTS, KEY_NAMES, UNBOUND, KeyMap, actions_for, needs_hold
 
 DEVICE_KINDS = ("evdev", "matrix", "buttons", "terminal")
@@ -57,8 +58,8 @@ class ButtonsSettings:
 @dataclass(frozen=True)
 class KeypadSettings:
     devices: tuple[str, ...] = ("evdev",)
-    debounce: float = 0.03
-    long_press: float = 0.8
+    debounce: float = BOUNCE
+    long_press: float = LONG_PRESS
     evdev: EvdevSettings = EvdevSettings()
     matrix: MatrixSettings = MatrixSettings()
     buttons: ButtonsSettings = ButtonsSettings()
@@ -74,8 +75,8 @@ def read(section: Section) -> KeypadSettings:
         raise section.error("devices", "a device kind is listed twice")
     settings = KeypadSettings(
         devices=devices,
-        debounce=section.float("debounce", 0.03, minimum=0.0, maximum=0.5),
-        long_press=section.float("long_press", 0.8, minimum=0.3, maximum=5.0),
+        debounce=section.float("debounce", BOUNCE, minimum=0.0, maximum=0.5),
+        long_press=section.float("long_press", LONG_PRESS, minimum=0.3, maximum=5.0),
         evdev=_read_evdev(section.section("evdev")),
         matrix=_read_matrix(section.section("matrix")),
         buttons=_read_buttons(section.section("buttons")),

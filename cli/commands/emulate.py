@@ -207,11 +207,12 @@ class ScriptPlayer:
         from dataclasses import replace
 
         from cli.commands.run import assemble
+        from input.debounce import held_for
 
         self.clock = clock or script_clock()
         parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
         self.service, _, self.syncer = assemble(replace(config, parts=parts), clock=self.clock)
-        self.hold = config.parts["keypad"].long_press + 0.2
+        self.hold = held_for(config.parts["keypad"].long_press)
         self.service.display.start(self.clock.monotonic())
         self.service.show()
 

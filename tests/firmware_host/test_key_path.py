@@ -1,13 +1,13 @@
 """The key path (issue 11): key → referee → command → night → screen, each command checked once."""
 import pytest
 
+from desk_helpers import FakeClock
 from firmware_host.display_link import DisplayLink
 from firmware_host.match_night import Night
 from firmware_host.service import Service, Ui
 from firmware_host.settings import load
 from input.events import KeyEvent
 from input.referee import Referee
-from input.testing import FakeClock
 from rules.board import Board
 
 

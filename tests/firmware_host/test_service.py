@@ -8,6 +8,7 @@ import pytest
 
 from cli.commands.run import load_or_wait
 from cli.main import main
+from desk_helpers import FakeClock
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings
@@ -18,7 +19,6 @@ from firmware_host.service import IDLE_WAKE, Command, Service, Stop, Ui
 from firmware_host.settings import load
 from input.events import DeviceStatus, KeyEvent
 from input.referee import Referee
-from input.testing import FakeClock
 
 CONFIG = '[device]\nvenue = "Test"\ndata_dir = "data"\n'
 

@@ -1,8 +1,8 @@
 """The referee's keys → record commands on the real rule cores (issue 5, RULES Parts 1 and 2)."""
 import pytest
 
+from desk_helpers import Desk
 from input.keymap import DEFAULTS
-from input.testing import Desk
 from rules.board import Board
 
 CAROM = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
