@@ -23,6 +23,7 @@ from firmware_host.night_take_back import TAKE_BACK_SECONDS, TakeBack
 from input.messages import Said, Texts
 from input.overlays import Fired, OnSlot, Slot
 from rules import night as rules_night
+from rules.games import game_for
 
 __all__ = ["Night", "TAKE_BACK_SECONDS"]
 
@@ -141,14 +142,14 @@ class Night(OnSlot, TakeBack, Orphans):
             raise Said(self.t("no_partie"), code="no_partie")
         if self.state.previous is not None:
             self.finalize()                  # the next partie's first stroke: the partie before is final
-        eightball = board.header["game"] == "8ball"
-        before = board.summary() if eightball else None
+        news = game_for(board.header["game"]).news
+        before = board.summary() if news else None
         self.partie.append(dict(cmd, at=self._now_iso()))
         board.push(cmd)
-        if not eightball:
+        if news is None:
             return None
         after = board.summary()
-        return screens.rack_news_text(self.t, rules_night.rack_news(cmd, before, after), after.get("names", {}))
+        return screens.rack_news_text(self.t, news(cmd, before, after), after.get("names", {}))
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that
@@ -332,7 +333,7 @@ class Night(OnSlot, TakeBack, Orphans):
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
         self.finalize()                      # the match before is final now
         game = self.device.game
-        count = rules_night.partie_count(game, self.config.eightball.individual_matches)
+        count = rules_night.partie_count(game, self.config.partie_count(game))
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
                                              forfeit=forfeit, fixture=setup.fixture))

@@ -11,6 +11,7 @@ from firmware_host.night_screens import objection_texts
 from input.messages import Said, Texts, refusal
 from input.overlays import Menu, MenuItem, NumberPrompt
 from rules.errors import RuleError
+from rules.games import game_for
 
 FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
 # The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.
@@ -60,7 +61,7 @@ def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_ke
     """A single partie, the key test and another match keep their digits (1, 2, 3) on any
     night; the venue's fixtures follow from 4, tonight's first and selected, then those within
     a week either side (a postponed match, a night begun before midnight) with their dates."""
-    entries = [(SINGLE_ITEM, item(t("single_" + game), "single")), (KEYTEST_ITEM, item(t("keytest"), "keytest"))]
+    entries = [(SINGLE_ITEM, item(t.game("single", game), "single")), (KEYTEST_ITEM, item(t("keytest"), "keytest"))]
     if len(league.teams) >= 2:
         entries.append((OTHER_MATCH_ITEM, item(t("other_match"), "home_menu")))
     fixtures = league.fixtures_for(venue, today, FIXTURE_DAYS)
@@ -128,7 +129,7 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
         players = [t("player", n=1), t("player", n=2)]
         return menu(t, t("starts", n=number),
                     [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
-    if match.game == "carom":
+    if match.pairs is not None:                            # drawn by lot (carom, RULES 1.6)
         pair = match.pairs[number - 1]
         names = [pair["home"], pair["away"]]
         return menu(t, t("lag", n=number),
@@ -152,8 +153,7 @@ def away_player_menu(t: Texts, match, home_player: str) -> Menu:
 
 def partie_text(t: Texts, board, key: str) -> str:
     """The text for the partie in play, in its game's word (8-ball: "zápas")."""
-    game_key = f"{key}_{board.header['game']}"
-    return t(game_key if t.has(game_key) else key)
+    return t.game(key, board.header["game"])
 
 
 def screen_hint(t: Texts, phase: str, board) -> str:
@@ -161,12 +161,13 @@ def screen_hint(t: Texts, phase: str, board) -> str:
     if phase == "partie":
         if board.finished:
             return partie_text(t, board, "hint_finished")
-        return t("hint_partie" if board.header["game"] == "carom" else "hint_hold_menu")
+        return t("hint_partie" if game_for(board.header["game"]).protocol else "hint_hold_menu")
     return t("hint_" + phase)
 
 
 def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
-    """Enter during a partie: close it (once finished), correct its protocol (carom), or —
+    """Enter during a partie: close it (once finished), correct its protocol (a game with one:
+    carom), or —
     before anything is entered — start it again (the wrong player picked as the starter);
     ``abandonable``: the match's first partie, so the whole match may still be given up."""
     items = []
@@ -174,7 +175,7 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
         items += [item(t("yes"), "close_partie", hold=True), item(t("no"))]
     if not board.history:
         items.append(item(t("restart"), "take_back"))
-    elif board.header["game"] == "carom":
+    elif game_for(board.header["game"]).protocol:
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
     if abandonable:
         items.append(item(t("abandon"), "abandon_q"))

@@ -49,7 +49,7 @@ def objection_texts(t: Texts) -> dict:
 
 def partie_number(t: Texts, game: str, number: int) -> str:
     """"partie 2" (carom), "zápas 2" (8-ball: an individual match)."""
-    return t("partie_n", n=number) if game == "carom" else t("individual_n", n=number)
+    return t.game("partie_n", game, n=number)
 
 
 def answer_lines(match, t: Texts) -> list[str]:

@@ -10,6 +10,7 @@ and clock.
 from input.messages import Said, refusal
 from rules import night as rules_night
 from rules.errors import RuleError
+from rules.games import game_for
 from rules.record import encode_line
 
 TAKE_BACK_SECONDS = 600.0   # a closing not taken back within this long is final (docs/referee.md)
@@ -101,7 +102,8 @@ class TakeBack:
 
     def _send_match(self, match: rules_night.Match) -> None:
         records = None
-        if match.game == "carom" and not match.forfeit and len(match.records) < len(match.closed):
+        kept = game_for(match.game).match_facts is not None
+        if kept and not match.forfeit and len(match.records) < len(match.closed):
             records = self.store.replay_closed(match)   # closed by a version that did not keep them
         summary = rules_night.match_summary(match, self._place(), records)
         self._send(match.id, "match", encode_line(summary), summary)

@@ -12,6 +12,7 @@ from input.messages import say
 from input.overlays import Confirm, KeyTest, Menu, NumberPrompt, ValuePrompt, first_error
 from input.terminal import HOLD_PREFIX as HOLD
 from input.terminal import QUIT
+from rules.games import game_for
 
 # What the terminal types for a key name (input/terminal.py reads these characters).
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space", "tab": "Tab"}
@@ -24,16 +25,6 @@ def _rank(key: str) -> tuple:
         return 0, PREFERRED.index(key)
     return (2 if key in MATRIX else 1), 0
 
-# The game's keys in the order of the key line, with the command each one enters (None: asks first).
-GAME_KEYS = {
-    "carom": (("score1", {"cmd": "score", "value": 1}), ("score2", {"cmd": "score", "value": 2}),
-              ("score10", {"cmd": "score", "value": 10}), ("score20", {"cmd": "score", "value": 20}),
-              ("miss", {"cmd": "miss"}), ("foul", {"cmd": "foul"}), ("frozen", {"cmd": "frozen"}),
-              ("togo", None)),
-    "8ball": (("pot_solid", None), ("pot_stripe", None), ("pot8", None), ("scratch", {"cmd": "scratch"}),
-              ("foul", {"cmd": "foul"}), ("shot", {"cmd": "shot"}), ("choose", None),
-              ("nocushion", {"cmd": "nocushion"})),
-}
 POCKET_ANSWERS = {"pot_solid": ("pot", "solid"), "pot_stripe": ("pot", "stripe")}
 
 
@@ -123,20 +114,23 @@ class KeyLine:
         return []
 
     def _partie(self, board, take_back: bool) -> list:
-        game = board.header["game"]
-        parts = [] if board.finished else [self._game_key(board, action, cmd) for action, cmd in GAME_KEYS[game]]
+        game = game_for(board.header["game"])
+        keys = game.keys
+        parts = [] if board.finished else [self._game_key(board, action, keys.commands.get(action))
+                                           for action in keys.actions]
         if board.history:
             parts.append(self._labelled("undo"))
         elif take_back:
             parts.append(self._with("keys.take_back", "undo"))
         if first_error(board, [{"cmd": "redo"}]) is None:
             parts.append(self._labelled("redo"))
-        confirm = "keys.close_partie" if board.finished else ("keys.record" if game == "carom" else None)
+        confirm = "keys.close_partie" if board.finished else ("keys.record" if game.protocol else None)
         parts += [confirm and self._with(confirm, "confirm"), self._with("keys.menu", "menu", held=True)]
         return parts
 
     def _game_key(self, board, action: str, cmd: dict | None) -> str | None:
-        """``action``'s key and short label if the core would take it now (or its prompt)."""
+        """``action``'s key and short label if the core would take it now (or its prompt; ``cmd``
+        None: the key asks first, or only says something)."""
         held = action not in self.keymap.tap.values()
         if cmd is None:
             ok = self._asks(board, action)

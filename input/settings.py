@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from config.options import ConfigError, Section
 from input.debounce import BOUNCE, LONG_PRESS
-from input.keymap import DEFAULTS, KEY_NAMES, UNBOUND, KeyMap, actions_for, needs_hold
+from input.keymap import KEY_NAMES, UNBOUND, KeyMap, actions_for, default_keymap, needs_hold
+from rules.games import game_names
 
 DEVICE_KINDS = ("evdev", "matrix", "buttons", "terminal")
 GPIO_PINS = range(2, 28)                       # BCM numbers on the 40-pin header
@@ -63,10 +64,11 @@ class KeypadSettings:
     evdev: EvdevSettings = EvdevSettings()
     matrix: MatrixSettings = MatrixSettings()
     buttons: ButtonsSettings = ButtonsSettings()
-    keymaps: dict = field(default_factory=lambda: dict(DEFAULTS))
+    keymaps: dict = field(default_factory=dict)     # game -> its KeyMap as the config changed it
 
     def keymap(self, game: str) -> KeyMap:
-        return self.keymaps[game]
+        """The key map of ``game``: the config's, or the game's defaults."""
+        return self.keymaps.get(game) or default_keymap(game)
 
 
 def read(section: Section) -> KeypadSettings:
@@ -80,7 +82,7 @@ def read(section: Section) -> KeypadSettings:
         evdev=_read_evdev(section.section("evdev")),
         matrix=_read_matrix(section.section("matrix")),
         buttons=_read_buttons(section.section("buttons")),
-        keymaps={game: _read_keymap(section.section(game), game) for game in DEFAULTS},
+        keymaps={game: _read_keymap(section.section(game), game) for game in game_names()},
     )
     _check_pins(section, settings)
     section.finish()
@@ -181,7 +183,7 @@ def _read_keymap(sec: Section, game: str) -> KeyMap:
     hold = _read_bindings(hold_sec, game, hold=True)
     hold_sec.finish()
     sec.finish()
-    return DEFAULTS[game].with_overrides(tap, hold)
+    return default_keymap(game).with_overrides(tap, hold)
 
 
 def _read_bindings(sec: Section, game: str, *, hold: bool, skip=()) -> dict:

@@ -27,12 +27,12 @@ Closing a partie, closing the match and abandoning it can be taken back until th
 decision and its taking back are both journalled.
 
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
-partie, the match result, the first break) comes from the game's rules. No file, clock or text.
+partie, the match result, the lot draw, the first break) comes from the game's registry entry
+(rules.games). No file, clock or text.
 """
 from dataclasses import dataclass, field, replace
 
-from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
-from rules.eightball.match import team_score
+from rules.games import game_for
 
 SIDES = ("home", "away")
 OBJECTIONS = ("referee", "scoring", "interrupted")      # A.6.3 (referee, scorer), A.6.5
@@ -87,8 +87,9 @@ class Match:
 
     @property
     def needs_lot(self) -> bool:
-        """A carom league match without its lot draw yet (RULES 1.6)."""
-        return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
+        """A league match of a game whose pairs are drawn (carom, RULES 1.6) without its lot draw yet."""
+        drawn = game_for(self.game).draw_lot is not None
+        return drawn and self.league and self.pairs is None and not self.forfeit
 
     @property
     def signing_sides(self) -> tuple:
@@ -238,14 +239,15 @@ def captains(match: Match) -> dict:
 
 # -- the match's rules ---------------------------------------------------------
 
-def partie_count(game: str, individual_matches: int) -> int:
-    """Partie in a match: 4 in carom (A.3.6), the league's individual matches in 8-ball (RULES 2.9)."""
-    return PARTIE_PER_MATCH if game == "carom" else individual_matches
+def partie_count(game: str, configured: int | None = None) -> int:
+    """Partie in a match: the game's own number (carom: 4, A.3.6), or the league's where the config
+    sets it (8-ball's individual matches, RULES 2.9)."""
+    return game_for(game).partie_per_match if configured is None else configured
 
 
 def min_players(game: str) -> int:
-    """Players a team needs present (carom: A.3.5); 8-ball asks for one."""
-    return PLAYERS_PER_TEAM if game == "carom" else 1
+    """Players a team needs present (carom: 4, A.3.5; 8-ball asks for one)."""
+    return game_for(game).players_per_team
 
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
@@ -273,15 +275,9 @@ def adopt_event(header: dict, date: str) -> dict:
 
 
 def lot_event(match: Match, seed: int) -> dict:
-    """The lot draw of a carom match from its seed (RULES 1.6 Decision)."""
-    pairs = draw_lot(match.present["home"], match.present["away"], seed)
+    """The lot draw of the match's pairs from its seed (carom: RULES 1.6 Decision)."""
+    pairs = game_for(match.game).draw_lot(match.present["home"], match.present["away"], seed)
     return {"ev": "lot", "seed": seed, "pairs": [p.as_dict() for p in pairs]}
-
-
-def first_break(home: str | None) -> str:
-    """8B:2b: in a match the home player racks and the away player breaks; a single match
-    outside the league is broken by the player picked to start (side "a")."""
-    return "a" if home is None else ("b" if home == "a" else "a")
 
 
 def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, place: dict) -> dict:
@@ -289,8 +285,9 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, p
     number = match.number
     header = {"game": match.game, "a": a, "b": b}
     header.update(rules)
-    if match.game == "8ball":
-        header["first_break"] = first_break(home)
+    first_break = game_for(match.game).first_break
+    if first_break is not None:
+        header["first_break"] = first_break(home, number)      # 8-ball: 8B:2b
     header.update({"id": match.partie_id(number), **place, "date": match.date})
     if match.league:
         header["match"] = {"id": match.id, "home": match.home, "away": match.away}
@@ -304,60 +301,52 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, p
 
 
 def closed_event(number: int, header: dict, summary: dict) -> dict:
-    """The ``closed`` event of a finished partie: its line, and for carom what RULES 1.6 needs."""
+    """The ``closed`` event of a finished partie: its line, and what the game's match result
+    reads of it (carom: RULES 1.6) where the game keeps such facts."""
     event = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
-    if header["game"] == "carom" and header.get("home"):
-        event["record"] = {"header": {"home": header["home"]}, "summary": _match_facts(summary)}
+    facts = game_for(header["game"]).match_facts
+    if facts is not None and header.get("home"):
+        event["record"] = {"header": {"home": header["home"]}, "summary": facts(summary)}
     return event
-
-
-def _match_facts(summary: dict) -> dict:
-    """What rules.carom.match.partie_line reads of a carom summary (the rest would only wear the SD
-    card: the night journal keeps this much per partie)."""
-    players = summary["players"]
-    return {"game": summary["game"], "finished": summary.get("finished"), "forfeit": summary.get("forfeit"),
-            "players": {side: {key: players[side].get(key) for key in ("name", "points", "innings", "team_points")}
-                        for side in ("a", "b")}}
 
 
 def partie_line(header: dict, summary: dict) -> dict:
     """What the match result needs of a partie: names, score, team points by side."""
+    game = game_for(header["game"])
     home_side = header.get("home") or "a"
     away_side = "b" if home_side == "a" else "a"
-    if header["game"] == "carom":
-        players = summary["players"]
-        by_side = {s: players[s].get("team_points") or 0 for s in ("a", "b")}
-        points = {"home": by_side[home_side], "away": by_side[away_side]}
-        score = f"{players[home_side]['points']}:{players[away_side]['points']}"
-    else:
-        won = team_score([summary], [home_side])       # RULES 2.9 Decision
-        points = {side: won[side] for side in SIDES}
-        sets = summary.get("sets", {"a": 0, "b": 0})
-        score = f"{sets[home_side]}:{sets[away_side]}"
-    return {"id": header["id"], "home": header[home_side], "away": header[away_side], "score": score,
-            "team_points": points}
+    by_side = game.partie_points(summary) or {"a": 0, "b": 0}
+    figure = game.score(summary)
+    return {"id": header["id"], "home": header[home_side], "away": header[away_side],
+            "score": f"{figure[home_side]}:{figure[away_side]}",
+            "team_points": {"home": by_side[home_side], "away": by_side[away_side]}}
+
+
+def forfeit_points(match: Match) -> dict:
+    """A team that did not come loses every partie (A.3.7, RULES 2.9): the team present gets the
+    points of each partie won."""
+    full = match.partie_count * game_for(match.game).win_points
+    return {"home": 0, "away": full} if match.forfeit == "home" else {"home": full, "away": 0}
 
 
 def points(match: Match) -> dict:
     """The team points so far: the closed partie summed, or the forfeit's (A.3.7, RULES 2.9)."""
     if match.forfeit:
-        if match.game == "carom":
-            return forfeited_match(match.forfeit).as_dict()["points"]
-        present = "away" if match.forfeit == "home" else "home"
-        won = team_score([{"winner": "a"}] * match.partie_count,
-                         ["a" if present == "home" else "b"] * match.partie_count)
-        return {side: won[side] for side in SIDES}
+        return forfeit_points(match)
     return {side: sum(line["team_points"][side] for line in match.closed) for side in SIDES}
 
 
 def result(match: Match, records=None) -> dict:
-    """RULES 1.6 through rules.carom.match for carom (``records``: (header, summary) of each closed
-    partie, default the ones the night kept); 8-ball: individual matches won (RULES 2.9)."""
-    if match.game == "carom":
-        if match.forfeit:
-            return forfeited_match(match.forfeit).as_dict()
-        return match_result(match.records if records is None else records).as_dict()
-    return {"points": points(match), "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
+    """The match result: the game's own from the facts kept of each closed partie (carom, RULES
+    1.6; ``records``: (header, facts) of each, default the ones the night kept), else the closed
+    partie's team points summed (8-ball: individual matches won, RULES 2.9)."""
+    if match.forfeit:
+        return {"points": forfeit_points(match), "finished": True, "forfeit": match.forfeit, "partie": []}
+    own = game_for(match.game).match_result
+    if own is not None:
+        return own(match.records if records is None else records)
+    return {"points": points(match), "finished": len(match.closed) >= match.partie_count, "forfeit": None,
+            "partie": list(match.closed)}
 
 
 def match_summary(match: Match, place: dict, records=None) -> dict:
@@ -373,29 +362,3 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
         summary.update(captains(match))
     summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
     return summary
-
-
-def rack_news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, str | None] | None:
-    """8-ball: what a command decided that the picture barely shows — ("set_won", side, how),
-    ("game_won", side, how), or ("rerack", None, None): the same player breaks again (RULES 2.3).
-    ``how``: the game's reason (RULES 2.7: "eight_early", "eight_wrong_pocket", …) when it was lost
-    on the 8, else None."""
-    for side in ("a", "b"):
-        for key, count in (("set_won", "sets"), ("game_won", "games")):
-            if after[count][side] > before[count][side]:
-                return key, side, _lost_on_the_eight(before, after)
-    was, now = before["current"], after["current"]
-    if cmd.get("cmd") == "shot" and was["break_shot"] and now["break_shot"] and not after["finished"]:
-        return "rerack", None, None
-    return None
-
-
-LOST_ON_THE_EIGHT = ("eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball", "eight_wrong_pocket")
-
-
-def _lost_on_the_eight(before: dict, after: dict) -> str | None:
-    games = after.get("games_log", [])
-    if len(games) <= len(before.get("games_log", [])):
-        return None
-    reason = games[-1].get("reason")
-    return reason if reason in LOST_ON_THE_EIGHT else None

@@ -3,7 +3,7 @@ from PIL import Image, ImageChops
 
 from cli.main import main
 from input.keycard import find_font, render
-from input.keymap import DEFAULTS
+from input.keymap import default_keymap
 from input.settings import KeypadSettings
 
 CONFIG = """
@@ -39,8 +39,8 @@ def test_cli_uses_the_config_game_and_devices(tmp_path, capsys):
 
 def test_a_changed_binding_changes_the_card():
     settings = KeypadSettings()
-    default = render(DEFAULTS["carom"], settings)
-    changed = render(DEFAULTS["carom"].with_overrides({"5": "score1"}, {}), settings)
+    default = render(default_keymap("carom"), settings)
+    changed = render(default_keymap("carom").with_overrides({"5": "score1"}, {}), settings)
     assert default.size == changed.size
     assert ImageChops.difference(default, changed).getbbox() is not None
 
@@ -54,5 +54,5 @@ def test_bad_config_is_one_line_and_status_2(tmp_path, capsys):
 
 
 def test_default_font_when_no_truetype_font_is_given():
-    assert render(DEFAULTS["8ball"], KeypadSettings(), "en", font_path="").width > 1000
+    assert render(default_keymap("8ball"), KeypadSettings(), "en", font_path="").width > 1000
     assert find_font() is None or find_font().endswith(".ttf")

@@ -2,7 +2,7 @@
 import pytest
 
 from desk_helpers import Desk
-from input.keymap import DEFAULTS
+from input.keymap import default_keymap
 from rules.board import Board
 
 CAROM = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
@@ -128,7 +128,7 @@ def test_menu_leaves_out_a_forfeit_the_core_refuses():
 
 
 def test_destructive_key_bound_to_a_tap_only_fires_on_hold():
-    keymap = DEFAULTS["carom"].with_overrides({"9": "none"}, {"9": "end_match"})
+    keymap = default_keymap("carom").with_overrides({"9": "none"}, {"9": "end_match"})
     desk = carom(keymap=keymap).keys("9")
     assert desk.messages == ["Podržte klávesu déle"] and desk.screen is None
     desk.keys("hold:9")
@@ -305,7 +305,7 @@ def test_digit_outside_a_prompt_in_8ball():
 @pytest.mark.parametrize("game", ["carom", "8ball"])
 def test_every_default_binding_is_a_known_action(game):
     from input.keymap import actions_for
-    keymap = DEFAULTS[game]
+    keymap = default_keymap(game)
     assert set(keymap.tap.values()) | set(keymap.hold.values()) <= set(actions_for(game))
 
 
@@ -335,7 +335,7 @@ def test_unplugged_keypad_forgets_its_held_keys():
 
 
 def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
-    keymap = DEFAULTS["carom"].with_overrides({}, {"enter": "none", "D": "none"})
+    keymap = default_keymap("carom").with_overrides({}, {"enter": "none", "D": "none"})
     desk = carom(keymap=keymap)
     desk.referee.start_keytest()
     desk.keys("hold:5")
@@ -344,7 +344,7 @@ def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
 
 def test_direct_stalemate_key_refused_before_the_break_without_a_confirm():
     """RULES 2.8: no PAT while the rack is full; the refusal comes at once."""
-    keymap = DEFAULTS["8ball"].with_overrides({}, {"/": "stalemate"})
+    keymap = default_keymap("8ball").with_overrides({}, {"/": "stalemate"})
     desk = eight(keymap=keymap).keys("hold:/")
     assert desk.screen is None and desk.messages == ["Hra ještě nezačala"]
     break_and_take_solids(desk)

@@ -1,4 +1,6 @@
 """The match night as a pure fold (rules/night.py): events in, an immutable night out."""
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -6,6 +8,7 @@ from hypothesis import strategies as st
 from rules import night
 from rules.board import Board
 from rules.carom.match import match_result
+from rules.eightball.match import LOST_ON_THE_EIGHT, news
 
 HOME = ["Novák", "Dvořák", "Svoboda", "Černý"]
 AWAY = ["Kučera", "Veselý", "Horák", "Němec"]
@@ -95,9 +98,12 @@ def test_2_9_an_individual_match_scores_through_team_score(winner, home):
     assert line["home"] == header[home]
 
 
-def test_8b_2b_the_away_player_breaks_in_a_match_the_starter_in_a_single():
-    assert night.first_break("a") == "b" and night.first_break("b") == "a"
-    assert night.first_break(None) == "a"
+def test_8b_2b_each_individual_matchs_header_says_who_breaks_it():
+    """RULES 2.3 (8B:2b corrected): away, home, away … by the individual match's number."""
+    match = fold({**MATCH, "game": "8ball"}).match
+    for number, breaker in ((1, "b"), (2, "a"), (3, "b")):
+        match = replace(match, closed=({},) * (number - 1))
+        assert night.partie_header(match, "Novák", "Kučera", "a", {}, PLACE)["first_break"] == breaker
 
 
 def test_the_partie_header_carries_the_match_and_its_seed():
@@ -113,21 +119,21 @@ def test_the_partie_header_carries_the_match_and_its_seed():
 def test_2_3_rack_news_says_who_took_the_game_or_that_the_breaker_breaks_again():
     before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": True}}
     won = {**before, "games": {"a": 0, "b": 1}, "finished": False}
-    assert night.rack_news({"cmd": "pot8"}, before, won) == ("game_won", "b", None)
+    assert news({"cmd": "pot8"}, before, won) == ("game_won", "b", None)
     again = {**before, "finished": False}
-    assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None, None)
-    assert night.rack_news({"cmd": "foul"}, before, again) is None
+    assert news({"cmd": "shot"}, before, again) == ("rerack", None, None)
+    assert news({"cmd": "foul"}, before, again) is None
 
 
-@pytest.mark.parametrize("reason", night.LOST_ON_THE_EIGHT)
+@pytest.mark.parametrize("reason", LOST_ON_THE_EIGHT)
 def test_2_7_a_game_lost_on_the_8_says_how(reason):
     """Issue 12: the counter says how the 8 lost the game, not only who took it."""
     before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": False},
               "games_log": []}
     lost = {**before, "games": {"a": 0, "b": 1}, "games_log": [{"winner": "b", "reason": reason}]}
-    assert night.rack_news({"cmd": "shot"}, before, lost) == ("game_won", "b", reason)
+    assert news({"cmd": "shot"}, before, lost) == ("game_won", "b", reason)
     won = {**lost, "games_log": [{"winner": "b", "reason": "eight"}]}         # the 8 potted legally
-    assert night.rack_news({"cmd": "shot"}, before, won) == ("game_won", "b", None)
+    assert news({"cmd": "shot"}, before, won) == ("game_won", "b", None)
 
 
 def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
