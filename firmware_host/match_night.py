@@ -8,8 +8,10 @@ after a power cut ``Night(...)`` comes back to the same state. Menu cursors are 
 after a restart a menu starts at its first item.
 
 Inputs: ``ui(action)`` for menus ("confirm", "cancel", "menu", "up", "down", "undo", or a digit)
-and ``command(cmd)`` for the record commands of the partie being played. Taking a decision back
-and making it final: night_take_back; partie files no match owns: night_orphans.
+and ``command(cmd)`` for the record commands of the partie being played; an item chosen in a
+night menu is ``choose(action, value)``, carried out by its handler in ``CHOICES``. The night
+holds the overlay's ``Slot`` (shared with the referee's keys), the take-back ``Window`` and the
+``Outgoing`` records (night_take_back) and the ``Orphans`` (night_orphans).
 """
 import os
 
@@ -19,23 +21,23 @@ from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
 from firmware_host.night_orphans import Orphans
 from firmware_host.night_store import NightStore
-from firmware_host.night_take_back import TAKE_BACK_SECONDS, TakeBack
-from input.messages import Said, Texts
-from input.overlays import Fired, OnSlot, Slot
+from firmware_host.night_take_back import REOPENED, TAKE_BACK_SECONDS, Outgoing, Window
+from input.messages import Said, Texts, refusal
+from input.overlays import Fired, Slot
 from rules import night as rules_night
+from rules.errors import RuleError
 from rules.games import game_for
 
 __all__ = ["Night", "TAKE_BACK_SECONDS"]
 
-class Night(OnSlot, TakeBack, Orphans):
+
+class Night:
     def __init__(self, config, league: League = EMPTY, *, outbox=None, status=None,
                  clock=None, urandom=os.urandom, on_record=None, slot: Slot | None = None, keeper=None):
         self.config = config
         self.device = config.device
         self.keeper = keeper                # league_keeper.LeagueKeeper: the fetched league (or None)
         self.league = keeper.current() if keeper is not None else league
-        self.outbox = outbox
-        self.on_record = on_record          # called after a record entered the outbox
         self.status = status or (lambda: {"unsent": 0, "last_delivery": None})
         self.clock = clock or SystemClock()
         self.urandom = urandom
@@ -45,11 +47,12 @@ class Night(OnSlot, TakeBack, Orphans):
         self.partie = None                  # night_store.OpenPartie in play
         self.slot = slot or Slot()          # the overlay in force, shared with the referee
         self.show_lot = False
-        self.window_ends = None             # clock.monotonic() when decisions not yet final become so
-        self.held_records = {}              # partie id -> (record text, summary) closed, not yet final
-        self.orphans = []                   # unfinished partie files no match owns (night journal damaged)
+        self.window = Window(self.clock)
+        self.outgoing = Outgoing(self.store, outbox, self._place(), on_record)
+        self.orphans = Orphans()            # unfinished partie files no match owns (night journal damaged)
         self.finalize()                      # a restart ends the take-back window
-        self.orphans = self._take_in_orphans()
+        if self.match is None:
+            self.orphans = Orphans.take_in(self.store, self.outgoing, self._record, self._stamp())
         self._resume()
         match = self.match
         if match is not None and match.league and not match.forfeit and match.over and match.signed_off:
@@ -95,8 +98,8 @@ class Night(OnSlot, TakeBack, Orphans):
 
     @property
     def phase(self) -> str:
-        if self.overlay is not None:
-            return "prompt" if self.overlay.model()["screen"] == "prompt" else "menu"
+        if self.slot.overlay is not None:
+            return "prompt" if self.slot.overlay.model()["screen"] == "prompt" else "menu"
         if self.match is None:
             return "orphan" if self.orphans else "ready"
         if self.show_lot:
@@ -108,11 +111,11 @@ class Night(OnSlot, TakeBack, Orphans):
     def screen(self) -> dict:
         phase = self.phase
         if phase in ("menu", "prompt"):
-            return self.overlay.model()
+            return self.slot.overlay.model()
         if phase == "ready":
             return screens.ready_model(self.device, self.status(), self.clock.now())
         if phase == "orphan":
-            return self._orphan_menu().model()
+            return self.orphans.menu(self.t).model()
         if phase == "lotdraw":
             return screens.lotdraw_model(self.match)
         if phase == "partie":
@@ -128,7 +131,7 @@ class Night(OnSlot, TakeBack, Orphans):
     def command(self, cmd: dict) -> str | None:
         """A record command from outside the referee's keys (a scripted feed): checked against
         the partie in play, then entered. Returns what the counter should say about it."""
-        if self.board is None or self.overlay is not None:
+        if self.board is None or self.slot.overlay is not None:
             raise Said(self.t("no_partie"), code="no_partie")
         self.board.check(cmd)
         return self.enter(cmd)
@@ -156,16 +159,16 @@ class Night(OnSlot, TakeBack, Orphans):
         does nothing here is refused with what to press instead (a wrong key must say why).
         Returns "keytest" when the key test was asked for (the referee's keys run it), or what the
         counter says about what was done (a decision taken back)."""
-        if self.overlay is None:
-            self.overlay = self._phase_menu()
-        if self.overlay is None:
+        if self.slot.overlay is None:
+            self.slot.overlay = self._phase_menu()
+        if self.slot.overlay is None:
             return self._screen_action(action)
         digit = isinstance(action, int) and not isinstance(action, bool)
         fired = Fired(str(action), "night", None) if digit else Fired("", "night", action)
-        outcome, self.overlay = self.overlay.handle(fired, self.board)
+        outcome, self.slot.overlay = self.slot.overlay.handle(fired, self.board)
         if outcome.message and not (outcome.commands or outcome.ui):
             raise Said(outcome.message["text"], code="no_effect")
-        if action == "cancel" and self.overlay is None and not (outcome.commands or outcome.ui):
+        if action == "cancel" and self.slot.overlay is None and not (outcome.commands or outcome.ui):
             self._stays()
         for cmd in outcome.commands:
             self.enter(cmd)
@@ -176,7 +179,7 @@ class Night(OnSlot, TakeBack, Orphans):
         partie): it stays, and the counter says what it wants instead of saying nothing."""
         menu = self._phase_menu()
         if menu is not None:
-            self.overlay = menu
+            self.slot.overlay = menu
             raise Said(menu.hint, code="no_effect")
 
     def _phase_menu(self):
@@ -184,7 +187,7 @@ class Night(OnSlot, TakeBack, Orphans):
         phase = self.phase
         if phase == "next":
             return self._next_menu()
-        return self._orphan_menu() if phase == "orphan" else None
+        return self.orphans.menu(self.t) if phase == "orphan" else None
 
     def _screen_action(self, action) -> str | None:
         """A key on a screen without a menu: the menu it opens, or what to press instead."""
@@ -195,7 +198,7 @@ class Night(OnSlot, TakeBack, Orphans):
             self.show_lot = False
             return
         if phase == "lotdraw" and action == "cancel" and self.match.abandonable:
-            self.overlay = self._abandon_question()
+            self.slot.overlay = self._abandon_question()
             return
         opened = None
         if phase == "ready" and action in ("confirm", "menu"):
@@ -207,7 +210,7 @@ class Night(OnSlot, TakeBack, Orphans):
             opened = self._captain_menu(side) if side else menus.yes_no(self.t, self.t("close_match"), "close_match")
         if opened is None:
             raise Said(self._hint(), code="no_effect")
-        self.overlay = opened
+        self.slot.overlay = opened
 
     def _hint(self) -> str:
         return menus.screen_hint(self.t, self.phase, self.board)
@@ -222,80 +225,31 @@ class Night(OnSlot, TakeBack, Orphans):
 
     # -- what a chosen item does -----------------------------------------------
     def choose(self, action: str, value) -> str | None:
-        """Carry out a night menu's chosen item (night_menus.item): open the next menu, or decide.
-        Returns "keytest" when the key test was asked for (the referee's keys run it)."""
-        t, league = self.t, self.league
-        if action == "keytest":
-            self.overlay = self._setup_menu(on_keytest=True)
-            return "keytest"
-        opened = {
-            "setup_menu": self._setup_menu,
-            "home_menu": lambda: menus.home_menu(t, league),
-            "away_menu": lambda: menus.away_menu(t, league, value),
-            "present": lambda: menus.present_menu(t, league, value),
-            "toggle": lambda: menus.toggled(t, league, *value),
-            "present_done": lambda: self._present_done(*value),
-            "no_show": lambda: menus.yes_no(t, t("no_show_q", team=value.team(value.side)),
-                                            "forfeit_match", value, no=("present", value)),
-            "forfeit_match": lambda: self._start_match(value, forfeit=value.side),
-            "single": self._start_single,
-            "next_menu": self._next_menu,
-            "pick_away": lambda: menus.away_player_menu(t, self.match, value),
-            "start": lambda: self._start_partie(*value),
-            "partie_menu": self._partie_menu,
-            "take_back": self._take_back_start,
-            "close_partie": self._close_partie,
-            "protocol": lambda: menus.protocol_menu(t, self.board, value),
-            "protocol_inning": lambda: self._inning_menu(*value),
-            "points": lambda: menus.points_prompt(t, *value),
-            "captain": lambda: self._captain_menu(value),
-            "sign_as": lambda: menus.sign_menu(t, value),
-            "sign": lambda: self._answer(rules_night.sign_event(value.side, value.captain, self._now_iso())),
-            "objection_kind": lambda: menus.objection_kind_menu(t, value),
-            "objection_partie": lambda: menus.objection_partie_menu(t, self.match, value),
-            "object": lambda: self._answer(rules_night.object_event(
-                value[0].side, value[0].captain, value[0].kind, value[1], self._now_iso())),
-            "unsigned_q": lambda: menus.unsigned_question(t, self.match, value),
-            "unsigned": lambda: self._answer(rules_night.unsigned_event(value, self._now_iso())),
-            "close_match": self._close_match,
-            "abandon_q": self._abandon_question,
-            "abandon": self._abandon,
-            "reopen": self._reopen,
-            "adopt": self._adopt,
-            "set_aside": self._set_aside,
-        }[action]()
+        """Carry out a night menu's chosen item (night_menus.item) by its handler in ``CHOICES``:
+        open the next menu, or decide. Returns what the counter says about it, or "keytest" when
+        the key test was asked for (the referee's keys run it)."""
+        opened = self.CHOICES[action](self, value)
         if isinstance(opened, str):
             return opened                   # what the counter says about it (a decision taken back)
         if opened is not None:
-            self.overlay = opened
+            self.slot.overlay = opened
         return None
 
+    # -- the menus a handler opens ----------------------------------------------
     def _setup_menu(self, on_keytest: bool = False):
         if self.keeper is not None:         # the newest league, fixed for this setup's menus
             self.league = self.keeper.for_setup()
         return menus.setup_menu(self.t, self.device.game, self.league, self.device.venue,
                                 self.clock.today(), on_keytest=on_keytest)
 
-    def _present_done(self, setup: menus.Setup, marked: list):
-        done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
-        return self._start_match(done) if isinstance(done, menus.Setup) else done
-
-    def _next_menu(self):
+    def _next_menu(self, _=None):
         return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
 
-    def _partie_menu(self):
+    def _partie_menu(self, _=None):
         return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
 
-    def _abandon_question(self):
+    def _abandon_question(self, _=None):
         return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
-
-    def _abandon(self) -> None:
-        """Give up a match set up wrongly: journalled, nothing sent; its files go to the archive
-        once it is final (it can be taken back until then)."""
-        if self.partie is not None:
-            self.partie.journal.close()
-            self.partie = None
-        self._record({"ev": "abandon"})
 
     def _captain_menu(self, side: str):
         """The captain of ``side`` answers the zápis: picks their name from the players present
@@ -308,6 +262,144 @@ class Night(OnSlot, TakeBack, Orphans):
                 names = []
         return menus.captain_menu(self.t, self.match, side, names)
 
+    def _inning_menu(self, value):
+        opened = menus.inning_menu(self.t, self.board, *value)
+        if opened is None:
+            raise Said(self.t("no_innings"), code="no_innings")
+        return opened
+
+    # -- the handlers of chosen items: (value) → the menu opened, a text to say, or None ----------
+    def _keytest(self, _) -> str:
+        self.slot.overlay = self._setup_menu(on_keytest=True)
+        return "keytest"
+
+    def _open_setup(self, _):
+        return self._setup_menu()
+
+    def _home_menu(self, _):
+        return menus.home_menu(self.t, self.league)
+
+    def _away_menu(self, home: str):
+        return menus.away_menu(self.t, self.league, home)
+
+    def _present(self, setup: menus.Setup):
+        return menus.present_menu(self.t, self.league, setup)
+
+    def _toggle(self, value):
+        return menus.toggled(self.t, self.league, *value)
+
+    def _present_done(self, value):
+        setup, marked = value
+        done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
+        return self._start_match(done) if isinstance(done, menus.Setup) else done
+
+    def _no_show(self, setup: menus.Setup):
+        return menus.yes_no(self.t, self.t("no_show_q", team=setup.team(setup.side)), "forfeit_match", setup,
+                            no=("present", setup))
+
+    def _forfeit_match(self, setup: menus.Setup) -> None:
+        self._start_match(setup, forfeit=setup.side)
+
+    def _pick_away(self, home_player: str):
+        return menus.away_player_menu(self.t, self.match, home_player)
+
+    def _start(self, value) -> None:
+        self._start_partie(*value)
+
+    def _take_back(self, _) -> None:
+        self._take_back_start()
+
+    def _close(self, _) -> None:
+        self._close_partie()
+
+    def _protocol(self, kind: str):
+        return menus.protocol_menu(self.t, self.board, kind)
+
+    def _points(self, value):
+        return menus.points_prompt(self.t, *value)
+
+    def _sign_as(self, answer: menus.Answer):
+        return menus.sign_menu(self.t, answer)
+
+    def _sign(self, answer: menus.Answer):
+        return self._answer(rules_night.sign_event(answer.side, answer.captain, self._now_iso()))
+
+    def _objection_kind(self, answer: menus.Answer):
+        return menus.objection_kind_menu(self.t, answer)
+
+    def _objection_partie(self, answer: menus.Answer):
+        return menus.objection_partie_menu(self.t, self.match, answer)
+
+    def _object(self, value):
+        answer, partie = value
+        return self._answer(rules_night.object_event(answer.side, answer.captain, answer.kind, partie,
+                                                     self._now_iso()))
+
+    def _unsigned_question(self, side: str):
+        return menus.unsigned_question(self.t, self.match, side)
+
+    def _unsigned(self, side: str):
+        return self._answer(rules_night.unsigned_event(side, self._now_iso()))
+
+    def _end_match(self, _) -> None:
+        self._close_match()
+
+    def _abandon(self, _=None) -> None:
+        """Give up a match set up wrongly: journalled, nothing sent; its files go to the archive
+        once it is final (it can be taken back until then)."""
+        if self.partie is not None:
+            self.partie.journal.close()
+            self.partie = None
+        self._record({"ev": "abandon"})
+
+    def _reopen(self, _=None) -> str:
+        """Take back the last decision not yet final (journalled as its own event, nothing deleted):
+        a closed partie is in play again, a closed or abandoned match is back. A single partie's
+        close also ended its match: both are taken back."""
+        decision = self.state.decision
+        if decision is None:
+            raise Said(self.t("nothing_to_take_back"), code="no_effect")
+        if self.partie is not None:             # the next partie was started, nothing entered yet
+            self._take_back_start()
+        self._record({"ev": "reopen"})
+        if decision == "end" and not self.match.league and self.state.decision == "closed":
+            self._record({"ev": "reopen"})
+        self.slot.overlay = None
+        self._resume()
+        if self.partie is not None:
+            self.outgoing.release(self.partie.board.header["id"])    # it may change now
+        return self.t(REOPENED[decision])
+
+    def _adopt(self, _) -> None:
+        """Play the first orphan on: a one-partie match whose partie is that file."""
+        partie = self.orphans.take_first()
+        self._record(rules_night.adopt_event(partie.board.header, self._today()))
+        self._resume()
+
+    def _set_aside(self, _) -> None:
+        """The first orphan to the archive, unsent (it is unfinished); journalled."""
+        partie_id = self.orphans.take_first().board.header["id"]
+        self._record({"ev": "set_aside", "partie": partie_id})
+        self.store.set_aside([partie_id], self._stamp())
+
+    CHOICES = {
+        # setting a match up
+        "keytest": _keytest, "setup_menu": _open_setup, "home_menu": _home_menu, "away_menu": _away_menu,
+        "present": _present, "toggle": _toggle, "present_done": _present_done, "no_show": _no_show,
+        "forfeit_match": _forfeit_match, "single": lambda night, _: night._start_single(),
+        # partie after partie
+        "next_menu": _next_menu, "pick_away": _pick_away, "start": _start, "partie_menu": _partie_menu,
+        "take_back": _take_back, "close_partie": _close, "protocol": _protocol, "protocol_inning": _inning_menu,
+        "points": _points,
+        # the captains answer the zápis
+        "captain": _captain_menu, "sign_as": _sign_as, "sign": _sign, "objection_kind": _objection_kind,
+        "objection_partie": _objection_partie, "object": _object, "unsigned_q": _unsigned_question,
+        "unsigned": _unsigned, "close_match": _end_match,
+        # giving up, taking back, partie files no match owns
+        "abandon_q": _abandon_question, "abandon": _abandon, "reopen": _reopen, "adopt": _adopt,
+        "set_aside": _set_aside,
+    }
+
     def _answer(self, event: dict):
         """A captain's answer: checked by the fold, journalled (fsync) before it is shown; the next
         captain's menu, or — both answered — the match closed and sent."""
@@ -318,16 +410,53 @@ class Night(OnSlot, TakeBack, Orphans):
             return None
         return self._captain_menu(self.match.awaiting)
 
-    def _inning_menu(self, kind: str, player: str):
-        opened = menus.inning_menu(self.t, self.board, kind, player)
-        if opened is None:
-            raise Said(self.t("no_innings"), code="no_innings")
-        return opened
+    # -- taking decisions back, making them final ----------------------------------
+    def window_left(self) -> float | None:
+        """Seconds until the decisions not yet final become final by time, if there are any."""
+        return self.window.left(self.state)
+
+    def tick(self) -> None:
+        """The take-back window has run out: the decisions are final, their records go out."""
+        if self.window_left() == 0.0:
+            self.finalize()
+
+    def finalize(self) -> None:
+        """Make the decisions not yet final final: each closed partie's record and a closed league
+        match's record into the outbox, then ``final`` journalled, then an ended match's files to
+        the archive. Safe to repeat after a power cut anywhere in it (the outbox keeps an id once)."""
+        held = self.state.held()
+        if not held:
+            return
+        self.outgoing.send_final(held)
+        self._record({"ev": "final"})
+        self.window.closed()
+        if any(decision in ("end", "abandon") for decision, _ in held):
+            self._archive()
+
+    def can_take_back(self) -> bool:
+        """A decision not yet final, and no stroke since (the next partie may be started, empty)."""
+        return self.state.previous is not None and (self.board is None or not self.board.history)
+
+    def _undo_on_screen(self) -> str | None:
+        """The undo key with no menu open and nothing to undo in a partie: take back the last
+        decision that is not final yet (closing a partie or the match, giving a match up, a partie
+        started but with nothing entered yet), or the team forfeit on its result screen."""
+        if self.can_take_back():
+            return self._reopen()
+        if self.phase == "result" and self.match.forfeit:
+            self.slot.overlay = self._abandon_question()         # the forfeit is taken back by giving the match up
+            return None
+        if self.board is not None:
+            try:
+                self.board.check({"cmd": "undo"})
+            except RuleError as exc:                        # the rule core's own refusal: nothing to undo
+                raise Said(refusal(exc, self.t.language), code=exc.code) from None
+        raise Said(self.t("nothing_to_take_back"), code="no_effect")
 
     # -- decisions -------------------------------------------------------------
     def _record(self, event: dict) -> None:
         self.state = self.store.record(self.state, event)
-        self._open_window(event)
+        self.window.opened(event)
 
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
@@ -362,11 +491,10 @@ class Night(OnSlot, TakeBack, Orphans):
         """Journal that the finished partie is closed; its record goes to the outbox once that is
         final (the next partie's first stroke, the next match, a restart or TAKE_BACK_SECONDS)."""
         partie, number = self.partie, self.match.number
-        summary = partie.board.summary()
-        self.held_records[partie.board.header["id"]] = (partie.text, summary)   # sent from memory when final
+        self.outgoing.hold(partie)              # sent from memory when final
         self.store.close_partie(partie)
         self.partie = None
-        self._record(rules_night.closed_event(number, partie.board.header, summary))
+        self._record(rules_night.closed_event(number, partie.board.header, partie.board.summary()))
         if not self.match.league:
             self._record({"ev": "end"})
 
@@ -375,7 +503,7 @@ class Night(OnSlot, TakeBack, Orphans):
         self._record({"ev": "end"})
 
     def _archive(self) -> None:
-        self.store.archive(self._stamp(), keep=[partie.board.header["id"] for partie in self.orphans])
+        self.store.archive(self._stamp(), keep=self.orphans.ids())
 
     def _stamp(self) -> str:
         return self.clock.now().strftime("%Y%m%d-%H%M%S")

@@ -138,7 +138,7 @@ def key_help(config, service=None, model=None) -> str:
     night = service.night
     match = night.match
     take_back = night.can_take_back() or (night.phase == "result" and bool(match.forfeit))
-    return line(model, night.overlay, night.board, take_back=take_back,
+    return line(model, night.slot.overlay, night.board, take_back=take_back,
                 abandonable=bool(match is not None and match.abandonable),
                 signing=bool(match is not None and match.awaiting))
 
