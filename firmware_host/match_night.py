@@ -62,6 +62,7 @@ class Night:
     def _resume(self) -> None:
         """Reopen the partie in play, if any, from its record file."""
         self.partie = None
+        self.show_lot = False
         match = self.match
         if match is None or match.forfeit:
             return
@@ -74,9 +75,13 @@ class Night:
         self.show_lot = self.partie is None and match.pairs is not None and match.number == 1
 
     def startup_notice(self) -> tuple[str, str] | None:
-        """What the counter says at start about journals read back damaged, if anything."""
-        return screens.journal_notice(self.t, self.store.journal.damage,
-                                      self.partie.journal.damage if self.partie else None)
+        """What the counter says at start: about journals read back damaged, else that a partie
+        in play came back ("Obnoveno: úder 12"), if anything."""
+        notice = screens.journal_notice(self.t, self.store.journal.damage,
+                                        self.partie.journal.damage if self.partie else None)
+        if notice is None and self.partie is not None and self.partie.board.history:
+            notice = self.t("resumed", n=len(self.partie.board.history)), "info"
+        return notice
 
     # -- reading ---------------------------------------------------------
     @property
@@ -350,6 +355,7 @@ class Night:
         if self.partie is not None:
             self.partie.journal.close()
             self.partie = None
+        self.show_lot = False               # issue 24: a lot draw given up is not the next match's
         self._record({"ev": "abandon"})
 
     def _reopen(self, _=None) -> str:
@@ -461,6 +467,7 @@ class Night:
     def _start_match(self, setup: menus.Setup, forfeit: str | None = None) -> None:
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
         self.finalize()                      # the match before is final now
+        self.show_lot = False
         game = self.device.game
         count = rules_night.partie_count(game, self.config.partie_count(game))
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,

@@ -1,0 +1,52 @@
+"""Acceptance: the traps of a match night found by playing it as a referee would (issue 24, "Bugs and
+traps"), from the keys as `pocitadlo emulate --keys` plays them (newline = Enter, h before a key = a
+long press, \\x1b = Esc, \\b = Back)."""
+import logging
+
+import pytest
+
+from firmware_host.service import Ui
+
+LOT_DRAW = "\n" * 4         # ready → setup menu → tonight's fixture → home all present → away all present
+
+
+@pytest.fixture
+def player(emulator):
+    return emulator(points_limit=30, innings_limit=5)
+
+
+def test_a_team_that_did_not_come_after_a_match_given_up_on_its_lot_draw_is_no_crash(player):
+    """Issue 24 item 1: give a match up on its lot draw (Esc, 1, held Enter), set it up again and
+    choose "Tým nepřišel": the forfeit's result, not a lot draw of no pairs (it was a TypeError)."""
+    shown = player.play(LOT_DRAW + "\x1b1h\n" + "\n4\n7\n1h\n")
+    assert shown[-1]["screen"] == "match" and shown[-1]["points"] == {"home": 0, "away": 8}
+    assert player.service.night.match.forfeit == "home"
+
+
+def test_a_bug_behind_a_key_or_a_screen_is_said_and_the_service_goes_on(player, monkeypatch, caplog):
+    """Issue 24 item 1: the service never exits on a referee's key. A bug behind a key is logged
+    with its traceback and said on the counter; a bug drawing a screen shows an error text; the
+    keys go on working."""
+    service, night = player.service, player.service.night
+    real_screen = night.screen
+    monkeypatch.setattr(night, "ui", lambda action: 1 / 0)
+    with caplog.at_level(logging.ERROR, "pocitadlo.service"):
+        service.handle(Ui("confirm"))
+    assert service.screen()["message"]["text"] == "Chyba programu: hrajte dál"
+    assert "ZeroDivisionError" in caplog.text
+    monkeypatch.undo()
+    monkeypatch.setattr(night, "screen", lambda: {}["broken"])
+    assert service.screen() == {"screen": "error", "code": "bug", "text": "Chyba obrazovky: hrajte dál"}
+    monkeypatch.setattr(night, "screen", real_screen)
+    assert player.key("enter")["title"] == "Utkání"                 # the keys still work
+
+
+def test_a_restart_in_the_middle_of_a_partie_says_where_it_came_back(emulator):
+    """Issue 24 item 8: after a restart mid-partie the counter says so — "Obnoveno: úder N" — as it
+    says a journal repaired from its copy."""
+    first = emulator(data="d", points_limit=30, innings_limit=5)
+    first.play("\n1\n\n" "12" "0" "7")                         # a single partie: +1 +2 miss +10
+    again = emulator(data="d", points_limit=30, innings_limit=5)
+    shown = again.service.screen()
+    assert shown["screen"] == "carom" and shown["summary"]["players"]["b"]["points"] == 10
+    assert shown["message"] == {"text": "Obnoveno: úder 4", "level": "info", "n": 1}
