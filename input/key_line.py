@@ -37,10 +37,11 @@ class KeyLine:
     def __call__(self, model: dict, overlay=None, board=None, *, take_back: bool = False,
                  abandonable: bool = False, signing: bool = False) -> str:
         """``overlay``: the menu, prompt or key test in force; ``board``: the partie in play;
-        ``take_back``: the undo key would take the last closing back; ``abandonable``: cancel on
+        ``take_back``: the undo key would take the last closing back on a screen (a menu says
+        itself what its undo key does); ``abandonable``: cancel on
         the lot draw gives the match up; ``signing``: on the result, Enter asks the captains."""
         if overlay is not None:
-            parts = self._overlay(overlay, take_back)
+            parts = self._overlay(overlay)
         else:
             parts = self._screen(model, board, take_back, abandonable, signing)
         return " · ".join([p for p in parts if p] + [f"{QUIT} {self._say('keys.quit')}"])
@@ -62,9 +63,9 @@ class KeyLine:
         return None if key is None else self._say(text_id, key=key)
 
     # -- overlays ----------------------------------------------------------------
-    def _overlay(self, overlay, take_back: bool) -> list:
+    def _overlay(self, overlay) -> list:
         if isinstance(overlay, Menu):
-            return self._menu(overlay, take_back)
+            return self._menu(overlay)
         if isinstance(overlay, Confirm):
             if overlay.item.hold:
                 return [self._with("keys.yes", "menu", held=True), self._say("keys.no")]
@@ -78,22 +79,27 @@ class KeyLine:
             return [self._say("keys.keytest"), self._with("keys.end", "menu", held=True)]
         return []
 
-    def _menu(self, menu: Menu, take_back: bool) -> list:
+    def _menu(self, menu: Menu) -> list:
         numbers = [menu.number(i) for i in range(len(menu.items))]
         digits = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
         if not menu.digit_selects:                   # the referee's menu: a digit chooses at once
             return [self._say("keys.choose", digits=digits), self._with("keys.close", "cancel")]
-        parts = [self._say("keys.item", digits=digits), self._moves(), self._with("keys.ok", "confirm")]
+        takes_back = menu.undo is not None          # then the undo key takes back, and moves nothing
+        parts = [self._say("keys.item", digits=digits), self._moves(takes_back), self._with("keys.ok", "confirm")]
         if any(item.hold for item in menu.items):
             parts.append(self._with("keys.yes", "menu", held=True))
-        if menu.undo is not None or take_back:
+        if takes_back:
             parts.append(self._with("keys.take_back", "undo"))
         if menu.back is not None or "cancel" in menu.leave_on:
             parts.append(self._with("keys.back", "cancel"))
         return parts
 
-    def _moves(self) -> str | None:
+    def _moves(self, takes_back: bool = False) -> str | None:
+        """How the cursor moves: the undo and redo keys — only redo where undo takes a decision
+        back (one key, one meaning on a screen: issue 24)."""
         up, down = self.key("undo"), self.key("redo")
+        if takes_back:
+            return self._say("keys.move_down", down=down) if down else None
         return self._say("keys.move", up=up, down=down) if up and down else None
 
     # -- screens -----------------------------------------------------------------
@@ -108,7 +114,8 @@ class KeyLine:
             return [self._with("keys.sign" if signing else "keys.close_match", "confirm"), undo]
         if screen == "menu":                        # a night menu not yet touched ("kdo začíná?")
             digits = f"1–{len(model['items'])}" if len(model["items"]) > 1 else "1"
-            return [self._say("keys.item", digits=digits), self._moves(), self._with("keys.ok", "confirm"), undo]
+            return [self._say("keys.item", digits=digits), self._moves(bool(undo)), self._with("keys.ok", "confirm"),
+                    undo]
         if board is not None and screen == board.header["game"]:
             return self._partie(board, take_back)
         return []

@@ -50,3 +50,30 @@ def test_a_restart_in_the_middle_of_a_partie_says_where_it_came_back(emulator):
     shown = again.service.screen()
     assert shown["screen"] == "carom" and shown["summary"]["players"]["b"]["points"] == 10
     assert shown["message"] == {"text": "Obnoveno: úder 4", "level": "info", "n": 1}
+
+
+def key_line(player) -> str:
+    from cli.commands.emulate import key_help
+
+    service = player.service
+    return key_help(service.night.config, service, service.screen())
+
+
+def test_the_minus_key_has_one_meaning_on_a_screen_and_the_key_line_says_which(player):
+    """Issue 24 item 3: after a single partie is closed, `-` in the setup menu moves the cursor —
+    and the key line no longer says it takes the closing back; on the next partie's "kdo začíná?"
+    `-` takes the closing back — and the key line no longer says it moves the cursor."""
+    player.play("\n1\n\n" + "888" "0" "80" + "\n1h\n")          # a single partie to 30, closed
+    assert player.service.night.can_take_back()
+    player.key("enter")                                           # the setup menu
+    setup = key_line(player)
+    assert "vrátit" not in setup and "- + posun" in setup
+    assert player.key("-")["selected"] == 2                       # the cursor moved up from tonight's fixture
+    assert player.service.night.can_take_back()                   # nothing was taken back
+
+    player.play("\x1b" + LOT_DRAW + "\n\n" + "888" "0" "80" + "\n1h\n")   # a league match: partie 1 closed
+    ask = key_line(player)
+    assert ask.startswith("1–2 položka · + posun · Enter OK · - vrátit uzavření")
+    assert ask.count("- ") == 1
+    reopened = player.key("-")
+    assert reopened["screen"] == "carom" and reopened["message"]["text"] == "Partie znovu otevřena"
