@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 
 from firmware_host.night_screens import objection_texts
+from input import overlays
 from input.messages import Said, Texts, refusal
 from input.overlays import Menu, MenuItem, NumberPrompt
 from rules.errors import RuleError
@@ -51,10 +52,10 @@ def menu(t: Texts, title: str, items: list, *, back: str | None = None, back_val
 
 
 def yes_no(t: Texts, title: str, ui: str, value=None, *, no: tuple = (None, None)) -> Menu:
-    """An irreversible choice (closing, a forfeit, giving a match up): it starts on "Ne", and "Ano"
-    is taken only by the long press, so a habitual Enter, Enter never takes it; ``no``: the
-    (action, value) "Ne" leads to (none: the menu closes)."""
-    return menu(t, title, [item(t("yes"), ui, value, hold=True), item(t("no"), *no)], selected=1)
+    """An irreversible choice of the night (closing, a team's forfeit, giving a match up): the one
+    yes/no question (input.overlays.yes_no); ``no``: the (action, value) "Ne" leads to (none: the
+    menu closes)."""
+    return overlays.yes_no(title, item(t("yes"), ui, value), t.language, no=item(t("no"), *no))
 
 
 def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False) -> Menu:
@@ -166,23 +167,20 @@ def screen_hint(t: Texts, phase: str, board) -> str:
 
 
 def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
-    """Enter during a partie: close it (once finished), correct its protocol (a game with one:
-    carom), or —
-    before anything is entered — start it again (the wrong player picked as the starter);
-    ``abandonable``: the match's first partie, so the whole match may still be given up."""
-    items = []
+    """Enter during a partie: once it is over, the one question that closes it (the held menu's
+    "Uzavřít partii" asks the same, issue 24); before that, correct its protocol (a game with one:
+    carom), or — before anything is entered — start it again (the wrong player picked as the
+    starter); ``abandonable``: the match's first partie, so the whole match may still be given up."""
     if board.finished:          # an irreversible choice: it starts on "Ne", "Ano" by the long press
-        items += [item(t("yes"), "close_partie", hold=True), item(t("no"))]
+        return yes_no(t, partie_text(t, board, "close_partie"), "close_partie")
+    items = []
     if not board.history:
         items.append(item(t("restart"), "take_back"))
     elif game_for(board.header["game"]).protocol:
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
     if abandonable:
         items.append(item(t("abandon"), "abandon_q"))
-    if not items:
-        return None
-    return menu(t, partie_text(t, board, "close_partie") if board.finished else t("protocol"), items,
-                selected=1 if board.finished else 0)
+    return menu(t, t("protocol"), items) if items else None
 
 
 def protocol_menu(t: Texts, board, kind: str) -> Menu:

@@ -67,8 +67,6 @@ class KeyLine:
         if isinstance(overlay, Menu):
             return self._menu(overlay)
         if isinstance(overlay, Confirm):
-            if overlay.item.hold:
-                return [self._with("keys.yes", "menu", held=True), self._say("keys.no")]
             return [self._with("keys.yes", "confirm"), self._say("keys.no")]
         if isinstance(overlay, ValuePrompt):
             answers = "keys.group" if len(overlay.valid) == 2 else "keys.pocket"

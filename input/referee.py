@@ -31,6 +31,7 @@ from input.overlays import (
     checked,
     first_error,
     note,
+    yes_no,
 )
 from rules.games import game_for
 
@@ -287,7 +288,8 @@ class Referee(OnSlot):
         """A key bound to new_partie / end_match: the same close, confirmed, once it is over."""
         if not board.finished:
             return note(game_text("not_over", self.game, self.language))
-        return self._open(Confirm(self._close_item(), self.language))
+        item = self._close_item()
+        return self._open(yes_no(say("confirm_title", self.language, item=item.text), item, self.language))
 
     def _player_items(self, action: str, board) -> list:
         """One item per player: "forfeit" (by whom) or "game" (won by whom)."""

@@ -200,10 +200,12 @@ def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(pla
     menu = player.key("enter", held=True)
     assert menu["items"][:2] == ["1 Vzdává " + player.service.night.board.header["a"],
                                  "2 Vzdává " + player.service.night.board.header["b"]]
-    assert player.key("1")["hint"] == "podržet Enter = ano, jiná = ne"
+    question = player.key("1")                                     # the one yes/no question (issue 24)
+    assert question["title"] == "Vzdává " + player.service.night.board.header["a"] + "?"
+    assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
     said = player.key("enter")                                     # a habitual Enter: "Ne"
-    assert said["message"]["text"] == "Ne (ano = podržet Enter)" and not player.service.night.board.finished
-    player.key("enter", held=True), player.key("1")
+    assert said["screen"] == "carom" and not player.service.night.board.finished
+    player.key("enter", held=True), player.key("1"), player.key("1")
     forfeited = player.key("enter", held=True)                     # the long press: A forfeits
     assert forfeited["summary"]["forfeit"] == "a"
     player.play("\n1h\n")                                          # closed: partie 2 is next

@@ -77,3 +77,18 @@ def test_the_minus_key_has_one_meaning_on_a_screen_and_the_key_line_says_which(p
     assert ask.count("- ") == 1
     reopened = player.key("-")
     assert reopened["screen"] == "carom" and reopened["message"]["text"] == "Partie znovu otevřena"
+
+
+def test_closing_a_partie_asks_one_question_whichever_way_it_is_asked(player):
+    """Issue 24 item 10: Enter on a finished partie and the held menu's "Uzavřít partii" ask the same
+    question — on "Ne", `1` moves to "Ano", the long press takes it — so the learned `1` never cancels."""
+    player.play("\n1\n\n" + "888" "0" "80")                     # a single partie to 30
+    by_enter = player.key("enter")
+    player.key("esc")
+    player.key("enter", held=True)
+    by_menu = player.key("3")                                   # the held menu's "3 Uzavřít partii"
+    assert by_enter == by_menu == {"screen": "menu", "title": "Uzavřít partii?", "items": ["1 Ano", "2 Ne"],
+                                   "selected": 1}
+    player.key("1")
+    assert player.key("enter")["message"]["text"] == "Ano = podržet Enter"
+    assert player.key("enter", held=True)["screen"] == "ready"  # closed, with the single partie's match

@@ -579,19 +579,23 @@ def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stay
 
 
 def test_insert_offers_only_the_places_a_forgotten_inning_fits_and_says_why_where_none_does(setup):
-    """Issue 12, RULES 1.4 / B.4.1 / B.9.2: A reached the limit in their last inning, so an inning
-    inserted "na konec" could never fit (A would reach 20 before it) and is not offered; B has as
-    many innings as A, who opens every round, so no place fits B and the counter says why."""
+    """Issue 12, RULES 1.4 / B.4.1: B has as many innings as A, who opens every round, so no place
+    fits B and the counter says why; A's places are offered. After the end (B.9.2, RULES 1.4 item 9)
+    Enter only asks to close: the record is final."""
     night, _ = night_of(setup)
     start_single(night)
-    finish_partie(night)                                  # A: 20 in inning 1, B: an equalising miss
-    night.ui("confirm"), night.ui(4), night.ui("confirm")    # finished: Ano, Ne, Opravit, Vložit náběh
-    night.ui(1), night.ui("confirm")                          # A
-    assert night.screen()["items"] == ["1 před 1. náběh"]     # no "na konec"
-    night.ui("cancel")
+    play(night, {"cmd": "miss"}, {"cmd": "miss"})            # one inning each, A at the table
+    night.ui("confirm"), night.ui(2), night.ui("confirm")    # Zápis partie: Opravit, Vložit náběh
     night.ui(2)
     with pytest.raises(IllegalCommand, match="Vložit nelze: Hráč 2 by měl víc náběhů než začínající"):
         night.ui("confirm")                                   # B
+    night.ui("confirm"), night.ui(2), night.ui("confirm")
+    night.ui(1), night.ui("confirm")                          # A
+    assert night.screen()["items"] == ["1 před 1. náběh", "2 na konec"]
+    night.ui("cancel"), night.ui("cancel"), night.ui("cancel")
+    finish_partie(night)
+    night.ui("confirm")
+    assert night.screen()["items"] == ["1 Ano", "2 Ne"]
 
 
 def test_a_refused_forgotten_inning_says_which_limit_it_breaks(setup):
