@@ -183,8 +183,19 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
     return menu(t, t("protocol"), items) if items else None
 
 
+# What the rule core says before a correction's arguments when the record takes none now
+# (rules/carom/corrections.py: a series running; the end, RULES 1.4 item 9).
+PROTOCOL_CLOSED = ("series_running", "end_stands")
+
+
 def protocol_menu(t: Texts, board, kind: str) -> Menu:
-    """Pick the player, then the inning, then type the points: a journalled correction."""
+    """Pick the player, then the inning, then type the points: a journalled correction. Refused at
+    once — not after the five steps — while the record takes no correction (issue 24 item 9)."""
+    try:
+        board.check({"cmd": kind, "player": "a", "inning": 1, "points": 0})
+    except RuleError as exc:
+        if exc.code in PROTOCOL_CLOSED:
+            raise Said(refusal(exc, t.language, board.header), code=exc.code) from None
     return menu(t, t(kind), [item(board.header[side], "protocol_inning", (kind, side)) for side in "ab"],
                 back="partie_menu")
 

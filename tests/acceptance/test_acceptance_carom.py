@@ -149,11 +149,9 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     corrected = player.key("enter")
     assert corrected["summary"]["players"]["a"]["series"] == [4, 5] and state(corrected)[:2] == (9, 2)
 
-    player.key("1")                                  # a series is running: no insert now, said in Czech
-    player.play("\n2\n")
-    refused = player.key("enter")                    # A: no place offered, and why (issue 12)
-    assert refused["message"]["text"] == "Vložit nelze: Nejdřív ukončete náběh"
-    player.key("esc"), player.key("esc"), player.key("esc")
+    player.key("1")                                  # a series is running: no insert now, said at once
+    refused = player.play("\n2\n")[-1]              # (issue 24 item 9), in Czech
+    assert refused["screen"] == "carom" and refused["message"]["text"] == "Nejdřív ukončete náběh"
     assert player.service.screen()["summary"]["players"]["a"]["series"] == [4, 5]
 
     player.key("0")                                  # the inning ended: B's forgotten inning goes at the end

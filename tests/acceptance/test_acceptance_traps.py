@@ -92,3 +92,16 @@ def test_closing_a_partie_asks_one_question_whichever_way_it_is_asked(player):
     player.key("1")
     assert player.key("enter")["message"]["text"] == "Ano = podržet Enter"
     assert player.key("enter", held=True)["screen"] == "ready"  # closed, with the single partie's match
+
+
+def test_a_correction_during_a_running_series_is_refused_at_once(player):
+    """Issue 24 item 9: "Opravit náběh" (or "Vložit náběh") while a series runs says "Nejdřív
+    ukončete náběh" on the first Enter — not after player, inning and points were picked."""
+    player.play("\n1\n\n" + "20" "1")                          # A: 1 missed … B's series of 1 runs
+    record = player.key("enter")
+    assert record["title"] == "Zápis partie" and record["items"][:2] == ["1 Opravit náběh", "2 Vložit náběh"]
+    refused = player.key("enter")
+    assert refused["screen"] == "carom" and refused["message"]["text"] == "Nejdřív ukončete náběh"
+    player.key("enter"), player.key("2")
+    assert player.key("enter")["message"]["text"] == "Nejdřív ukončete náběh"
+    assert player.service.night.board.summary()["players"]["b"]["series"] == []
