@@ -71,13 +71,23 @@ class ErrorCounter:
         if boot_frame.save(path, key, spi or boot_frame.spi_path(settings), settings.spi_bus_speed, transfers):
             log.info("the first frame of the next start saved (display.boot_frame)")
 
-    def show(self, model: dict) -> None:
+    def show(self, model: dict):
+        """Show ``model``; the time.monotonic() its picture next changes (a page), or None."""
         try:
             if self.counter is None:
                 self.counter = _error_counter(self.path, adopt=self.adopt)
-            self.counter.show(model, time.monotonic())
+            return self.counter.show(model, time.monotonic())
         except Exception as exc:       # noqa: BLE001 — no display either: the log has it
             log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
+            return None
+
+    def tick(self):
+        """Turn the page of what is shown when it is due; the next such time, or None."""
+        try:
+            return self.counter.tick(time.monotonic()) if self.counter is not None else None
+        except Exception as exc:       # noqa: BLE001 — no display either: the log has it
+            log.error("cannot turn the counter's page: %s", exc)
+            return None
 
     def hand_over(self, settings):
         """The lit Counter if it was opened with ``settings`` (the loaded config's), else None

@@ -134,10 +134,12 @@ class TextScreens:
         self._text_lines(scene, lines)
 
     def error(self, scene: Scene, model: dict) -> None:
+        """The fault's title, then its text on as many pages as it takes: a config error names the
+        file, the section and the option (a path too long for a line goes on in pieces, not cut)."""
         w = scene.words
         title = f"{w['error']} {model.get('code', '')}".strip()
         width = self.geometry.width
-        self._text_lines(scene, wrap(title, scene, width) + wrap(str(model.get("text", "")), scene, width))
+        self._text_lines(scene, wrap(title, scene, width) + whole_lines(str(model.get("text", "")), scene, width))
 
     def keytest(self, scene: Scene, model: dict) -> None:
         w = scene.words
@@ -195,6 +197,14 @@ def message_parts(text: str, scene: Scene, width: int) -> list[str]:
     def fits(t):
         return scene.font_for(t, width).width(t)
     return [piece for line in wrap(text, scene, width, fits=fits) for piece in _chunks(line, fits, width)] or [""]
+
+
+def whole_lines(text: str, scene: Scene, width: int) -> list[str]:
+    """``text`` wrapped in the counter's text font (``wrap``), a word too long for a line in either
+    font going on in pieces instead of being cut."""
+    def fits(t):
+        return scene.font_for(t, width).width(t)
+    return [piece for line in wrap(text, scene, width) for piece in _chunks(line, fits, width)]
 
 
 def _chunks(text: str, fits, width: int) -> list[str]:
