@@ -245,7 +245,13 @@ class Night:
         if self.keeper is not None:         # the newest league, fixed for this setup's menus
             self.league = self.keeper.for_setup()
         return menus.setup_menu(self.t, self.device.game, self.league, self.device.venue,
-                                self.clock.today(), on_keytest=on_keytest)
+                                self.clock.today(), on_keytest=on_keytest, played=self._played())
+
+    def _played(self) -> frozenset:
+        """The fixtures closed at this table: their match items in the outbox, and a match closed
+        but not final yet."""
+        held = {match.fixture for decision, match in self.state.held() if decision == "end" and match.fixture}
+        return frozenset(self.outgoing.played() | held)
 
     def _next_menu(self, _=None):
         return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
@@ -257,8 +263,12 @@ class Night:
         return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
 
     def _captain_menu(self, side: str):
-        """The captain of ``side`` answers the zápis: picks their name from the players present
-        (a forfeited match: the team's list in the league file)."""
+        """The captain of ``side`` answers the zápis: the one chosen after attendance (A.6.1) is
+        asked for their signature; without one, the captain picks their name from the players
+        present (a forfeited match: the team's list in the league file)."""
+        chosen = self.match.captains.get(side)
+        if chosen is not None:
+            return menus.sign_menu(self.t, self.match, menus.Answer(side, chosen), chosen=True)
         names = list(self.match.present.get(side) or ())
         if not names:
             try:
@@ -296,7 +306,15 @@ class Night:
     def _present_done(self, value):
         setup, marked = value
         done = menus.present_done(self.t, self.league, setup, marked, rules_night.min_players(self.device.game))
-        return self._start_match(done) if isinstance(done, menus.Setup) else done
+        return menus.captain_pick_menu(self.t, done) if isinstance(done, menus.Setup) else done
+
+    def _captain_chosen(self, value):
+        """A.6.1: a team's captain chosen; the next team's, or the match starts."""
+        setup = menus.with_captain(*value)
+        return self._start_match(setup) if setup.captain_side is None else menus.captain_pick_menu(self.t, setup)
+
+    def _played_question(self, setup: menus.Setup):
+        return menus.played_question(self.t, setup)
 
     def _no_show(self, setup: menus.Setup):
         return menus.yes_no(self.t, self.t("no_show_q", team=setup.team(setup.side)), "forfeit_match", setup,
@@ -324,7 +342,8 @@ class Night:
         return menus.points_prompt(self.t, *value)
 
     def _sign_as(self, answer: menus.Answer):
-        return menus.sign_menu(self.t, answer)
+        chosen = self.match.captains.get(answer.side) == answer.captain
+        return menus.sign_menu(self.t, self.match, answer, chosen=chosen)
 
     def _sign(self, answer: menus.Answer):
         return self._answer(rules_night.sign_event(answer.side, answer.captain, self._now_iso()))
@@ -392,6 +411,7 @@ class Night:
         # setting a match up
         "keytest": _keytest, "setup_menu": _open_setup, "home_menu": _home_menu, "away_menu": _away_menu,
         "present": _present, "toggle": _toggle, "present_done": _present_done, "no_show": _no_show,
+        "captain_chosen": _captain_chosen, "played_q": _played_question,
         "forfeit_match": _forfeit_match, "single": lambda night, _: night._start_single(),
         # partie after partie
         "next_menu": _next_menu, "pick_away": _pick_away, "start": _start, "partie_menu": _partie_menu,
@@ -472,7 +492,7 @@ class Night:
         count = rules_night.partie_count(game, self.config.partie_count(game))
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
-                                             forfeit=forfeit, fixture=setup.fixture))
+                                             forfeit=forfeit, fixture=setup.fixture, captains=setup.captains))
         if self.match.needs_lot:
             self._draw_lot()
 

@@ -26,11 +26,17 @@ class Setup:
     away: str
     fixture: str | None = None
     present: dict = field(default_factory=dict)
+    captains: dict = field(default_factory=dict)     # side -> the captain chosen after attendance
 
     @property
     def side(self) -> str | None:
         """The team whose players are marked next, or None once both are done."""
         return next((s for s in ("home", "away") if s not in self.present), None)
+
+    @property
+    def captain_side(self) -> str | None:
+        """The team whose captain is chosen next (after attendance), or None once both are."""
+        return next((s for s in ("home", "away") if s not in self.captains), None)
 
     def team(self, side: str) -> str:
         return self.home if side == "home" else self.away
@@ -58,24 +64,37 @@ def yes_no(t: Texts, title: str, ui: str, value=None, *, no: tuple = (None, None
     return overlays.yes_no(title, item(t("yes"), ui, value), t.language, no=item(t("no"), *no))
 
 
-def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False) -> Menu:
+def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_keytest: bool = False,
+               played: frozenset = frozenset()) -> Menu:
     """A single partie, the key test and another match keep their digits (1, 2, 3) on any
     night; the venue's fixtures follow from 4, tonight's first and selected, then those within
-    a week either side (a postponed match, a night begun before midnight) with their dates."""
+    a week either side (a postponed match, a night begun before midnight) with their dates.
+    A fixture in ``played`` (closed at this table) is marked ✓, not selected, and asks before it
+    is set up again (issue 24)."""
     entries = [(SINGLE_ITEM, item(t.game("single", game), "single")), (KEYTEST_ITEM, item(t("keytest"), "keytest"))]
     if len(league.teams) >= 2:
         entries.append((OTHER_MATCH_ITEM, item(t("other_match"), "home_menu")))
     fixtures = league.fixtures_for(venue, today, FIXTURE_DAYS)
     for number, fixture in enumerate(fixtures, start=FIRST_FIXTURE_ITEM):
         when = "" if fixture.date == today else f"{fixture.date.day}.{fixture.date.month}. "
-        entries.append((number, item(f"{when}{fixture.home} – {fixture.away}", "present",
-                                     Setup(fixture.home, fixture.away, fixture.id))))
-    tonight = bool(fixtures) and fixtures[0].date == today
+        setup = Setup(fixture.home, fixture.away, fixture.id)
+        if fixture.id in played:
+            entries.append((number, item(f"✓ {when}{fixture.home} – {fixture.away}", "played_q", setup)))
+        else:
+            entries.append((number, item(f"{when}{fixture.home} – {fixture.away}", "present", setup)))
+    tonight = bool(fixtures) and fixtures[0].date == today and fixtures[0].id not in played
     selected = len(entries) - len(fixtures) if tonight else 0
     if on_keytest:                        # under the key test, so leaving it returns there
         selected = KEYTEST_ITEM - 1
     return menu(t, t("setup"), [entry for _, entry in entries], selected=selected,
                 numbers=tuple(number for number, _ in entries))
+
+
+def played_question(t: Texts, setup: Setup) -> Menu:
+    """A fixture already closed at this table: set up again only on purpose (it starts on "Ne",
+    which goes back to the setup menu)."""
+    return yes_no(t, t("played_again_q", home=setup.home, away=setup.away), "present", setup,
+                  no=("setup_menu", None))
 
 
 def home_menu(t: Texts, league) -> Menu:
@@ -118,6 +137,18 @@ def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -
         return present_menu(t, league, setup, marked, done, t("too_few", n=need))
     setup = replace(setup, present={**setup.present, setup.side: marked})
     return setup if setup.side is None else present_menu(t, league, setup)
+
+
+def captain_pick_menu(t: Texts, setup: Setup) -> Menu:
+    """A.6.1: after attendance, before the first partie, each team (home first) names its captain
+    from its players present; the sign-off then asks that captain."""
+    side = setup.captain_side
+    return menu(t, t("captain_of", team=setup.team(side)),
+                [item(name, "captain_chosen", (setup, name)) for name in setup.present[side]], back="setup_menu")
+
+
+def with_captain(setup: Setup, name: str) -> Setup:
+    return replace(setup, captains={**setup.captains, setup.captain_side: name})
 
 
 def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
@@ -250,19 +281,25 @@ class Answer:
 
 
 def captain_menu(t: Texts, match, side: str, names: list[str]) -> Menu:
-    """The captain of ``side`` picks their name (A.6.1: a player of the team in the match); the
-    last item is the referee's escape, "not signed", asked again with "Ne" first."""
+    """A match whose captain of ``side`` was not chosen at setup (a team that did not come, a
+    match set up by an older version): the captain picks their name (A.6.1: a player of the team);
+    the last item is the referee's escape, "not signed", asked again with "Ne" first."""
     team = match.home if side == "home" else match.away
     items = [item(name, "sign_as", Answer(side, name)) for name in names]
     items.append(item(t("unsigned"), "unsigned_q", side))
     return menu(t, t("captain_of", team=team), items)
 
 
-def sign_menu(t: Texts, answer: Answer) -> Menu:
-    """The captain confirms the zápis, or objects instead."""
-    return menu(t, t("sign_q", name=answer.captain),
-                [item(t("sign"), "sign", answer), item(t("objection"), "objection_kind", answer)],
-                back="captain", back_value=answer.side)
+def sign_menu(t: Texts, match, answer: Answer, *, chosen: bool = False) -> Menu:
+    """The captain named confirms the zápis — a deliberate act, so "Podepisuji" is taken only by
+    the long press and habitual Enter presses never sign (issue 24) — or objects instead;
+    ``chosen``: the captain was chosen at setup, so the referee's escape, "not signed", is here."""
+    team = match.home if answer.side == "home" else match.away
+    items = [item(t("sign"), "sign", answer, hold=True), item(t("objection"), "objection_kind", answer)]
+    if chosen:
+        items.append(item(t("unsigned"), "unsigned_q", answer.side))
+    return menu(t, t("sign_q", name=answer.captain, team=team), items,
+                back=None if chosen else "captain", back_value=answer.side)
 
 
 def objection_kind_menu(t: Texts, answer: Answer) -> Menu:

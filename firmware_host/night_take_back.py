@@ -45,6 +45,7 @@ class Outgoing:
         self.store, self.outbox, self.place = store, outbox, place
         self.on_record = on_record          # called after a record entered the outbox
         self.held: dict[str, tuple[str, dict]] = {}    # partie id -> (record text, summary), closed, not final
+        self._played: set[str] | None = None            # fixtures whose match item is in the outbox
 
     def hold(self, partie) -> None:
         """A partie just closed: its record is sent from memory once the closing is final."""
@@ -72,6 +73,13 @@ class Outgoing:
             held = partie.text, partie.board.summary()
         self.send(partie_id, "partie", *held)
 
+    def played(self) -> set[str]:
+        """The league fixtures closed at this table: their match items are in the outbox (read
+        once, then kept up to date)."""
+        if self._played is None:
+            self._played = self.outbox.match_fixtures() if self.outbox is not None else set()
+        return set(self._played)
+
     def send_match(self, match: rules_night.Match) -> None:
         records = None
         kept = game_for(match.game).match_facts is not None
@@ -79,6 +87,8 @@ class Outgoing:
             records = self.store.replay_closed(match)   # closed by a version that did not keep them
         summary = rules_night.match_summary(match, self.place, records)
         self.send(match.id, "match", encode_line(summary), summary)
+        if self._played is not None and match.fixture is not None:
+            self._played.add(match.fixture)
 
     def send(self, item_id: str, kind: str, record_text: str, summary: dict) -> None:
         if self.outbox is not None:

@@ -2,8 +2,9 @@
 
 A night is a sequence of decisions, each an event dict:
 
-    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"],
-     ["adopted"]}                                       (adopted: an orphaned partie file played on)
+    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["captains"], ["forfeit"],
+     ["fixture"], ["adopted"]}                          (captains: each team's, chosen after attendance,
+                                                        A.6.1; adopted: an orphaned partie file played on)
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
     {"ev": "sign", "side", "captain", "at"}             a captain confirms the zápis (A.6.9d)
@@ -64,6 +65,7 @@ class Match:
     answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
     fixture: str | None = None       # the id of the league's fixture it was set up from
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
+    captains: dict = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
 
     @property
     def league(self) -> bool:
@@ -147,10 +149,7 @@ def apply(state: NightState, event: dict) -> NightState:
     kind = event.get("ev")
     try:
         if kind == "match":
-            return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
-                                    event.get("away"), dict(event.get("present", {})),
-                                    event["partie_count"], forfeit=event.get("forfeit"),
-                                    fixture=event.get("fixture"), adopted=event.get("adopted")))
+            return NightState(_match(event))
         if kind == "set_aside":
             return state
         if kind in ("end", "abandon"):
@@ -180,6 +179,19 @@ def apply(state: NightState, event: dict) -> NightState:
 ANSWERS = ("sign", "object", "unsigned")
 
 
+def _match(event: dict) -> Match:
+    """The match a ``match`` event sets up; NightEventError for a captain who is not among the
+    players present for their team (A.6.1)."""
+    match = Match(event["id"], event["game"], event["date"], event.get("home"), event.get("away"),
+                  dict(event.get("present", {})), event["partie_count"], forfeit=event.get("forfeit"),
+                  fixture=event.get("fixture"), adopted=event.get("adopted"),
+                  captains=dict(event.get("captains") or {}))
+    for side, captain in match.captains.items():
+        if side not in SIDES or captain not in (match.present.get(side) or ()):
+            raise NightEventError(f"the captain {captain!r} of {side!r} is not among the players present (A.6.1)")
+    return match
+
+
 def _answer(match: Match, event: dict) -> dict:
     """A captain's answer to the zápis (A.6.9d, A.6.3, A.6.5) as the match keeps it, or
     NightEventError when it does not fit the match as it stands."""
@@ -195,6 +207,9 @@ def _answer(match: Match, event: dict) -> dict:
     present = match.present.get(side)
     if present and captain not in present:           # A.6.1: a member of the team in the match
         raise NightEventError(f"{captain!r} is not among the players present for {side}")
+    chosen = match.captains.get(side)
+    if chosen is not None and captain != chosen:     # A.6.1: the captain chosen after attendance answers
+        raise NightEventError(f"the captain of {side} is {chosen!r}, not {captain!r}")
     answer["captain"] = captain
     if event["ev"] == "object":
         kind, partie = event["kind"], event.get("partie")
@@ -252,12 +267,15 @@ def min_players(game: str) -> int:
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
                 away: str | None = None, present: dict | None = None, forfeit: str | None = None,
-                fixture: str | None = None) -> dict:
-    """The ``match`` event: a single partie (no teams), a league match, or one a team did not
-    come to (``forfeit``: its side; nobody is present then, A.3.7)."""
+                fixture: str | None = None, captains: dict | None = None) -> dict:
+    """The ``match`` event: a single partie (no teams), a league match with the captains chosen
+    after attendance (A.6.1), or one a team did not come to (``forfeit``: its side; nobody is
+    present then, A.3.7)."""
     event = {"ev": "match", "id": match_id, "game": game, "date": date}
     if home is not None:
         event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
+        if captains and not forfeit:
+            event["captains"] = dict(captains)
     event["partie_count"] = partie_count
     if forfeit:
         event["forfeit"] = forfeit
@@ -359,6 +377,8 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
     if match.fixture is not None:       # the league's fixture played: the receiver links the result to it
         summary["fixture"] = match.fixture
     if match.league:
+        if match.captains:
+            summary["captains"] = dict(match.captains)
         summary.update(captains(match))
     summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
     return summary

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 @pytest.fixture
@@ -35,8 +35,13 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     present = player.key("enter")
     assert present["title"] == "Přítomni: Sokol Dvůr" and present["items"][present["selected"]] == "6 Hotovo"
     player.key("enter")
+    captain = player.key("enter")                                           # A.6.1: after attendance
+    assert captain["title"] == "Kapitán: Sokol Dvůr" and captain["items"][0] == "1 Novák"
+    assert player.key("enter")["title"] == "Kapitán: Jiskra Hořice"
     lot = player.key("enter")
     assert lot["screen"] == "lotdraw" and isinstance(lot["seed"], int)
+    night = player.service.night
+    assert night.match.captains == {"home": "Novák", "away": night.match.present["away"][0]}
     pairs = lot["pairs"]
     assert [p["partie"] for p in pairs] == [1, 2, 3, 4]
     assert len({p["home"] for p in pairs}) == len({p["away"] for p in pairs}) == 4       # each plays once
@@ -98,9 +103,9 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
     # the team points in brackets, so "Němec 1:1" is not read as a score of Němec's
     assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
-    assert player.key("enter")["title"] == "Kapitán: Sokol Dvůr"            # A.6.9d: the captains sign
-    assert player.play("\n\n")[-1]["title"] == "Kapitán: Jiskra Hořice"
-    assert player.play("\n\n")[-1]["screen"] == "ready"            # both signed: the match is closed
+    assert player.key("enter")["title"] == "Podpis kapitána Sokol Dvůr: Novák?"    # A.6.9d: the captains sign
+    assert player.play("h\n")[-1]["title"].startswith("Podpis kapitána Jiskra Hořice: ")   # by the long press
+    assert player.play("h\n")[-1]["screen"] == "ready"            # both signed: the match is closed
     # issue 12: partie 1-3 were final at the next partie's first stroke; the 4th and the match can
     # still be taken back, so they are not in the outbox yet
     assert [item.id[-3:] for item in player.syncer.outbox.pending()] == ["-p1", "-p2", "-p3"]
@@ -193,7 +198,7 @@ def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(pla
     assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
     back = player.key("enter")                                     # Enter, Enter: "Ne"
     assert back["title"] == "Přítomni: Sokol Dvůr" and player.service.night.match is None
-    player.play("6\n\n\n\n")                                       # everybody present; the lot; A starts
+    player.play("6\n\n\n\n\n\n")                                   # everybody present; captains; the lot; A starts
     player.play("12")
     menu = player.key("enter", held=True)
     assert menu["items"][:2] == ["1 Vzdává " + player.service.night.board.header["a"],

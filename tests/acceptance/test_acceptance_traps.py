@@ -7,7 +7,7 @@ import pytest
 
 from firmware_host.service import Ui
 
-LOT_DRAW = "\n" * 4         # ready → setup menu → tonight's fixture → home all present → away all present
+LOT_DRAW = "\n" * 6         # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 @pytest.fixture
@@ -105,3 +105,58 @@ def test_a_correction_during_a_running_series_is_refused_at_once(player):
     player.key("enter"), player.key("2")
     assert player.key("enter")["message"]["text"] == "Nejdřív ukončete náběh"
     assert player.service.night.board.summary()["players"]["b"]["series"] == []
+
+
+PARTIE = "888" "0" "80"                     # A reaches 30, B's equalising inning: the partie is over
+
+
+def play_the_match_and_sign(player) -> None:
+    player.play(LOT_DRAW + "\n")                                  # the lot draw seen
+    for _ in range(4):
+        player.play("\n" + PARTIE + "\n1h\n")                     # A won the lag; closed by "Ano"
+    assert player.service.screen()["screen"] == "match"
+
+
+def test_five_habitual_enter_presses_sign_nothing_the_captains_sign_by_the_long_press(player):
+    """Issue 24 item 2 (A.6.1): the captains are chosen after attendance; on the result Enter asks
+    the home captain by name, and Enter, Enter, … signs nothing — the long press signs."""
+    play_the_match_and_sign(player)
+    night = player.service.night
+    home, away = night.match.captains["home"], night.match.captains["away"]
+    assert home == night.match.present["home"][0] and away == night.match.present["away"][0]
+    shown = player.play("\n" * 5)
+    assert shown[0]["title"] == f"Podpis kapitána Sokol Dvůr: {home}?"
+    assert shown[-1]["message"]["text"] == "Podepisuji = podržet Enter"
+    assert night.match is not None and night.match.answers == ()
+    signed = player.play("h\n")[-1]
+    assert signed["title"] == f"Podpis kapitána Jiskra Hořice: {away}?"
+    assert player.play("h\n")[-1]["screen"] == "ready"
+    after_the_take_back_window(player)
+    match = next(item.content["summary"] for item in player.syncer.outbox.pending() if item.kind == "match")
+    assert [(s["side"], s["captain"]) for s in match["signatures"]] == [("home", home), ("away", away)]
+
+
+def after_the_take_back_window(player):
+    from firmware_host.match_night import TAKE_BACK_SECONDS
+
+    player.clock.advance(TAKE_BACK_SECONDS)
+    player.service.tick()
+
+
+def test_a_fixture_played_here_is_marked_and_set_up_again_only_on_purpose(player):
+    """Issue 24 item 7: tonight's fixture, played and signed, was still offered first and unmarked.
+    It is marked ✓ (also before its closing is final), not selected, and asks before a new setup."""
+    play_the_match_and_sign(player)
+    player.play("\nh\nh\n")                                       # both captains sign: closed
+    for final in (False, True):
+        if final:
+            after_the_take_back_window(player)
+        setup = player.key("enter")
+        assert setup["items"][3] == "4 ✓ Sokol Dvůr – Jiskra Hořice" and setup["selected"] == 0
+        player.key("esc")
+    player.key("enter")
+    question = player.play("4\n")[-1]
+    assert question["title"] == "Sokol Dvůr – Jiskra Hořice už odehráno: znovu?" and question["selected"] == 1
+    assert player.key("enter")["title"] == "Utkání"                   # "Ne": back to the setup menu
+    again = player.play("4\n1h\n")[-1]
+    assert again["title"] == "Přítomni: Sokol Dvůr"

@@ -3,7 +3,7 @@ keys that work there (issue 12), from the active key map, in the counter's langu
 from cli.commands.emulate import BUNDLED, help_writer, key_help
 from firmware_host.settings import load
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 def line(player, model=None) -> str:
@@ -19,6 +19,8 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     assert line(player) == "1–4 položka · - + posun · Enter OK · Esc zpět · q konec"          # setup
     player.key("enter")
     assert line(player) == "1–7 položka · - + posun · Enter OK · Esc zpět · q konec"          # attendance
+    player.play("\n\n")
+    assert line(player) == "1–5 položka · - + posun · Enter OK · Esc zpět · q konec"          # the home captain
     player.play("\n\n")
     assert line(player) == "Enter dál · Esc zrušit utkání · q konec"                          # the lot draw
     player.play("\n\n")
@@ -56,7 +58,7 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
 def test_the_eightball_partie_shows_the_group_choice_and_the_illegal_break_never_8_twice(emulator):
     """Issue 12: the 8-ball key line had no group choice and no illegal break, and read "8 8"."""
     player = emulator(game="8ball", games_to_win=2, sets_to_win=2)
-    player.play("\n3" + "\n" * 7)
+    player.play("\n3" + "\n" * 9)                  # other match, teams, all present, captains, players
     on_break = line(player)
     assert on_break == ("7 plná · 9 půlená · 8 osmička · * bílá · . faul · 0 konec šťouchu · "
                         "h 0 neplatný rozstřel · h Enter menu · q konec")

@@ -102,6 +102,7 @@ def start_tonight(table: Table, fixture: dict) -> None:
     for side in ("home", "away"):
         assert_roster_shown(table, fixture[side], TEAMS[fixture[side]][1])    # Čermák after Bartoš, Chalupa after Hrubý
         table.ui("confirm")
+    table.ui("confirm", "confirm")                          # the captains (A.6.1): the first present
 
 
 def play_individual(table: Table, number: int, games: str, ending) -> None:

@@ -92,6 +92,8 @@ def start_league_match(night):
     night.ui("confirm")            # tonight's fixture
     night.ui("confirm")            # home: everybody present (cursor starts on "Hotovo")
     night.ui("confirm")            # away: everybody present
+    night.ui("confirm")            # A.6.1: the home team's captain (the first present)
+    night.ui("confirm")            # … and the away team's: the match starts
 
 
 def test_lot_draw_is_seeded_shown_and_recorded(setup):
@@ -378,7 +380,7 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
     night.ui("confirm")                                             # only Sokol's captain signs (A.3.7)
     assert night.screen()["title"] == "Kapitán: Sokol Dvůr" and night.screen()["items"][0] == "1 Novák"
-    night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui("menu")                          # Novák signs by the long press
     settle(night)
     [item] = outbox.pending()
     summary = item.content["summary"]
@@ -664,7 +666,10 @@ def test_a_closed_match_and_a_match_given_up_are_taken_back_on_the_ready_screen(
     assert summary["points"] == {"home": 8, "away": 0} and outbox.unsent() == 5
     assert len(summary["signatures"]) == 2
 
-    start_league_match(night)
+    night.ui("confirm"), night.ui(4), night.ui("confirm")     # tonight's fixture, played: asked (issue 24) …
+    night.ui(1), night.ui("menu")                             # … and set up again on purpose
+    for _ in range(4):
+        night.ui("confirm")                                   # everybody present; the captains
     night.ui("confirm"), night.ui(1), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2})
     night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")   # Zrušit utkání: Ano

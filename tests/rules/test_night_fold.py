@@ -143,3 +143,19 @@ def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
     single = night.match_event("s1", "carom", "2026-11-29", 1)
     assert list(single) == ["ev", "id", "game", "date", "partie_count"]      # no teams
     assert not fold(single).match.league
+
+
+@pytest.mark.parametrize("game, points", [("carom", {"home": 8, "away": 0}), ("8ball", {"home": 3, "away": 0})])
+def test_a_3_7_a_no_show_entered_at_the_table_is_a_match_item_with_the_absent_side(game, points):
+    """A.3.7 / issue 22: "Tým nepřišel" at the table gives the match item docs/record-format.md
+    ("A no-show") describes — the absent side under the match-level "forfeit", no partie, the
+    fixture — so the receiver can count it as the organiser's no-show."""
+    event = night.match_event("m2", game, "2026-11-29", 4 if game == "carom" else 3, home="Sokol",
+                              away="Jiskra", forfeit="away", fixture="f-1")
+    state = fold(event, night.sign_event("home", "Novák", "2026-11-29T19:45:00+01:00"))
+    summary = night.match_summary(state.match, {"venue": "U Lva", "table": "1"})
+    assert summary == {"id": "m2", "game": game, "date": "2026-11-29", "venue": "U Lva", "table": "1",
+                       "home": "Sokol", "away": "Jiskra", "seed": None, "partie_ids": [], "points": points,
+                       "finished": True, "forfeit": "away", "partie": [], "fixture": "f-1",
+                       "signatures": [{"side": "home", "captain": "Novák", "at": "2026-11-29T19:45:00+01:00"}],
+                       "objections": [], "unsigned": []}
