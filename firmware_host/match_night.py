@@ -395,6 +395,31 @@ class Night:
             self.outgoing.release(self.partie.board.header["id"])    # it may change now
         return self.t(REOPENED[decision])
 
+    def _interrupt_menu(self, _):
+        """A.6.5, at any partie of a league match (the held menu in a partie, or "kdo začíná?")."""
+        match = self.match
+        if match is None or not match.league or match.over:
+            raise Said(self.t("not_interruptible"), code="no_effect")
+        return menus.interrupt_menu(self.t)
+
+    def _interrupt_confirm(self, reason: str):
+        return menus.interrupt_question(self.t, self.match, reason)
+
+    def _interrupt(self, reason: str) -> None:
+        """A.6.5: journal the interruption — the partie it came at, the reason, the home captain who
+        confirmed it, the partie in play as it stood (its file is kept, unsent: it is unfinished).
+        It is taken back like a closing (the partie in play then goes on) until it is final; the
+        captains then answer the zápis as at the end of any match."""
+        in_play = None
+        if self.partie is not None:
+            board = self.partie.board
+            in_play = rules_night.partie_line(board.header, board.summary())
+            self.partie.journal.close()
+            self.partie = None
+        self._record(rules_night.interrupt_event(self.match, reason, self.match.captains.get("home"),
+                                                 self._now_iso(), in_play))
+        self.slot.overlay = None
+
     def _adopt(self, _) -> None:
         """Play the first orphan on: a one-partie match whose partie is that file."""
         partie = self.orphans.take_first()
@@ -421,6 +446,8 @@ class Night:
         "captain": _captain_menu, "sign_as": _sign_as, "sign": _sign, "objection_kind": _objection_kind,
         "objection_partie": _objection_partie, "object": _object, "unsigned_q": _unsigned_question,
         "unsigned": _unsigned, "close_match": _end_match,
+        # an interrupted match (A.6.5)
+        "interrupt_q": _interrupt_menu, "interrupt_confirm": _interrupt_confirm, "interrupt": _interrupt,
         # giving up, taking back, partie files no match owns
         "abandon_q": _abandon_question, "abandon": _abandon, "reopen": _reopen, "adopt": _adopt,
         "set_aside": _set_aside,

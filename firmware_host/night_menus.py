@@ -13,6 +13,7 @@ from input.messages import Said, Texts, refusal
 from input.overlays import Menu, MenuItem, NumberPrompt
 from rules.errors import RuleError
 from rules.games import game_for
+from rules.night import INTERRUPTIONS
 
 FIXTURE_DAYS = 7          # fixtures this many days either side of tonight are offered too
 # The setup menu's fixed items keep their digits whatever else the menu offers; fixtures follow.
@@ -161,14 +162,31 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
         players = [t("player", n=1), t("player", n=2)]
         return menu(t, t("starts", n=number),
                     [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
+    interrupt = item(t("interrupt"), "interrupt_q")          # A.6.5: the match cannot go on
     if match.pairs is not None:                            # drawn by lot (carom, RULES 1.6)
         pair = match.pairs[number - 1]
         names = [pair["home"], pair["away"]]
         return menu(t, t("lag", n=number),
-                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)], back=back,
-                    undo=undo)
+                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)] + [interrupt],
+                    back=back, undo=undo)
     return menu(t, t("home_player", n=number),
-                [item(p, "pick_away", p) for p in match.present["home"]], back=back, undo=undo)
+                [item(p, "pick_away", p) for p in match.present["home"]] + [interrupt], back=back, undo=undo)
+
+
+# -- an interrupted match (A.6.5) ---------------------------------------------------------
+
+def interrupt_menu(t: Texts) -> Menu:
+    """Why the match cannot go on: a short list (rules.night.INTERRUPTIONS); Back leaves it."""
+    return menu(t, t("interrupt_reason"), [item(t("interrupt." + reason), "interrupt_confirm", reason)
+                                          for reason in INTERRUPTIONS])
+
+
+def interrupt_question(t: Texts, match, reason: str) -> Menu:
+    """The home team's captain confirms the interruption (A.6.5: the home captain writes it up): the
+    one yes/no question, "Ano" by the long press."""
+    captain = match.captains.get("home")
+    title = t("interrupt_q", name=captain, team=match.home) if captain else t("interrupt_q_team", team=match.home)
+    return yes_no(t, title, "interrupt", reason)
 
 
 def orphan_menu(t: Texts, header: dict) -> Menu:

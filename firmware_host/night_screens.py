@@ -38,7 +38,20 @@ def match_model(match, t: Texts) -> dict:
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
                  for number, line in enumerate(match.closed, start=1)]
     return {"screen": "match", "home": match.home or t("home"), "away": match.away or t("away"),
-            "points": rules_night.points(match), "partie": lines + answer_lines(match, t)}
+            "points": rules_night.points(match), "partie": lines + interruption_lines(match, t) + answer_lines(match, t)}
+
+
+def interruption_lines(match, t: Texts) -> list[str]:
+    """A.6.5: where and why the match was interrupted, and the partie in play as it stood."""
+    interrupted = match.interrupted
+    if interrupted is None:
+        return []
+    number = interrupted["partie"]
+    lines = []
+    if interrupted.get("in_play"):
+        lines.append(t("unfinished_line", n=number, **{k: interrupted["in_play"][k] for k in ("home", "score", "away")}))
+    what = partie_number(t, match.game, number)
+    return lines + [t("interrupted_line", what=what, reason=t("interrupt." + interrupted["reason"]))]
 
 
 def objection_texts(t: Texts) -> dict:

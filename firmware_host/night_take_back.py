@@ -1,6 +1,6 @@
 """Taking back the match night's irreversible decisions, and making them final (issue 12).
 
-Closing a partie, closing the match and giving a match up are journalled at once but can be
+Closing a partie, closing the match, giving a match up and interrupting it are journalled at once but can be
 taken back with the undo key until they are final: the next partie's first stroke, the next
 match, ``TAKE_BACK_SECONDS`` without either, or a restart. Only then do their records go to the
 outbox — a record the referee took back is never sent (docs/record-format.md, "The match
@@ -12,7 +12,8 @@ from rules.games import game_for
 from rules.record import encode_line
 
 TAKE_BACK_SECONDS = 600.0   # a closing not taken back within this long is final (docs/referee.md)
-REOPENED = {"closed": "partie_reopened", "end": "match_reopened", "abandon": "abandon_taken_back"}
+REOPENED = {"closed": "partie_reopened", "end": "match_reopened", "abandon": "abandon_taken_back",
+            "interrupt": "interrupt_taken_back"}
 
 
 class Window:

@@ -257,14 +257,21 @@ class Referee(OnSlot):
     def _menu_items(self, board) -> list:
         """The hold menu in a fixed order, so an item keeps its digit however the game stands:
         the game's own items (its registry entry's ``keys.menu``), the forfeits, closing, the key
-        test; None where an item is not offered now (the 8's pocket, closing before the end)."""
+        test, interrupting a league match (A.6.5); None where an item is not offered now (the 8's
+        pocket, closing before the end, interrupting a partie outside a league match)."""
         items = []
         for name in self.keys.menu:
             items += self.GAME_ITEMS[name](self, board)
         items += self._player_items("forfeit", board)
         items.append(self._close_item() if board.finished else None)
         items.append(MenuItem(say("keytest", self.language), ui="keytest", confirm=False))
+        items.append(self._interrupt_item() if board.header.get("match") else None)
         return items
+
+    def _interrupt_item(self) -> MenuItem:
+        """A.6.5: a league match that cannot go on is interrupted at any partie; the night asks why
+        and the home captain's confirmation."""
+        return MenuItem(say("interrupt", self.language), ui="night", value=("interrupt_q", None), confirm=False)
 
     def _pocket8_item(self, board) -> list:
         prompt = self._eight_prompt("pocket8")

@@ -12,6 +12,10 @@ A night is a sequence of decisions, each an event dict:
                                                         (A.6.3: "referee" | "scoring"; A.6.5:
                                                         "interrupted"; partie: its number or null)
     {"ev": "unsigned", "side", "at"}                    the referee's escape: nobody signs for the side
+    {"ev": "interrupt", "partie", "reason", "captain", "at", ["in_play"]}   the match cannot go on (A.6.5):
+                                                        interrupted at partie ``partie`` for ``reason``,
+                                                        the home captain confirming; ``in_play``: the
+                                                        line so far of the partie being played
     {"ev": "end"}                                       the match closed and sent
     {"ev": "abandon"}                                   a match set up wrongly, given up before its
                                                         first partie was closed; nothing is sent
@@ -22,7 +26,7 @@ A night is a sequence of decisions, each an event dict:
     {"ev": "set_aside", "partie"}                       an unfinished partie file no match owns (its
                                                         match's line lost) moved to the archive
 
-Closing a partie, closing the match and abandoning it can be taken back until the next stroke
+Closing a partie, closing the match, abandoning it and interrupting it can be taken back until the next stroke
 (docs/referee.md "Taking back"): the state keeps the night as it stood before each such decision
 (``previous``), ``reopen`` returns to it and ``final`` forgets it. Nothing is deleted: the
 decision and its taking back are both journalled.
@@ -37,6 +41,9 @@ from rules.games import game_for
 
 SIDES = ("home", "away")
 OBJECTIONS = ("referee", "scoring", "interrupted")      # A.6.3 (referee, scorer), A.6.5
+# Why a match is interrupted at the table (A.6.5): a dispute that stops it, an equipment failure,
+# an injury or illness, the venue's closing time, another reason.
+INTERRUPTIONS = ("dispute", "equipment", "injury", "closing", "other")
 
 
 class NightEventError(ValueError):
@@ -66,6 +73,7 @@ class Match:
     fixture: str | None = None       # the id of the league's fixture it was set up from
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
     captains: dict = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
+    interrupted: dict | None = None  # A.6.5: {"partie", "reason", "captain", "at", ["in_play"]}
 
     @property
     def league(self) -> bool:
@@ -78,14 +86,14 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Every partie is closed (or the match was forfeited): the result is next."""
-        return bool(self.forfeit) or len(self.closed) >= self.partie_count
+        """Every partie is closed (or the match was forfeited or interrupted): the result is next."""
+        return bool(self.forfeit) or self.interrupted is not None or len(self.closed) >= self.partie_count
 
     @property
     def abandonable(self) -> bool:
         """A league match set up wrongly (teams, attendance) can be given up until its first
         partie is closed; after that the partie records' corrections are the way."""
-        return self.league and not self.closed and not self.forfeit
+        return self.league and not self.closed and not self.forfeit and self.interrupted is None
 
     @property
     def needs_lot(self) -> bool:
@@ -121,14 +129,14 @@ class Match:
         return self.adopted or f"{self.id}-p{number}"
 
 
-TAKE_BACK = ("closed", "end", "abandon")     # the decisions that can be taken back until final
+TAKE_BACK = ("closed", "end", "abandon", "interrupt")     # the decisions that can be taken back until final
 
 
 @dataclass(frozen=True)
 class NightState:
     match: Match | None = None
     previous: "NightState | None" = None   # the night before ``decision``, while it can be taken back
-    decision: str | None = None            # "closed", "end" or "abandon": the last decision not yet final
+    decision: str | None = None            # one of TAKE_BACK: the last decision not yet final
 
     def held(self) -> list[tuple[str, Match]]:
         """The decisions not yet final, oldest first, each with the match as it stood before it."""
@@ -169,6 +177,8 @@ def apply(state: NightState, event: dict) -> NightState:
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
             return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
+        if kind == "interrupt":
+            return _decided(state, kind, replace(match, interrupted=_interruption(match, event)))
         if kind in ANSWERS:        # the answers go with the result: a closing taken back takes them too
             return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
@@ -219,6 +229,31 @@ def _answer(match: Match, event: dict) -> dict:
             raise NightEventError(f"no closed partie {partie!r} to object to")
         answer.update(kind=kind, partie=partie)
     return answer
+
+
+def _interruption(match: Match, event: dict) -> dict:
+    """What an ``interrupt`` event records of the match (A.6.5), or NightEventError when it does not
+    fit the match as it stands: a league match still being played, a known reason."""
+    if not match.league or match.over:
+        raise NightEventError("only a league match still being played can be interrupted")
+    if event["reason"] not in INTERRUPTIONS:
+        raise NightEventError(f"an interruption's reason is one of {INTERRUPTIONS}, got {event['reason']!r}")
+    if event["partie"] != match.number:
+        raise NightEventError(f"the match is at partie {match.number}, not {event['partie']!r}")
+    kept = {key: event.get(key) for key in ("partie", "reason", "captain", "at")}
+    if event.get("in_play") is not None:
+        kept["in_play"] = dict(event["in_play"])
+    return kept
+
+
+def interrupt_event(match: Match, reason: str, captain: str | None, at: str, in_play: dict | None = None) -> dict:
+    """A.6.5: the match cannot go on; interrupted at the partie it is at, for ``reason``
+    (INTERRUPTIONS), confirmed by the home team's ``captain``; ``in_play``: the line so far of the
+    partie being played (partie_line of its header and summary), if one was."""
+    event = {"ev": "interrupt", "partie": match.number, "reason": reason, "captain": captain, "at": at}
+    if in_play is not None:
+        event["in_play"] = {key: in_play[key] for key in ("id", "home", "away", "score")}
+    return event
 
 
 def sign_event(side: str, captain: str, at: str) -> dict:
@@ -376,6 +411,8 @@ def match_summary(match: Match, place: dict, records=None) -> dict:
     summary.update(result(match, records))
     if match.fixture is not None:       # the league's fixture played: the receiver links the result to it
         summary["fixture"] = match.fixture
+    if match.interrupted is not None:   # A.6.5: for the organiser to rule on
+        summary["interrupted"] = dict(match.interrupted)
     if match.league:
         if match.captains:
             summary["captains"] = dict(match.captains)

@@ -46,7 +46,8 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [p["partie"] for p in pairs] == [1, 2, 3, 4]
     assert len({p["home"] for p in pairs}) == len({p["away"] for p in pairs}) == 4       # each plays once
     lag = player.key("enter")
-    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [f"1 {pairs[0]['home']}", f"2 {pairs[0]['away']}"]
+    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [f"1 {pairs[0]['home']}", f"2 {pairs[0]['away']}",
+                                                                         "3 Přerušit utkání"]     # A.6.5
     model = player.key("enter")                      # the home player won the lag: A
     assert model["summary"]["players"]["a"]["name"] == pairs[0]["home"]
     assert state(model) == (0, 0, 1, "a", 0)

@@ -21,7 +21,7 @@ WRONG = {              # a key that does nothing in that state → what the coun
     "setup menu": ("9", "Vyberte 1–4, Enter"),
     "players present": ("9", "Vyberte 1–7, Enter"),
     "lot draw": ("5", "Enter = dál"),
-    "lag": ("3", "Vyberte 1–2, Enter"),
+    "lag": ("4", "Vyberte 1–3, Enter"),
     "partie": ("9", "Klávesa 9 nemá funkci"),
     "frozen": ("8", "Lpí: jen 1 nebo 2"),
     "partie over": ("1", "Partie skončila"),

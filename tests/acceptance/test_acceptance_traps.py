@@ -73,7 +73,7 @@ def test_the_minus_key_has_one_meaning_on_a_screen_and_the_key_line_says_which(p
 
     player.play("\x1b" + LOT_DRAW + "\n\n" + "888" "0" "80" + "\n1h\n")   # a league match: partie 1 closed
     ask = key_line(player)
-    assert ask.startswith("1–2 položka · + posun · Enter OK · - vrátit uzavření")
+    assert ask.startswith("1–3 položka · + posun · Enter OK · - vrátit uzavření")
     assert ask.count("- ") == 1
     reopened = player.key("-")
     assert reopened["screen"] == "carom" and reopened["message"]["text"] == "Partie znovu otevřena"

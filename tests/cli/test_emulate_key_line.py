@@ -33,7 +33,7 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     player.key("-")
     assert "+ znovu" in line(player)
     player.key("enter", held=True)
-    assert line(player) == "1–4 vybrat · Esc zavřít · q konec"                                # the hold menu
+    assert line(player) == "1–5 vybrat · Esc zavřít · q konec"                                # the hold menu
     player.key("1")
     assert line(player) == "1–2 položka · - + posun · Enter OK · h Enter ano · Esc zpět · q konec"  # Vzdává Novák?
     player.key("esc")                                                                         # Back: no
@@ -48,7 +48,7 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     player.key("enter")
     assert line(player) == "1–2 položka · - + posun · Enter OK · h Enter ano · Esc zpět · q konec"  # close?
     player.play("1h\n")
-    assert line(player) == "1–2 položka · + posun · Enter OK · - vrátit uzavření · q konec"  # partie 2
+    assert line(player) == "1–3 položka · + posun · Enter OK · - vrátit uzavření · q konec"  # partie 2
     for _ in range(3):
         player.play("\n" "888" "2" "0" "\n1h\n")
     assert player.service.screen()["screen"] == "match"

@@ -107,7 +107,7 @@ def test_lot_draw_is_seeded_shown_and_recorded(setup):
     assert screen == {"screen": "lotdraw", "seed": seed, "pairs": expected}
     night.ui("confirm")
     assert night.screen()["title"] == "Partie 1: kdo začíná?"
-    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"]]
+    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"], "3 Přerušit utkání"]
 
 
 def test_absent_player_is_not_drawn_and_too_few_players_are_refused(setup):
@@ -573,7 +573,7 @@ def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stay
     night = league_night_after_the_first_partie(setup)
     settle(night)
     before = night.screen()
-    with pytest.raises(Said, match="1–2"):
+    with pytest.raises(Said, match="1–3"):
         night.ui("cancel")
     assert night.screen() == before and night.phase == "menu"
     night.ui(1), night.ui("confirm")

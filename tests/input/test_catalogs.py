@@ -13,6 +13,7 @@ from input.keymap import actions_for
 from input.messages import LANGUAGES, catalog, has, label
 from rules.eightball.match import LOST_ON_THE_EIGHT
 from rules.games import game_names
+from rules.night import INTERRUPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "input", ROOT / "firmware_host"]
@@ -23,6 +24,7 @@ BUILT = (list(GAME_WORDS) + [f"{stem}_8ball" for stem in GAME_WORDS]
          + [f"hint_{phase}" for phase in ("ready", "lotdraw", "result", "partie", "finished",
                                             "hold_menu", "menu")]
          + [f"pocket_last_{group}" for group in ("solid", "stripe")]
+         + [f"interrupt.{reason}" for reason in INTERRUPTIONS]
          + [f"loss.{reason}" for reason in LOST_ON_THE_EIGHT])
 
 

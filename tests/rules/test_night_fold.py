@@ -159,3 +159,34 @@ def test_a_3_7_a_no_show_entered_at_the_table_is_a_match_item_with_the_absent_si
                        "finished": True, "forfeit": "away", "partie": [], "fixture": "f-1",
                        "signatures": [{"side": "home", "captain": "Novák", "at": "2026-11-29T19:45:00+01:00"}],
                        "objections": [], "unsigned": []}
+
+
+def test_a_6_5_an_interrupted_match_is_over_and_its_item_says_at_which_partie_and_why():
+    """A.6.5: interrupted at partie 2 for a dispute, the home captain confirming; the result is next,
+    the match is not given up any more; the item carries where and why, not finished."""
+    state = fold(MATCH, night.lot_event(fold(MATCH).match, 3))
+    board = carom_partie(state.match, "a", [20])
+    state = night.apply(state, night.closed_event(1, board.header, board.summary()))
+    in_play = carom_partie(state.match, "a", [5])
+    event = night.interrupt_event(state.match, "dispute", "Novák", "2026-11-29T21:00:00+01:00",
+                                  night.partie_line(in_play.header, in_play.summary()))
+    interrupted = night.apply(state, event)
+    match = interrupted.match
+    assert match.over and not match.abandonable and match.awaiting == "home" and interrupted.decision == "interrupt"
+    summary = night.match_summary(match, PLACE)
+    assert summary["interrupted"] == {"partie": 2, "reason": "dispute", "captain": "Novák",
+                                      "at": "2026-11-29T21:00:00+01:00",
+                                      "in_play": {"id": "m1-p2", "home": "A", "away": "B", "score": "5:0"}}
+    assert summary["finished"] is False and summary["partie_ids"] == ["m1-p1"]
+    assert night.apply(interrupted, {"ev": "reopen"}).match.interrupted is None     # taken back
+
+
+@pytest.mark.parametrize("events, reason", [
+    ((MATCH,), "boredom"),                                                     # not on the list
+    (({"ev": "match", "id": "s", "game": "carom", "date": "2026-11-29", "partie_count": 1},), "dispute"),  # no league
+    ((dict(MATCH, present={}, forfeit="away"),), "dispute"),                   # over already
+])
+def test_a_6_5_only_a_league_match_under_way_is_interrupted_for_a_listed_reason(events, reason):
+    state = fold(*events)
+    with pytest.raises(night.NightEventError):
+        night.apply(state, night.interrupt_event(state.match, reason, None, "2026-11-29T21:00:00+01:00"))
