@@ -27,11 +27,11 @@ SPACING = 0.3            # seconds before each press: past delivery.live_push.IN
 
 def league(directory: Path, venue: str):
     from server.http_server import ReceiverServer
-    from server.receiver import Receiver
-    from server.store import Store
+    from server.ingest.receiver import Receiver
+    from server.storage.store import Store
 
     store = Store(str(directory / "league.sqlite"))
-    store.add_device(DEVICE, SECRET, venue=venue)
+    store.devices.add(DEVICE, SECRET, venue=venue)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
     server.start()
     return server, store

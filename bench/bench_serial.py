@@ -22,15 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
 
+import carom_samples
 import pi_class
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_serial import SerialTransport
-from server import samples
-from server.receiver import Receiver
-from server.serial_listener import SerialListener
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.ingest.serial_listener import SerialListener
+from server.storage.store import Store
 from wire import framing
 from wire.signing import Signer
 
@@ -72,7 +73,7 @@ class PacedRelay(threading.Thread):
 
 def run(baud: int | None, records: list, workdir: Path) -> dict:
     store = Store(workdir / f"bench-{baud}.sqlite")
-    store.add_device("bench", SECRET)
+    store.devices.add("bench", SECRET)
     relay = PacedRelay(baud)
     relay.start()
     listener = SerialListener(Receiver(store), relay.listener_port)
@@ -91,7 +92,7 @@ def run(baud: int | None, records: list, workdir: Path) -> dict:
     stop.set()
     thread.join(2)
     relay.close()
-    assert store.count() == len(records), "not every record arrived"
+    assert store.items.count() == len(records), "not every record arrived"
     store.close()
     return {"elapsed": elapsed, "body_bytes": body_bytes}
 
@@ -102,7 +103,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=20)
     pi_class.add_arguments(parser)
     args = parser.parse_args()
-    records = [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
+    records = [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(args.records)]
     sizes = [len(text) for _, text, _ in records]
     print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpu, "
           f"{platform.system()} {platform.release()}, Python {platform.python_version()}")

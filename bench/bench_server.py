@@ -30,14 +30,18 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
 
+import carom_samples
 from delivery.outbox import item_body
 from delivery.sync import BATCH
 from delivery.transport_http import HttpTransport
-from server import exports, pages, samples
-from server.receiver import Receiver
-from server.store import SUMMED, Store
-from server.verify import check, parse_body
+from server.ingest.receiver import Receiver
+from server.league.verify import check, parse_body
+from server.site import pages
+from server.storage.figures import SUMMED
+from server.storage.store import Store
+from server.tables import exports
 from wire.signing import Signer
 
 SECRET = b"bench-secret-0123456789abcdef"
@@ -49,7 +53,7 @@ MATCH_COLUMNS = ("match_id", "seq", "game", "season", "date", "venue", "home", "
 
 
 def match_items(match_id: str, home: str, away: str, seed: int, date: str = "2026-11-27") -> list[bytes]:
-    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, date=date, venue=VENUE,
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, date=date, venue=VENUE,
                                                    points_limit=30, innings_limit=5)
     return [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(mid, "match", mtext, msummary)]
 
@@ -58,16 +62,16 @@ def fill(path: Path, partie: int, *, one_season: bool) -> None:
     """A store with ``partie`` partie: one real match stored through the receiver, then its rows
     copied with new ids, teams and dates by direct inserts."""
     store = Store(path)
-    store.add_device("bench", SECRET, venue=VENUE)
+    store.devices.add("bench", SECRET, venue=VENUE)
     receiver = Receiver(store)
     for body in match_items("T-0", TEAMS[0], TEAMS[1], 1):
         assert receiver.handle(Signer("bench", SECRET).sign(body), via="bench")[0] == 200
-    items = store.query("SELECT id, kind, game, device, via, received, body, origin, venue FROM items")
-    [match_row] = [dict(zip(MATCH_COLUMNS, row)) for row in
-                   store.query(f"SELECT {', '.join(MATCH_COLUMNS)} FROM match_figures")]
-    team_rows = store.query("SELECT * FROM team_figures")
     store.close()
     db = sqlite3.connect(path)
+    items = db.execute("SELECT id, kind, game, device, via, received, body, origin, venue FROM items").fetchall()
+    [match_row] = [dict(zip(MATCH_COLUMNS, row)) for row in
+                   db.execute(f"SELECT {', '.join(MATCH_COLUMNS)} FROM match_figures").fetchall()]
+    team_rows = db.execute("SELECT * FROM team_figures").fetchall()
     pairs = [(h, a) for h in range(12) for a in range(12) if h != a]
     with db:
         for n in range(1, partie // 4):
@@ -235,7 +239,7 @@ def ingestion(tmp: Path, n: int) -> dict:
     one at a time) and ``bare_batched`` (the bare loop, a commit per BATCH items: the batches'
     own counterpart); ``figured`` (the receiver with the figures computed after the answers:
     ``Receiver.settle`` after each block, as the served receiver's step after the answers) and
-    ``checks`` (the record's replay against its summary and the field checks, server/verify.py,
+    ``checks`` (the record's replay against its summary and the field checks, server/league/verify.py,
     no store). The four alternate in BLOCKS blocks each: a commit's cost on a shared disk drifts
     (0.2-4 ms within minutes), and this way it weighs on all alike. Each store first takes WARM
     items untimed, so that its write-ahead log is past the first checkpoint: until then each commit
@@ -252,7 +256,7 @@ def ingestion(tmp: Path, n: int) -> dict:
         check(parse_body(body))
     rates = {"checks": len(bodies) / (time.perf_counter() - started)}
     store = Store(tmp / "ingest.sqlite")
-    store.add_device("bench", SECRET, venue=VENUE)
+    store.devices.add("bench", SECRET, venue=VENUE)
     receiver = Receiver(store)
     db = sqlite3.connect(tmp / "bare.sqlite", isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")

@@ -10,6 +10,7 @@ A clock answers in one time zone: ``SystemClock`` in the machine's (TZ, /etc/loc
 """
 import time as _time
 from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import Protocol
 
 
 class SystemClock:
@@ -69,4 +70,15 @@ class ManualClock:
         self._t = (when if when.tzinfo else when.replace(tzinfo=self.zone)).timestamp()
 
 
-Clock = SystemClock | ManualClock
+class Clock(Protocol):
+    """What a module that is given a clock may ask it: ``SystemClock``, ``ManualClock`` or a test's own."""
+
+    def time(self) -> float: ...
+
+    def monotonic(self) -> float: ...
+
+    def now(self) -> datetime: ...
+
+    def today(self) -> date: ...
+
+    def utc(self) -> datetime: ...

@@ -10,11 +10,13 @@ their readers (the device's set is ``firmware_host.settings.PART_READERS``).
 """
 import os
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from config.options import ConfigError, Section
 from rules.carom.state import Settings as CaromSettings
+from rules.core import JSONObject
 from rules.eightball.match import INDIVIDUAL_MATCHES
 from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
 from rules.errors import HeaderError
@@ -28,7 +30,7 @@ SECTIONS = ("device", "rules", "journal") + PARTS
 class ConfigFileError(ConfigError):
     """The file itself cannot be read (missing, not TOML)."""
 
-    def __init__(self, path, problem: str):
+    def __init__(self, path: str | os.PathLike[str], problem: str):
         Exception.__init__(self, f"{path}: {problem}")
         self.path, self.section, self.option, self.problem = str(path), "", None, problem
 
@@ -50,7 +52,7 @@ class CaromRules:
     innings_limit: int = CaromSettings.innings_limit
     cap_points_at_limit: bool = CaromSettings.cap_points_at_limit
 
-    def header(self) -> dict:
+    def header(self) -> JSONObject:
         return {"points_limit": self.points_limit, "innings_limit": self.innings_limit,
                 "cap_points_at_limit": self.cap_points_at_limit}
 
@@ -60,10 +62,10 @@ class EightBallRules:
     games_to_win: int = DEFAULT_GAMES_TO_WIN
     sets_to_win: int = DEFAULT_SETS_TO_WIN
     individual_matches: int = INDIVIDUAL_MATCHES     # in a team game (RULES 2.9)
-    opposite: tuple = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
+    opposite: tuple[int, ...] = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
 
-    def header(self) -> dict:
-        header = {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
+    def header(self) -> JSONObject:
+        header: JSONObject = {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
         if self.opposite != DEFAULT_OPPOSITE:
             header["opposite"] = {str(p): q for p, q in enumerate(self.opposite, start=1)}
         return header
@@ -81,20 +83,22 @@ class Config:
     carom: CaromRules
     eightball: EightBallRules
     journal: JournalSettings
-    parts: dict = field(default_factory=dict)   # "display"/"keypad"/"sync" -> the part's settings
+    parts: dict[str, Any] = field(default_factory=dict)   # "display"/"keypad"/"sync" -> the part's settings
 
-    def rules_header(self, game: str) -> dict:
+    def rules_header(self, game: str) -> JSONObject:
         """Every rule setting of ``game`` spelled out, for a record header (a game without a
         [rules.*] section of its own: none, its rule core's defaults)."""
-        rules = {"carom": self.carom, "8ball": self.eightball}.get(game)
+        sections: dict[str, CaromRules | EightBallRules] = {"carom": self.carom, "8ball": self.eightball}
+        rules = sections.get(game)
         return rules.header() if rules is not None else {}
 
     def partie_count(self, game: str) -> int | None:
         """Partie in a team match where [rules.*] sets it (8-ball's individual matches); None: the game's own."""
-        return {"8ball": self.eightball.individual_matches}.get(game)
+        counts: dict[str, int] = {"8ball": self.eightball.individual_matches}
+        return counts.get(game)
 
 
-def read_toml(path) -> dict:
+def read_toml(path: str | os.PathLike[str]) -> JSONObject:
     path = os.fspath(path)
     try:
         with open(path, "rb") as fh:
@@ -111,7 +115,8 @@ def read_toml(path) -> dict:
         raise ConfigFileError(path, f"cannot read: {exc.strerror}") from None
 
 
-def load(path, *, readers: dict[str, Callable[[Section], Any]], base_dir=None) -> Config:
+def load(path: str | os.PathLike[str], *, readers: Mapping[str, Callable[[Section], Any]],
+         base_dir: str | None = None) -> Config:
     """Read and validate ``path``; raise ConfigError naming file, section and option.
 
     ``readers`` maps each of PARTS to its part's ``read(section)``. Relative paths in [device]
@@ -182,7 +187,7 @@ def read_eightball(sec: Section) -> EightBallRules:
     return rules
 
 
-def _read_opposite(sec: Section) -> tuple:
+def _read_opposite(sec: Section) -> tuple[int, ...]:
     value = sec.mapping("opposite", None)
     if value is None:
         return DEFAULT_OPPOSITE

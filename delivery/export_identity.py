@@ -16,7 +16,7 @@ import secrets
 IDENTITY = "export-identity.json"
 
 
-def export_identity(folder, device_id: str | None = None) -> tuple[str, bytes]:
+def export_identity(folder: str | os.PathLike[str], device_id: str | None = None) -> tuple[str, bytes]:
     """(device id, secret) kept in ``folder``; made and kept on the first call."""
     path = os.path.join(folder, IDENTITY)
     try:
@@ -33,7 +33,7 @@ def export_identity(folder, device_id: str | None = None) -> tuple[str, bytes]:
     return device_id, secret.encode("utf-8")
 
 
-def write_private(path, text: str) -> None:
+def write_private(path: str | os.PathLike[str], text: str) -> None:
     """``text`` into a new file only its owner can read, fsync'd."""
     tmp = f"{path}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

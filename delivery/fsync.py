@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 
 
-def sync_directory(path) -> None:
+def sync_directory(path: str | os.PathLike[str]) -> None:
     """fsync a directory so a newly created or renamed entry survives a power cut."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
@@ -29,9 +29,9 @@ def replace_with(target: Path, data: bytes, tmp: Path) -> None:
         raise
 
 
-def write_durably(target, data: bytes) -> None:
+def write_durably(target: str | os.PathLike[str], data: bytes) -> None:
     """``replace_with`` through ``<target>.tmp``, then fsync the folder: the new file survives a
     power cut once this returns, and a cut before leaves the old one whole."""
-    target = Path(target)
-    replace_with(target, data, target.with_name(target.name + ".tmp"))
-    sync_directory(target.parent)
+    path = Path(target)
+    replace_with(path, data, path.with_name(path.name + ".tmp"))
+    sync_directory(path.parent)

@@ -7,12 +7,17 @@ without network or RTC) learns the receiver's time from a refusal and asks again
 does. What to do with the answer (the venue check, the cache, the menus) is the device's business
 (firmware_host.league_keeper).
 """
+import http.client
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urljoin
 
 from delivery.transport_http import HttpTransport
 from wire.answer import Answer, TransportError
-from wire.league_answer import MAX_ANSWER, Unverified, verify_answer
-from wire.signing import Signed
+from wire.league_answer import MAX_ANSWER, LeagueAnswer, Unverified, verify_answer
+from wire.signing import Signed, Signer
+
+if TYPE_CHECKING:
+    from delivery.settings import SyncSettings
 
 CLOCK_OFF = 60          # seconds: a 401 with the receiver's time this far off ours means our clock is wrong
 
@@ -32,21 +37,23 @@ class LeagueFetcher:
         self.transport, self._secret = transport, secret
 
     @classmethod
-    def from_settings(cls, settings, signer, game: str | None = None) -> "LeagueFetcher":
+    def from_settings(cls, settings: "SyncSettings", signer: Signer, game: str | None = None) -> "LeagueFetcher":
         """For [sync] settings with transport "http"; ``signer`` is the Syncer's (it shares the
         learned clock offset); ``game``: the device's, whose league it asks for."""
+        assert settings.url is not None and settings.secret is not None     # delivery.settings.read: required
         transport = HttpTransport(league_url(settings.url, game), signer, timeout=settings.timeout,
                                   ca_file=settings.ca_file)
         return cls(transport, settings.secret)
 
     @property
-    def signer(self):
+    def signer(self) -> Signer:
         return self.transport.signer
 
-    def fetch(self):
+    def fetch(self) -> LeagueAnswer:
         status, request, headers, data = self._ask()
-        if status == 401 and self._clock_is_off(data):
-            self.signer.learn_time(Answer.from_json(status, data).server_time)
+        server_time = Answer.from_json(status, data).server_time if status == 401 else None
+        if server_time is not None and abs(server_time - self.signer.now()) > CLOCK_OFF:
+            self.signer.learn_time(server_time)
             status, request, headers, data = self._ask()
         if status != 200:
             answer = Answer.from_json(status, data)
@@ -63,14 +70,10 @@ class LeagueFetcher:
         except Unverified as exc:
             raise FetchFailed(str(exc)) from None
 
-    def _ask(self):
+    def _ask(self) -> tuple[int, Signed, http.client.HTTPMessage, bytes]:
         request = self.signer.sign(b"")
         try:
             status, headers, data = self.transport.exchange("GET", None, request.headers(), limit=MAX_ANSWER + 1)
         except TransportError as exc:
             raise FetchFailed(f"no answer: {exc}") from None
         return status, request, headers, data
-
-    def _clock_is_off(self, data: bytes) -> bool:
-        server_time = Answer.from_json(401, data).server_time
-        return server_time is not None and abs(server_time - self.signer.now()) > CLOCK_OFF

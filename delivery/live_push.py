@@ -9,6 +9,7 @@ the durable outbox is for records only. After a failure nothing is posted for ``
 """
 import logging
 import threading
+from typing import Protocol
 from urllib.parse import urljoin
 
 from wire.answer import TransportError
@@ -20,13 +21,19 @@ TIMEOUT = 2.0          # seconds for one post (connect + answer)
 PAUSE = 30.0           # seconds without a post after a failed one (a refusing receiver is not hammered)
 
 
+class Poster(Protocol):
+    """What posts a snapshot (delivery.transport_http.HttpTransport): the HTTP status and the answer."""
+
+    def post(self, body: bytes) -> tuple[int, bytes]: ...
+
+
 def live_url(records_url: str) -> str:
     """The live endpoint beside the records one: ``…/api/v1/records`` → ``…/api/v1/live``."""
     return urljoin(records_url, "live")
 
 
 class LivePusher:
-    def __init__(self, transport, *, interval: float = INTERVAL, pause: float = PAUSE):
+    def __init__(self, transport: Poster, *, interval: float = INTERVAL, pause: float = PAUSE):
         self.transport, self.interval, self.pause = transport, interval, pause
         self.sent = self.failed = 0
         self._lock = threading.Lock()

@@ -19,12 +19,17 @@ import json
 import logging
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from clock import SystemClock
 from delivery.fsync import replace_with, sync_directory
+
+if TYPE_CHECKING:
+    from wire.signing import Signer
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +40,7 @@ MATCH_HEAD = b',"kind":"match",'     # item_body writes the id, then the kind: a
 HEAD_BYTES = 1024                     # an id is at most a few hundred bytes
 
 
-def item_body(item_id: str, kind: str, record_text: str, summary: dict) -> bytes:
+def item_body(item_id: str, kind: str, record_text: str, summary: dict[str, Any]) -> bytes:
     """The bytes that are stored and sent for one item (canonical JSON, UTF-8)."""
     obj = {"id": item_id, "kind": kind, "record": record_text, "summary": summary}
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
@@ -61,12 +66,13 @@ class Item:
         return cls(obj["id"], obj["kind"], body, state, why)
 
     @property
-    def content(self) -> dict:
-        return json.loads(self.body)
+    def content(self) -> dict[str, Any]:
+        content: dict[str, Any] = json.loads(self.body)
+        return content
 
 
 class Outbox:
-    def __init__(self, directory):
+    def __init__(self, directory: str | os.PathLike[str]):
         self.directory = Path(directory)
         for sub in (PENDING, DELIVERED, HELD, "tmp"):
             (self.directory / sub).mkdir(parents=True, exist_ok=True)
@@ -74,7 +80,7 @@ class Outbox:
             stale.unlink(missing_ok=True)
 
     # -- adding ----------------------------------------------------------
-    def add(self, item_id: str, kind: str, record_text: str, summary: dict) -> bool:
+    def add(self, item_id: str, kind: str, record_text: str, summary: dict[str, Any]) -> bool:
         """Make the item durable; False when an item with this id is already there (kept as is)."""
         if not isinstance(item_id, str) or not item_id:
             raise ValueError("an outbox item needs a non-empty text id")
@@ -142,7 +148,7 @@ class Outbox:
     def _items(self, sub: str) -> list[Item]:
         return list(self._read(sub))
 
-    def _read(self, sub: str):
+    def _read(self, sub: str) -> Iterator[Item]:
         """The readable items of one state, oldest first (read one by one, as they are asked for)."""
         for path in self._files(sub):
             try:
@@ -209,7 +215,8 @@ class Outbox:
         sync_directory(source.parent)
 
     # -- carrying it away --------------------------------------------------
-    def export(self, path, signer=None, *, include_held: bool = True) -> int:
+    def export(self, path: str | os.PathLike[str], signer: "Signer | None" = None, *,
+               include_held: bool = True) -> int:
         """Write the backlog as JSON Lines (for a USB stick); with a signer each line is signed.
 
         ``pocitadlo server import FILE`` reads it. Returns the number of items written.

@@ -1,7 +1,9 @@
 """The delivery loop: send outbox items until the receiver acknowledges each one.
 
-A transport has ``send(body: bytes) -> Answer`` (it signs the body itself) and ``close()``; it
-raises TransportError when the receiver cannot be reached or does not answer. The Syncer sends the
+A transport (``Transport``) has ``send(body: bytes) -> Answer`` (it signs the body itself) and
+``close()``; it raises TransportError when the receiver cannot be reached or does not answer. One
+that can send several items in one request is a ``BatchTransport``; the outbox (``Queue``: the
+device's Outbox, a gateway's queue) that can hand over several is a ``BatchQueue``. The Syncer sends the
 oldest pending item first; after a failure it waits with capped exponential backoff and jitter
 (the clock, the random source and the sleep are injected, so tests run in no time)::
 
@@ -16,19 +18,75 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from clock import SystemClock
+from clock import Clock, SystemClock
+from delivery.outbox import Item
 from wire.answer import Answer, TransportError
+from wire.signing import Signer
+
+if TYPE_CHECKING:
+    from delivery.settings import SyncSettings
 
 log = logging.getLogger(__name__)
 
 BATCH = 16                  # items at most in one request (a backlog after an outage)
 BATCH_BYTES = 256 * 1024    # ... and their bodies within this (the receiver takes 1 MiB a request)
 
+
+class Transport(Protocol):
+    """What the Syncer sends through (delivery.transport_http, delivery.transport_serial)."""
+
+    @property
+    def signer(self) -> Signer | None:
+        """What signs each body; the Syncer corrects its clock from the receiver's answers."""
+
+    def send(self, body: bytes) -> Answer: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class BatchTransport(Transport, Protocol):
+    """A transport that can also send several items in one request (HTTP to a receiver's batch endpoint)."""
+
+    @property
+    def takes_batches(self) -> bool:
+        """Whether ``send_many`` is worth trying (False: it answers None)."""
+
+    def send_many(self, bodies: list[bytes]) -> list[Answer] | None:
+        """An Answer for each body, in order; None: send them one at a time."""
+
+
+class Queue(Protocol):
+    """What the Syncer needs of an outbox (delivery.outbox.Outbox, a gateway's server.ingest.forward.ForwardQueue)."""
+
+    def next_pending(self) -> Item | None: ...
+
+    def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None: ...
+
+    def hold(self, item_id: str, why: str) -> None: ...
+
+    def unsent(self) -> int: ...
+
+    def held_count(self) -> int: ...
+
+    def last_delivery(self) -> str | None: ...
+
+
+@runtime_checkable
+class BatchQueue(Queue, Protocol):
+    """An outbox that hands over its oldest items several at a time (the device's Outbox)."""
+
+    def oldest_pending(self, count: int) -> list[Item]: ...
+
+
 class Backoff:
     """Capped exponential backoff with jitter."""
 
-    def __init__(self, initial: float, cap: float, rand=random.random):
+    def __init__(self, initial: float, cap: float, rand: Callable[[], float] = random.random):
         self.initial, self.cap, self._rand = initial, cap, rand
         self.failures = 0
 
@@ -37,7 +95,7 @@ class Backoff:
 
     def next_delay(self) -> float:
         self.failures += 1
-        base = min(self.cap, self.initial * 2 ** min(self.failures - 1, 60))
+        base: float = min(self.cap, self.initial * 2 ** min(self.failures - 1, 60))
         return base * (0.5 + self._rand() / 2)
 
 
@@ -45,8 +103,10 @@ class Syncer:
     """Delivers the outbox through one transport; run it in a thread or call ``step`` from a loop.
     ``batch``: items at most in one request (1: one at a time)."""
 
-    def __init__(self, outbox, transport, *, backoff_initial=2.0, backoff_max=600.0,
-                 clock=time.monotonic, rand=random.random, now=None, on_delivered=None, batch=BATCH):
+    def __init__(self, outbox: Queue, transport: Transport | None, *, backoff_initial: float = 2.0,
+                 backoff_max: float = 600.0, clock: Callable[[], float] = time.monotonic,
+                 rand: Callable[[], float] = random.random, now: Callable[[], datetime] | None = None,
+                 on_delivered: Callable[[], object] | None = None, batch: int = BATCH):
         self.outbox, self.transport = outbox, transport
         self.on_delivered = on_delivered    # called (in the syncer's thread) after each delivery
         self._backoff = Backoff(backoff_initial, backoff_max, rand)
@@ -60,7 +120,8 @@ class Syncer:
         self.batch = batch
 
     @classmethod
-    def from_settings(cls, settings, outbox=None, clock=None) -> "Syncer":
+    def from_settings(cls, settings: "SyncSettings", outbox: Queue | None = None,
+                      clock: Clock | None = None) -> "Syncer":
         """The service's syncer for its [sync] settings (transport "none": it only counts the backlog);
         ``clock`` (clock.SystemClock unless given) times the backoff and stamps deliveries and signatures."""
         from delivery.outbox import Outbox
@@ -81,7 +142,7 @@ class Syncer:
         self._wake.set()
 
     # -- for the ready screen and `pocitadlo outbox` ----------------------
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         with self._lock:
             error = self._last_error
         if error is None:
@@ -123,10 +184,10 @@ class Syncer:
                   if not self._settled(item, answer)]
         return self._failed(failed[0], one_shot) if failed else 0.0
 
-    def _due(self) -> list:
+    def _due(self) -> list[Item]:
         """The oldest pending items, as many as one request carries (within BATCH_BYTES)."""
-        if not (self.batch > 1 and getattr(self.transport, "takes_batches", False)
-                and hasattr(self.outbox, "oldest_pending")):
+        if not (self.batch > 1 and isinstance(self.transport, BatchTransport) and self.transport.takes_batches
+                and isinstance(self.outbox, BatchQueue)):
             item = self.outbox.next_pending()         # one at a time: serial, a gateway's queue
             return [item] if item is not None else []
         items = self.outbox.oldest_pending(self.batch)
@@ -137,19 +198,20 @@ class Syncer:
                 return items[:n]
         return items
 
-    def _send(self, items: list) -> tuple[list, list[Answer]]:
+    def _send(self, items: list[Item]) -> tuple[list[Item], list[Answer]]:
         """(the items sent, their answers): several in one request, or the first alone (one
         item, or the transport's None: the receiver takes no batches, or not this one)."""
-        if len(items) > 1:
+        transport = self.transport
+        if len(items) > 1 and isinstance(transport, BatchTransport):
             bodies = [item.body for item in items]
-            answers = self.transport.send_many(bodies)
+            answers = transport.send_many(bodies)
             if answers is not None and any(self._clock_fixed(answer) for answer in answers):
-                answers = self.transport.send_many(bodies)      # those stored already: "duplicate"
+                answers = transport.send_many(bodies)      # those stored already: "duplicate"
             if answers is not None:
                 return items, answers
         return items[:1], [self._send_once(items[0].body)]
 
-    def _settled(self, item, answer: Answer) -> bool:
+    def _settled(self, item: Item, answer: Answer) -> bool:
         """Mark one item by its answer: delivered, or set aside for good; False: try it again."""
         if answer.delivered:
             self.outbox.mark_delivered(item.id, self._now())
@@ -173,6 +235,7 @@ class Syncer:
         return wait
 
     def _send_once(self, body: bytes) -> Answer:
+        assert self.transport is not None       # step() sends nothing without one
         answer = self.transport.send(body)
         if self._clock_fixed(answer):
             answer = self.transport.send(body)
@@ -181,17 +244,13 @@ class Syncer:
     def _clock_fixed(self, answer: Answer) -> bool:
         """A 401 from a receiver whose clock differs by over a minute: a Pi without network or
         RTC may have booted with a wrong clock; adopt the receiver's (True: send again)."""
-        if answer.status != 401 or answer.server_time is None or not self._clock_is_off(answer):
+        signer = self.transport.signer if self.transport is not None else None
+        if (answer.status != 401 or answer.server_time is None or signer is None
+                or abs(answer.server_time - signer.now()) <= 60):
             return False
-        self.transport.signer.learn_time(answer.server_time)
-        log.warning("sync: local clock off by %.0f s; using the receiver's time", self.transport.signer.offset)
+        signer.learn_time(answer.server_time)
+        log.warning("sync: local clock off by %.0f s; using the receiver's time", signer.offset)
         return True
-
-    def _clock_is_off(self, answer: Answer) -> bool:
-        signer = getattr(self.transport, "signer", None)
-        if signer is None:
-            return False
-        return abs(answer.server_time - signer.now()) > 60
 
     def _failed(self, error: str, one_shot: bool = False) -> float:
         delay = self._backoff.next_delay()
@@ -222,16 +281,17 @@ class Syncer:
             self.transport.close()
 
 
-def transport_for(settings, clock=None):
+def transport_for(settings: "SyncSettings", clock: Clock | None = None) -> Transport | None:
     """The transport the [sync] settings ask for, or None for transport = "none"."""
-    from wire.signing import Signer
-
     if settings.transport == "none":
         return None
+    assert settings.device_id is not None and settings.secret is not None     # delivery.settings.read: required
     signer = Signer(settings.device_id, settings.secret, clock=(clock or SystemClock()).time)
     if settings.transport == "http":
         from delivery.transport_http import HttpTransport
+        assert settings.url is not None
         return HttpTransport(settings.url, signer, timeout=settings.timeout, ca_file=settings.ca_file)
     from delivery.transport_serial import SerialTransport
+    assert settings.serial_port is not None
     return SerialTransport(settings.serial_port, signer, baudrate=settings.baudrate,
                            ack_timeout=settings.ack_timeout, tries=settings.frame_tries)

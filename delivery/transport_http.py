@@ -10,15 +10,17 @@ import json
 import logging
 import socket
 import ssl
+from typing import Any
 from urllib.parse import urlsplit
 
 from wire.answer import Answer, TransportError
+from wire.signing import Signer
 
 log = logging.getLogger(__name__)
 
 
 class HttpTransport:
-    def __init__(self, url: str, signer, *, timeout: float = 10.0, ca_file: str | None = None,
+    def __init__(self, url: str, signer: Signer, *, timeout: float = 10.0, ca_file: str | None = None,
                  ssl_context: ssl.SSLContext | None = None):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -27,7 +29,7 @@ class HttpTransport:
         self._https = parts.scheme == "https"
         self._host, self._port = parts.hostname, parts.port
         self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        # the receiver's batch endpoint beside its records endpoint (server/intake.py)
+        # the receiver's batch endpoint beside its records endpoint (server/site/intake.py)
         self._batch_path = (parts.path[:-len(RECORDS)] + BATCH) if parts.path.endswith(RECORDS) and not parts.query \
             else None
         if self._https and ssl_context is None:
@@ -73,7 +75,7 @@ class HttpTransport:
         status, _, data = self.exchange("POST", body, {"Content-Type": "application/json", **signed.headers()})
         return status, data
 
-    def exchange(self, method: str, body: bytes | None, headers: dict, limit: int = 1 << 20,
+    def exchange(self, method: str, body: bytes | None, headers: dict[str, str], limit: int = 1 << 20,
                  path: str | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One request to the url as given (or to ``path`` on its host); the status, the answer's
         headers and at most ``limit`` bytes of it (TransportError: no answer)."""
@@ -98,7 +100,7 @@ ACKNOWLEDGED = ("stored", "duplicate")
 NOT_AN_ANSWER = 502     # not final: the Syncer retries it
 
 
-def _batch_answers(status: int, data: bytes, count: int) -> list[dict]:
+def _batch_answers(status: int, data: bytes, count: int) -> list[dict[str, Any]]:
     """The items' answers of a batch's answer (TransportError when it is not the receiver's)."""
     said = _json(data)
     answers = said.get("answers") if isinstance(said, dict) and said.get("status") == "batch" else None
@@ -113,7 +115,7 @@ def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
     return _acknowledged(answer, _json(data), body, data) if answer.delivered else answer
 
 
-def _acknowledged(answer: Answer, said, body: bytes, data: bytes) -> Answer:
+def _acknowledged(answer: Answer, said: object, body: bytes, data: bytes) -> Answer:
     """``answer``, unless it claims delivery and ``said`` is not the receiver's "stored" or
     "duplicate" for the item in ``body``: then a failed attempt showing ``data``."""
     if not answer.delivered:
@@ -125,7 +127,7 @@ def _acknowledged(answer: Answer, said, body: bytes, data: bytes) -> Answer:
     return Answer(NOT_AN_ANSWER, f"a 200 that is not the receiver's answer for this item: {_shown(data)!r}")
 
 
-def _json(data: bytes):
+def _json(data: bytes) -> Any:
     """``data`` read as JSON, or None when it is not."""
     try:
         return json.loads(data)

@@ -9,9 +9,15 @@ on the next attempt. ``port`` is a device name or any pyserial URL (``socket://h
 import itertools
 import random
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from wire import framing
 from wire.answer import Answer, TransportError
+from wire.signing import Signer
+
+if TYPE_CHECKING:
+    import serial
 
 READ_SLICE = 0.05    # seconds one read may block: the loop checks its deadline this often
 
@@ -19,13 +25,13 @@ READ_SLICE = 0.05    # seconds one read may block: the loop checks its deadline 
 class Link:
     """One end of a framed serial line: opens lazily, reopens after an error."""
 
-    def __init__(self, port: str, baudrate: int = 115200, *, clock=time.monotonic):
+    def __init__(self, port: str, baudrate: int = 115200, *, clock: Callable[[], float] = time.monotonic):
         self.port, self.baudrate, self._clock = port, baudrate, clock
-        self._serial = None
+        self._serial: "serial.Serial | None" = None
         self.decoder = framing.Decoder()
         self.last_rx = clock()      # when a byte last arrived
 
-    def open(self):
+    def open(self) -> "serial.Serial":
         if self._serial is None:
             import serial  # pyserial: imported only when a serial transport is used
 
@@ -72,8 +78,8 @@ class Link:
 
 
 class SerialTransport:
-    def __init__(self, port: str, signer, *, baudrate: int = 115200, ack_timeout: float = 1.0, tries: int = 5,
-                 clock=time.monotonic):
+    def __init__(self, port: str, signer: Signer, *, baudrate: int = 115200, ack_timeout: float = 1.0, tries: int = 5,
+                 clock: Callable[[], float] = time.monotonic):
         self.signer, self.ack_timeout, self.tries = signer, ack_timeout, tries
         self.link = Link(port, baudrate, clock=clock)
         self._clock = clock

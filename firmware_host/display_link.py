@@ -1,8 +1,23 @@
 """The counter kept going through display faults: scoring never waits for the LEDs."""
 import logging
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 log = logging.getLogger("pocitadlo.display")
+
+
+class Display(Protocol):
+    """What the link drives (display.counter.Counter): screen models in, drawn on a luma device.
+    ``show`` and ``tick`` return when the picture next changes by itself (a blink, a page), or None."""
+
+    device: Any             # the luma device drawn on, or None while there is none
+
+    def attach(self, device: Any) -> None: ...
+
+    def forget(self) -> None: ...
+
+    def show(self, model: dict, now: float) -> float | None: ...
+
+    def tick(self, now: float) -> float | None: ...
 
 
 class DisplayLink:
@@ -14,12 +29,13 @@ class DisplayLink:
     on), and the device is reopened with a doubling backoff; the current picture is sent to it.
     """
 
-    def __init__(self, counter=None, open_device: Callable[[], Any] | None = None, *,
+    def __init__(self, counter: Display | None = None, open_device: Callable[[], Any] | None = None, *,
                  first_retry: float = 1.0, max_retry: float = 60.0):
         self.counter = counter
         self.open_device = open_device
         self.model: dict | None = None
         self.fault: str | None = None
+        self.fault_code: str | None = None       # a fault the counter names in words (DisplayFault.code)
         self.retry_at: float | None = None
         self._due: float | None = None           # the counter's next blink/page/message change
         self._first, self._max = first_retry, max_retry
@@ -47,7 +63,7 @@ class DisplayLink:
     def tick(self, now: float) -> None:
         if self.retry_at is not None and now >= self.retry_at:
             self._attach(now)
-        if self._due is not None and now >= self._due:
+        if self._due is not None and now >= self._due and self.counter is not None:
             self._guard(self.counter.tick, now)
 
     def _guard(self, call, *args) -> None:
@@ -58,6 +74,7 @@ class DisplayLink:
             self._failed(exc, now)
 
     def _attach(self, now: float) -> None:
+        assert self.counter is not None and self.open_device is not None     # start() asks for both
         self.retry_at = None
         try:
             device = self.open_device()
@@ -67,13 +84,15 @@ class DisplayLink:
         self.counter.attach(device)
         if self.fault:
             log.warning("display is back (it failed with: %s)", self.fault)
-        self.fault, self._delay = None, self._first
+        self.fault, self.fault_code, self._delay = None, None, self._first
         if self.model is not None:
             self._guard(self.counter.tick, now)
 
     def _failed(self, exc: Exception, now: float) -> None:
         self.fault = str(exc) or type(exc).__name__
+        self.fault_code = getattr(exc, "code", None)
         log.error("display fault, scoring goes on, retry in %.0f s: %s", self._delay, self.fault)
+        assert self.counter is not None     # a fault comes from drawing or attaching
         old = self.counter.device
         self.counter.attach(None)
         cleanup = getattr(old, "cleanup", None)

@@ -104,7 +104,7 @@ def _player(value) -> str:
 
 
 def _fixture(sec: Section, teams: tuple[Team, ...]) -> Fixture:
-    date = sec._get("date", None)
+    date = sec.raw("date")
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         raise sec.error("date", f"expected a TOML date like 2026-11-29, got {date!r}")
     by_name = {t.name: t for t in teams}
@@ -116,7 +116,7 @@ def _fixture(sec: Section, teams: tuple[Team, ...]) -> Fixture:
         raise sec.error("away", "a team cannot play itself")
     venue = sec.str("venue", by_name[home].venue)
     fixture_id = sec.str("id", None, nonempty=True) or f"{date.isoformat()}-{slug(home)}-{slug(away)}"
-    start = sec._get("start", None)
+    start = sec.raw("start")
     if start is not None and not isinstance(start, dt.time):
         raise sec.error("start", f"expected a TOML time like 17:00:00, got {start!r}")
     sec.finish()

@@ -254,7 +254,8 @@ class Night:
         return frozenset(self.outgoing.played() | held)
 
     def _next_menu(self, _=None):
-        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
+        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None,
+                                      league=self.league)
 
     def _partie_menu(self, _=None):
         return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
@@ -325,6 +326,9 @@ class Night:
 
     def _pick_away(self, home_player: str):
         return menus.away_player_menu(self.t, self.match, home_player)
+
+    def _single_names(self, first: str | None):
+        return menus.single_names_menu(self.t, self.league, first)
 
     def _start(self, value) -> None:
         self._start_partie(*value)
@@ -439,7 +443,8 @@ class Night:
         "captain_chosen": _captain_chosen, "played_q": _played_question,
         "forfeit_match": _forfeit_match, "single": lambda night, _: night._start_single(),
         # partie after partie
-        "next_menu": _next_menu, "pick_away": _pick_away, "start": _start, "partie_menu": _partie_menu,
+        "next_menu": _next_menu, "pick_away": _pick_away, "single_names": _single_names, "start": _start,
+        "partie_menu": _partie_menu,
         "take_back": _take_back, "close_partie": _close, "protocol": _protocol, "protocol_inning": _inning_menu,
         "points": _points,
         # the captains answer the zápis

@@ -140,9 +140,10 @@ class NightStore:
         """Partie files no match of the night journal owns (its match line lost in both copies),
         read back, their journals closed again."""
         owned = f"{match.id}-p" if match is not None else None
+        adopted = match.adopted if match is not None else None
         found = []
         for partie_id in self.partie_files():
-            if owned and (partie_id.startswith(owned) or partie_id == match.adopted):
+            if owned and (partie_id.startswith(owned) or partie_id == adopted):
                 continue
             partie = self.closed_partie(partie_id)
             if partie is not None:

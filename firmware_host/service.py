@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from firmware_host.display_link import DisplayLink
+from input.events import DeviceStatus
+from input.messages import keypad_fault_text, storage_text
 from rules.errors import RuleError
 
 log = logging.getLogger("pocitadlo.service")
@@ -168,7 +170,7 @@ class Service:
             self._command(event.cmd)
         elif isinstance(event, Ui):
             self._ui(event.action)
-        elif hasattr(event, "connected"):
+        elif isinstance(event, DeviceStatus):
             self._device_status(event.device, event.connected, event.detail)
             if self.referee is not None:
                 said = self.referee.press(event, self._board()).message
@@ -189,7 +191,7 @@ class Service:
             return False
         except OSError as exc:              # full or failing SD card: not durable, so not accepted
             log.error("journal write failed, command %s not accepted: %s", cmd, exc)
-            self.message(f"SD: {exc.strerror or exc}", "error")
+            self.message(storage_text(exc, self.night.device.language), "error")
             return False
         if self.on_durable:
             self.on_durable(cmd)
@@ -212,7 +214,7 @@ class Service:
             self.message(self._why(exc), "warn")
         except OSError as exc:              # the journal or the outbox could not be written
             log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
-            self.message(f"SD: {exc.strerror or exc}", "error")
+            self.message(storage_text(exc, self.night.device.language), "error")
         return None
 
     def _why(self, exc: RuleError) -> str:
@@ -266,9 +268,12 @@ class Service:
     def screen(self) -> dict:
         if self.faults and self._fault_screen:
             device, why = next(iter(self.faults.items()))
-            model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
+            model: dict = {"screen": "error", "code": "keypad", "text": keypad_fault_text(why, self.night.device.language)}
         else:
             model = self._night_screen()
+        code = self.display.fault_code
+        if code and not self._message:
+            model = {**model, "message": self._display_fault(code)}
         if self._message:
             if self._message_on is None:
                 self._message_on = model
@@ -290,6 +295,13 @@ class Service:
         from input.messages import say
 
         return say(text_id, self.night.device.language)
+
+    def _display_fault(self, code: str) -> dict:
+        """What the counter says about its own display fault, in the device's language (the log
+        has the English, with the device and the fix): e.g. SPI switched off."""
+        from display.text import texts
+
+        return {"text": texts(self.night.device.language).get(code, code), "level": "error", "n": 0}
 
     def show(self) -> None:
         model = self.screen()

@@ -2,11 +2,12 @@
 import time
 
 from input.debounce import held_for
+from input.events import Keypad
 from input.settings import KeypadSettings
 
 
 def open_devices(settings: KeypadSettings, *, clock=time.monotonic, pin_factory=None,
-                 stream=None) -> list:
+                 stream=None) -> list[Keypad]:
     """The configured devices, not started yet: call ``start(callback)`` on each, ``close()`` at
     the end. A GPIO device whose pins cannot be claimed raises (gpiozero's error) here."""
     devices = []
@@ -20,7 +21,7 @@ def open_devices(settings: KeypadSettings, *, clock=time.monotonic, pin_factory=
     return devices
 
 
-def _open(kind, settings, clock, pin_factory, stream) -> list:
+def _open(kind, settings, clock, pin_factory, stream) -> list[Keypad]:
     if kind == "evdev":
         _require_evdev()
         from input.evdev_keypad import EvdevKeypad

@@ -61,10 +61,10 @@ class EvdevTranslator:
         self.burst = burst
         self.codes = codes if codes is not None else code_map()
         self._zeros = 0              # quick KP0 taps in the current burst
-        self._zero_down = None       # when the KP0 now down went down
+        self._zero_down: float | None = None     # when the KP0 now down went down
         self._zero_shown = False     # that KP0 was already given as a "0" press (held)
-        self._last = None            # time of the last KP0 transition in the burst
-        self._numlock_down = None
+        self._last: float | None = None          # time of the last KP0 transition in the burst
+        self._numlock_down: float | None = None
         self._numlock_wraps = False
 
     def feed(self, event) -> list[tuple[str, bool, float]]:
@@ -104,7 +104,8 @@ class EvdevTranslator:
 
     def _zero(self, pressed: bool, t: float):
         if pressed:
-            out = self.flush(t) if self.deadline() is not None and t > self.deadline() else []
+            deadline = self.deadline()
+            out = self.flush(t) if deadline is not None and t > deadline else []
             self._zero_down, self._last = t, t
             return out
         if self._zero_shown:
@@ -155,8 +156,8 @@ class EvdevKeypad:
         self._finder = finder
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
-        self._thread = None
-        self.connected = None
+        self._thread: threading.Thread | None = None
+        self.connected: bool | None = None
 
     def start(self, callback) -> None:
         self._callback = callback

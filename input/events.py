@@ -1,9 +1,12 @@
 """What keypad devices hand the service: key events and device status changes.
 
-Every device offers ``start(callback)`` and ``close()``. The callback receives ``KeyEvent``s and
-``DeviceStatus``es, possibly from the device's own thread; the service puts them on one queue.
+Every device is a ``Keypad``: it offers ``start(callback)`` and ``close()``. The callback receives
+``KeyEvent``s and ``DeviceStatus``es, possibly from the device's own thread; the service puts them
+on one queue.
 """
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -29,3 +32,12 @@ class DeviceStatus:
     device: str
     connected: bool
     detail: str = ""
+
+
+class Keypad(Protocol):
+    """A keypad device (input.devices opens them): from ``start`` on it calls ``callback`` with
+    each KeyEvent and DeviceStatus, until ``close``."""
+
+    def start(self, callback: Callable[[KeyEvent | DeviceStatus], object]) -> None: ...
+
+    def close(self) -> None: ...

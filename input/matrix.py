@@ -68,8 +68,8 @@ class MatrixKeypad:
         except Exception:
             self._close_pins()
             raise
-        self.pressed = frozenset()
-        self._thread = None
+        self.pressed: frozenset[tuple[int, int]] = frozenset()
+        self._thread: threading.Thread | None = None
 
     def scan(self) -> frozenset:
         """One pass over the rows: the (row, col) of every contact that reads closed."""

@@ -113,7 +113,7 @@ class ValuePrompt:
 
     title: str
     hint: str
-    make: Callable[[int], dict]       # the answer → the command
+    make: Callable[[Any], dict]       # the answer (a digit, or a pick's) → the command
     valid: tuple = tuple(range(1, 7))
     picks: tuple = ()                 # (action, answer): e.g. pot_solid answers "solids" with 1
     language: str = "cs"
@@ -204,7 +204,7 @@ class Menu:
         if fired.action in self.leave_on:
             return (Outcome() if self.back is None else perform(self.back, board, self.language)), None
         if self.digit_selects:
-            return wrong_key(fired, self.hint, self.language), self
+            return wrong_key(fired, self.hint or say("menu_hint", self.language), self.language), self
         return note(self.hint or say("menu_hint", self.language)), self
 
     def choose(self, item: MenuItem, board):

@@ -35,7 +35,8 @@ from input.overlays import (
 )
 from rules.games import game_for
 
-STACK_COMMANDS = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
+# looked up by a key's action (None: an unbound key)
+STACK_COMMANDS: dict[str | None, dict] = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 # Keys → service actions while no partie runs (board is None).
 NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "undo", "redo": "down",
               "up": "up", "down": "down", "menu": "menu"}
@@ -56,7 +57,7 @@ class Referee(OnSlot):
         self.language = language
         self.debouncer = Debouncer(bounce, long_press)
         self.slot = slot or Slot()  # the overlay in force, shared with the night's menus
-        self._pending = []          # gestures waiting until the service has pushed a command
+        self._pending: list = []    # gestures waiting until the service has pushed a command
         self._board = None          # the board of the last press: a hold belongs to that partie
 
     # -- the service's API ---------------------------------------------------
@@ -169,7 +170,7 @@ class Referee(OnSlot):
             # nothing to undo in the partie: the refusal, and ui "undo" for the night, which may
             # take back its last decision instead (the partie before, just closed)
             return Outcome(message=note(refusal(undo_error, self.language)).message, ui="undo", value=fired.key)
-        simple = STACK_COMMANDS.get(action) or self.keys.commands.get(action)
+        simple = STACK_COMMANDS.get(action) or (self.keys.commands.get(action) if action is not None else None)
         if simple is not None:
             return checked(board, simple, self.language)
         if action in ("confirm", "cancel", "up", "down"):

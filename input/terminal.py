@@ -30,8 +30,8 @@ class TerminalKeys:
         self.stream = stream if stream is not None else sys.stdin
         self.clock, self.hold_time, self.name = clock, hold_time, name
         self.on_end = on_end            # called when a script's stream ends
-        self._saved = None
-        self._thread = None
+        self._saved: tuple[int, list] | None = None
+        self._thread: threading.Thread | None = None
         self._timers: list[threading.Timer] = []
         self._closed = threading.Event()
 

@@ -1,6 +1,6 @@
 """A partie as a board with a move stack, in the manner of python-chess.
 
-A rule core ("game") is a set of pure functions over immutable states:
+A rule core ("game", the protocol rules.core.Core) is a set of pure functions over immutable states:
 
     game.parse_header(header: dict) -> settings      (raises HeaderError)
     game.initial(settings) -> state
@@ -11,6 +11,9 @@ A rule core ("game") is a set of pure functions over immutable states:
 The Board keeps the stack of states, so ``undo`` restores the previous state exactly and
 ``redo`` re-applies what undo took back. ``undo``/``redo`` are record commands like any other.
 """
+from typing import Any
+
+from rules.core import JSONObject
 from rules.errors import IllegalCommand, NothingToRedo, NothingToUndo
 from rules.games import game_for
 
@@ -18,25 +21,25 @@ STACK_COMMANDS = ("undo", "redo")
 
 
 class Board:
-    def __init__(self, header: dict):
+    def __init__(self, header: JSONObject):
         self.header = dict(header)
         self.game = game_for(self.header.get("game")).core
         self.settings = self.game.parse_header(self.header)
         self._states = [self.game.initial(self.settings)]
-        self.move_stack: list[dict] = []   # commands in effect (undo removes from here)
-        self._redo: list[tuple[dict, object]] = []
-        self.history: list[dict] = []      # every accepted command as entered, undo/redo included
+        self.move_stack: list[JSONObject] = []   # commands in effect (undo removes from here)
+        self._redo: list[tuple[JSONObject, Any]] = []
+        self.history: list[JSONObject] = []      # every accepted command as entered, undo/redo included
 
     # -- reading ---------------------------------------------------------
     @property
-    def state(self):
+    def state(self) -> Any:
         return self._states[-1]
 
     @property
     def finished(self) -> bool:
         return self.game.finished(self.state)
 
-    def summary(self) -> dict:
+    def summary(self) -> JSONObject:
         return self.game.summary(self.state)
 
     def can_undo(self) -> bool:
@@ -45,7 +48,7 @@ class Board:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def check(self, cmd: dict) -> None:
+    def check(self, cmd: JSONObject) -> None:
         """Raise the error ``push(cmd)`` would raise, without changing anything."""
         name = command_name(cmd)
         if name == "undo":
@@ -58,7 +61,7 @@ class Board:
             self.game.step(self.state, cmd)
 
     # -- changing --------------------------------------------------------
-    def push(self, cmd: dict) -> None:
+    def push(self, cmd: JSONObject) -> None:
         """Apply one record command (undo and redo included); on error nothing changes."""
         name = command_name(cmd)
         entered = dict(cmd)     # the board's own copy, in the history and the move stack alike
@@ -72,7 +75,7 @@ class Board:
             self._redo.clear()
         self.history.append(entered)
 
-    def pop(self) -> dict:
+    def pop(self) -> JSONObject:
         """Take back the last command in effect and return it."""
         if not self.move_stack:
             raise NothingToUndo("nothing to undo")
@@ -89,6 +92,7 @@ class Board:
 
 
 def command_name(cmd: object) -> str:
-    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+    name = cmd.get("cmd") if isinstance(cmd, dict) else None
+    if not isinstance(name, str):
         raise IllegalCommand("a command is an object with a \"cmd\" name", code="bad_command")
-    return cmd["cmd"]
+    return name

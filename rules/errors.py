@@ -3,6 +3,7 @@
 Every error carries a stable ``code`` so that the counter and the keypad can show a
 translated message (Czech by default) without parsing English text.
 """
+from typing import Any
 
 
 class RuleError(Exception):
@@ -10,9 +11,9 @@ class RuleError(Exception):
 
     code = "rule"
     why: str | None = None      # a finer reason within the code, e.g. which limit a correction breaks
-    values: dict = {}           # what the reason's text names (player, limit, points …)
+    values: dict[str, Any] = {}       # what the reason's text names (player, limit, points …)
 
-    def __init__(self, message: str, code: str | None = None, *, why: str | None = None, **values):
+    def __init__(self, message: str, code: str | None = None, *, why: str | None = None, **values: Any):
         super().__init__(message)
         if code is not None:
             self.code = code

@@ -35,8 +35,11 @@ decision and its taking back are both journalled.
 partie, the match result, the lot draw, the first break) comes from the game's registry entry
 (rules.games). No file, clock or text.
 """
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from rules.core import JSONObject
 from rules.games import game_for
 
 SIDES = ("home", "away")
@@ -62,18 +65,18 @@ class Match:
     date: str
     home: str | None = None          # team names; None for a single partie outside a league
     away: str | None = None
-    present: dict = field(default_factory=dict)
+    present: dict[str, list[str]] = field(default_factory=dict)
     partie_count: int = 1
     seed: int | None = None
-    pairs: tuple | None = None       # the lot draw (carom): {"partie", "home", "away"} each
-    closed: tuple = ()               # the lines of closed partie, in order
-    records: tuple = ()              # (header, summary) of each closed carom partie, for RULES 1.6
+    pairs: tuple[JSONObject, ...] | None = None   # the lot draw (carom): {"partie", "home", "away"} each
+    closed: tuple[JSONObject, ...] = ()           # the lines of closed partie, in order
+    records: tuple[tuple[JSONObject, JSONObject], ...] = ()   # (header, facts) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
-    answers: tuple = ()              # each captain's answer to the zápis: sign/object/unsigned events
+    answers: tuple[JSONObject, ...] = ()          # each captain's answer to the zápis: sign/object/unsigned events
     fixture: str | None = None       # the id of the league's fixture it was set up from
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
-    captains: dict = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
-    interrupted: dict | None = None  # A.6.5: {"partie", "reason", "captain", "at", ["in_play"]}
+    captains: dict[str, str] = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
+    interrupted: JSONObject | None = None   # A.6.5: {"partie", "reason", "captain", "at", ["in_play"]}
 
     @property
     def league(self) -> bool:
@@ -102,14 +105,14 @@ class Match:
         return drawn and self.league and self.pairs is None and not self.forfeit
 
     @property
-    def signing_sides(self) -> tuple:
+    def signing_sides(self) -> tuple[str, ...]:
         """The teams whose captain answers the zápis (A.6.9d): both in a league match, the one
         that turned up in a forfeited one (A.3.7), none for a single partie."""
         if not self.league:
             return ()
         return tuple(side for side in SIDES if side != self.forfeit)
 
-    def answer(self, side: str) -> dict | None:
+    def answer(self, side: str) -> JSONObject | None:
         return next((a for a in self.answers if a["side"] == side), None)
 
     @property
@@ -140,8 +143,10 @@ class NightState:
 
     def held(self) -> list[tuple[str, Match]]:
         """The decisions not yet final, oldest first, each with the match as it stood before it."""
-        out, state = [], self
+        out: list[tuple[str, Match]] = []
+        state = self
         while state.previous is not None:
+            assert state.decision is not None and state.previous.match is not None     # _decided, on a match
             out.append((state.decision, state.previous.match))
             state = state.previous
         return out[::-1]
@@ -152,7 +157,7 @@ def _decided(state: NightState, kind: str, match: Match | None) -> NightState:
     return NightState(match, previous=state, decision=kind)
 
 
-def apply(state: NightState, event: dict) -> NightState:
+def apply(state: NightState, event: JSONObject) -> NightState:
     """The night after ``event``; raise NightEventError if it cannot be applied."""
     kind = event.get("ev")
     try:
@@ -170,7 +175,11 @@ def apply(state: NightState, event: dict) -> NightState:
             return state.previous
         if kind == "final":
             return NightState(state.match)
+        if kind not in ("lot", "closed", "interrupt", *ANSWERS):
+            raise UnknownEvent(f"unknown event {kind!r}")
         match = state.match
+        if match is None:
+            raise NightEventError(f"event {event!r} cannot be applied (no match)")
         if kind == "lot":
             return NightState(replace(match, seed=event["seed"], pairs=tuple(event["pairs"])))
         if kind == "closed":
@@ -179,17 +188,16 @@ def apply(state: NightState, event: dict) -> NightState:
             return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
         if kind == "interrupt":
             return _decided(state, kind, replace(match, interrupted=_interruption(match, event)))
-        if kind in ANSWERS:        # the answers go with the result: a closing taken back takes them too
-            return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
+        # an answer: it goes with the result, so a closing taken back takes it too
+        return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
         raise NightEventError(f"event {event!r} cannot be applied ({exc!r})") from None
-    raise UnknownEvent(f"unknown event {kind!r}")
 
 
 ANSWERS = ("sign", "object", "unsigned")
 
 
-def _match(event: dict) -> Match:
+def _match(event: JSONObject) -> Match:
     """The match a ``match`` event sets up; NightEventError for a captain who is not among the
     players present for their team (A.6.1)."""
     match = Match(event["id"], event["game"], event["date"], event.get("home"), event.get("away"),
@@ -202,13 +210,13 @@ def _match(event: dict) -> Match:
     return match
 
 
-def _answer(match: Match, event: dict) -> dict:
+def _answer(match: Match, event: JSONObject) -> JSONObject:
     """A captain's answer to the zápis (A.6.9d, A.6.3, A.6.5) as the match keeps it, or
     NightEventError when it does not fit the match as it stands."""
     side = event["side"]
     if not match.over or side not in match.signing_sides or match.answer(side) is not None:
         raise NightEventError(f"no answer of {side!r} is awaited now")
-    answer = {"ev": event["ev"], "side": side, "at": event.get("at")}
+    answer: JSONObject = {"ev": event["ev"], "side": side, "at": event.get("at")}
     if event["ev"] == "unsigned":
         return answer
     captain = event["captain"]
@@ -231,7 +239,7 @@ def _answer(match: Match, event: dict) -> dict:
     return answer
 
 
-def _interruption(match: Match, event: dict) -> dict:
+def _interruption(match: Match, event: JSONObject) -> JSONObject:
     """What an ``interrupt`` event records of the match (A.6.5), or NightEventError when it does not
     fit the match as it stands: a league match still being played, a known reason."""
     if not match.league or match.over:
@@ -246,37 +254,38 @@ def _interruption(match: Match, event: dict) -> dict:
     return kept
 
 
-def interrupt_event(match: Match, reason: str, captain: str | None, at: str, in_play: dict | None = None) -> dict:
+def interrupt_event(match: Match, reason: str, captain: str | None, at: str,
+                    in_play: JSONObject | None = None) -> JSONObject:
     """A.6.5: the match cannot go on; interrupted at the partie it is at, for ``reason``
     (INTERRUPTIONS), confirmed by the home team's ``captain``; ``in_play``: the line so far of the
     partie being played (partie_line of its header and summary), if one was."""
-    event = {"ev": "interrupt", "partie": match.number, "reason": reason, "captain": captain, "at": at}
+    event: JSONObject = {"ev": "interrupt", "partie": match.number, "reason": reason, "captain": captain, "at": at}
     if in_play is not None:
         event["in_play"] = {key: in_play[key] for key in ("id", "home", "away", "score")}
     return event
 
 
-def sign_event(side: str, captain: str, at: str) -> dict:
+def sign_event(side: str, captain: str, at: str) -> JSONObject:
     """A.6.9d: the captain of ``side`` confirms the zápis."""
     return {"ev": "sign", "side": side, "captain": captain, "at": at}
 
 
-def object_event(side: str, captain: str, kind: str, partie: int | None, at: str) -> dict:
+def object_event(side: str, captain: str, kind: str, partie: int | None, at: str) -> JSONObject:
     """A.6.3 / A.6.5: the captain of ``side`` objects instead of signing; ``partie``: the one it
     concerns, or None for the whole match."""
     return {"ev": "object", "side": side, "captain": captain, "kind": kind, "partie": partie, "at": at}
 
 
-def unsigned_event(side: str, at: str) -> dict:
+def unsigned_event(side: str, at: str) -> JSONObject:
     """The referee's escape (a captain gone home, or refusing): the match goes unsigned by ``side``,
     so a match is never stuck unsent."""
     return {"ev": "unsigned", "side": side, "at": at}
 
 
-def captains(match: Match) -> dict:
+def captains(match: Match) -> JSONObject:
     """What the match item carries of the captains' answers (docs/record-format.md): signatures,
     objections and the sides left unsigned, in the order they were given."""
-    out = {"signatures": [], "objections": [], "unsigned": []}
+    out: dict[str, list[Any]] = {"signatures": [], "objections": [], "unsigned": []}
     for answer in match.answers:
         if answer["ev"] == "sign":
             out["signatures"].append({key: answer[key] for key in ("side", "captain", "at")})
@@ -301,12 +310,12 @@ def min_players(game: str) -> int:
 
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
-                away: str | None = None, present: dict | None = None, forfeit: str | None = None,
-                fixture: str | None = None, captains: dict | None = None) -> dict:
+                away: str | None = None, present: dict[str, list[str]] | None = None, forfeit: str | None = None,
+                fixture: str | None = None, captains: dict[str, str] | None = None) -> JSONObject:
     """The ``match`` event: a single partie (no teams), a league match with the captains chosen
     after attendance (A.6.1), or one a team did not come to (``forfeit``: its side; nobody is
     present then, A.3.7)."""
-    event = {"ev": "match", "id": match_id, "game": game, "date": date}
+    event: JSONObject = {"ev": "match", "id": match_id, "game": game, "date": date}
     if home is not None:
         event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
         if captains and not forfeit:
@@ -319,7 +328,7 @@ def match_event(match_id: str, game: str, date: str, partie_count: int, *, home:
     return event
 
 
-def adopt_event(header: dict, date: str) -> dict:
+def adopt_event(header: JSONObject, date: str) -> JSONObject:
     """The ``match`` event that takes over an orphaned partie file (its match's line lost in both
     copies of the night journal): a one-partie match outside the league whose partie is that file,
     so it can be played on and closed; its record keeps the league match it was part of."""
@@ -327,16 +336,19 @@ def adopt_event(header: dict, date: str) -> dict:
             "partie_count": 1, "adopted": header["id"]}
 
 
-def lot_event(match: Match, seed: int) -> dict:
+def lot_event(match: Match, seed: int) -> JSONObject:
     """The lot draw of the match's pairs from its seed (carom: RULES 1.6 Decision)."""
-    pairs = game_for(match.game).draw_lot(match.present["home"], match.present["away"], seed)
+    draw_lot = game_for(match.game).draw_lot
+    if draw_lot is None:
+        raise NightEventError(f"{match.game} draws no lot")
+    pairs = draw_lot(match.present["home"], match.present["away"], seed)
     return {"ev": "lot", "seed": seed, "pairs": [p.as_dict() for p in pairs]}
 
 
-def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, place: dict) -> dict:
+def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObject, place: JSONObject) -> JSONObject:
     """The record header of the next partie: players, rules, ``place`` (id-free device fields)."""
     number = match.number
-    header = {"game": match.game, "a": a, "b": b}
+    header: JSONObject = {"game": match.game, "a": a, "b": b}
     header.update(rules)
     first_break = game_for(match.game).first_break
     if first_break is not None:
@@ -353,43 +365,47 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: dict, p
     return header
 
 
-def closed_event(number: int, header: dict, summary: dict) -> dict:
+def closed_event(number: int, header: JSONObject, summary: JSONObject) -> JSONObject:
     """The ``closed`` event of a finished partie: its line, and what the game's match result
     reads of it (carom: RULES 1.6) where the game keeps such facts."""
-    event = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
+    event: JSONObject = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
     facts = game_for(header["game"]).match_facts
     if facts is not None and header.get("home"):
         event["record"] = {"header": {"home": header["home"]}, "summary": facts(summary)}
     return event
 
 
-def partie_line(header: dict, summary: dict) -> dict:
-    """What the match result needs of a partie: names, score, team points by side."""
+def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
+    """What the match result needs of a partie: names, score, team points by side, and who
+    forfeited it ("home"/"away") when one did."""
     game = game_for(header["game"])
     home_side = header.get("home") or "a"
     away_side = "b" if home_side == "a" else "a"
     by_side = game.partie_points(summary) or {"a": 0, "b": 0}
     figure = game.score(summary)
-    return {"id": header["id"], "home": header[home_side], "away": header[away_side],
-            "score": f"{figure[home_side]}:{figure[away_side]}",
-            "team_points": {"home": by_side[home_side], "away": by_side[away_side]}}
+    line: JSONObject = {"id": header["id"], "home": header[home_side], "away": header[away_side],
+                        "score": f"{figure[home_side]}:{figure[away_side]}",
+                        "team_points": {"home": by_side[home_side], "away": by_side[away_side]}}
+    if summary.get("forfeit") in ("a", "b"):        # RULES 1.4.8 / 8B: the zápis marks a forfeited partie
+        line["forfeit"] = "home" if summary["forfeit"] == home_side else "away"
+    return line
 
 
-def forfeit_points(match: Match) -> dict:
+def forfeit_points(match: Match) -> JSONObject:
     """A team that did not come loses every partie (A.3.7, RULES 2.9): the team present gets the
     points of each partie won."""
     full = match.partie_count * game_for(match.game).win_points
     return {"home": 0, "away": full} if match.forfeit == "home" else {"home": full, "away": 0}
 
 
-def points(match: Match) -> dict:
+def points(match: Match) -> JSONObject:
     """The team points so far: the closed partie summed, or the forfeit's (A.3.7, RULES 2.9)."""
     if match.forfeit:
         return forfeit_points(match)
     return {side: sum(line["team_points"][side] for line in match.closed) for side in SIDES}
 
 
-def result(match: Match, records=None) -> dict:
+def result(match: Match, records: Iterable[tuple[JSONObject, JSONObject]] | None = None) -> JSONObject:
     """The match result: the game's own from the facts kept of each closed partie (carom, RULES
     1.6; ``records``: (header, facts) of each, default the ones the night kept), else the closed
     partie's team points summed (8-ball: individual matches won, RULES 2.9)."""
@@ -402,10 +418,11 @@ def result(match: Match, records=None) -> dict:
             "partie": list(match.closed)}
 
 
-def match_summary(match: Match, place: dict, records=None) -> dict:
+def match_summary(match: Match, place: JSONObject,
+                  records: Iterable[tuple[JSONObject, JSONObject]] | None = None) -> JSONObject:
     """The match record sent to the league (docs/sync.md): the receiver groups the match by the
     ids of its partie lines."""
-    summary = {"id": match.id, "game": match.game, "date": match.date, **place,
+    summary: JSONObject = {"id": match.id, "game": match.game, "date": match.date, **place,
                "home": match.home, "away": match.away, "seed": match.seed,
                "partie_ids": [line["id"] for line in match.closed]}
     summary.update(result(match, records))

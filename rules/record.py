@@ -7,40 +7,46 @@ line's canonical JSON without the ``crc`` key, 8 hex digits) which the reader ve
 See docs/record-format.md.
 """
 import json
+import os
 import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.board import Board
+from rules.core import JSONObject
 from rules.errors import RecordError, RuleError
 
 FORMAT_VERSION = 1
 META_KEYS = ("at", "crc", "n")     # time, checksum, sequence number: not part of what a line says
 
 
-def _canonical_encoder():
+def _canonical_encoder() -> Callable[[object], str]:
     """What ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` writes, without building
     an encoder per call (a replay checks every line's checksum with it): the json module's own C
     encoder, kept; its pure-Python encoder where the C one is missing."""
     options = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    if json.encoder.c_make_encoder is None:
+    try:
+        from _json import make_encoder  # json.encoder's c_make_encoder
+    except ImportError:
         return options.encode
-    chunks = json.encoder.c_make_encoder(None, options.default, json.encoder.encode_basestring, None,
+    chunks = make_encoder(None, options.default, json.encoder.encode_basestring, None,
                                          options.key_separator, options.item_separator, options.sort_keys,
                                          options.skipkeys, options.allow_nan)
     return lambda obj: "".join(chunks(obj, 0))
 
 
 canonical = _canonical_encoder()     # the one text form of a record line (no newline)
-_SCAN = json.JSONDecoder().scan_once
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 
-def crc_of(obj: dict) -> str:
+def crc_of(obj: JSONObject) -> str:
     """The checksum a line's ``crc`` must hold: of the line's canonical JSON without ``crc``."""
     return "%08x" % zlib.crc32(canonical(_without_crc(obj)).encode("utf-8"))
 
 
-def _without_crc(obj: dict) -> dict:
+def _without_crc(obj: JSONObject) -> JSONObject:
     """A copy without ``crc``, the other keys in their order (popped from a copy: cheaper than a
     comprehension, for every line of a replay)."""
     body = dict(obj)
@@ -48,7 +54,7 @@ def _without_crc(obj: dict) -> dict:
     return body
 
 
-def encode_line(obj: dict, *, checksum: bool = False) -> str:
+def encode_line(obj: JSONObject, *, checksum: bool = False) -> str:
     """A record line, newline included; with ``checksum`` a ``crc`` key is appended."""
     body = _without_crc(obj)
     if checksum:
@@ -56,7 +62,7 @@ def encode_line(obj: dict, *, checksum: bool = False) -> str:
     return canonical(body) + "\n"
 
 
-def parse_json(text):
+def parse_json(text: str | bytes) -> Any:
     """``json.loads`` for text from outside. JSON nested too deeply for the parser makes it raise
     RecursionError, which is not a ValueError and would pass for an internal error: here it is
     malformed input like any other."""
@@ -73,7 +79,7 @@ def parse_json(text):
         raise ValueError("nested too deeply") from None
 
 
-def decode_line(text: str, line: int) -> dict:
+def decode_line(text: str, line: int) -> JSONObject:
     """Parse one record line; raise RecordError naming the line when it cannot be read."""
     try:
         obj = parse_json(text)
@@ -88,7 +94,7 @@ def decode_line(text: str, line: int) -> dict:
     return obj
 
 
-def strip_meta(obj: dict) -> dict:
+def strip_meta(obj: JSONObject) -> JSONObject:
     """What a line says, without its META_KEYS (a copy; the others keep their order)."""
     command = dict(obj)
     for key in META_KEYS:
@@ -96,7 +102,7 @@ def strip_meta(obj: dict) -> dict:
     return command
 
 
-def check_header(header: dict, line: int = 1) -> dict:
+def check_header(header: JSONObject, line: int = 1) -> JSONObject:
     version = header.get("format", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         raise RecordError(line, f"record format {version!r} is not one this pocitadlo reads ({FORMAT_VERSION})")
@@ -108,23 +114,23 @@ def check_header(header: dict, line: int = 1) -> dict:
 @dataclass
 class Replay:
     board: Board
-    rejected: list[dict] = field(default_factory=list)
+    rejected: list[JSONObject] = field(default_factory=list)
 
-    def summary(self) -> dict:
+    def summary(self) -> JSONObject:
         out = self.board.summary()
         out["rejected"] = list(self.rejected)
         return out
 
 
-def replay_lines(lines) -> Replay:
+def replay_lines(lines: Iterable[str]) -> Replay:
     """Fold a record (an iterable of text lines) into a Board.
 
     A refused command is listed in ``rejected`` and the replay carries on; a line that is not a
     readable record line, or a bad header, raises RecordError.
     """
-    board = None
-    rejected: list[dict] = []
-    previous = None
+    board: Board | None = None
+    rejected: list[JSONObject] = []
+    previous: JSONObject | None = None
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -149,7 +155,7 @@ def replay_lines(lines) -> Replay:
     return Replay(board, rejected)
 
 
-def _mirrors(obj: dict, previous: dict | None, number: int) -> bool:
+def _mirrors(obj: JSONObject, previous: JSONObject | None, number: int) -> bool:
     """A device journal writes each line twice with its sequence number ``n``: the second copy is
     skipped; a line that repeats the number with other content is an error, never a second stroke."""
     if previous is None or "n" not in obj or obj.get("n") != previous.get("n"):
@@ -159,7 +165,7 @@ def _mirrors(obj: dict, previous: dict | None, number: int) -> bool:
     return True
 
 
-def decode_lines(raw_lines):
+def decode_lines(raw_lines: Iterable[bytes]) -> Iterator[str]:
     """Byte lines → text lines; a line that is not UTF-8 raises RecordError naming it."""
     for number, raw in enumerate(raw_lines, start=1):
         try:
@@ -168,7 +174,7 @@ def decode_lines(raw_lines):
             raise RecordError(number, f"not UTF-8 text ({exc.reason})") from None
 
 
-def replay_file(path) -> Replay:
+def replay_file(path: str | os.PathLike[str]) -> Replay:
     """The replay of a record file; zeros after the last line are a journal's unused room (the
     device keeps some ahead of a partie in play), not a line."""
     with open(path, "rb") as fh:

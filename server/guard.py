@@ -4,8 +4,10 @@ its C parser) with a header deadline and a connection cap.
 A connection must deliver a request's headers within ``header_deadline`` seconds of opening (or
 of its previous answer), else it is closed. Above ``max_connections`` open connections, a new one
 evicts the oldest that is still waiting for its headers (the slowest client), so a device with a
-whole request to send is always let in. The body has its own deadline (server.web).
+whole request to send is always let in. The body has its own deadline (server.site.routes).
 """
+import asyncio
+
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 HEADER_DEADLINE = 10.0
@@ -18,7 +20,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
-        self._header_timer = None
+        self._header_timer: asyncio.TimerHandle | None = None
         self._await_headers()
         if len(self.connections) > self.max_connections:
             self._evict_one()
@@ -29,8 +31,9 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._header_timer = self.loop.call_later(self.header_deadline, self._headers_overdue)
 
     def _cancel_header_timer(self) -> None:
-        if getattr(self, "_header_timer", None) is not None:
-            self._header_timer.cancel()
+        timer = getattr(self, "_header_timer", None)
+        if timer is not None:
+            timer.cancel()
             self._header_timer = None
 
     def waiting_for_headers(self) -> bool:

@@ -10,8 +10,8 @@ import time
 
 import uvicorn
 
+from server.app import BODY_DEADLINE, create_app
 from server.guard import HEADER_DEADLINE, MAX_CONNECTIONS, guarded
-from server.web import BODY_DEADLINE, create_app
 
 KEEP_ALIVE = 5           # seconds an idle kept-alive connection stays open
 STARTUP_BOUND = 30.0     # seconds start() waits for the server to listen (a hang bound, not a timing)

@@ -91,8 +91,8 @@ def receiver_on(tmp_path):
     from cli.commands import serve
     from cli.main import UserError
     from server.http_server import ReceiverServer
-    from server.receiver import Receiver
-    from server.store import Store
+    from server.ingest.receiver import Receiver
+    from server.storage.store import Store
 
     running = []
 

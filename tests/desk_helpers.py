@@ -32,7 +32,7 @@ class Desk:
         self.referee = Referee(game or board.header["game"], keymap, self.clock,
                                **referee_options)
         self.device, self.debounced = device, debounced
-        self.outcomes = []
+        self.outcomes: list = []
 
     def event(self, key: str, pressed: bool):
         self.feed(KeyEvent(key, pressed, self.clock(), self.device, self.debounced))

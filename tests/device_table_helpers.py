@@ -148,9 +148,9 @@ def assert_arrived_once_and_intact(table: Table, store) -> dict:
     """Every device item is stored exactly once, byte for byte, and each partie replays to its summary."""
     assert table.outbox.pending() == [] and table.outbox.held() == []
     sent = {p.stem: p.read_bytes() for p in (table.outbox.directory / "delivered").glob("*.json")}
-    rows = store.items()
+    rows = store.items.all()
     assert sorted(r["id"] for r in rows) == sorted(sent)               # nothing lost, nothing doubled
-    assert store.refusals() == []                                      # nothing refused on the way
+    assert store.refusals.latest() == []                                      # nothing refused on the way
     for row in rows:
         assert row["body"] == sent[row["id"]]                          # byte-identical
         content = json.loads(row["body"])

@@ -45,12 +45,12 @@ def league_receiver(path, clock, documents: dict):
     for LVA and ``documents`` (venue -> league document) as its league source; yields
     (server, source, store)."""
     from server.http_server import ReceiverServer
-    from server.receiver import Receiver
-    from server.store import Store
+    from server.ingest.receiver import Receiver
+    from server.storage.store import Store
     from sync_helpers import DEVICE, SECRET
 
     store = Store(path, clock=clock)
-    store.add_device(DEVICE, SECRET, venue=LVA)
+    store.devices.add(DEVICE, SECRET, venue=LVA)
     source = LeagueSource(documents)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store), league_source=source)
     server.start(poll_interval=0.02)

@@ -8,8 +8,8 @@ from delivery.transport_http import HttpTransport
 from firmware_host.live.push import SnapshotFeed
 from live_helpers import START_PARTIE, Viewer  # noqa: F401 — for the league's tests
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from sync_helpers import post_json
 from wire.live import snapshot
 from wire.signing import Signer
@@ -57,7 +57,7 @@ DEVICE, SECRET, VENUE = "lva-table-1", b"live-test-secret-0123456789", "Hospoda 
 def league(tmp_path):
     """The league's receiver on 127.0.0.1 with DEVICE registered for VENUE (import it as a fixture)."""
     store = Store(str(tmp_path / "league.sqlite"))
-    store.add_device(DEVICE, SECRET, venue=VENUE)
+    store.devices.add(DEVICE, SECRET, venue=VENUE)
     server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
     server.start()
     yield server

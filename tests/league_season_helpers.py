@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from admin_http_helpers import TOKEN
 from cli.main import main
 from device_table_helpers import fetch, fetch_html
-from server.czech_order import czech_key
+from server.league.czech_order import czech_key
 
 
 def organiser(db: str, capsys):

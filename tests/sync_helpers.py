@@ -17,14 +17,14 @@ from contextlib import contextmanager
 
 import pytest
 
+import carom_samples
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
-from server import samples
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.serial_listener import SerialListener
-from server.store import Store
-from server.web import RECORDS
+from server.ingest.receiver import Receiver
+from server.ingest.serial_listener import SerialListener
+from server.site.routes import RECORDS
+from server.storage.store import Store
 
 DEVICE = "u-lva-1"
 SECRET = b"sync-test-secret-0123456789"
@@ -43,9 +43,9 @@ class FakeClock:
 
 @contextmanager
 def league_store(path, secret: bytes = SECRET, device: str = DEVICE, venue: str = VENUE):
-    """A receiver's store with one registered device of ``venue`` (samples.match's default)."""
+    """A receiver's store with one registered device of ``venue`` (carom_samples.match's default)."""
     store = Store(path)
-    store.add_device(device, secret, venue=venue)
+    store.devices.add(device, secret, venue=venue)
     try:
         yield store
     finally:
@@ -227,7 +227,7 @@ def relay(fault=None):
 
 def partie_items(n: int, seed: int = 1) -> list[tuple[str, str, dict]]:
     """``n`` short finished carom partie p-0..p-{n-1}: (id, record text, summary)."""
-    return [(f"p-{i}", *samples.partie(f"p-{i}", "Novák", "Dvořák", seed=seed + i, points_limit=30, innings_limit=5))
+    return [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=seed + i, points_limit=30, innings_limit=5))
             for i in range(n)]
 
 
@@ -290,9 +290,9 @@ def wait_for(condition, timeout: float = 30.0, poll: float = 0.02) -> bool:
 def assert_exactly_once(outbox, store, n: int) -> None:
     """Every item p-0..p-{n-1} left the outbox and is stored once, byte for byte as it was sent."""
     assert outbox.pending() == [] and outbox.held() == []
-    assert sorted(r["id"] for r in store.items()) == sorted(f"p-{i}" for i in range(n))
+    assert sorted(r["id"] for r in store.items.all()) == sorted(f"p-{i}" for i in range(n))
     for i in range(n):
-        assert store.stored_body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
+        assert store.items.body(f"p-{i}") == (outbox.directory / "delivered" / f"p-{i}.json").read_bytes()
 
 
 def post_json(port: int, path: str, body: bytes, headers: dict, *, timeout: float = 10,

@@ -84,7 +84,7 @@ def summary(state: State) -> dict:
                                             "inning": max(state.innings) + 1}}
 
 
-CORE = SimpleNamespace(parse_header=parse_header, initial=initial, step=step, summary=summary, finished=finished)
+CORE = SimpleNamespace(name=NAME, parse_header=parse_header, initial=initial, step=step, summary=summary, finished=finished)
 
 
 def partie_points(summary: dict) -> dict | None:

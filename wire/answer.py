@@ -6,6 +6,8 @@ serial listener raises TransportError on a dead line.
 import json
 from dataclasses import dataclass
 
+from rules.core import JSONObject
+
 FINAL_STATUSES = (400, 409, 413, 422)
 
 
@@ -39,7 +41,7 @@ class Answer:
         return cls.from_obj(status, obj)
 
     @classmethod
-    def from_obj(cls, status: int, obj: dict) -> "Answer":
+    def from_obj(cls, status: int, obj: JSONObject) -> "Answer":
         """The receiver's JSON answer already read (an item's answer within a batch's)."""
         server_time = obj.get("server_time")
         message = obj.get("reason") or obj.get("status") or ""

@@ -49,7 +49,7 @@ def encode(kind: bytes, seq: int, payload: bytes = b"") -> bytes:
 class Decoder:
     """Turns a byte stream with any amount of damage into the good frames it holds."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._buf = bytearray()
         self.garbage = 0       # bytes skipped while looking for a start
         self.bad = 0           # frames refused by a check
@@ -68,7 +68,7 @@ class Decoder:
 
     def feed(self, data: bytes) -> list[Frame]:
         self._buf += data
-        frames = []
+        frames: list[Frame] = []
         while True:
             frame = self._next()
             if frame is None:

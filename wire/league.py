@@ -17,6 +17,10 @@ does not know are left out (a newer receiver may add some); known keys of the wr
 """
 import datetime as dt
 import re
+from collections.abc import Callable
+from typing import Any
+
+from rules.core import JSONObject
 
 MAX_TEXT = 200
 MAX_TEAMS = 500
@@ -30,7 +34,7 @@ class LeagueError(ValueError):
     """The document is not a league document; the message names the field."""
 
 
-def parse_document(doc) -> dict:
+def parse_document(doc: object) -> JSONObject:
     """The checked, canonical league document (LeagueError says what is wrong)."""
     top = _object(doc, "the league document")
     head = _object(top.get("league", {}), "\"league\"")
@@ -46,7 +50,7 @@ def parse_document(doc) -> dict:
     return {"league": league, "teams": teams, "fixtures": fixtures}
 
 
-def _team(value, i: int) -> dict:
+def _team(value: object, i: int) -> JSONObject:
     where = f"\"teams\" {i + 1}"
     team = _object(value, where)
     players = [checked_text(p, f"{where} \"players\" {j + 1}")
@@ -60,7 +64,7 @@ def _team(value, i: int) -> dict:
             "players": players, "captain": captain}
 
 
-def _fixture(value, i: int, venues: dict) -> dict:
+def _fixture(value: object, i: int, venues: dict[str, str]) -> JSONObject:
     where = f"\"fixtures\" {i + 1}"
     fixture = _object(value, where)
     home, away = (checked_text(fixture.get(side), f"{where} \"{side}\"") for side in ("home", "away"))
@@ -80,13 +84,13 @@ def _fixture(value, i: int, venues: dict) -> dict:
             "venue": _optional_text(fixture.get("venue"), f"{where} \"venue\"") or venues[home]}
 
 
-def _object(value, what: str) -> dict:
+def _object(value: object, what: str) -> JSONObject:
     if not isinstance(value, dict):
         raise LeagueError(f"{what} must be a JSON object, got {_shown(value)}")
     return value
 
 
-def _list(value, what: str, most: int) -> list:
+def _list(value: object, what: str, most: int) -> list[Any]:
     if not isinstance(value, list):
         raise LeagueError(f"{what} must be a list, got {_shown(value)}")
     if len(value) > most:
@@ -94,7 +98,7 @@ def _list(value, what: str, most: int) -> list:
     return value
 
 
-def checked_text(value, what: str) -> str:
+def checked_text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise LeagueError(f"{what} must be a text, got {_shown(value)}")
     text = value.strip()
@@ -109,16 +113,17 @@ def checked_text(value, what: str) -> str:
     return text
 
 
-def _optional_text(value, what: str) -> str | None:
+def _optional_text(value: object, what: str) -> str | None:
     return None if value is None or value == "" else checked_text(value, what)
 
 
 # (the pattern, the parser, "must be ..." and "is not ...") of a date and of a start time
-DATE_FORM = (re.compile(r"\d{4}-\d{2}-\d{2}"), dt.date.fromisoformat, "a date like 2026-11-29", "a day of the calendar")
-TIME_FORM = (re.compile(r"\d{2}:\d{2}"), dt.time.fromisoformat, "a time like 17:00", "a time of day")
+Form = tuple[re.Pattern[str], Callable[[str], object], str, str]
+DATE_FORM: Form = (re.compile(r"\d{4}-\d{2}-\d{2}"), dt.date.fromisoformat, "a date like 2026-11-29", "a day of the calendar")
+TIME_FORM: Form = (re.compile(r"\d{2}:\d{2}"), dt.time.fromisoformat, "a time like 17:00", "a time of day")
 
 
-def _iso(value, what: str, form) -> str:
+def _iso(value: object, what: str, form: Form) -> str:
     """A date or a time in its one ISO spelling (kept as the text)."""
     pattern, parse, shape, meaning = form
     if not isinstance(value, str) or not pattern.fullmatch(value):
@@ -130,13 +135,13 @@ def _iso(value, what: str, form) -> str:
     return value
 
 
-def _unique(names: list, what: str, where: str) -> None:
-    seen = set()
+def _unique(names: list[str], what: str, where: str) -> None:
+    seen: set[str] = set()
     for name in names:
         if name in seen:
             raise LeagueError(f"{where}: {what} {name!r} is listed twice")
         seen.add(name)
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     return ascii(value)[:60]

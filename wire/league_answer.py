@@ -23,6 +23,7 @@ import hmac
 import json
 from dataclasses import dataclass
 
+from rules.core import JSONObject
 from wire.league import MAX_BYTES, LeagueError, checked_text, parse_document
 from wire.signing import Signed, mac
 
@@ -39,7 +40,7 @@ class Unverified(ValueError):
 class LeagueAnswer:
     venue: str
     today: dt.date
-    document: dict          # wire.league.parse_document's canonical form
+    document: JSONObject    # wire.league.parse_document's canonical form
     signed: Signed          # as received: what the cache keeps
 
 
@@ -47,7 +48,7 @@ def answer_key(secret: bytes) -> bytes:
     return hmac.new(secret, PURPOSE, hashlib.sha256).digest()
 
 
-def envelope(venue: str, today: dt.date, document: dict) -> bytes:
+def envelope(venue: str, today: dt.date, document: JSONObject) -> bytes:
     return json.dumps({"venue": venue, "today": today.isoformat(), "document": document},
                       ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 

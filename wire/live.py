@@ -7,6 +7,8 @@ It is never a record: the receiver keeps the latest per table in memory and stor
 """
 import json
 
+from rules.core import JSONObject
+
 VIEWS = ("carom", "8ball", "match", "lotdraw", "ready")
 MAX_SNAPSHOT = 16 * 1024        # bytes; a snapshot is a few hundred
 MAX_TEXT = 200
@@ -20,7 +22,7 @@ KEPT = {"carom": {"": ("game", "finished", "result", "forfeit", "innings_limit",
 MATCH_KEPT = ("home", "away", "points", "partie", "partie_count", "home_side")
 
 
-def snapshot(*, venue: str, table: str, seq: int, view: dict, record: str | None = None) -> bytes:
+def snapshot(*, venue: str, table: str, seq: int, view: JSONObject, record: str | None = None) -> bytes:
     """The body of one snapshot from a live view (firmware_host.live.state.live_view)."""
     match = view.get("match")
     obj = {"venue": venue, "table": table, "seq": seq, "view": view.get("view"),
@@ -29,12 +31,12 @@ def snapshot(*, venue: str, table: str, seq: int, view: dict, record: str | None
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def trimmed(summary):
+def trimmed(summary: object) -> JSONObject | None:
     """The parts of a summary the league page shows (None stays None)."""
     if not isinstance(summary, dict) or summary.get("game") not in KEPT:
         return None
     kept = KEPT[summary["game"]]
-    out = {key: summary.get(key) for key in kept[""]}
+    out: JSONObject = {key: summary.get(key) for key in kept[""]}
     if isinstance(out.get("players"), dict):
         out["players"] = {side: {key: p.get(key) for key in kept["player"]}
                           for side, p in out["players"].items() if isinstance(p, dict)}
@@ -44,7 +46,7 @@ def trimmed(summary):
     return out
 
 
-def parse(body: bytes) -> dict:
+def parse(body: bytes) -> JSONObject:
     """The snapshot in ``body``, checked; ValueError says what is wrong."""
     if len(body) > MAX_SNAPSHOT:
         raise ValueError(f"snapshot too large ({len(body)} bytes, at most {MAX_SNAPSHOT})")
@@ -70,6 +72,6 @@ def parse(body: bytes) -> dict:
     return {key: obj.get(key) for key in ("venue", "table", "seq", "view", "summary", "match", "record")}
 
 
-def printable(value) -> bool:
+def printable(value: object) -> bool:
     """Text of 1 to MAX_TEXT printable characters (no lone surrogates from a crafted escape)."""
     return isinstance(value, str) and 0 < len(value) <= MAX_TEXT and value.isprintable()

@@ -15,9 +15,12 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from clock import SystemClock
+from rules.core import JSONObject
 from rules.record import parse_json
 
 HEADER_DEVICE = "X-Pocitadlo-Device"
@@ -26,6 +29,12 @@ HEADER_NONCE = "X-Pocitadlo-Nonce"
 HEADER_SIGNATURE = "X-Pocitadlo-Signature"
 ORIGIN_PREFIX = "X-Pocitadlo-Origin-"
 FIELDS = ("device", "timestamp", "nonce", "signature")
+
+
+class Headers(Protocol):
+    """HTTP headers as both ends have them (http.client's, Starlette's, a dict): ``get`` by name."""
+
+    def get(self, name: str, /) -> str | None: ...
 
 
 def mac(secret: bytes, device: str, timestamp: int, nonce: str, body: bytes) -> str:
@@ -44,7 +53,7 @@ class Signed:
     body: bytes
     origin: "Signed | None" = None     # the device's own signature of the same body, relayed by a gateway
 
-    def fields(self) -> dict:
+    def fields(self) -> JSONObject:
         """device, timestamp, nonce, signature (and origin, as fields too) — without the body."""
         out = {"device": self.device, "timestamp": self.timestamp, "nonce": self.nonce, "signature": self.signature}
         if self.origin is not None:
@@ -52,7 +61,7 @@ class Signed:
         return out
 
     @classmethod
-    def from_fields(cls, fields, body: bytes, *, nested: bool = True) -> "Signed":
+    def from_fields(cls, fields: JSONObject, body: bytes, *, nested: bool = True) -> "Signed":
         """The inverse of ``fields`` (ValueError when a field is missing or of the wrong type)."""
         try:
             origin = fields.get("origin")
@@ -76,7 +85,7 @@ class Signed:
         return out
 
     @classmethod
-    def from_headers(cls, headers, body: bytes) -> "Signed":
+    def from_headers(cls, headers: Headers, body: bytes) -> "Signed":
         """From HTTP headers (any mapping with ``get``); ValueError names what is missing."""
         values = {}
         for name in (HEADER_DEVICE, HEADER_TIMESTAMP, HEADER_NONCE, HEADER_SIGNATURE):
@@ -114,12 +123,12 @@ class Signed:
         except ValueError as exc:            # UnicodeDecodeError and JSONDecodeError included
             raise ValueError(f"the signature line is malformed: {exc}") from None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         """A line of an exported backlog file (the body as text)."""
         return {**self.fields(), "body": self.body.decode("utf-8")}
 
     @classmethod
-    def from_json(cls, obj) -> "Signed":
+    def from_json(cls, obj: JSONObject) -> "Signed":
         try:
             return cls.from_fields(obj, obj["body"].encode("utf-8"))
         except (TypeError, KeyError, ValueError, AttributeError):
@@ -147,7 +156,8 @@ class Signed:
 class Signer:
     """Signs bodies for one device; ``clock`` gives Unix seconds, ``offset`` corrects a wrong clock."""
 
-    def __init__(self, device: str, secret: bytes, *, clock=None, token=secrets.token_hex):
+    def __init__(self, device: str, secret: bytes, *, clock: Callable[[], float] | None = None,
+                 token: Callable[[int], str] = secrets.token_hex):
         self.device, self._secret, self._token = device, secret, token
         self._clock = clock or SystemClock().time
         self.offset = 0.0   # learned from the receiver's time when it refuses a stale timestamp
@@ -172,7 +182,7 @@ class RelaySigner(Signer):
     store keeps it for every item it accepted); the league's receiver verifies both.
     """
 
-    def __init__(self, device: str, secret: bytes, origin_of, **kwargs):
+    def __init__(self, device: str, secret: bytes, origin_of: Callable[[bytes], Signed], **kwargs: Any):
         super().__init__(device, secret, **kwargs)
         self._origin_of = origin_of
 

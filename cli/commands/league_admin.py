@@ -78,7 +78,7 @@ def _in_season(parser):
 def run(args, store) -> int:
     """Run a league action; a refusal is a user error with its reason."""
     from cli.commands import user_error
-    from server.league_fields import LeagueError
+    from server.league.admin_fields import LeagueError
 
     name = f"{args.action} {args.verb}" if getattr(args, "verb", None) else args.action
     try:
@@ -91,14 +91,14 @@ def check_venue(store, venue: str | None) -> None:
     """``add-device --venue``: once the league has venues, a device is registered at one of them."""
     from cli.commands import user_error
 
-    names = [v["name"] for v in store.venues()]
-    if venue is not None and names and store.venue_named(venue) is None:
+    names = [v["name"] for v in store.league.venues()]
+    if venue is not None and names and store.league.venue_named(venue) is None:
         raise user_error(f"add-device: no venue {venue!r} in the league; the venues: {', '.join(names)} "
                          "(venue add adds one)")
 
 
 def _season_add(args, store) -> int:
-    season = store.add_season(args.name, args.autumn, args.spring)
+    season = store.league.add_season(args.name, args.autumn, args.spring)
     print(f"season {season['name']}: " + _halves(season))
     return 0
 
@@ -109,38 +109,38 @@ def _halves(season) -> str:
 
 
 def _season_list(args, store) -> int:
-    for season in store.seasons():
+    for season in store.league.seasons():
         print(f"{season['name']}\t{_halves(season)}")
     return 0
 
 
 def _venue_add(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
-    venue = store.add_venue(args.name, args.days)
+    venue = store.league.add_venue(args.name, args.days)
     print(f"venue {venue['name']}: open {days_label(venue['days'])}")
     return 0
 
 
 def _venues(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
-    for venue in store.venues():
+    for venue in store.league.venues():
         print(f"{venue['name']}\t{days_label(venue['days'])}\t{', '.join(venue['devices']) or 'no device'}")
     return 0
 
 
 def _team_add(args, store) -> int:
-    team = store.add_team(args.season, args.competition, args.name, venue=args.venue, captain=args.captain,
+    team = store.league.add_team(args.season, args.competition, args.name, venue=args.venue, captain=args.captain,
                           phone=args.phone, days=args.days)
     print(f"team {team['name']} ({args.competition} {args.season}) at {team['venue']}, captain {team['captain']}")
     return 0
 
 
 def _teams(args, store) -> int:
-    from server.league_fields import days_label
+    from server.league.admin_fields import days_label
 
-    for team in store.teams(args.season, args.competition):
+    for team in store.league.teams(args.season, args.competition):
         expelled = f"\texpelled {team['expelled'][:10]}" if team["expelled"] else ""
         print(f"{team['name']}\t{team['venue']}\t{team['captain']} {team['phone']}\t{days_label(team['days'])}\t"
               f"{', '.join(team['players'])}{expelled}")
@@ -148,21 +148,21 @@ def _teams(args, store) -> int:
 
 
 def _player(args, store) -> int:
-    change = store.add_player if args.verb == "add" else store.remove_player
+    change = store.league.add_player if args.verb == "add" else store.league.remove_player
     change(args.season, args.competition, args.team, args.name)
     print(f"{args.name} {'added to' if args.verb == 'add' else 'removed from'} {args.team} ({args.season})")
     return 0
 
 
 def _fixture_list(args, store) -> int:
-    for f in store.fixtures(args.season, args.competition):
+    for f in store.fixtures.of(args.season, args.competition):
         result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
         print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result)))
     return 0
 
 
 def _generate(args, store) -> int:
-    plan = store.generate_schedule(args.season, args.competition, lot=args.lot, replace=args.replace)
+    plan = store.fixtures.generate(args.season, args.competition, lot=args.lot, replace=args.replace)
     print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
     for sentence in plan["unmet"]:
         print(f"not honoured: {sentence}")
@@ -170,13 +170,13 @@ def _generate(args, store) -> int:
 
 
 def _move(args, store) -> int:
-    fixture = store.move_fixture(args.fixture, args.date)
+    fixture = store.fixtures.move(args.fixture, args.date)
     print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}")
     return 0
 
 
 def _postpone(args, store) -> int:
-    done = store.postpone(args.fixture, args.team, to=args.to, reason=args.reason)
+    done = store.fixtures.postpone(args.fixture, args.team, to=args.to, reason=args.reason)
     fixture = done["fixture"]
     when = f"moved to {fixture['date']}" if fixture["status"] == "scheduled" else "postponed (schedule move sets its date)"
     print(f"{fixture['id']} {when}; {args.team} has {done['left']} postponement(s) left this season (A.3.3)")
@@ -184,7 +184,7 @@ def _postpone(args, store) -> int:
 
 
 def _no_show(args, store) -> int:
-    done = store.record_no_show(args.fixture, args.team)
+    done = store.fixtures.no_show(args.fixture, args.team)
     print(f"{done['fixture']}: forfeited to {done['forfeited_to']} ({args.team}'s no-show {done['no_shows']})")
     if done["expelled"]:
         print(f"{args.team} is expelled (A.3.7): its results are annulled, {len(done['cancelled'])} fixture(s) "

@@ -59,7 +59,11 @@ def run(args) -> int:
     if named and not os.path.isdir(os.path.join(named[1], PENDING)):
         # a mistyped folder is refused, not made into a new empty outbox
         raise UserError(f"{named[0]} {named[1]}: no outbox there (no {PENDING}/ folder)")
-    outbox = Outbox(named[1] if named else settings.outbox)
+    if named:
+        outbox = Outbox(named[1])
+    else:
+        assert settings is not None         # only a named outbox goes without [sync]
+        outbox = Outbox(settings.outbox)
     if args.action == "export":
         return _export(args, settings, outbox, UserError)
     if args.action == "retry":

@@ -1,6 +1,7 @@
 """``pocitadlo serve``: the league's receiver (HTTP(S) and/or serial), its devices, imports and exports."""
 import os
 from contextlib import contextmanager
+from functools import partial
 
 HELP = "run the league's receiver (HTTP(S) and/or serial; `pocitadlo server …` administers its store)"
 
@@ -39,7 +40,7 @@ def run(args) -> int:
 
     from cli.commands.server import open_store
     from cli.main import UserError
-    from server.receiver import Receiver
+    from server.ingest.receiver import Receiver
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     _check_listen(args, UserError)
@@ -69,7 +70,7 @@ def _forwarder(args, receiver, UserError):
     """The gateway's Syncer for --forward (None without it); a new record wakes it."""
     if not args.forward:
         return None
-    from server.forward import forwarder
+    from server.ingest.forward import forwarder
 
     if not args.forward.startswith(("https://", "http://")):
         raise UserError(f"--forward must be an https:// URL, got {args.forward!r}")
@@ -90,14 +91,14 @@ def _forwarder(args, receiver, UserError):
 def _serve(args, receiver, UserError) -> int:
     import threading
 
-    from server.database import shown
+    from server.storage.database import shown
 
     host, _, port = args.listen.rpartition(":")
     syncer = _forwarder(args, receiver, UserError)
     stop = threading.Event()
     serial_thread = None
     if args.serial:
-        from server.serial_listener import SerialListener
+        from server.ingest.serial_listener import SerialListener
 
         serial_thread, stop = SerialListener(receiver, args.serial, baudrate=args.baudrate).start()
     forward_thread = syncer.start() if syncer else None
@@ -105,7 +106,9 @@ def _serve(args, receiver, UserError) -> int:
     try:
         if args.listen == "off":
             print(f"{', '.join(where)}; store {shown(args.db)}", flush=True)
-            (serial_thread or forward_thread).join()
+            waited = serial_thread or forward_thread
+            assert waited is not None        # _check: --listen off needs --serial or --forward
+            waited.join()
             return 0
         from server.http_server import ReceiverServer
 
@@ -128,14 +131,16 @@ def _serve(args, receiver, UserError) -> int:
 
 def _listen(args, host, port, receiver, ReceiverServer, UserError):
     """The HTTP(S) server on --listen; a port in use or a bad certificate is a user error naming it."""
+    from server.tables.league_document import league_document
+
     for option, path in (("--cert", args.cert), ("--key", args.key)):
         _existing_file(option, path, UserError)
     with _tls_errors("--cert", " / ".join(f for f in (args.cert, args.key) if f), UserError):
         try:
             return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key,
                                   admin_token=_admin_token(args),
-                                  # the devices' league fetch, once the store keeps the league (issue 16)
-                                  league_source=getattr(receiver.store, "league_document", None))
+                                  # the devices' league fetch, from the league the store keeps (issue 16)
+                                  league_source=partial(league_document, receiver.store))
         except OSError as exc:
             if exc.filename is not None or type(exc).__module__ == "ssl":
                 raise

@@ -78,8 +78,8 @@ def open_store(db: str, *, must_exist: bool):
     from sqlalchemy.exc import SQLAlchemyError
 
     from cli.commands import user_error
-    from server.database import shown
-    from server.store import Store
+    from server.storage.database import shown
+    from server.storage.store import Store
 
     if must_exist and "://" not in db and not os.path.exists(db):
         raise user_error(f"--db {db}: no such store (it is made by `pocitadlo serve` or `server add-device`)")
@@ -110,7 +110,7 @@ def run(args) -> int:
     import logging
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    from server import figures
+    from server.tables import figures
 
     creating = ("add-device", "add-gateway", "import", *league_admin.CREATING)
     store = open_store(args.db, must_exist=args.action not in creating)
@@ -128,14 +128,14 @@ def _add(args, store) -> int:
 
     role = "device" if args.action == "add-device" else "gateway"
     league_admin.check_venue(store, getattr(args, "venue", None))
-    again = "re-" if store.role_of(args.id) else ""
+    again = "re-" if store.devices.role_of(args.id) else ""
     registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:
-        store.add_device(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
+        store.devices.add(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
         print(registered)
         return 0
     secret = secrets.token_urlsafe(32)
-    store.add_device(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
+    store.devices.add(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
     where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
     print(f"{registered}; its secret (shown once, put it in {where}):")
     print(secret)
@@ -150,13 +150,13 @@ def _columns(rows, keys) -> int:
 
 
 def _devices(args, store) -> int:
-    return _columns(store.devices(), ("id", "role", "venue", "added", "note"))
+    return _columns(store.devices.all(), ("id", "role", "venue", "added", "note"))
 
 
 def _import(args, store) -> int:
     from cli.commands import user_error
-    from server.importer import import_backlog
-    from server.receiver import Receiver
+    from server.ingest.importer import import_backlog
+    from server.ingest.receiver import Receiver
 
     try:
         counts = import_backlog(Receiver(store), args.file)
@@ -169,7 +169,8 @@ def _import(args, store) -> int:
 
 
 def _table(args, store) -> int:
-    from server import exports, pages
+    from server.site import pages
+    from server.tables import exports
 
     data = exports.league_table(store, args.game)
     page = {"8ball": pages.eightball_table}.get(args.game, pages.table)     # the receiver's page of that game
@@ -178,7 +179,8 @@ def _table(args, store) -> int:
 
 def _match(args, store) -> int:
     from cli.commands import user_error
-    from server import exports, pages
+    from server.site import pages
+    from server.tables import exports
 
     data = exports.match_record(store, args.id)
     if data is None:
@@ -194,13 +196,13 @@ def _print(data, render) -> int:
 
 
 def _records(args, store) -> int:
-    return _columns(store.items(), ("id", "kind", "game", "match_id", "device", "received"))
+    return _columns(store.items.all(), ("id", "kind", "game", "match_id", "device", "received"))
 
 
 def _refusals(args, store) -> int:
     import json
 
-    print(json.dumps(store.refusal_report(), ensure_ascii=False, indent=1))
+    print(json.dumps(store.refusals.report(), ensure_ascii=False, indent=1))
     return 0
 
 

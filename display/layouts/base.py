@@ -22,7 +22,8 @@ class Layout:
         from rules.games import GAMES
 
         game = GAMES.get(name) if isinstance(name, str) else None
-        return getattr(self, game.screen, self.unknown) if game is not None else self.unknown
+        method = game.screen if game is not None and hasattr(self, game.screen) else "unknown"
+        return getattr(self, method)
 
     def draw(self, scene: Scene, model: dict) -> None:
         self.screen(model)(scene, model)

@@ -3,10 +3,16 @@ the message line over any screen, on dot-matrix counters. Mixed into ``MatrixLay
 ``geometry``, ``_scores`` and ``_middle`` they use. Text that does not fit takes turns (pages)
 word by word rather than being cut; the part a line keeps whole is its right-hand one.
 """
+from typing import Any, Callable
+
 from display.scene import Scene
 
 
 class TextScreens:
+    geometry: Any                                   # MatrixLayout's Geometry, as are these two
+    _scores: Callable[..., tuple[int, int]]
+    _middle: Callable[..., None]
+
     def _text_lines(self, scene: Scene, lines: list) -> None:
         """Full-width lines (text, or (left, right) pairs); more than fit go onto pages."""
         lines = [line for line in lines if line]
@@ -42,10 +48,10 @@ class TextScreens:
         if self.geometry.tiny:      # no room for a second time beside the clock
             status = [f"!{unsent}"] if unsent else [""]
         room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
-        status = next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1])
-        line = (status, time)       # the right part of a line is kept whole
+        line = (next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1]),
+                time)       # the right part of a line is kept whole
         if self.geometry.tiny:
-            self._text_lines(scene, [line] + wrap(" ".join(place), scene, self.geometry.width))
+            self._text_lines(scene, [line, *wrap(" ".join(place), scene, self.geometry.width)])
             return
         together = " ".join(place)
         if place and scene.text.width(together) > self.geometry.width:
@@ -77,7 +83,7 @@ class TextScreens:
         """The question (word by word when long) with the value typed so far kept whole on its right."""
         width = self.geometry.width
         if model.get("value") is None:          # a yes/no question: nothing to type, no cursor
-            line = turn(str(model.get("title", "")), scene, width)
+            line: str | tuple[str, str] = turn(str(model.get("title", "")), scene, width)
         else:
             value = f"{model.get('value') or ''}_"
             room = width - scene.font_for(value, width).width(value) - 2
@@ -106,13 +112,19 @@ class TextScreens:
     def _blocks(self, scene: Scene, blocks: list) -> None:
         """Blocks of rows (text, font or None, align) onto pages; a block is never split between two."""
         per_page = max(1, self.geometry.height // 8)
-        pages = [[]]
+        pages: list[list] = [[]]
         for block in blocks:
             if pages[-1] and len(pages[-1]) + len(block) > per_page:
                 pages.append([])
             pages[-1] += block
         for row, (text, font, align) in enumerate(pages[scene.page(len(pages))][:per_page]):
-            scene.write(text, (0, row * 8, self.geometry.width, row * 8 + 8), align=align, font=font)
+            box = (0, row * 8, self.geometry.width, row * 8 + 8)
+            if align == "pair":         # (left, right): the right one is kept whole
+                left, right = text
+                rw = scene.write(right, box, align="right") if right else 0
+                scene.write(left, (0, box[1], box[2] - rw - 2, box[3]))
+            else:
+                scene.write(text, box, align=align, font=font)
 
     def match(self, scene: Scene, model: dict) -> None:
         points = model.get("points") or {}
@@ -121,23 +133,21 @@ class TextScreens:
             self._middle(scene, x0, x1, [":"])
             return
         width, per_page = self.geometry.width, self.geometry.height // 8
-        lines = []
+        teams: list = []
         for side in ("home", "away"):
             score = str(points.get(side, 0))
             room = width - scene.font_for(score, width).width(score) - 2
-            lines.append((turn(str(model.get(side, "")), scene, room), score))
-        for partie in model.get("partie") or []:
-            parts = wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
-            if len(lines) % per_page + len(parts) > per_page:
-                lines += [" "] * (-len(lines) % per_page)      # a partie starts a page rather than split
-            lines += parts
-        self._text_lines(scene, lines)
+            teams.append(((turn(str(model.get(side, "")), scene, room), score), None, "pair"))
+        # each partie's line in one font, on one page where it fits one: never "(2:0)" alone on the next
+        self._blocks(scene, [teams] + [block for line in model.get("partie") or []
+                                       for block in _page_blocks(scene, str(line), width, per_page)])
 
     def error(self, scene: Scene, model: dict) -> None:
         """The fault's title, then its text on as many pages as it takes: a config error names the
         file, the section and the option (a path too long for a line goes on in pieces, not cut)."""
         w = scene.words
-        title = f"{w['error']} {model.get('code', '')}".strip()
+        code = str(model.get("code", ""))
+        title = f"{w['error']} {w.get(f'error_{code}', code)}".strip()     # CHYBA klávesnice, not CHYBA keypad
         width = self.geometry.width
         self._text_lines(scene, wrap(title, scene, width) + whole_lines(str(model.get("text", "")), scene, width))
 
@@ -186,6 +196,20 @@ def _pair_blocks(scene: Scene, pairs: list, width: int) -> list:
     return blocks
 
 
+def _page_blocks(scene: Scene, text: str, width: int, rows: int) -> list[list]:
+    """``text`` wrapped at words into rows of one font, centred, as blocks of a page each: one
+    block in the text font when that takes no more than ``rows`` rows, else in the narrow one; a
+    text too long even for that goes on over pages, its last row never a lone word or figure."""
+    for font in (scene.text, scene.small):
+        lines = wrap(text, None, width, fits=font.width)
+        if len(lines) <= rows and all(font.width(line) <= width for line in lines):
+            return [[(line, font, "center") for line in lines]]
+    words = lines[-2].split() if len(lines) > 1 else []
+    if len(lines[-1].split()) == 1 and len(words) > 1 and font.width(f"{words[-1]} {lines[-1]}") <= width:
+        lines[-2:] = [" ".join(words[:-1]), f"{words[-1]} {lines[-1]}"]
+    return [[(line, font, "center") for line in lines[i:i + rows]] for i in range(0, len(lines), rows)]
+
+
 def turn(text: str, scene: Scene, width: int) -> str:
     """``text`` if it fits ``width`` in either font, else the part of it (whole words) whose turn it is now."""
     parts = wrap(text, scene, width, fits=lambda t: scene.font_for(t, width).width(t)) or [""]
@@ -218,10 +242,12 @@ def _chunks(text: str, fits, width: int) -> list[str]:
     return pieces + [text]
 
 
-def wrap(text: str, scene: Scene, width: int, fits=None) -> list[str]:
+def wrap(text: str, scene: Scene | None, width: int, fits=None) -> list[str]:
     """Words onto lines that fit ``width`` (measured by ``fits``, by default in the counter's text
     font, so that the lines keep one size); a word too long for a line gets one to itself."""
-    fits = fits or scene.text.width
+    if fits is None:
+        assert scene is not None        # the counter's font, or the measure given
+        fits = scene.text.width
     lines, current = [], ""
     for word in text.split():
         candidate = f"{current} {word}".strip()

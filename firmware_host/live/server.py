@@ -11,10 +11,14 @@ lags (hub.Client), a viewer whose socket takes no data for ``write_deadline`` se
 """
 import logging
 import threading
+from typing import TYPE_CHECKING
 
 from firmware_host.live import http
 from firmware_host.live.hub import QUEUE_LIMIT, Client, Hub
 from firmware_host.live.state import live_view
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("pocitadlo.live")
 
@@ -35,7 +39,7 @@ class LiveServer:
         self.connections = 0
         self._lock = threading.Lock()
         self._latest: dict | None = None
-        self._loop = None
+        self._loop: "asyncio.AbstractEventLoop | None" = None
         self._thread: threading.Thread | None = None
         self._up = threading.Event()
         self._handlers: set = set()          # the connections' tasks (the loop thread's)

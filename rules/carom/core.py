@@ -27,6 +27,7 @@ from rules.carom.errors import (
 )
 from rules.carom.figures import average, average_text, team_points
 from rules.carom.state import PLAYERS, CaromState, Settings
+from rules.core import JSONObject
 from rules.errors import HeaderError
 
 STROKE_VALUES = (1, 2, 10, 20)
@@ -41,14 +42,14 @@ __all__ = [
 
 
 # -- the header ---------------------------------------------------------------
-def _whole(header: dict, key: str, default: int) -> int:
+def _whole(header: JSONObject, key: str, default: int) -> int:
     value = header.get(key, default)
     if type(value) is not int or value < 1:
         raise HeaderError(f"{key} must be a whole number of at least 1, not {value!r}")
     return value
 
 
-def parse_header(header: dict) -> Settings:
+def parse_header(header: JSONObject) -> Settings:
     names = {}
     for player in PLAYERS:
         name = header.get(player)
@@ -77,10 +78,12 @@ def _outcome(state: CaromState) -> str:
     score = f"{state.points('a')}:{state.points('b')}"
     if state.forfeit:
         return f"forfeited by {state.forfeit.upper()}, {score}"
-    return "draw " + score if state.result == "draw" else f"{state.result.upper()} won {score}"
+    result = state.result
+    assert result is not None       # asked only once the partie is over
+    return "draw " + score if result == "draw" else f"{result.upper()} won {score}"
 
 
-def _score(state: CaromState, cmd: dict) -> CaromState:
+def _score(state: CaromState, cmd: JSONObject) -> CaromState:
     if "value" not in cmd:
         raise BadArgument('score needs a "value": 1, 2, 10 or 20')
     value = cmd["value"]
@@ -100,17 +103,17 @@ def _score(state: CaromState, cmd: dict) -> CaromState:
     return new
 
 
-def _end_inning(state: CaromState, cmd: dict) -> CaromState:
+def _end_inning(state: CaromState, cmd: JSONObject) -> CaromState:
     _playing(state, f"a {cmd['cmd']}")
     return state.close_inning()
 
 
-def _frozen(state: CaromState, cmd: dict) -> CaromState:
+def _frozen(state: CaromState, cmd: JSONObject) -> CaromState:
     _playing(state, "a frozen-balls announcement")
     return state._replace(frozen=True)     # announcing again changes nothing (1.2)
 
 
-def _forfeit(state: CaromState, cmd: dict) -> CaromState:
+def _forfeit(state: CaromState, cmd: JSONObject) -> CaromState:
     by = cmd.get("by")
     if by not in PLAYERS:
         raise BadArgument(f'forfeit needs "by": "a" or "b", not {by!r}')
@@ -131,7 +134,7 @@ COMMANDS = {
 }
 
 
-def step(state: CaromState, cmd: dict) -> CaromState:
+def step(state: CaromState, cmd: JSONObject) -> CaromState:
     """The state after one referee command; raises an IllegalCommand and changes nothing."""
     name = cmd.get("cmd") if isinstance(cmd, dict) else None
     handler = COMMANDS.get(name) if isinstance(name, str) else None
@@ -142,7 +145,7 @@ def step(state: CaromState, cmd: dict) -> CaromState:
 
 
 # -- the summary (docs/record-format.md, "Carom summary") ---------------------
-def _player_summary(state: CaromState, player: str, result: str | None) -> dict:
+def _player_summary(state: CaromState, player: str, result: str | None) -> JSONObject:
     series = state.series(player)
     return {
         "name": state.settings.name(player),
@@ -155,7 +158,7 @@ def _player_summary(state: CaromState, player: str, result: str | None) -> dict:
     }
 
 
-def _counter(state: CaromState) -> dict:
+def _counter(state: CaromState) -> JSONObject:
     player, left = state.at_table, state.innings_left
     limit = state.settings.points_limit
     if player is None:
@@ -174,7 +177,7 @@ def _counter(state: CaromState) -> dict:
     }
 
 
-def summary(state: CaromState) -> dict:
+def summary(state: CaromState) -> JSONObject:
     result = state.result       # read once: a derived reading is computed on every read
     return {
         "game": "carom",

@@ -23,16 +23,17 @@ Rules (docs/record-format.md, "Corrections"), the first two checked before anyth
 """
 from rules.carom.errors import BadArgument, EndStands, Inconsistent, LimitKept, OverLimit, SeriesRunning
 from rules.carom.state import PLAYERS, CaromState
+from rules.core import JSONObject
 
 
-def correct(state: CaromState, cmd: dict) -> CaromState:
+def correct(state: CaromState, cmd: JSONObject) -> CaromState:
     player, inning, points = _arguments(state, cmd, appending=False)
     series = list(state.series(player))
     series[inning - 1] = points
     return _apply(state, player, tuple(series), inning - 1, "correct")
 
 
-def insert(state: CaromState, cmd: dict) -> CaromState:
+def insert(state: CaromState, cmd: JSONObject) -> CaromState:
     player, inning, points = _arguments(state, cmd, appending=True)
     series = list(state.series(player))
     series.insert(inning - 1, points)
@@ -50,7 +51,7 @@ def allowed(state: CaromState, name: str = "a correction") -> None:
                             "enter it after the inning ends")
 
 
-def _arguments(state: CaromState, cmd: dict, *, appending: bool) -> tuple[str, int, int]:
+def _arguments(state: CaromState, cmd: JSONObject, *, appending: bool) -> tuple[str, int, int]:
     name = cmd["cmd"]
     allowed(state, name)
     player = cmd.get("player")

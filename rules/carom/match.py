@@ -4,10 +4,12 @@ Pure: the draw is a function of the players present and the seed, the result a f
 partie records' headers and replay summaries.
 """
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.carom.figures import TEAM_POINTS
 from rules.carom.state import PLAYERS, other
+from rules.core import JSONObject
 from rules.errors import RuleError
 
 PARTIE_PER_MATCH = 4      # A.3.6
@@ -29,11 +31,11 @@ class Pairing:
     home: str
     away: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {"partie": self.partie, "home": self.home, "away": self.away}
 
 
-def _present(players, team: str) -> list[str]:
+def _present(players: Iterable[str], team: str) -> list[str]:
     names = list(players)
     for name in names:
         if not isinstance(name, str) or not name.strip():
@@ -46,7 +48,7 @@ def _present(players, team: str) -> list[str]:
     return sorted(names)
 
 
-def draw_lot(home_players, away_players, seed: int) -> list[Pairing]:
+def draw_lot(home_players: Iterable[str], away_players: Iterable[str], seed: int) -> list[Pairing]:
     """Draw 4 pairings in playing order (RULES 1.6 Decision, A.3.6).
 
     4 players of each team, each playing once, are picked, paired and ordered at random by
@@ -70,12 +72,12 @@ class PartieLine:
     partie: int
     home: str
     away: str
-    points: dict                 # carom points {"home": int, "away": int}
+    points: dict[str, int]       # carom points {"home": int, "away": int}
     innings: int
-    team_points: dict | None     # {"home": 2, "away": 0}; None while the partie goes on
+    team_points: dict[str, int] | None   # {"home": 2, "away": 0}; None while the partie goes on
     forfeit: str | None          # "home" / "away": whose player abandoned it
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {"partie": self.partie, "home": self.home, "away": self.away,
                 "points": dict(self.points), "innings": self.innings,
                 "team_points": None if self.team_points is None else dict(self.team_points),
@@ -90,13 +92,13 @@ class MatchResult:
     finished: bool = False
     forfeit: str | None = None   # the team that did not turn up (A.3.7)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {"points": {"home": self.home_points, "away": self.away_points},
                 "finished": self.finished, "forfeit": self.forfeit,
                 "partie": [line.as_dict() for line in self.partie]}
 
 
-def partie_line(number: int, header: dict, summary: dict) -> PartieLine:
+def partie_line(number: int, header: JSONObject, summary: JSONObject) -> PartieLine:
     """One partie from its record header (``home``: "a"|"b") and its carom replay summary."""
     if summary.get("game") != "carom":
         raise MatchError(f"partie {number}: not a carom partie ({summary.get('game')!r})")
@@ -121,7 +123,7 @@ def partie_line(number: int, header: dict, summary: dict) -> PartieLine:
     )
 
 
-def match_result(parties) -> MatchResult:
+def match_result(parties: Iterable[tuple[JSONObject, JSONObject]]) -> MatchResult:
     """The match from its partie, each a pair (record header, replay summary), in playing order.
 
     Team points are summed (max 8 : 0); the match is finished when all 4 partie are.
@@ -146,7 +148,7 @@ def forfeited_match(absent: str) -> MatchResult:
     return MatchResult(home, away, (), True, absent)
 
 
-def partie_points(summary: dict) -> dict | None:
+def partie_points(summary: JSONObject) -> JSONObject | None:
     """The team points a finished partie brings each player ("a"/"b"): 2 : 0 or 1 : 1 (RULES 1.6);
     None while it goes on."""
     if not summary.get("finished"):
@@ -154,12 +156,12 @@ def partie_points(summary: dict) -> dict | None:
     return {p: summary["players"][p]["team_points"] for p in PLAYERS}
 
 
-def points(summary: dict) -> dict:
+def points(summary: JSONObject) -> JSONObject:
     """A partie's figure on the match's line: the carom points of "a" and "b"."""
     return {p: summary["players"][p]["points"] for p in PLAYERS}
 
 
-def facts(summary: dict) -> dict:
+def facts(summary: JSONObject) -> JSONObject:
     """What ``partie_line`` reads of a carom summary: all a match night keeps of a closed partie
     for the match result (the rest would only wear the SD card)."""
     players = summary["players"]
@@ -168,6 +170,6 @@ def facts(summary: dict) -> dict:
                         for side in PLAYERS}}
 
 
-def result(parties) -> dict:
+def result(parties: Iterable[tuple[JSONObject, JSONObject]]) -> JSONObject:
     """The match result (RULES 1.6) of the closed partie, each (header, facts), as the match item says it."""
     return match_result(parties).as_dict()

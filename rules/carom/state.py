@@ -112,8 +112,9 @@ class CaromState(NamedTuple):
 
     # -- building new states -----------------------------------------------
     def with_series(self, player: str, series: tuple[int, ...]) -> "CaromState":
-        key = "series_a" if player == "a" else "series_b"
-        return self._replace(**{key: tuple(series)})
+        if player == "a":
+            return self._replace(series_a=tuple(series))
+        return self._replace(series_b=tuple(series))
 
     def with_running(self, running: int) -> "CaromState":
         """The inning in progress at ``running`` credited points, frozen balls no longer announced

@@ -1,12 +1,12 @@
 """The 8-ball rule core of the Podkrušnohorská league (RULES Part 2), as pure functions.
 
-``EIGHTBALL`` is the game object the Board uses (protocol in rules/board.py). The header, the
+``EIGHTBALL`` is the game object the Board uses (protocol rules.core.Core). The header, the
 commands and the summary are documented in docs/record-format.md ("8-ball"). Settings, state and
 match progression live in rules/eightball/state.py, the shot itself in rules/eightball/shot.py.
 """
 from dataclasses import replace
-from types import SimpleNamespace
 
+from rules.core import JSONObject
 from rules.eightball.shot import (
     BALL_GROUP,
     INPUT_COMMANDS,
@@ -22,7 +22,10 @@ from rules.eightball.state import (
     GROUPS,
     PLAYERS,
     BadArgument,
+    Entry,
+    GameResult,
     MatchOver,
+    Rack,
     Refused,
     State,
     UnknownCommand,
@@ -41,7 +44,7 @@ def finished(state: State) -> bool:
     return state.winner is not None
 
 
-def step(state: State, cmd: dict) -> State:
+def step(state: State, cmd: JSONObject) -> State:
     """Apply one referee command; raise a Refused (IllegalCommand) and change nothing if not allowed."""
     name = cmd.get("cmd") if isinstance(cmd, dict) else None
     handler = _HANDLERS.get(name) if isinstance(name, str) else None
@@ -52,11 +55,11 @@ def step(state: State, cmd: dict) -> State:
     return handler(state, cmd)
 
 
-def _shot(state: State, cmd: dict) -> State:
+def _shot(state: State, cmd: JSONObject) -> State:
     return close_shot(state)
 
 
-def _choose(state: State, cmd: dict) -> State:
+def _choose(state: State, cmd: JSONObject) -> State:
     """RULES 2.4 / 8B:2c: both groups dropped; the shooter picks theirs before the next shot."""
     rack = state.rack
     if not rack.must_choose:
@@ -67,7 +70,7 @@ def _choose(state: State, cmd: dict) -> State:
     return replace(state, rack=assign_group(rack, rack.shooter, group))
 
 
-def _pocket8(state: State, cmd: dict) -> State:
+def _pocket8(state: State, cmd: JSONObject) -> State:
     """8B:6f: the shooter names the 8 pocket before the shot (RULES 2.2)."""
     rack = state.rack
     check_no_choice_pending(rack)
@@ -80,7 +83,7 @@ def _pocket8(state: State, cmd: dict) -> State:
     return replace(state, rack=replace(rack, named=named))
 
 
-def _stalemate(state: State, cmd: dict) -> State:
+def _stalemate(state: State, cmd: JSONObject) -> State:
     """RULES 2.8: PAT; the game is replayed, broken by the same player, and is not counted."""
     rack = state.rack
     check_no_choice_pending(rack)
@@ -90,24 +93,24 @@ def _stalemate(state: State, cmd: dict) -> State:
     return rerack(state)
 
 
-def _game(state: State, cmd: dict) -> State:
+def _game(state: State, cmd: JSONObject) -> State:
     """Quick scoring: a whole game won by ``winner``, without shot detail."""
     _check_no_open_shot(state.rack)
     return end_game(state, state.rack, _player_arg(cmd, "winner"), "reported")
 
 
-def _forfeit(state: State, cmd: dict) -> State:
+def _forfeit(state: State, cmd: JSONObject) -> State:
     return forfeit(state, _player_arg(cmd, "by"))
 
 
-def _player_arg(cmd: dict, key: str) -> str:
+def _player_arg(cmd: JSONObject, key: str) -> str:
     value = cmd.get(key)
     if value not in PLAYERS:
         raise BadArgument(f"\"{key}\" must be \"a\" or \"b\", not {value!r}")
-    return value
+    return str(value)
 
 
-def _check_no_open_shot(rack) -> None:
+def _check_no_open_shot(rack: Rack) -> None:
     if rack.pending:
         raise Refused("close the shot being entered first", code="shot_open")
 
@@ -124,7 +127,7 @@ _HANDLERS = {name: add_input for name in INPUT_COMMANDS} | {
 
 # -- summary ------------------------------------------------------------------------
 
-def summary(state: State) -> dict:
+def summary(state: State) -> JSONObject:
     s = state.settings
     return {
         "game": "8ball",
@@ -143,11 +146,11 @@ def summary(state: State) -> dict:
     }
 
 
-def _pair(values: tuple, keys: tuple = PLAYERS) -> dict:
+def _pair(values: tuple[object, ...], keys: tuple[str, ...] = PLAYERS) -> JSONObject:
     return dict(zip(keys, values))
 
 
-def _result_dict(result) -> dict:
+def _result_dict(result: GameResult) -> JSONObject:
     return {
         "set": result.set, "game": result.game, "breaker": result.breaker,
         "winner": result.winner, "reason": result.reason,
@@ -156,7 +159,7 @@ def _result_dict(result) -> dict:
     }
 
 
-def _current(state: State) -> dict:
+def _current(state: State) -> JSONObject:
     rack, over = state.rack, finished(state)
     groups = {p: rack.group_of(p) for p in PLAYERS}
     return {
@@ -179,7 +182,7 @@ def _current(state: State) -> dict:
 _BALL_OF_GROUP = {group: ball for ball, group in BALL_GROUP.items()}
 
 
-def _pending_commands(pending: tuple) -> list[dict]:
+def _pending_commands(pending: tuple[Entry, ...]) -> list[JSONObject]:
     out = []
     for entry in pending:
         name, args = entry[0], entry[1:]
@@ -197,11 +200,15 @@ def _pending_commands(pending: tuple) -> list[dict]:
     return out
 
 
-EIGHTBALL = SimpleNamespace(
-    name="8ball",
-    parse_header=parse_header,
-    initial=initial,
-    step=step,
-    summary=summary,
-    finished=finished,
-)
+class EightBallGame:
+    """The game protocol of rules.board (rules.core.Core) for 8-ball."""
+
+    name = "8ball"
+    parse_header = staticmethod(parse_header)
+    initial = staticmethod(initial)
+    step = staticmethod(step)
+    summary = staticmethod(summary)
+    finished = staticmethod(finished)
+
+
+EIGHTBALL = EightBallGame()

@@ -3,6 +3,9 @@ the news of a shot the counter says (a game or set won, the same player breaking
 
 Pure: the team score is a function of the individual matches' summaries.
 """
+from collections.abc import Iterable
+
+from rules.core import JSONObject
 from rules.eightball.state import PLAYERS, first_break
 
 INDIVIDUAL_MATCHES = 4    # individual matches in a team match by default (RULES 2.9: config)
@@ -17,12 +20,14 @@ def night_first_break(home: str | None, number: int) -> str:
     return "a" if home is None else first_break(home, number)
 
 
-def sets(summary: dict) -> dict:
+def sets(summary: JSONObject) -> JSONObject:
     """The figure of an individual match on the team match's line: sets won by "a" and "b"."""
-    return summary.get("sets", {"a": 0, "b": 0})
+    sets: JSONObject = summary.get("sets", {"a": 0, "b": 0})
+    return sets
 
 
-def team_score(summaries, home_sides=None, points_per_match: int = POINTS_PER_MATCH) -> dict:
+def team_score(summaries: Iterable[JSONObject], home_sides: Iterable[str | None] | None = None,
+               points_per_match: int = POINTS_PER_MATCH) -> JSONObject:
     """RULES 2.9 Decision: a team scores ``points_per_match`` for every individual match its player won.
 
     ``summaries`` are 8-ball summaries of the individual matches; ``home_sides`` gives for each
@@ -45,7 +50,7 @@ def team_score(summaries, home_sides=None, points_per_match: int = POINTS_PER_MA
     return score
 
 
-def partie_points(summary: dict, points_per_match: int = POINTS_PER_MATCH) -> dict | None:
+def partie_points(summary: JSONObject, points_per_match: int = POINTS_PER_MATCH) -> JSONObject | None:
     """The team points an individual match brings each player ("a"/"b"): ``points_per_match``
     to its winner (RULES 2.9 Decision); None while it goes on."""
     winner = summary.get("winner")
@@ -54,7 +59,7 @@ def partie_points(summary: dict, points_per_match: int = POINTS_PER_MATCH) -> di
     return {p: points_per_match if p == winner else 0 for p in PLAYERS}
 
 
-def news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, str | None] | None:
+def news(cmd: JSONObject, before: JSONObject, after: JSONObject) -> tuple[str, str | None, str | None] | None:
     """8-ball: what a command decided that the picture barely shows — ("set_won", side, how),
     ("game_won", side, how), or ("rerack", None, None): the same player breaks again (RULES 2.3).
     ``how``: the game's reason (RULES 2.7: "eight_early", "eight_wrong_pocket", …) when it was lost
@@ -72,7 +77,7 @@ def news(cmd: dict, before: dict, after: dict) -> tuple[str, str | None, str | N
 LOST_ON_THE_EIGHT = ("eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball", "eight_wrong_pocket")
 
 
-def _lost_on_the_eight(before: dict, after: dict) -> str | None:
+def _lost_on_the_eight(before: JSONObject, after: JSONObject) -> str | None:
     games = after.get("games_log", [])
     if len(games) <= len(before.get("games_log", [])):
         return None

@@ -6,10 +6,12 @@ Pending entries are tuples: ("pot", group, pocket|None), ("pot8", pocket), ("scr
 """
 from dataclasses import dataclass, replace
 
+from rules.core import JSONObject
 from rules.eightball.state import (
     GROUPS,
     POCKETS,
     BadArgument,
+    Entry,
     Rack,
     Refused,
     State,
@@ -34,14 +36,14 @@ REDIRECTED_CODES = {
 @dataclass(frozen=True)
 class Shot:
     """What the referee entered for one shot, order aside."""
-    pots: tuple = ()          # (group, pocket|None) per object ball potted
+    pots: tuple[tuple[str, int | None], ...] = ()   # (group, pocket|None) per object ball potted
     eight: int | None = None  # pocket of the 8, if potted
     scratch: bool = False
-    fouls: tuple = ()         # foul codes (None for a plain foul)
+    fouls: tuple[str | None, ...] = ()             # foul codes (None for a plain foul)
     nocushion: bool = False
 
     @classmethod
-    def of(cls, pending: tuple) -> "Shot":
+    def of(cls, pending: tuple[Entry, ...]) -> "Shot":
         return cls(
             pots=tuple(e[1:] for e in pending if e[0] == "pot"),
             eight=next((e[1] or 0 for e in pending if e[0] == "pot8"), None),    # 0: on the break, no pocket
@@ -62,7 +64,7 @@ class Shot:
         return sum(1 for g, _ in self.pots if g == group)
 
 
-def pocket_arg(cmd: dict, required: bool) -> int | None:
+def pocket_arg(cmd: JSONObject, required: bool) -> int | None:
     pocket = cmd.get("pocket")
     if pocket is None:
         if required:
@@ -81,7 +83,7 @@ def check_no_choice_pending(rack: Rack) -> None:
 
 # -- gathering -----------------------------------------------------------------------
 
-def add_input(state: State, cmd: dict) -> State:
+def add_input(state: State, cmd: JSONObject) -> State:
     """Add one input (pot, pot8, scratch, foul, nocushion) to the open shot, checked."""
     rack = state.rack
     check_no_choice_pending(rack)
@@ -89,7 +91,7 @@ def add_input(state: State, cmd: dict) -> State:
     return replace(state, rack=replace(rack, pending=rack.pending + (entry,)))
 
 
-def _pot_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
+def _pot_entry(rack: Rack, shot: Shot, cmd: JSONObject) -> Entry:
     ball = cmd.get("ball")
     group = BALL_GROUP.get(ball) if isinstance(ball, str) else None
     if group is None:
@@ -101,7 +103,7 @@ def _pot_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
     return ("pot", group, pocket_arg(cmd, required=remaining == 1))
 
 
-def _pot8_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
+def _pot8_entry(rack: Rack, shot: Shot, cmd: JSONObject) -> Entry:
     _check_not_after_nocushion(shot)
     if shot.eight is not None:
         raise Refused("the 8 is already entered for this shot", code="already_entered")
@@ -109,13 +111,13 @@ def _pot8_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
     return ("pot8", pocket_arg(cmd, required=not rack.break_shot))
 
 
-def _scratch_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
+def _scratch_entry(rack: Rack, shot: Shot, cmd: JSONObject) -> Entry:
     if shot.scratch:
         raise Refused("the scratch is already entered for this shot", code="already_entered")
     return ("scratch",)
 
 
-def _foul_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
+def _foul_entry(rack: Rack, shot: Shot, cmd: JSONObject) -> Entry:
     code = cmd.get("code")
     if code is not None and not isinstance(code, str):
         raise BadArgument(f"foul code must be an 8B:3 letter, not {code!r}")
@@ -133,7 +135,7 @@ def _foul_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
     return ("foul", code)
 
 
-def _nocushion_entry(rack: Rack, shot: Shot, cmd: dict) -> tuple:
+def _nocushion_entry(rack: Rack, shot: Shot, cmd: JSONObject) -> Entry:
     if not rack.break_shot:
         raise Refused("nocushion is for a break shot only (RULES 2.3)", code="not_break")
     if shot.anything_potted:

@@ -4,7 +4,9 @@ Pure: no I/O, states are frozen dataclasses holding tuples. Per-player pairs are
 tuples, per-group pairs ``(solids, stripes)`` tuples.
 """
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
+from rules.core import JSONObject
 from rules.errors import HeaderError, IllegalCommand
 
 # League defaults; the service passes its config values explicitly in the header (RULES 2.9).
@@ -20,6 +22,10 @@ GROUPS = ("solids", "stripes")
 POCKETS = (1, 2, 3, 4, 5, 6)
 MIDDLE_POCKETS = (2, 5)
 RACK_SIZE = 7
+
+Pair = tuple[int, ...]          # a count per player (a, b) or per group (solids, stripes)
+Entry = tuple[Any, ...]         # an input of the open shot: ("pot", group, pocket|None), ... (shot.py)
+_Default = TypeVar("_Default", str, None)
 
 
 class Refused(IllegalCommand):
@@ -46,7 +52,7 @@ def other_group(group: str) -> str:
     return "stripes" if group == "solids" else "solids"
 
 
-def credit(pair: tuple, key: str, keys: tuple = PLAYERS, amount: int = 1) -> tuple:
+def credit(pair: Pair, key: str, keys: tuple[str, ...] = PLAYERS, amount: int = 1) -> Pair:
     """``pair`` with ``amount`` added at ``key``'s position."""
     return tuple(v + amount if k == key else v for k, v in zip(keys, pair))
 
@@ -60,7 +66,7 @@ class Settings:
     games_to_win: int = DEFAULT_GAMES_TO_WIN
     sets_to_win: int = DEFAULT_SETS_TO_WIN
     first_break: str = DEFAULT_FIRST_BREAK
-    opposite: tuple = DEFAULT_OPPOSITE
+    opposite: tuple[int, ...] = DEFAULT_OPPOSITE
     home: str | None = None
 
     def opposite_of(self, pocket: int) -> int:
@@ -79,7 +85,7 @@ def first_break(home: str | None, number: int = 1) -> str:
     return other(home) if number % 2 else home
 
 
-def parse_header(header: dict) -> Settings:
+def parse_header(header: JSONObject) -> Settings:
     if not isinstance(header, dict):
         raise HeaderError("the header must be a JSON object")
     home = _side(header, "home", None)
@@ -96,14 +102,14 @@ def parse_header(header: dict) -> Settings:
     )
 
 
-def _name(header: dict, key: str) -> str:
+def _name(header: JSONObject, key: str) -> str:
     value = header.get(key)
     if not isinstance(value, str) or not value.strip():
         raise HeaderError(f"\"{key}\" must be the player's name (non-empty text)", code="bad_player")
     return value.strip()
 
 
-def _race(header: dict, key: str, default: int) -> int:
+def _race(header: JSONObject, key: str, default: int) -> int:
     value = header.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= RACE_LIMIT:
         raise HeaderError(f"\"{key}\" must be a whole number from 1 to {RACE_LIMIT}, not {value!r}",
@@ -111,21 +117,21 @@ def _race(header: dict, key: str, default: int) -> int:
     return value
 
 
-def _side(header: dict, key: str, default):
-    value = header.get(key, default)
+def _side(header: JSONObject, key: str, default: _Default) -> str | _Default:
+    value: str | _Default = header.get(key, default)
     if value is not default and value not in PLAYERS:
         raise HeaderError(f"\"{key}\" must be \"a\" or \"b\", not {value!r}", code="bad_side")
     return value
 
 
-def read_opposite(value) -> tuple:
+def read_opposite(value: object) -> tuple[int, ...]:
     """The pocket map of RULES 2.2: {"1": 4, ...}, all six pockets, each pair mutual."""
     if value is None:
         return DEFAULT_OPPOSITE
     fault = "\"opposite\" must map every pocket 1..6 to another pocket, both ways (e.g. {\"1\":4,\"4\":1,...})"
     if not isinstance(value, dict):
         raise HeaderError(fault, code="bad_opposite")
-    table = {}
+    table: dict[int, int] = {}
     for key, target in value.items():
         pocket = _pocket_key(key)
         if pocket is None or type(target) is not int or target not in POCKETS or target == pocket:
@@ -136,7 +142,7 @@ def read_opposite(value) -> tuple:
     return tuple(table[p] for p in POCKETS)
 
 
-def _pocket_key(key):
+def _pocket_key(key: object) -> int | None:
     if isinstance(key, str) and key.isdigit():
         key = int(key)
     return key if type(key) is int and key in POCKETS else None
@@ -151,15 +157,15 @@ class Rack:
     shooter: str
     break_shot: bool = True              # the next shot is the break
     group_a: str | None = None           # player a's group; b has the other (None: open table)
-    left: tuple = (RACK_SIZE, RACK_SIZE)  # object balls on the table per group
+    left: Pair = (RACK_SIZE, RACK_SIZE)   # object balls on the table per group
     ball_in_hand: bool = False           # for the next shot only (RULES 2.6)
     must_choose: bool = False            # both groups dropped on the group-fixing shot (2.4)
     open_shot: bool = False              # 8B:6d: the next shot may hit any ball first
-    last_pocket: tuple = (None, None)    # per group: the pocket its last ball dropped into
-    last_by: tuple = (None, None)        # per group: who potted its last ball
-    named: tuple = (None, None)          # per group: the 8 pocket named under 8B:6f
-    fouls: tuple = (0, 0)                # fouls per player in this game
-    pending: tuple = ()                  # the inputs of the open shot
+    last_pocket: tuple[int | None, ...] = (None, None)   # per group: the pocket its last ball dropped into
+    last_by: tuple[str | None, ...] = (None, None)       # per group: who potted its last ball
+    named: tuple[int | None, ...] = (None, None)         # per group: the 8 pocket named under 8B:6f
+    fouls: Pair = (0, 0)                 # fouls per player in this game
+    pending: tuple[Entry, ...] = ()      # the inputs of the open shot
 
     def group_of(self, player: str) -> str | None:
         if self.group_a is None:
@@ -199,8 +205,8 @@ class GameResult:
     breaker: str
     winner: str
     reason: str
-    groups: tuple             # (a's group, b's group)
-    fouls: tuple              # (a's fouls, b's fouls) in this game
+    groups: tuple[str | None, ...]   # (a's group, b's group)
+    fouls: Pair               # (a's fouls, b's fouls) in this game
     loser_left: int | None    # balls of the loser's group still on the table
 
 
@@ -209,9 +215,9 @@ class State:
     settings: Settings
     rack: Rack
     set_no: int = 1
-    sets: tuple = (0, 0)
-    games: tuple = (0, 0)     # games won in the set being played
-    log: tuple = ()           # GameResult for every finished game
+    sets: Pair = (0, 0)
+    games: Pair = (0, 0)      # games won in the set being played
+    log: tuple[GameResult, ...] = ()   # GameResult for every finished game
     winner: str | None = None
     forfeit: str | None = None
 
@@ -223,7 +229,7 @@ def set_opener(settings: Settings, set_no: int) -> str:
     return settings.first_break if set_no % 2 else other(settings.first_break)
 
 
-def breaker_for(settings: Settings, set_no: int, games: tuple) -> str:
+def breaker_for(settings: Settings, set_no: int, games: Pair) -> str:
     """RULES 2.3 Decision: breaks alternate game by game from the set's opener."""
     opener = set_opener(settings, set_no)
     return opener if sum(games) % 2 == 0 else other(opener)

@@ -4,8 +4,9 @@ chosen after attendance (A.6.1); one script signs (A.6.9d, by the long press), o
 A.6.5) — and the league's receiver shows what they answered on its zápis page."""
 import pytest
 
-from server import exports, pages
-from server.receiver import Receiver
+from server.ingest.receiver import Receiver
+from server.site import pages
+from server.tables import exports
 from sync_helpers import league_store
 from wire.signing import Signer
 

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from cli.main import main
-from server.schedule import working_day
+from server.league.schedule import working_day
 
 SEASON = ("--season", "2026/27")
 

@@ -5,10 +5,10 @@ import socket
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import Outbox
-from server import samples
-from server.store import Store
+from server.storage.store import Store
 from sync_helpers import league_store, records_url, running_server
 
 SECRET = "cli-secret-0123456789"
@@ -24,7 +24,7 @@ def write_config(tmp_path, **sync):
 @pytest.fixture
 def queued(tmp_path):
     outbox = Outbox(tmp_path / "outbox")
-    played, (mid, mtext, msummary) = samples.match("KD-5", "Lvi", "Orli", seed=2, points_limit=40, innings_limit=5)
+    played, (mid, mtext, msummary) = carom_samples.match("KD-5", "Lvi", "Orli", seed=2, points_limit=40, innings_limit=5)
     for pid, text, summary in played:
         outbox.add(pid, "partie", text, summary)
     outbox.add(mid, "match", mtext, msummary)
@@ -51,7 +51,7 @@ def test_backlog_on_a_usb_stick_is_imported_once(tmp_path, queued, capsys):
     store = Store(db)
     try:
         for item in queued.pending():
-            assert store.stored_body(item.id) == item.body
+            assert store.items.body(item.id) == item.body
     finally:
         store.close()
     assert main(["server", "--db", str(db), "match", "KD-5", "--html"]) == 0
@@ -80,7 +80,7 @@ def test_retry_now_delivers_to_a_running_receiver(tmp_path, queued, capsys):
                               allow_plain_http=True, device_id="u-lva-1", secret=SECRET, outbox="outbox")
         assert main(["outbox", "--config", config, "retry"]) == 0
         assert capsys.readouterr().out.startswith("0 unsent; last delivery: 20")
-        assert store.count() == 5
+        assert store.items.count() == 5
 
 
 def test_retry_with_the_receiver_down_says_what_happened(tmp_path, queued, capsys, caplog):
@@ -133,7 +133,7 @@ def test_add_device_prints_a_new_secret_once(tmp_path, capsys):
     secret = capsys.readouterr().out.splitlines()[-1]
     store = Store(db)
     try:
-        assert store.secret_of("u-tygra-2") == secret.encode() and len(secret) >= 32
+        assert store.devices.secret_of("u-tygra-2") == secret.encode() and len(secret) >= 32
     finally:
         store.close()
 
@@ -161,7 +161,7 @@ def test_an_unregistered_device_exports_its_backlog_and_the_organiser_imports_it
     assert "stored 5, already had 0, refused 0" in capsys.readouterr().out
     store = Store(db)
     try:
-        assert sorted(row["device"] for row in store.items()) == [device] * 5
+        assert sorted(row["device"] for row in store.items.all()) == [device] * 5
     finally:
         store.close()
 

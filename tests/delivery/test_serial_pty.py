@@ -15,7 +15,7 @@ import pytest
 
 from delivery.sync import Syncer
 from delivery.transport_serial import SerialTransport
-from server.receiver import Receiver
+from server.ingest.receiver import Receiver
 from sync_helpers import (
     DEVICE,
     SECRET,
@@ -195,4 +195,4 @@ def test_a_refusal_over_serial_comes_back_in_the_ack(tmp_path, sync_store):
         answer = transport.send(json.dumps({"id": "x", "kind": "partie"}).encode())
         transport.close()
     assert answer.status == 401 and "unknown device" in answer.message
-    assert sync_store.count() == 0
+    assert sync_store.items.count() == 0

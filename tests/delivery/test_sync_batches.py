@@ -7,10 +7,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+import carom_samples
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
-from server import samples
 from sync_helpers import DEVICE, SECRET, FakeClock, assert_exactly_once, drain, queue, records_url
 from wire.signing import Signer
 
@@ -33,20 +33,20 @@ def test_a_backlog_goes_in_batches_each_item_once(tmp_path, sync_server, sync_st
     batches = counting(transport)
     clock = FakeClock()
     drain(Syncer(outbox, transport, clock=clock, batch=3), clock, outbox)
-    assert batches == [3, 3] and sync_store.count() == 7      # the seventh alone, as a single post
+    assert batches == [3, 3] and sync_store.items.count() == 7      # the seventh alone, as a single post
     assert_exactly_once(outbox, sync_store, 7)
 
 
 def test_an_item_refused_for_good_in_a_batch_is_set_aside_and_the_rest_delivered(tmp_path, sync_server, sync_store):
     outbox = queue(tmp_path / "outbox", 3)
-    text, summary = samples.partie("p-3", "A", "B", seed=4, points_limit=20, innings_limit=3)
+    text, summary = carom_samples.partie("p-3", "A", "B", seed=4, points_limit=20, innings_limit=3)
     outbox.add("p-3", "partie", text, {**summary, "players": {}})       # does not replay to its summary
     clock = FakeClock()
     syncer = Syncer(outbox, HttpTransport(records_url(sync_server.port), Signer(DEVICE, SECRET), timeout=5),
                     clock=clock, batch=4)
     assert syncer.step() == 0.0
     assert [item.id for item in outbox.held()] == ["p-3"] and outbox.pending() == []
-    assert sorted(r["id"] for r in sync_store.items()) == ["p-0", "p-1", "p-2"]
+    assert sorted(r["id"] for r in sync_store.items.all()) == ["p-0", "p-1", "p-2"]
     assert "422" in syncer.status()["last_error"]
 
 

@@ -79,14 +79,15 @@ def test_the_receiver_down_all_night_then_back(tmp_path, sync_store):
 DEVICE = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {root!r})
+    sys.path.insert(0, {root!r} + '/tests')
     from delivery.outbox import Outbox
     from wire.signing import Signer
     from delivery.sync import Syncer
     from delivery.transport_http import HttpTransport
-    from server import samples
+    import carom_samples
     outbox = Outbox({outbox!r})
     for i in range({n}):   # a restarted service re-adds what it finished: add is idempotent
-        text, summary = samples.partie(f"p-{{i}}", "Novák", "Dvořák", seed=1 + i, points_limit=30, innings_limit=5)
+        text, summary = carom_samples.partie(f"p-{{i}}", "Novák", "Dvořák", seed=1 + i, points_limit=30, innings_limit=5)
         outbox.add(f"p-{{i}}", "partie", text, summary)
     syncer = Syncer(outbox, HttpTransport({url!r}, Signer("u-lva-1", {secret!r}), timeout=5),
                     backoff_initial=0.01, backoff_max=0.05, batch={batch})
@@ -108,11 +109,11 @@ def test_the_device_killed_mid_delivery_and_restarted(tmp_path, sync_server, syn
             return subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
 
         first = device(between.port)
-        wait_for(lambda: sync_store.count() >= max(2, batch) or first.poll() is not None, poll=0.01)
+        wait_for(lambda: sync_store.items.count() >= max(2, batch) or first.poll() is not None, poll=0.01)
         first.send_signal(signal.SIGKILL)        # killed mid-delivery (answers are slow)
         first.wait()
         assert first.returncode == -signal.SIGKILL
-        assert max(2, batch) <= sync_store.count() < n
+        assert max(2, batch) <= sync_store.items.count() < n
         second = device(sync_server.port)
         assert second.wait(60) == 0, second.stderr.read().decode()
     outbox = Outbox(outbox_dir)

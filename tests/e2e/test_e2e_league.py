@@ -30,7 +30,7 @@ from device_table_helpers import (
     http_sync,
     play_partie,
 )
-from server import exports
+from server.tables import exports
 from sync_helpers import DEVICE, SECRET, league_store, relay, running_server, serial_listener, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -159,7 +159,7 @@ def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path
         items = assert_arrived_once_and_intact(table, store)
         assert len(items) == 5
         assert_ready_all_sent(table)
-        # the figures follow the answers: a page asked now waits for the step that computes them (server/settling.py)
+        # the figures follow the answers: a page asked now waits for the step that computes them (server/tables/settling.py)
         league_table = fetch(server.port, "/table.json")
         assert_carom_night_at_the_receiver(store, items, lot)
         (match_id,) = [i for i, c in items.items() if c["kind"] == "match"]
@@ -170,7 +170,7 @@ def test_carom_match_night_reaches_the_league_server_over_http(evening, tmp_path
 
 def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(evening, tmp_path, table_for):
     """Issue 7 serial transport: the same night across real pty pairs to the receiver's serial listener."""
-    from server.receiver import Receiver
+    from server.ingest.receiver import Receiver
 
     with league_store(tmp_path / "league.sqlite", venue=VENUE) as store, relay() as cable, \
             serial_listener(Receiver(store, clock=evening.time), cable.listener_port):
@@ -178,7 +178,7 @@ def test_carom_match_night_reaches_the_league_server_over_a_pty_serial_cable(eve
         lot = play_night(table)
         assert wait_for(table.sent, timeout=20)
         items = assert_arrived_once_and_intact(table, store)
-        assert len(items) == 5 and {r["via"] for r in store.items()} == {"serial"}
+        assert len(items) == 5 and {r["via"] for r in store.items.all()} == {"serial"}
         assert_ready_all_sent(table)
         assert_carom_night_at_the_receiver(store, items, lot)
 
@@ -213,7 +213,7 @@ def test_eightball_single_match_reaches_the_league_server(evening, tmp_path, tab
         assert len(items) == 1
         (item,) = items.values()
         assert item["summary"]["winner"] == "a" and item["summary"]["sets"] == {"a": 1, "b": 0}
-        assert [row["game"] for row in store.items()] == ["8ball"]
+        assert [row["game"] for row in store.items.all()] == ["8ball"]
         assert_ready_all_sent(table)
 
 
@@ -342,10 +342,10 @@ def test_pocitadlo_run_serve_delivers_a_partie_keyed_on_mock_buttons_and_stops_o
         threading.Thread(target=referee, daemon=True).start()
         assert serve(config, pin_factory=factory) == 0
         assert done.is_set()
-        items = {row["id"]: json.loads(row["body"]) for row in store.items()}
+        items = {row["id"]: json.loads(row["body"]) for row in store.items.all()}
         assert len(items) == 1 and outbox.pending() == []
         (item,) = items.values()
-        assert store.stored_body(item["id"]) == (outbox.directory / "delivered" / f"{item['id']}.json").read_bytes()
+        assert store.items.body(item["id"]) == (outbox.directory / "delivered" / f"{item['id']}.json").read_bytes()
         assert item["summary"]["result"] == "a" and item["summary"]["players"]["a"]["points"] == 20
 
 

@@ -47,8 +47,8 @@ from league_season_helpers import (
     rows_of,
     set_up_the_season,
 )
-from server.czech_order import czech_key
-from server.schedule import working_day
+from server.league.czech_order import czech_key
+from server.league.schedule import working_day
 from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -52,7 +52,7 @@ from league_season_helpers import (
     rows_of,
     set_up_the_season,
 )
-from server.schedule import working_day
+from server.league.schedule import working_day
 from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -1,5 +1,6 @@
 """The one menu/prompt engine (input/overlays.py) in both its uses: the referee's menu (a digit
 chooses) and the night's menus (a digit moves the cursor, Enter chooses, cancel goes back)."""
+from input.messages import say
 from input.overlays import Fired, Menu, MenuItem, NumberPrompt
 from rules.board import Board
 
@@ -30,6 +31,15 @@ def test_night_menu_says_which_digits_on_a_wrong_key_and_cancel_goes_back():
     assert outcome.message["text"] == "Vyberte 1–4, Enter" and same is menu
     outcome, closed = menu.handle(key("cancel"), None)
     assert outcome.ui == "setup_menu" and closed is None
+
+
+def test_a_night_menu_without_a_hint_says_the_menus_hint_on_a_wrong_key():
+    """Found by mypy: a wrong key on a menu with no hint of its own said None (a message with no
+    text); it says the general menu hint, as a menu whose digit chooses does."""
+    items = (MenuItem("Jedna", ui="single", confirm=False), MenuItem("Dvě", ui="keytest", confirm=False))
+    menu = Menu("Utkání", items, digit_selects=True, leave_on=("cancel",))
+    outcome, same = menu.handle(key("3"), None)
+    assert outcome.message["text"] == say("menu_hint", menu.language) and same is menu
 
 
 def test_referee_menu_a_digit_chooses_at_once():

@@ -6,20 +6,34 @@ from contextlib import contextmanager
 
 import pytest
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 from server.http_server import ReceiverServer
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from wire.signing import Signer
 
-LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # samples.match's and samples.eightball_match's venues
+LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # carom_samples.match's and carom_samples.eightball_match's venues
 SECRETS = {"u-lva-1": b"lva-secret-0123456789abcdef", "u-koule-1": b"koule-secret-0123456789abcd",
            "u-nowhere": b"nowhere-secret-0123456789ab", "gw-lva": b"gateway-secret-0123456789ab"}
 
 
 def signer(device: str) -> Signer:
     return Signer(device, SECRETS[device])
+
+
+def _started(pgserver, pgdata, tries: int = 6):
+    """pgserver's server on ``pgdata``. Its ``pg_ctl start`` waits at most 10 s, which a loaded
+    machine can exceed while the server is still coming up: asking again finds it running (or
+    starts it), so a slow start is waited for instead of failing the session."""
+    import subprocess
+
+    for attempt in range(tries):
+        try:
+            return pgserver.get_server(pgdata, cleanup_mode="stop")
+        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+            if attempt == tries - 1:
+                raise
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +45,7 @@ def postgresql(tmp_path_factory):
     import pgserver
     import sqlalchemy as sa
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    server = _started(pgserver, tmp_path_factory.mktemp("pg"))
     base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite
@@ -61,10 +75,10 @@ def store_place(request, tmp_path):
 
 def register_devices(s: Store) -> Store:
     """The devices of the receiver's tests: one of each venue, one of none, a gateway."""
-    s.add_device("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
-    s.add_device("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
-    s.add_device("u-nowhere", SECRETS["u-nowhere"])
-    s.add_device("gw-lva", SECRETS["gw-lva"], role="gateway")
+    s.devices.add("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
+    s.devices.add("u-koule-1", SECRETS["u-koule-1"], venue=KOULE)
+    s.devices.add("u-nowhere", SECRETS["u-nowhere"])
+    s.devices.add("gw-lva", SECRETS["gw-lva"], role="gateway")
     return s
 
 
@@ -133,8 +147,8 @@ def client(server):
 
 
 def match_items(match_id="KD-1", seed=1, **options):
-    """A carom league match (samples.match) as item bodies: four partie, then the match item."""
-    played, (mid, mtext, msummary) = samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
+    """A carom league match (carom_samples.match) as item bodies: four partie, then the match item."""
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
                                                    innings_limit=3, **options)
     return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
         [item_body(mid, "match", mtext, msummary)]

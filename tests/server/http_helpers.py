@@ -1,9 +1,9 @@
 """Requests to the receiver under test (a real HTTP server on 127.0.0.1), shared by the server's tests."""
 import http.client
 
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
-from server.web import RECORDS
+from server.site.routes import RECORDS
 from sync_helpers import SECRET, post_json, records_url
 from wire.signing import Signer
 
@@ -27,7 +27,7 @@ def get(server, path: str) -> tuple[int, bytes]:
 
 
 def partie_body(item_id="p-1", seed=1, **kw) -> bytes:
-    text, summary = samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5, **kw)
+    text, summary = carom_samples.partie(item_id, "Novák", "Dvořák", seed=seed, points_limit=30, innings_limit=5, **kw)
     return item_body(item_id, "partie", text, summary)
 
 

@@ -1,8 +1,8 @@
-"""Matches with chosen players and strokes for the statistics tests (tests/server/test_stats*.py,
+"""Matches with chosen players and strokes for the statistics tests (tests/server/tables/test_stats*.py,
 tests/e2e/test_stats_browser.py): carom partie from a stroke notation, 8-ball individual matches
 from commands, posted to a receiver as the devices post them."""
+import carom_samples
 from delivery.outbox import item_body
-from server import samples
 
 LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"
 CAROM_TOKENS = {"0": {"cmd": "miss"}, "f": {"cmd": "foul"}}
@@ -27,13 +27,13 @@ def carom_match(match_id: str, home: str, away: str, partie, *, date: str, venue
     played = []
     for number, (home_player, away_player, strokes) in enumerate(partie, start=1):
         pid = f"{match_id}-p{number}"
-        text, summary = samples.partie(pid, home_player, away_player, match=info, number=number, home="a", date=date,
+        text, summary = carom_samples.partie(pid, home_player, away_player, match=info, number=number, home="a", date=date,
                                        points_limit=points_limit, innings_limit=innings_limit,
                                        strokes=carom_strokes(strokes))
         played.append((pid, text, summary))
     bodies = [item_body(pid, "partie", text, summary) for pid, text, summary in played]
     if close:
-        mid, text, summary = samples.closing(info, played)
+        mid, text, summary = carom_samples.closing(info, played)
         bodies.append(item_body(mid, "match", text, summary))
     return bodies
 
@@ -46,7 +46,7 @@ def eightball_match(match_id: str, home: str, away: str, individual, *, date: st
     bodies = []
     for number, (home_player, away_player, commands) in enumerate(individual, start=1):
         pid = f"{match_id}-m{number}"
-        text, summary = samples.eightball(pid, home_player, away_player, "", match=info, number=number, home="a",
+        text, summary = carom_samples.eightball(pid, home_player, away_player, "", match=info, number=number, home="a",
                                           date=date, games_to_win=games_to_win, sets_to_win=sets_to_win,
                                           commands=eightball_commands(commands))
         bodies.append(item_body(pid, "partie", text, summary))
@@ -60,7 +60,7 @@ def post(receiver, signer, bodies) -> None:
         assert status == 200 and answer["status"] == "stored", answer
 
 
-# Two seasons of a small carom league, every figure computed by hand in tests/server/test_stats.py
+# Two seasons of a small carom league, every figure computed by hand in tests/server/tables/test_stats.py
 SEASON_2025 = (("KD-0", "Lvi", "Orli", [("Novák", "Svoboda", "20 0")], "2026-03-01"),)
 SEASON_2026 = (("KD-1", "Lvi", "Orli", [("Novák", "Svoboda", "2 1 0 10"), ("Dvořák", "Černý", "0 0 1 1 0 2 0")],
                 "2026-11-27"),

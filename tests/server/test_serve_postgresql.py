@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
+import carom_samples
 from cli.main import main
 from delivery.outbox import Outbox
 from delivery.transport_http import HttpTransport
-from server import samples
-from server.receiver import Receiver
-from server.store import Store
+from server.ingest.receiver import Receiver
+from server.storage.store import Store
 from sync_helpers import deliver_all, records_url, wait_for
 from wire.signing import Signer
 
@@ -77,7 +77,7 @@ def get_json(port: int, path: str):
 
 def match_outbox(directory: Path, match_id: str, home: str, away: str, seed: int) -> Outbox:
     """A device's outbox holding a carom league match: four partie, then the match item."""
-    played, (mid, mtext, msummary) = samples.match(match_id, home, away, seed=seed, venue=VENUE,
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, venue=VENUE,
                                                    points_limit=20, innings_limit=3)
     outbox = Outbox(directory)
     for pid, text, summary in played:
@@ -102,7 +102,7 @@ def test_serve_on_postgresql_stores_a_device_s_match_and_shows_it_in_the_table(l
                                 for side in ("home", "away")}
     store = Store(league)
     try:
-        assert store.count() == 5
+        assert store.items.count() == 5
     finally:
         store.close()
 
@@ -133,8 +133,8 @@ def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_e
                    for path in ("/table.json", "/matches.json")]
     store = Store(league)
     try:
-        stored = [row["id"] for row in store.items()]
-        refusals = store.refusals()
+        stored = [row["id"] for row in store.items.all()]
+        refusals = store.refusals.latest()
     finally:
         store.close()
     assert len(stored) == len(set(stored)) == 5 * len(MATCHES) and refusals == []
@@ -149,10 +149,10 @@ def test_two_receivers_on_one_postgresql_take_the_same_items_at_once_and_store_e
 
 def one_by_one(path: Path, outboxes) -> dict:
     """The carom table of a SQLite store that took the delivered items one at a time."""
-    from server import exports
+    from server.tables import exports
 
     store = Store(path)
-    store.add_device("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
+    store.devices.add("u-lva-1", DEVICES["u-lva-1"], venue=VENUE)
     receiver = Receiver(store)
     try:
         for outbox in outboxes:

@@ -1,0 +1,65 @@
+"""The receiver's ASGI application (Starlette): the site's routes and the live board's, behind ``Front``."""
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from server.live import web as live_web
+from server.live.board import LiveBoard
+from server.site.access import RefusalLimiter
+from server.site.page_cache import PageCache
+from server.site.routes import not_found, page_key, routes
+from server.tables.settling import DELAY as FIGURES_DELAY
+from server.tables.settling import Later
+
+BODY_DEADLINE = 10.0      # seconds to receive a whole POST body once its headers are in
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+
+
+class Front:
+    """In front of the routes: a kept page that is fresh (server/site/page_cache.py ``kept_now``) is
+    answered at once, its bytes as built, without routing or a response object (a reader costs
+    the event loop little, so a device's POST waits little behind the readers); every answer
+    says what it is and the browser must not guess (X-Content-Type-Options)."""
+
+    def __init__(self, app):
+        self.app, self.state = app, app.state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "GET":
+            page = self.state.pages.kept_now(page_key(scope), self.state.receiver.store.changes)
+            if page is not None:
+                status, body, headers = page
+                await send({"type": "http.response.start", "status": status, "headers": [*headers, NOSNIFF]})
+                await send({"type": "http.response.body", "body": body})
+                return
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + [NOSNIFF]
+            await send(message)
+        await self.app(scope, receive, sending)
+
+
+def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
+               limiter: RefusalLimiter | None = None, league_source=None, today=None,
+               figures_delay: float = FIGURES_DELAY):
+    """The receiver's ASGI application; ``admin_token`` opens the admin views (none: they stay shut);
+    ``league_source(venue, today) -> dict | None`` answers the devices' league fetch (none: 404),
+    ``today()`` its date (default: the store's clock); ``figures_delay``: seconds from a stored
+    item to the step that computes the figures after the answers (server/tables/settling.py)."""
+    limiter = limiter or RefusalLimiter()
+    today = today or (lambda: receiver.store.clock.today())
+    board = LiveBoard(receiver)
+    live = [
+        Route(live_web.LIVE, live_web.post_live(board, body_deadline, limiter), methods=["POST"]),
+        Route("/live", live_web.live_page(board), methods=["GET"]),
+        Route("/live/events", live_web.live_events(board), methods=["GET"]),
+        Route("/live.js", live_web.live_script, methods=["GET"]),
+    ]
+    site = routes(receiver, body_deadline=body_deadline, limiter=limiter, admin_token=admin_token,
+                  league_source=league_source, today=today)
+    app = Starlette(routes=live + site, exception_handlers={404: not_found, 405: not_found})
+    app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
+    app.state.live = board
+    app.state.pages = PageCache()
+    app.state.figures = Later(receiver, figures_delay)
+    return Front(app)

@@ -1,0 +1,147 @@
+"""The league's live board: the latest snapshot of every table playing now (issue 15, part 2).
+
+``POST /api/v1/live`` takes a device's signed snapshot (wire.live), verified like a record
+(signature, fresh timestamp, the device's venue) but never stored: the board keeps the latest per
+(venue, table) in memory with its receive time and forgets it after ``EXPIRY`` seconds. Nothing
+here writes a record, a match or a table. ``GET /live`` and ``GET /live/events`` (Server-Sent
+Events: the whole list on connect, then one ``table`` or ``gone`` event per change) show it.
+The board lives on the event loop's thread; store look-ups run in the thread pool.
+"""
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+
+from server.league.errors import Refused
+from wire import live as wire_live
+from wire.signing import Signed
+
+log = logging.getLogger("pocitadlo.server")
+
+EXPIRY = 180.0           # seconds a table stays on the board after its last snapshot
+MAX_VIEWERS = 200        # /live/events connections at once; more get 503
+VIEWER_QUEUE = 64        # events a viewer may have waiting; beyond it is sent the whole list again
+HEARTBEAT = 15.0         # seconds between keep-alive comments (and expiry and record-link checks)
+LINK_EVERY = 5.0         # seconds between two looks into the store for records to link
+
+
+class LiveBoard:
+    def __init__(self, receiver, *, expiry: float = EXPIRY, max_viewers: int = MAX_VIEWERS,
+                 monotonic=time.monotonic):
+        self.receiver, self.expiry, self.max_viewers = receiver, expiry, max_viewers
+        self._monotonic = monotonic          # ages only; the receive time shown is the store's clock
+        self.tables: dict[tuple, dict] = {}  # (venue, table) -> entry
+        self._seen: dict[str, tuple] = {}    # device -> (timestamp, seq) of its latest snapshot
+        self._heard: dict[tuple, float] = {}
+        self._linked_at, self.link_every = None, LINK_EVERY
+        self.viewers: set[asyncio.Queue] = set()
+        self.loop = None
+
+    # -- the POST ------------------------------------------------------------
+    def verify(self, signed: Signed) -> tuple[dict, str]:
+        """The snapshot and the device's venue, or Refused (thread pool: it reads the store)."""
+        store = self.receiver.store
+        registered = store.devices.get(signed.device) if wire_live.printable(signed.device) else None
+        if signed.origin is not None or registered is None or registered[0] != "device":
+            raise Refused(401, f"{ascii(signed.device)} is not a registered device")
+        _, secret, venue = registered
+        if not signed.valid_for(secret):
+            raise Refused(401, "bad signature")
+        now = int(self.receiver.store.clock.time())
+        if abs(now - signed.timestamp) > self.receiver.window:
+            raise Refused(401, f"stale timestamp ({signed.timestamp - now:+d} s from the receiver's clock)")
+        try:
+            snap = wire_live.parse(signed.body)
+        except ValueError as exc:
+            raise Refused(400, str(exc)) from None
+        if venue != snap["venue"]:
+            raise Refused(403, f"device {signed.device!r} is registered for {venue!r}, not {snap['venue']!r}")
+        snap["record_url"] = self._record_url(snap["record"])
+        snap["received"] = store.clock.utc().isoformat(timespec="seconds")
+        return snap, venue
+
+    def _record_url(self, record: str | None) -> str | None:
+        if record is None or self.receiver.store.items.body(record) is None:
+            return None
+        return "/api/v1/records/" + quote(record, safe="")
+
+    def put(self, device: str, timestamp: int, snap: dict) -> bool:
+        """Show ``snap`` (the loop's thread); False for one older than the device's latest (a replay)."""
+        order = (timestamp, snap["seq"])
+        if device in self._seen and order <= self._seen[device]:
+            return False
+        self._seen[device] = order
+        key = (snap["venue"], snap["table"])
+        self.tables[key], self._heard[key] = snap, self._monotonic()
+        self._tell("table", snap)
+        return True
+
+    # -- the viewers -----------------------------------------------------------
+    def entries(self) -> list[dict]:
+        self.expire()
+        return [self.tables[key] for key in sorted(self.tables)]
+
+    def expire(self) -> None:
+        old = self._monotonic() - self.expiry
+        for key in [key for key, heard in self._heard.items() if heard < old]:
+            del self.tables[key], self._heard[key]
+            self._tell("gone", {"venue": key[0], "table": key[1]})
+
+    async def link_records(self) -> None:
+        """A finished partie's record may arrive after its last snapshot: link it once stored
+        (at most one look every LINK_EVERY seconds, whoever asks)."""
+        now = self._monotonic()
+        if self._linked_at is not None and now - self._linked_at < self.link_every:
+            return
+        self._linked_at = now
+        for key, snap in list(self.tables.items()):
+            if snap["record"] is not None and snap["record_url"] is None:
+                url = await run_in_threadpool(self._record_url, snap["record"])
+                if url is not None and self.tables.get(key) is snap:
+                    self.tables[key] = snap = dict(snap, record_url=url)
+                    self._tell("table", snap)
+
+    def _tell(self, name: str, data) -> None:
+        event = sse(name, data)
+        for queue in self.viewers:
+            if queue.qsize() >= VIEWER_QUEUE - 1:     # lagging: the whole list replaces its backlog
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(sse("tables", [entry for _, entry in sorted(self.tables.items())]))
+            else:
+                queue.put_nowait(event)
+
+    def close(self) -> None:
+        """End every stream (the server is shutting down); any thread."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(lambda: [queue.put_nowait(None) for queue in self.viewers])
+
+    async def stream(self):
+        """One viewer's events: the list, then changes, keep-alive comments between."""
+        self.loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        self.viewers.add(queue)
+        try:
+            yield b"retry: 2000\n\n" + sse("tables", self.entries())
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                except asyncio.TimeoutError:       # (a viewer who left: Starlette cancels this)
+                    self.expire()
+                    await self.link_records()
+                    event = b": keep-alive\n\n"
+                if event is None:
+                    return
+                yield event
+        finally:
+            self.viewers.discard(queue)
+
+
+def sse(name: str, data) -> bytes:
+    """One Server-Sent Event; the JSON is ASCII with ``<``, ``>`` and ``&`` escaped."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f"event: {name}\ndata: {text}\n\n".encode("ascii")

@@ -1,7 +1,0 @@
-"""Alembic's environment for the receiver's store: run on the connection server/migrate.py hands over."""
-from alembic import context
-
-connection = context.config.attributes["connection"]
-context.configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
-with context.begin_transaction():
-    context.run_migrations()

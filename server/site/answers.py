@@ -1,0 +1,70 @@
+"""The receiver's answers shared by its endpoints: JSON answers, refusals, a bounded body read."""
+import asyncio
+import json
+import logging
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+
+log = logging.getLogger("pocitadlo.server")
+
+
+class JSONAnswer(Response):
+    """Compact JSON: the json module's C encoder (an indent would take its pure-Python one, several
+    times slower on a league table, rebuilt after every stored item)."""
+    media_type = "application/json; charset=utf-8"
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def refused(status: int, reason: str, **extra) -> JSONAnswer:
+    return JSONAnswer({"code": status, "status": "refused", "reason": reason, **extra}, status_code=status)
+
+
+def remote(request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def read_body(request, length: int, deadline: float) -> bytes:
+    """The body, at most ``length`` bytes; TimeoutError when it is not in within ``deadline``
+    seconds (a deadline on this task, not a task of its own: a body already received is read
+    without a turn of the event loop)."""
+    chunks, size = [], 0
+    async with asyncio.timeout(deadline):
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > length:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_many(limiter) -> JSONAnswer:
+    answer = refused(429, "too many refused requests from this address; slow down")
+    answer.headers["Retry-After"] = str(limiter.retry_after())
+    return answer
+
+
+def limited(limiter, handle):
+    """An endpoint around ``handle(request, remote)``: a client that keeps being refused (4xx) is
+    answered 429 before any work (server.site.access.RefusalLimiter)."""
+    async def endpoint(request):
+        client = remote(request)
+        if not limiter.allow(client):
+            return too_many(limiter)
+        answer = await handle(request, client)
+        if 400 <= answer.status_code < 500:
+            limiter.refused(client)
+        return answer
+    return endpoint
+
+
+async def logged_refusal(store, exc, *, via: str, what: str, device, remote, **extra) -> JSONAnswer:
+    """Refuse a request that stores nothing (a live snapshot, a league fetch): logged and kept in
+    the store's refusal log like a refused post, then answered with the reason (and ``extra``)."""
+    shown = ascii(device) if device is not None else None
+    log.warning("refused %s from %s (%s): %s %s", what, shown, remote or "-", exc.status, exc.reason)
+    await run_in_threadpool(store.refusals.log, via=via, remote=remote, device=shown, item_id=None,
+                            status=exc.status, reason=exc.reason)
+    return refused(exc.status, exc.reason, **extra)

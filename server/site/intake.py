@@ -1,0 +1,129 @@
+"""The devices' POST endpoints: one signed item, or a batch of them stored with one commit.
+
+    POST /api/v1/records   one item; the signature in the wire.signing headers
+    POST /api/v1/batch     {"items": [<signed item>, ...]}: each as a line of an exported backlog
+                           (wire.signing ``Signed.to_json``: device, timestamp, nonce, signature,
+                           [origin], body as text), at most BATCH_ITEMS; answered
+                           {"code": 200, "status": "batch", "answers": [<each item's answer>]}
+
+A batch is a device's backlog after an outage: every item is checked, answered and logged as if
+posted alone (``Receiver.receive_many``), and all are durable when the answer leaves, but they
+share one commit's wait for the disk. A client that keeps being refused is answered 429 before
+any work.
+"""
+import asyncio
+import logging
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
+
+from rules.record import parse_json
+from server.ingest.receiver import MAX_BODY
+from server.site.answers import JSONAnswer, limited, read_body, refused
+from wire.signing import Signed
+
+log = logging.getLogger("pocitadlo.server")
+
+RECORDS = "/api/v1/records"
+BATCH = "/api/v1/batch"
+BATCH_ITEMS = 64          # items at most in one batch (its body is bounded by MAX_BODY too)
+
+
+def post_records(receiver, body_deadline: float, limiter):
+    return limited(limiter, lambda request, remote: _post(request, receiver, body_deadline, remote))
+
+
+def post_batch(receiver, body_deadline: float, limiter):
+    return limited(limiter, lambda request, remote: _post_batch(request, receiver, body_deadline, remote))
+
+
+async def _post(request, receiver, body_deadline: float, remote):
+    body = await _body(request, receiver, body_deadline, remote)
+    if isinstance(body, Response):
+        return body
+    try:
+        signed = Signed.from_headers(request.headers, body)
+    except ValueError as exc:
+        status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
+                                                 via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status)
+    status, answer = await _durably(request, receiver.receive, remote, signed)
+    return JSONAnswer(answer, status_code=status)
+
+
+async def _post_batch(request, receiver, body_deadline: float, remote):
+    body = await _body(request, receiver, body_deadline, remote)
+    if isinstance(body, Response):
+        return body
+    try:
+        items = _batch_items(body)
+    except ValueError as exc:
+        status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status)
+    status, answers = await _durably(request, receiver.receive_many, remote, items)
+    if status != 200:
+        return JSONAnswer(answers, status_code=status)
+    return JSONAnswer({"code": 200, "status": "batch", "answers": [answer for _, answer in answers]})
+
+
+def _batch_items(body: bytes) -> list[Signed]:
+    """The signed items of a batch body; ValueError says what is wrong with it (or its first bad item)."""
+    try:
+        obj = parse_json(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"a batch must be JSON: {exc}") from None
+    items = obj.get("items") if isinstance(obj, dict) else None
+    if not isinstance(items, list) or not 1 <= len(items) <= BATCH_ITEMS:
+        raise ValueError(f"a batch is {{\"items\": [...]}} with 1 to {BATCH_ITEMS} signed items")
+    out = []
+    for n, item in enumerate(items, start=1):
+        try:
+            out.append(Signed.from_json(item))
+        except (ValueError, UnicodeEncodeError) as exc:
+            raise ValueError(f"item {n} of the batch: {exc}") from None
+    return out
+
+
+async def _body(request, receiver, body_deadline: float, remote) -> bytes | Response:
+    """The POST's body, or the answer that refuses it (no length, too large, too slow, gone)."""
+    try:
+        length = int(request.headers.get("content-length", ""))
+    except ValueError:
+        return refused(411, "Content-Length required")
+    if length < 0 or length > MAX_BODY:
+        status, answer = await run_in_threadpool(
+            receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
+        return JSONAnswer(answer, status_code=status, headers={"Connection": "close"})
+    try:
+        return await read_body(request, length, body_deadline)
+    except asyncio.TimeoutError:
+        return refused(408, f"the body did not arrive within {body_deadline:g} s")
+    except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
+        return Response(status_code=400)
+
+
+async def _durably(request, store_them, remote, signed):
+    """``store_them(signed, via="http", remote=remote)``: the receiver's word once the item(s) are
+    durable, their match's figures to follow after the answer (server/tables/settling.py); a failure is
+    (500, an answer) so that the device tries again later.
+
+    On the event loop when the store can write at once (SQLite, its writer free): a device's POST
+    goes ahead of the readers queued on the loop, with no hand-over to a thread and back and no
+    contest for the interpreter's lock with them; the loop waits only for this commit. Else
+    (PostgreSQL, or another thread writing) in the thread pool, so a lock held elsewhere never
+    stops the loop."""
+    receiver = request.app.state.receiver
+    stored_before = receiver.received
+    try:
+        with receiver.store.writing_now() as now:
+            if now:
+                result = store_them(signed, via="http", remote=remote)
+        if not now:
+            result = await run_in_threadpool(store_them, signed, via="http", remote=remote)
+    except Exception:     # a bug or a full disk: answer 500 so the device retries later
+        log.exception("POST from %s failed", remote)
+        return 500, {"code": 500, "status": "error", "reason": "internal error"}
+    if receiver.received != stored_before:
+        request.app.state.figures.soon()
+    return result if isinstance(result, tuple) else (200, result)

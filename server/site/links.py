@@ -1,0 +1,40 @@
+"""Where the league site's pages are: the addresses of a player's, a team's and a match's page
+(names and ids percent-encoded whole, so any stored text makes a working link)."""
+from urllib.parse import quote, urlencode
+
+from server.tables.sums import season_of
+
+
+def query(game: str | None, season: str | None) -> str:
+    args = {k: v for k, v in (("game", game), ("season", season)) if v}
+    return "?" + urlencode(args) if args else ""
+
+
+def player_href(name: str, game: str | None = None, season: str | None = None) -> str:
+    return f"/players/{quote(name, safe='')}.html{query(game, season)}"
+
+
+def team_href(name: str, game: str | None = None, season: str | None = None) -> str:
+    return f"/teams/{quote(name, safe='')}.html{query(game, season)}"
+
+
+def match_href(match_id: str) -> str:
+    return f"/matches/{quote(match_id, safe='')}.html"
+
+
+def link(text, href: str) -> dict:
+    """A table cell that is a link (server/site/templates/_table.html)."""
+    return {"text": "–" if text is None else str(text), "href": href}
+
+
+def in_match(record: dict):
+    """(team cell, player cell) makers for a match record's names: links to their pages in the
+    competition and season of the match; a missing name stays a dash."""
+    game, season = record["game"], season_of(record["date"])
+
+    def team(name):
+        return link(name, team_href(name, game, season)) if name else "–"
+
+    def player(name):
+        return link(name, player_href(name, game, season)) if name else "–"
+    return team, player

@@ -1,0 +1,219 @@
+"""The site's routes: the devices' endpoints, the read-only pages, the admin (server/app.py joins them
+with the live board's into the ASGI application).
+
+    POST /api/v1/records             a signed item (wire.signing headers)      (server/site/intake.py)
+    POST /api/v1/batch               a device's backlog: signed items, one commit (server/site/intake.py)
+    GET  /api/v1/records             the stored items, a page at a time; ?after=&limit= (admin)
+    GET  /api/v1/records/<id>        one item verbatim (the bytes the device sent)
+    GET  /matches.json               the matches of a season; ?season=2025/26 (default: latest)
+    GET  /matches/<id>.json|.html    the match record (zápis o utkání, RULES 1.6)
+    GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
+    GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
+    GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
+    POST /api/v1/live                a signed live snapshot (server.live.board: shown, never stored)
+    GET  /api/v1/league              a device's league, signed for it (server.site.league_web; signed GET)
+    GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
+    GET  /schedule, /schedule.json   the league's schedule with results (server.site.schedule_web)
+    GET|POST /admin…                 the league's web admin, behind a login (server.site.admin_web)
+    GET  /                           an index page: a season's matches; ?season=
+    GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/site/stats_web.py)
+
+The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
+thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
+from memory, a device's item when the SQLite writer is free (server/site/intake.py), and then the figures
+step a reader waits for (server/tables/settling.py), and a bounded page built from SQLite.
+"""
+import logging
+import time
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from server.site import admin_web, intake, league_web, pages, schedule_web, stats_web
+from server.site.access import RefusalLimiter, admin_allowed
+from server.site.answers import JSONAnswer
+from server.site.answers import refused as _refused
+from server.site.answers import remote as _remote
+from server.site.answers import too_many as _too_many
+from server.site.intake import RECORDS
+from server.tables import exports, stats
+
+log = logging.getLogger("pocitadlo.server")
+
+
+
+def _page(build, *, on_loop: bool = False):
+    """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged.
+    The figures of items stored before it are computed first, so a page never misses an item
+    already answered: on SQLite (its only writers: this receiver, and commands that compute
+    what they leave pending) by the step after the answers, which the page waits for
+    (server/tables/settling.py); on PostgreSQL, where other receivers store items too, here
+    (``settled``). ``on_loop``: on the event loop when the store is SQLite, whose reads never
+    wait for a lock (a kept page: built once per change; in a thread it would only contend with
+    the loop for the interpreter's lock, on every read of the database)."""
+    async def endpoint(request):
+        receiver = request.app.state.receiver
+        store = receiver.store
+        try:
+            if store.dialect == "sqlite":
+                await request.app.state.figures.caught_up()
+                return build(store, request) if on_loop else await run_in_threadpool(build, store, request)
+            return await run_in_threadpool(settled(build), receiver, request)
+        except HTTPException:
+            raise
+        except Exception:
+            log.exception("GET %s failed", request.url.path)
+            return JSONAnswer({"code": 500, "reason": "internal error"}, status_code=500)
+    return endpoint
+
+
+def settled(build):
+    """``build(store, request)`` once the figures of the items stored before are computed."""
+    def built(receiver, request):
+        receiver.settle()
+        return build(receiver.store, request)
+    return built
+
+
+def _kept(build, *, bounded: bool = True):
+    """A page kept until the store's generation moves on (server/site/page_cache.py): built once per
+    change of the store, whichever receiver made it, not once per reader. While the generation
+    read last is fresh, ``Front`` answers it before it gets here. ``bounded``: its cost does not
+    grow with what is stored (a table from the running sums, one match's record), so on SQLite it
+    is built on the event loop; a list of every match is built in the thread pool, where the loop
+    still gets its turns (a device's POST among them) while it is built."""
+    return _page(_kept_or_built(build), on_loop=bounded)
+
+
+def page_key(scope) -> tuple:
+    """A kept page's key: the path and the query string as the client sent them."""
+    return scope["path"], scope["query_string"]
+
+
+def _kept_or_built(build):
+    def kept(store, request):
+        pages, changes, now = request.app.state.pages, store.changes, time.monotonic()
+        with store.reading():
+            generation = store.generation()
+            pages.confirm(generation, changes, now)
+            return _answer(pages.page(page_key(request.scope), generation,
+                                      lambda: _parts(build(store, request))))
+    return kept
+
+
+def _answer(page: tuple) -> Response:
+    status, body, headers = page
+    answer = Response(body, status_code=status)
+    answer.raw_headers = list(headers)
+    return answer
+
+
+def _parts(answer: Response) -> tuple:
+    return answer.status_code, answer.body, tuple(answer.raw_headers)
+
+
+def _admin(build):
+    """An admin view: only with the admin token (refused attempts count towards the client's limit)."""
+    def checked(store, request):
+        state = request.app.state
+        if not state.limiter.allow(_remote(request)):
+            return _too_many(state.limiter)
+        if not admin_allowed(state.admin_token, request.headers.get("authorization")):
+            state.limiter.refused(_remote(request))
+            reason = ("admin views need \"Authorization: Bearer <token>\" (serve --admin-token-file)"
+                      if state.admin_token else "admin views are off (serve --admin-token-file turns them on)")
+            return JSONAnswer({"code": 401, "status": "refused", "reason": reason}, status_code=401,
+                              headers={"WWW-Authenticate": "Bearer"})
+        return build(store, request)
+    return checked
+
+
+PAGE_OF_ITEMS = 1000    # items at most in one answer of the admin's list
+
+
+def _records(store, request):
+    """The stored items without their bodies, a page at a time: ``?after=<seq>&limit=<n>``; the
+    answer's ``next`` asks for the page after (null on the last)."""
+    params = request.query_params
+    after = stats.count_arg(params.get("after"), "after", most=None) or 0
+    limit = min(stats.count_arg(params.get("limit"), "limit") or PAGE_OF_ITEMS, PAGE_OF_ITEMS)
+    items = store.items.listed(after=after, limit=limit)
+    more = len(items) == limit and bool(store.items.listed(after=items[-1]["seq"], limit=1))
+    return JSONAnswer({"items": items, "next": f"{RECORDS}?after={items[-1]['seq']}&limit={limit}" if more else None})
+
+
+def _record(store, request):
+    body = store.items.body(request.path_params["item_id"])
+    if body is None:
+        return JSONAnswer({"code": 404, "reason": "no such record"}, status_code=404)
+    return Response(body, media_type="application/json; charset=utf-8")
+
+
+def _match(store, request):
+    match_id, suffix = request.path_params["name"], None
+    for suffix in (".json", ".html"):
+        if match_id.endswith(suffix):
+            match_id = match_id[:-len(suffix)]
+            break
+    else:
+        raise HTTPException(404)
+    record = exports.match_record(store, match_id)
+    if record is None:
+        return JSONAnswer({"code": 404, "reason": f"no match {match_id!r}"}, status_code=404)
+    return JSONAnswer(record) if suffix == ".json" else HTMLResponse(pages.match(record))
+
+
+def _table(game: str, html: bool):
+    def build(store, request):
+        data = exports.league_table(store, game, season=request.query_params.get("season"))
+        if not html:
+            return JSONAnswer(data)
+        return HTMLResponse(pages.eightball_table(data) if game == "8ball" else pages.table(data))
+    return build
+
+
+def _index(store, request):
+    season, seasons = stats.season_arg(request.query_params.get("season")), store.figures.seasons()
+    return HTMLResponse(pages.index(exports.matches(store, season), seasons=seasons,
+                                    season=season or next(iter(seasons), None), asked=season is not None))
+
+
+def _matches(store, request):
+    return JSONAnswer(exports.matches(store, stats.season_arg(request.query_params.get("season"))))
+
+
+def _refusals(store, request):
+    report = store.refusals.report()
+    report["rate_limited_since_start"] = request.app.state.limiter.limited
+    return JSONAnswer(report)
+
+
+def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_token: str | None,
+           league_source, today) -> list[Route]:
+    """The site's routes: the devices' posts and league fetch, the pages, the admin."""
+    return [
+        Route(RECORDS, intake.post_records(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(intake.BATCH, intake.post_batch(receiver, body_deadline, limiter), methods=["POST"]),
+        Route(league_web.LEAGUE, league_web.get_league(receiver, league_source, today, limiter), methods=["GET"]),
+        Route(RECORDS, _page(_admin(stats_web.checked(_records))), methods=["GET"]),
+        Route(RECORDS + "/{item_id:path}", _page(_record), methods=["GET"]),
+        Route("/", _kept(stats_web.checked(_index), bounded=False), methods=["GET"]),
+        Route("/matches.json", _kept(stats_web.checked(_matches), bounded=False), methods=["GET"]),
+        Route("/matches/{name:path}", _kept(_match), methods=["GET"]),
+        Route("/table.json", _kept(_table("carom", False)), methods=["GET"]),
+        Route("/table.html", _kept(_table("carom", True)), methods=["GET"]),
+        Route("/table-8ball.json", _kept(_table("8ball", False)), methods=["GET"]),
+        Route("/table-8ball.html", _kept(_table("8ball", True)), methods=["GET"]),
+        Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
+        Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
+        Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
+        *admin_web.routes(admin_token, receiver.store.clock),
+        *stats_web.routes(_page),
+    ]
+
+
+async def not_found(request, exc):
+    status = getattr(exc, "status_code", 404)
+    return _refused(status, "not found" if status == 404 else "method not allowed")

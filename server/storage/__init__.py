@@ -1,0 +1,1 @@
+"""The database, its migrations and the store: the only place SQL lives."""

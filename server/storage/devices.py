@@ -1,0 +1,55 @@
+"""The devices registered with the receiver (a venue's counters and gateways), and the nonces
+their signed messages used (a replayed message is refused)."""
+from server.storage.repository import Repository
+
+ROLES = ("device", "gateway")
+
+
+class Devices(Repository):
+    def add(self, device: str, secret: bytes, note: str = "", role: str = "device", venue: str | None = None) -> None:
+        """Register a counter ("device") of a venue, or a venue gateway that only relays ("gateway")."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+        with self._write() as db:
+            db.execute("INSERT INTO devices(id, secret, note, added, role, venue) VALUES (?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
+                       "role=excluded.role, venue=excluded.venue", (device, secret, note, self.now(), role, venue))
+
+    def get(self, device: str) -> tuple[str, bytes, str | None] | None:
+        """A registered device's (role, secret, venue) (None: unknown)."""
+        with self._read() as db:
+            row = db.execute("SELECT role, secret, venue FROM devices WHERE id = ?", (device,)).fetchone()
+        return (row[0], bytes(row[1]), row[2]) if row else None
+
+    def venue_of(self, device: str) -> str | None:
+        """The venue a device is registered for (None: registered for none)."""
+        registered = self.get(device)
+        return registered[2] if registered else None
+
+    def secret_of(self, device: str, role: str = "device") -> bytes | None:
+        """The secret of a registered device of this role (None: unknown, or registered as the other)."""
+        registered = self.get(device)
+        return registered[1] if registered and registered[0] == role else None
+
+    def role_of(self, device: str) -> str | None:
+        registered = self.get(device)
+        return registered[0] if registered else None
+
+    def all(self) -> list[dict]:
+        with self._read() as db:
+            rows = db.execute("SELECT id, note, added, role, venue FROM devices ORDER BY id").fetchall()
+        return [{"id": r[0], "note": r[1], "added": r[2], "role": r[3], "venue": r[4]} for r in rows]
+
+    def venues(self) -> list[tuple[str, str]]:
+        """(device, venue) of every device registered for a venue."""
+        with self._read() as db:
+            return [tuple(row) for row in db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL "
+                                                     "ORDER BY id").fetchall()]
+
+    def claim_nonce(self, device: str, nonce: str, ts: int, forget_before: int) -> bool:
+        """Record a nonce; False if this device used it before (a replayed message)."""
+        with self._write() as db:
+            db.execute("DELETE FROM nonces WHERE ts < ?", (forget_before,))
+            cur = db.execute("INSERT INTO nonces(device, nonce, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                             (device, nonce, ts))
+        return cur.rowcount == 1

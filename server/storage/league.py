@@ -1,0 +1,158 @@
+"""The league's own data: seasons and their halves (A.2.1), competitions, venues with their opening
+days and the devices registered there, teams with their venue and captain (A.3.2), rosters (one
+team per player and season, A.3.4). Fixtures, postponements and no-shows: server/storage/fixtures.py.
+"""
+import datetime as dt
+
+from server.league import admin_fields as fields
+from server.league.admin_fields import LeagueError
+from server.league.czech_order import czech_key
+from server.storage.repository import Repository
+
+TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
+
+
+def fold(name: str) -> str:
+    """A venue name compared as the device compares it: without regard to case and spacing."""
+    return " ".join(name.casefold().split())
+
+
+class League(Repository):
+    # -- seasons and competitions --------------------------------------------------
+    def add_season(self, name: str, autumn=None, spring=None) -> dict:
+        """A season with its autumn and spring halves (A.2.1); refused if it exists."""
+        name = fields.season_name(name)
+        (a_first, a_last), (s_first, s_last) = fields.halves(name, autumn, spring)
+        with self._changing() as db:
+            if db.execute("SELECT 1 FROM seasons WHERE name = ?", (name,)).fetchone():
+                raise LeagueError(f"season {name} already exists")
+            db.execute("INSERT INTO seasons(name, autumn_first, autumn_last, spring_first, spring_last) "
+                       "VALUES (?, ?, ?, ?, ?)", (name, *(d.isoformat() for d in (a_first, a_last, s_first, s_last))))
+        return self.season(name)
+
+    def seasons(self) -> list[dict]:
+        with self._read() as db:
+            rows = db.execute("SELECT name, autumn_first, autumn_last, spring_first, spring_last FROM seasons "
+                              "ORDER BY name").fetchall()
+        return [_season(row) for row in rows]
+
+    def season(self, name: str) -> dict:
+        """The season, or LeagueError naming the seasons there are."""
+        for season in self.seasons():
+            if season["name"] == name:
+                return season
+        known = ", ".join(s["name"] for s in self.seasons()) or "none yet (season add)"
+        raise LeagueError(f"no season {name!r}; the seasons: {known}")
+
+    def competitions(self) -> dict[str, str]:
+        """Competition id (carom, 8ball) -> the league's name."""
+        with self._read() as db:
+            return dict(db.execute("SELECT id, name FROM competitions ORDER BY id").fetchall())
+
+    # -- venues and their devices ------------------------------------------------------
+    def add_venue(self, name: str, days="") -> dict:
+        """A venue and the weekdays it is open for matches (empty: any working day); an existing
+        venue gets the new opening days."""
+        name, opening = fields.text(name, "the venue"), fields.days_text(days)
+        with self._changing() as db:
+            db.execute("INSERT INTO venues(name, days) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+                       "days = excluded.days", (name, opening))
+        return {"name": name, "days": opening}
+
+    def venues(self) -> list[dict]:
+        """Every venue (in Czech alphabetical order) with its opening days and the devices registered
+        for it (add-device --venue)."""
+        with self._read() as db:
+            rows = sorted(db.execute("SELECT name, days FROM venues").fetchall(), key=lambda row: czech_key(row[0]))
+            devices = db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL ORDER BY id").fetchall()
+        return [{"name": name, "days": days, "devices": [d for d, v in devices if fold(v) == fold(name)]}
+                for name, days in rows]
+
+    def venue_named(self, name: str) -> str | None:
+        """The league's venue of that name, as a device spells it (case and spacing aside)."""
+        return next((v["name"] for v in self.venues() if fold(v["name"]) == fold(name)), None)
+
+    def _venue(self, db, name: str) -> str:
+        row = db.execute("SELECT name FROM venues WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise LeagueError(f"no venue {name!r}; add it first (venue add)")
+        return row[0]
+
+    # -- teams and rosters -------------------------------------------------------------
+    def add_team(self, season: str, competition: str, name: str, *, venue: str, captain: str, phone: str,
+                 days="") -> dict:
+        """A team of a season's competition, at its home venue, with its captain and the captain's
+        phone (A.3.2) and the weekdays it asks to play on (A.2.4; empty: any)."""
+        competition, name = fields.competition(competition), fields.text(name, "the team")
+        captain, phone, days = fields.text(captain, "the captain"), fields.phone(phone), fields.days_text(days)
+        season = self.season(fields.season_name(season))["name"]
+        with self._changing() as db:
+            venue = self._venue(db, fields.text(venue, "the venue"))
+            if self.team_row(db, season, competition, name, missing=None):
+                raise LeagueError(f"team {name!r} already plays {competition} in {season}")
+            db.execute("INSERT INTO teams(season, competition, name, venue, captain, phone, days) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (season, competition, name, venue, captain, phone, days))
+        return self.team(season, competition, name)
+
+    def teams(self, season: str, competition: str) -> list[dict]:
+        """The teams of a season's competition with their rosters, both in Czech alphabetical order
+        (server.league.czech_order: the same on SQLite and PostgreSQL, Černý before Dvořák)."""
+        with self._read() as db:
+            rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ?",
+                              (season, competition)).fetchall()
+            players = db.execute("SELECT team, name FROM players WHERE season = ? AND competition = ?",
+                                 (season, competition)).fetchall()
+        teams = sorted((dict(zip(TEAM_COLUMNS, row), players=[]) for row in rows), key=lambda t: czech_key(t["name"]))
+        by_id = {t["id"]: t for t in teams}
+        for team, player in sorted(players, key=lambda row: czech_key(row[1])):
+            by_id[team]["players"].append(player)
+        return teams
+
+    def team(self, season: str, competition: str, name: str) -> dict:
+        for team in self.teams(season, competition):
+            if team["name"] == name:
+                return team
+        raise LeagueError(f"no team {name!r} in {competition} {season}")
+
+    @staticmethod
+    def team_row(db, season, competition, name, *, missing="error"):
+        row = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? "
+                         "AND name = ?", (season, competition, name)).fetchone()
+        if row is None and missing == "error":
+            raise LeagueError(f"no team {name!r} in {competition} {season}")
+        return dict(zip(TEAM_COLUMNS, row)) if row else None
+
+    def add_player(self, season: str, competition: str, team: str, player: str) -> None:
+        """Put a player on a team's roster; a player already on another team of the same season's
+        competition is refused with that team's name (A.3.4)."""
+        player = fields.text(player, "the player")
+        with self._changing() as db:
+            row = self.team_row(db, season, competition, team)
+            other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
+                               "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
+            if other is not None:
+                where = "this team" if other[0] == team else f"team {other[0]!r}"
+                raise LeagueError(f"{player} already plays for {where} in {season}; a player plays for one "
+                                  "team a season (A.3.4)")
+            db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
+                       (season, competition, player, row["id"]))
+
+    def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
+        with self._changing() as db:
+            row = self.team_row(db, season, competition, team)
+            gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
+                              (season, competition, player, row["id"])).rowcount
+        if not gone:
+            raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
+
+    def places(self) -> list[tuple[str, str, str, str | None]]:
+        """(season, competition, venue, date) of every team (its home venue, no date) and fixture."""
+        with self._read() as db:
+            return [tuple(row) for row in db.execute("SELECT season, competition, venue, NULL FROM teams UNION ALL "
+                                                     "SELECT season, competition, venue, date FROM fixtures").fetchall()]
+
+
+def _season(row) -> dict:
+    name, *dates = row
+    a_first, a_last, s_first, s_last = (dt.date.fromisoformat(d) for d in dates)
+    return {"name": name, "autumn": (a_first, a_last), "spring": (s_first, s_last)}

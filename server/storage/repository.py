@@ -1,0 +1,27 @@
+"""What every repository of the store shares: the one database, its transactions and the clock."""
+from contextlib import contextmanager
+
+
+class Repository:
+    """A small class over the store's one Database: its tables' SQL and nothing else's."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def _read(self):
+        """A read on a pooled connection of its own (inside a write: joins it)."""
+        return self._store.database.transaction(write=False)
+
+    def _write(self):
+        """One write transaction (inside another: joins it)."""
+        return self._store.database.transaction()
+
+    @contextmanager
+    def _changing(self):
+        """A write that changes what the pages show: the store's generation moves on with it."""
+        with self._write() as db:
+            self._store.changed()
+            yield db
+
+    def now(self) -> str:
+        return self._store.now()

@@ -1,0 +1,1 @@
+"""What the league's records add up to: figures, sums, statistics, match records and exports."""

@@ -1,0 +1,211 @@
+"""Carom at the receiver (RULES Part 1): the match record (zápis, RULES 1.6), the league table
+(RULES 1.8), and a match's team and player figures, a player's page and the rankings.
+
+Averages are exact fractions; the printed form has 3 decimals, truncated (RULES 1.5).
+"""
+from fractions import Fraction
+
+from rules.carom.figures import average, average_text
+from server.tables import sums
+from server.tables.items import (
+    SIDES,
+    captains_of,
+    content_of,
+    forfeit_of,
+    header_of,
+    in_playing_order,
+    match_info,
+    missing,
+    outcome,
+    result_points,
+    side_of,
+    text,
+    whole,
+    zero_figures,
+)
+from server.tables.ranking import ranking
+
+GAME = "carom"
+
+
+def _average(points: int, innings: int) -> dict:
+    exact = average(points, innings)
+    return {"points": points, "innings": innings, "average": average_text(exact), "exact": str(exact)}
+
+
+def _partie_entry(row) -> dict:
+    """One partie as the match record lists it, players by side (home/away)."""
+    content = content_of(row)
+    header, summary = header_of(content["record"]), content["summary"]
+    home = header.get("home", "a")
+    away = "b" if home == "a" else "a"
+    players = summary.get("players", {})
+
+    def side(letter):
+        p = players.get(letter, {})
+        return {"player": letter, "name": text(p.get("name", header.get(letter))),
+                "points": whole(p.get("points", 0)), "innings": whole(p.get("innings", 0)),
+                "best_series": whole(p.get("best_series", 0)), "average": text(p.get("average")),
+                "series": [whole(x) for x in p.get("series", [])],
+                "team_points": whole(p.get("team_points"), optional=True)}
+
+    return {"id": content["id"], "number": header.get("partie"), "game": header.get("game"),
+            "device": row["device"], "result": side_of(summary.get("result"), home),
+            "forfeit": side_of(summary.get("forfeit"), home), "home": side(home), "away": side(away)}
+
+
+def match_record(store, match_id: str) -> dict | None:
+    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning."""
+    rows = store.items.all(match_id=match_id)
+    if not rows:
+        return None
+    info, listed, declared, closed = match_info(rows)
+    partie, unreadable = in_playing_order(rows, _partie_entry)
+    forfeit = forfeit_of(rows)
+    points = result_points({side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES},
+                           declared, forfeit)
+    return {
+        "match": match_id, "game": "carom",
+        "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
+        "seed": info.get("seed"), "fixture": info.get("fixture"), "closed": closed, "forfeit": forfeit,
+        "points": points,
+        "declared_points": declared,
+        "missing_partie": missing(listed, partie), "unreadable": unreadable,
+        **captains_of(rows),
+        "partie": partie,
+        "averages": {side: _average(sum(p[side]["points"] for p in partie),
+                                    sum(p[side]["innings"] for p in partie)) for side in SIDES},
+    }
+
+
+class _Team:
+    """A team's row of the carom table: the sums of its stored per-match figures (server/tables/figures.py)."""
+
+    def __init__(self, sums_row: dict, against: dict[str, int]):
+        self.name, self.matches, self.partie = sums_row["team"], sums_row["matches"], sums_row["partie"]
+        self.team_points, self.scored, self.conceded = sums_row["points"], sums_row["scored"], sums_row["conceded"]
+        self.innings, self.against = sums_row["innings"], against
+
+    @property
+    def general_average(self) -> Fraction:
+        return average(self.scored, self.innings)
+
+    def key(self) -> tuple:
+        return (self.team_points, self.scored - self.conceded, self.general_average)
+
+
+def league_table(store, season: str | None = None) -> dict:
+    """RULES 1.8: (a) team points, (b) score difference, (c) general average (exact), (d) head-to-head,
+    over one season (default: the latest)."""
+    game = GAME
+    season = sums.season_or_latest(store, game, season)
+    against = store.figures.head_to_head(game, season)
+    teams = [_Team(row, against.get(row["team"], {})) for row in store.figures.team_sums(game, season)]
+    rows = []
+    for place, (team, decided_by) in enumerate(_order(teams), start=1):
+        rows.append({
+            "place": place, "team": team.name, "matches": team.matches, "partie": team.partie,
+            "points": team.team_points, "scored": team.scored, "conceded": team.conceded,
+            "difference": team.scored - team.conceded, "innings": team.innings,
+            "general_average": average_text(team.general_average), "general_average_exact": str(team.general_average),
+            "head_to_head": dict(sorted(team.against.items())), "decided_by": decided_by,
+        })
+    return {"game": game, "season": season, "order": ["points", "difference", "general_average", "head_to_head"],
+            "rows": rows, "unreadable": store.figures.unreadable(game, season)}
+
+
+def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
+    """Sort by (a)-(c); teams equal on all three are ordered by the team points they won against
+    each other (d). Returns each team with the criterion that separated it from its neighbours."""
+    teams.sort(key=lambda t: (tuple(-x for x in t.key()), t.name))
+    out: list[tuple[_Team, str | None]] = []
+    i = 0
+    while i < len(teams):
+        j = i
+        while j < len(teams) and teams[j].key() == teams[i].key():
+            j += 1
+        group = teams[i:j]
+        if len(group) == 1:
+            out.append((group[0], None))
+        else:
+            names = {t.name for t in group}
+            h2h = {t.name: sum(v for k, v in t.against.items() if k in names) for t in group}
+            group.sort(key=lambda t: (-h2h[t.name], t.name))
+            tied = len(set(h2h.values())) < len(group)
+            out.extend((t, "head_to_head" if not tied else "tied") for t in group)
+        i = j
+    return out
+
+
+def team_figures(record) -> list[dict | None]:
+    """RULES 1.8 per side: team points, partie, carom points scored and conceded, innings; a forfeited
+    match (A.3.7) gives its declared team points. A side with nothing counted is not in the table."""
+    out = []
+    for side, other in (("home", "away"), ("away", "home")):
+        figures, counted = zero_figures(), False
+        if record["forfeit"]:
+            figures["points"] += record["points"][side]
+            counted = True
+        for p in record["partie"]:
+            if p["result"] is None:
+                continue
+            counted = True
+            figures["partie"] += 1
+            figures["points"] += p[side]["team_points"] or 0
+            figures["scored"] += p[side]["points"]
+            figures["conceded"] += p[other]["points"]
+            figures["innings"] += p[side]["innings"]
+        figures["matches"] = 1
+        out.append(figures if counted else None)
+    return out
+
+
+def played(record: dict) -> list[dict]:
+    """The partie a player's figures count: those finished."""
+    return [p for p in record["partie"] if p["result"] is not None]
+
+
+def player_figures(p: dict, side: str) -> dict:
+    mine = p[side]
+    return {**outcome(p["result"], side), "forfeited": int(p["forfeit"] == side), "points": mine["points"],
+            "innings": mine["innings"], "best_series": mine["best_series"], "team_points": mine["team_points"] or 0}
+
+
+def best_average(totals: dict) -> Fraction:
+    """A player's best partie average (the exact fraction of its points and innings)."""
+    return average(totals["best_average_points"], totals["best_average_innings"])
+
+
+def player_view(row: dict) -> dict:
+    """A player's totals as the pages and exports show them."""
+    general, best = average(row["points"], row["innings"]), best_average(row)
+    return {"player": row["player"], "team": row["team"], "matches": row["matches"], "partie": row["partie"],
+            "won": row["won"], "drawn": row["drawn"], "lost": row["lost"], "team_points": row["team_points"],
+            "points": row["points"], "innings": row["innings"],
+            "general_average": average_text(general), "general_average_exact": str(general),
+            "best_series": row["best_series"],
+            "best_partie_average": average_text(best), "best_partie_average_exact": str(best)}
+
+
+def partie_view(row: dict) -> dict:
+    """A partie's own figures on its player's page."""
+    return {"points": row["points"], "innings": row["innings"], "best_series": row["best_series"],
+            "average": average_text(average(row["points"], row["innings"])), "team_points": row["team_points"]}
+
+
+def default_min_partie(rows: list[dict]) -> int:
+    """Half (rounded up) of the most partie a player of the season played, at least 1."""
+    return max(1, -(-max((r["partie"] for r in rows), default=0) // 2))
+
+
+def rankings(rows: list[dict], min_partie: int | None) -> dict:
+    """General average (with a minimum of partie), best series, best partie average, team points."""
+    minimum = default_min_partie(rows) if min_partie is None else min_partie
+    general = [r for r in rows if r["partie"] >= minimum]
+    return {"min_partie": minimum, "rankings": [
+        ranking("general_average", general, lambda r: -average(r["points"], r["innings"]),
+                lambda r: average_text(average(r["points"], r["innings"]))),
+        ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"]),
+        ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r))),
+        ranking("team_points", rows, lambda r: -r["team_points"], lambda r: r["team_points"]),
+    ]}

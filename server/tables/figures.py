@@ -1,0 +1,88 @@
+"""Figures computed once at ingestion, after the device's answer: an item of a match is stored
+marked pending (server/storage/store.py ``put``); ``settle`` then rebuilds each pending match's record
+from its few items and stores its list entry, per-team and per-player (server/tables/player_figures.py)
+figures (server/tables/sums.py sums them for the tables), for every pending item (or the first matches
+to arrive) in one transaction that moves the store's generation, so a page sees a match's figures
+all before or all after. A store
+from before figures, or with items left pending by a receiver that stopped, gets them computed
+when opened (``bring_up_to_date``).
+"""
+import json
+
+from server.tables import exports, player_figures
+from server.tables.games import table_game
+from server.tables.sums import season_of
+
+
+def settle(store, *, matches: int | None = None) -> bool:
+    """Compute the figures of every match with an item pending, in one transaction; False when
+    none was pending. Any receiver may do it (after its answers, before a page reads figures):
+    under the generation's lock, each match is computed from every item committed before.
+    ``matches``: at most this many matches, the first to arrive (a step on the event loop takes
+    one at a time, so that a device's item waits for one match's figures at most)."""
+    if not store.figures.pending():
+        return False
+    # figures and marks are computed again from the items: their commit need not wait for the
+    # disk (a crash may undo the step, marks with it; the next durable commit carries it)
+    with store.transaction(durable=False):
+        store.lock_generation()
+        pending = store.figures.pending_matches()
+        if not pending:
+            return False        # another receiver's step took them
+        chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
+        for match_id in chosen:
+            refresh(store, match_id)
+        store.figures.done([seq for seq, match_id in pending if match_id in chosen])
+        store.changed()         # pages built before are out of date
+    return True
+
+
+def bring_up_to_date(store) -> None:
+    """Figures of every stored match: those missing (a store from before figures) and those left
+    pending (a receiver stopped between an item's commit and its figures)."""
+    settle(store)
+    rebuild_if_missing(store)
+
+
+def refresh(store, match_id: str) -> None:
+    """Compute one match's figures again from its stored items: in the caller's transaction, or in
+    one of its own under the generation's lock, so that it never interleaves with another step's
+    figures of the same match (settle's, this receiver's or another's)."""
+    with store.transaction():
+        store.lock_generation()
+        _refresh(store, match_id)
+
+
+def _refresh(store, match_id: str) -> None:
+    record = exports.match_record(store, match_id)
+    if record is None:
+        return
+    seq = store.items.first_of_match(match_id)
+    season = season_of(record["date"])
+    match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
+                 "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
+                 "points_home": record["points"]["home"], "points_away": record["points"]["away"],
+                 "closed": int(record["closed"]), "fixture": record.get("fixture") or match_id,
+                 "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None}
+    teams = []
+    if record["home"] and record["away"]:
+        per_side = table_game(record["game"]).team_figures(record)
+        teams = [{"match_id": match_id, "game": record["game"], "season": season, "team": record[side],
+                  "opponent": record[other], **figures}
+                 for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
+    store.figures.replace(match_id, match_row, teams)
+    if match_row["fixture"] != match_id:
+        store.figures.drop_stand_in(match_row["fixture"])
+    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
+
+
+def rebuild_if_missing(store) -> None:
+    """Compute the figures of every stored match that has none (a store from before figures)."""
+    with store.transaction():
+        missing = store.items.matches_without_figures()
+        for match_id in missing:
+            refresh(store, match_id)
+        if missing:
+            store.changed()     # pages built before (this receiver's or another's) are out of date
+
+

@@ -1,0 +1,92 @@
+"""Per-player figures computed once at ingestion (statistics pages, A.1.3).
+
+When a match's figures are refreshed (server/tables/figures.py), each player of each of its partie (an
+8-ball individual match) gets a row in ``player_figures``; the sums per competition, season,
+player and team (``player_totals``) of every player whose rows changed are computed again from
+that player's rows of that season only, so the cost of an item does not grow with the stored
+seasons. A player is a name as the records give it, in the team they played for.
+"""
+
+from rules.carom.figures import average
+from server.storage.players import KEY, PER_PARTIE, ROW, SUMMED
+from server.tables.carom import best_average
+from server.tables.games import table_game
+from server.tables.items import OTHER
+
+
+def rows_of(record: dict, seq: int, season: str | None) -> list[dict]:
+    """One row per player and counted partie (carom: finished) or individual match (8-ball)."""
+    if not (record["home"] and record["away"]):
+        return []
+    game = table_game(record["game"])
+    played = game.played(record)
+    rows = []
+    for p in played:
+        for side in OTHER:
+            if p[side]["name"] is None:
+                continue
+            figures = dict.fromkeys(PER_PARTIE, 0)
+            figures.update(game.player_figures(p, side))
+            rows.append({"match_id": record["match"], "partie_id": str(p["id"]), "side": side, "seq": seq,
+                         "game": record["game"], "season": season or "", "date": record["date"],
+                         "number": p["number"] if type(p["number"]) is int else None,
+                         "player": p[side]["name"], "team": record[side], "opponent": p[OTHER[side]]["name"],
+                         "opponent_team": record[OTHER[side]], **figures})
+    return rows
+
+
+def key_of(row: dict) -> tuple:
+    return tuple(row[c] for c in KEY)
+
+
+def replace(store, match_id: str, rows: list[dict]) -> None:
+    """A match's player rows, replacing its earlier ones (in the caller's transaction). Only the
+    rows that differ are written. A player who only gained rows (a partie of the match arrived)
+    has the new rows added to their totals; a player who lost or changed a row has their totals
+    summed again from their rows of that season."""
+    players = store.players
+    old = {(r["partie_id"], r["side"]): r for r in players.of_match(match_id)}
+    new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
+    gone = [r for place, r in old.items() if new.get(place) != r]
+    added = [r for place, r in new.items() if old.get(place) != r]
+    for r in gone:
+        players.remove(r)
+    for r in added:
+        players.add(r)
+    summed_again = {key_of(r) for r in gone}
+    for key in sorted(summed_again):
+        rows_left = players.of_key(key)
+        players.set_totals(key, totals_of(rows_left) if rows_left else None)
+    gains: dict[tuple, list[dict]] = {}
+    for r in added:
+        if key_of(r) not in summed_again:
+            gains.setdefault(key_of(r), []).append(r)
+    for key, gained in sorted(gains.items()):
+        had_match = any(key_of(r) == key for r in old.values())
+        players.set_totals(key, _added(players.totals(key), totals_of(gained), new_match=not had_match))
+
+
+def _added(totals: dict | None, gained: dict, *, new_match: bool) -> dict:
+    """A player's totals with one match's new rows (their ``totals_of``) added."""
+    if totals is None:
+        return gained
+    merged = {c: totals[c] + gained[c] for c in SUMMED}
+    merged.update(matches=totals["matches"] + int(new_match), partie=totals["partie"] + gained["partie"],
+                  best_series=max(totals["best_series"], gained["best_series"]))
+    best = max((totals, gained), key=lambda t: (best_average(t), -t["best_average_innings"]))
+    merged.update(best_average_points=best["best_average_points"], best_average_innings=best["best_average_innings"])
+    return merged
+
+
+def totals_of(rows: list[dict]) -> dict:
+    """A player's sums over their rows: matches, partie, the summed figures, the best series and
+    the best partie average (its points and innings; the exact fraction decides, RULES 1.5)."""
+    totals = {c: sum(r[c] for r in rows) for c in SUMMED}
+    best = max(rows, key=lambda r: (average(r["points"], r["innings"]), -r["innings"]))
+    totals.update(matches=len({r["match_id"] for r in rows}), partie=len(rows),
+                  best_series=max(r["best_series"] for r in rows),
+                  best_average_points=best["points"], best_average_innings=best["innings"])
+    return totals
+
+
+

@@ -1,0 +1,182 @@
+"""The league's web admin over real HTTP (docs/league.md "Web admin"): a login with the admin token,
+a signed HttpOnly SameSite=Strict session cookie, CSRF on every form, refusals with their reason,
+everything escaped; and the public schedule with results."""
+import json
+
+import pytest
+from league_admin_helpers import SEASON, fixture_between, set_up_league
+from markupsafe import escape
+
+from admin_http_helpers import TOKEN, AdminClient
+from server.site.admin_session import Sessions
+
+
+@pytest.fixture
+def admin(receiver, serving):
+    with serving(receiver, admin_token=TOKEN) as server:
+        yield AdminClient(server.port)
+
+
+@pytest.fixture
+def logged_in(admin):
+    status, _, headers = admin.login()
+    assert status == 303 and headers["location"] == "/admin"
+    assert admin.get("/admin")[0] == 200              # as a browser follows the redirect: the page's CSRF token
+    return admin
+
+
+def test_admin_pages_need_the_login(admin):
+    status, _, headers = admin.get("/admin")
+    assert status == 303 and headers["location"] == "/admin/login"
+    status, page, _ = admin.get("/admin/login")
+    assert status == 200 and 'type="password" name="token"' in page
+
+
+def test_a_wrong_token_is_refused_and_counted_against_the_client(admin, receiver):
+    status, page, _ = admin.login("not-the-token")
+    assert status == 401 and "the admin token is not right" in page
+    assert admin.get("/admin")[0] == 303
+    statuses = [admin.post("/admin/login", {"token": f"guess-{n}"})[0] for n in range(25)]
+    assert statuses[0] == 401 and statuses[-1] == 429        # guessing is slowed down (server.site.access)
+
+
+def test_with_no_admin_token_the_web_admin_is_off(receiver, serving):
+    with serving(receiver) as server:
+        client = AdminClient(server.port)
+        status, page, _ = client.login("")
+    assert status == 401 and "the web admin is off" in page
+
+
+def test_the_session_cookie_is_signed_http_only_same_site_strict(logged_in):
+    cookie = logged_in.set_cookie.lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "path=/admin" in cookie
+    assert "secure" not in cookie                     # plain HTTP here; HTTPS: see the next test
+    status, page, _ = logged_in.get("/admin")
+    assert status == 200 and "Odhlásit" in page
+    name, value = logged_in.cookie.split("=", 1)
+    logged_in.cookie = f"{name}={value[:-1]}{'0' if value[-1] != '0' else '1'}"       # forged signature
+    assert logged_in.get("/admin")[0] == 303
+
+
+def test_over_https_the_session_cookie_is_secure(clock):
+    from starlette.responses import Response
+
+    sessions, answer = Sessions(TOKEN, clock), Response()
+    sessions.set_cookie(answer, sessions.new(admin=True), secure=True)
+    assert "; secure" in answer.headers["set-cookie"].lower()
+
+
+def test_a_session_expires(clock):
+    sessions = Sessions(TOKEN, clock)
+    cookie = sessions.encode(sessions.new(admin=True))
+    assert sessions.decode(cookie)["admin"]
+    clock.advance(8 * 3600)
+    assert sessions.decode(cookie) is None
+    assert Sessions("another-token-0123456789", clock).decode(cookie) is None
+
+
+def test_a_form_without_the_csrf_token_is_refused_and_changes_nothing(logged_in, store):
+    status, page, _ = logged_in.post("/admin/season", {"name": "2026/27"}, csrf=False)
+    assert status == 403 and "security token does not match" in page
+    status, page, _ = logged_in.post("/admin/season", {"name": "2026/27", "csrf": "forged"}, csrf=False)
+    assert status == 403 and store.league.seasons() == []
+
+
+@pytest.mark.parametrize("raw, status, reason", [
+    (b"csrf=x&name=" + b"a" * 17_000, 413, "at most 16384 bytes"),
+    (b"&".join(b"f%d=1" % n for n in range(30)), 400, "not valid URL-encoded UTF-8"),
+])
+def test_a_form_too_big_or_not_utf8_is_refused_with_the_reason(logged_in, raw, status, reason):
+    answer, page, _ = logged_in.post("/admin/venue", {}, raw=raw)
+    assert answer == status and reason in page
+
+
+def test_invalid_utf8_in_a_field_is_refused(logged_in, store):
+    raw = f"csrf={logged_in.csrf}&name=%FF%FE".encode()
+    status, page, _ = logged_in.post("/admin/venue", {}, raw=raw)
+    assert status == 400 and "not valid URL-encoded UTF-8" in page and store.league.venues() == []
+
+
+def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, store):
+    post = logged_in.post
+    assert post("/admin/season", {"name": "2026/27"})[0] == 200
+    status, page, _ = post("/admin/season", {"name": "2026/27", "autumn": "2026-09-01..2026-11-30"})
+    assert status == 400 and "must lie within October-November 2026 (A.2.1)" in page
+    assert post("/admin/venue", {"name": "Hostinec U Lva", "day0": "1", "day2": "1"})[0] == 200
+    assert post("/admin/venue", {"name": "Hospoda U Koule"})[0] == 200
+    context = {"season": SEASON, "competition": "carom"}
+    for name, venue in (("Lvi", "Hostinec U Lva"), ("Orli", "Hospoda U Koule"), ("Sokoli", "Hostinec U Lva")):
+        status, page, _ = post("/admin/team", context | {"name": name, "venue": venue, "captain": f"Kapitán {name}",
+                                                         "phone": "+420 777 000 111"})
+        assert status == 200, page
+    status, page, _ = post("/admin/team", context | {"name": "Bez", "venue": "Hostinec U Lva", "captain": "K",
+                                                     "phone": "nic"})
+    assert status == 400 and "the captain&#39;s phone must be digits" in page
+    assert post("/admin/player-add", context | {"name": "Novák", "team": "Lvi"})[0] == 200
+    status, page, _ = post("/admin/player-add", context | {"name": "Novák", "team": "Orli"})
+    assert status == 400 and "(A.3.4)" in page and store.league.team(SEASON, "carom", "Orli")["players"] == []
+    status, page, _ = post("/admin/generate", context)
+    assert status == 200 and "Rozlosováno 6 utkání" in page
+    lvi = [f for f in store.fixtures.of(SEASON, "carom") if "Lvi" in (f["home"], f["away"])]
+    for fixture in lvi[:2]:
+        assert post("/admin/postpone", context | {"fixture": fixture["id"], "team": "Lvi"})[0] == 200
+    status, page, _ = post("/admin/postpone", context | {"fixture": lvi[2]["id"], "team": "Lvi"})
+    assert status == 400 and "(A.3.3)" in page
+    status, page, _ = post("/admin/move", context | {"fixture": lvi[2]["id"], "date": "2026-12-24"})
+    assert status == 400 and "cannot move to 2026-12-24" in page
+    for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
+        status, page, _ = post("/admin/no-show", context | {"fixture": fixture_between(store, home, away)["id"],
+                                                            "team": "Orli"})
+        assert status == 200, page
+    assert "Orli vyřazen ze soutěže (A.3.7)" in page
+    assert store.league.team(SEASON, "carom", "Orli")["expelled"]
+
+
+def test_every_text_is_escaped_on_the_admin_and_schedule_pages(logged_in, store):
+    set_up_league(store)
+    evil = '<script>alert("x")</script>'
+    store.league.add_team(SEASON, "carom", evil, venue="Hostinec U Lva", captain=evil, phone="777000111")
+    store.fixtures.generate(SEASON, "carom")
+    for path in ("/admin", "/schedule"):
+        status, page, _ = logged_in.get(path)
+        assert status == 200 and evil not in page and str(escape(evil)) in page
+
+
+def test_logout_ends_the_session(logged_in):
+    status, _, headers = logged_in.post("/admin/logout", {})
+    assert status == 303 and headers["location"] == "/admin/login"
+    assert logged_in.get("/admin")[0] == 303
+
+
+def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_matches(admin, store, receiver, items, sign):
+    """A.2.3: the drawn schedule with each match's date is published on the league's site (no
+    login), round by round; a played match links to its result, a forfeited one says so."""
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    played = fixture_between(store, "Lvi", "Orli")
+    for body in items(played["id"], date=played["date"]):
+        assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
+    assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
+    assert all(f"{f['date']} 17:00" in page for f in store.fixtures.of(SEASON, "carom"))
+    record = store.fixtures.get(played["id"])
+    assert f'<a href="/matches/{played["id"]}.html">{record["points_home"]} : {record["points_away"]}</a>' in page
+    assert "kontumováno" in page
+    status, data, _ = admin.get("/schedule.json")
+    statuses = {f["status"] for f in json.loads(data)["fixtures"]}
+    assert status == 200 and {"played", "forfeited"} <= statuses
+
+
+def test_the_schedule_page_without_a_league_says_so(admin):
+    status, page, _ = admin.get("/schedule?season=<x>")
+    assert status == 200 and "Rozpis utkání zatím není." in page
+
+
+def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logged_in):
+    answers = [logged_in.get("/admin"), logged_in.get("/schedule")]
+    logged_in.post("/admin/logout", {})
+    answers.append(logged_in.get("/admin/login"))
+    for status, _, headers in answers:
+        policy = headers["content-security-policy"]
+        assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy

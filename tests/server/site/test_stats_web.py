@@ -1,0 +1,134 @@
+"""The statistics pages and exports over real HTTP (A.1.3, A.1.4): players, rankings, player and
+team pages, the match page's links, CSV parsed back, the rules page, hostile names as text."""
+import csv
+import html
+import io
+import json
+from urllib.parse import quote
+
+import pytest
+from markupsafe import escape
+from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, hand_league, hostile_match, hrefs
+
+from server.tables import stats
+
+
+@pytest.fixture
+def site(client, receiver, sign):
+    hand_league(receiver, sign("u-lva-1"), sign("u-koule-1"))
+    return client
+
+
+def page(client, path: str) -> str:
+    status, data = client.get(path)
+    assert status == 200, (path, data[:300])
+    return data.decode("utf-8")
+
+
+def csv_rows(client, path: str) -> list[dict]:
+    status, headers, data = client.request("GET", path)
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+def test_a_1_3_players_page_json_and_csv_say_the_same(site, receiver):
+    data = json.loads(page(site, "/players.json"))
+    assert data == json.loads(json.dumps(stats.players(receiver.store)))
+    text = page(site, "/players.html")
+    assert "Novák" in text and "3.666" in text and 'href="/players/Nov%C3%A1k.html?game=carom&amp;season=2026%2F27"' in text
+    rows = csv_rows(site, "/players.csv")
+    assert [r["player"] for r in rows] == [r["player"] for r in data["rows"]]
+    svoboda = next(r for r in rows if r["player"] == "Svoboda")
+    assert (svoboda["season"], svoboda["points"], svoboda["innings"], svoboda["general_average"]) == \
+        ("2026/27", "11", "3", "3.666")
+    eightball = csv_rows(site, "/players.csv?game=8ball")
+    assert {r["player"]: r["fouls"] for r in eightball} == {"Hrubý": "2", "Král": "0", "Malý": "1"}
+    assert csv_rows(site, "/players.csv?season=2025/26")[0]["season"] == "2025/26"
+
+
+def test_a_1_3_rankings_and_team_figures_exported_as_csv(site):
+    rows = csv_rows(site, "/rankings.csv")
+    general = [(r["place"], r["player"], r["value"]) for r in rows if r["ranking"] == "general_average"]
+    assert general == [("1", "Svoboda", "3.666"), ("2", "Novák", "3.333"), ("3", "Dvořák", "1.000"), ("3", "Černý", "1.000")]
+    assert "nejméně 1 partií" in page(site, "/rankings.html")
+    assert json.loads(page(site, "/rankings.json?min_partie=2"))["rankings"][0]["rows"][-1]["player"] == "Novák"
+    table = json.loads(page(site, "/table.json"))["rows"]
+    assert [(r["team"], r["points"], r["general_average"]) for r in csv_rows(site, "/table.csv")] == \
+        [(r["team"], str(r["points"]), r["general_average"]) for r in table]
+    assert [r["team"] for r in csv_rows(site, "/table-8ball.csv")] == ["Tágo", "Koule"]   # 1:1, sets 3:2
+
+
+def test_a_1_3_player_page_team_page_and_match_page_link_each_other(site):
+    """index → match → player → team → match: every name a link to its page."""
+    index = page(site, "/")
+    match = page(site, next(h for h in hrefs(index) if h.startswith("/matches/KD-2")))
+    player_link = next(h for h in hrefs(match) if h.startswith("/players/Nov"))
+    player = page(site, player_link)
+    assert "Hráč: Novák" in player and "3.500" in player and "KD-2" in player
+    team = page(site, next(h for h in hrefs(player) if h.startswith("/teams/Lvi")))
+    assert "Družstvo: Lvi" in team and "Novák" in team and "Dvořák" in team
+    assert any(h.startswith("/matches/KD-1") for h in hrefs(team))
+    assert json.loads(page(site, "/players/Nov%C3%A1k.json?season=2025/26"))["partie"][0]["match"] == "KD-0"
+    assert json.loads(page(site, "/teams/T%C3%A1go.json?game=8ball"))["players"][0]["player"] == "Malý"
+    assert "Fauly" in page(site, "/players/Hrub%C3%BD.html?game=8ball")
+
+
+def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures_before_it_plays(client, store):
+    """A.1.3 / A.3.2: a team the organiser entered has its page from the start of the season (it
+    was a 404 until the team's first match arrived, and nothing linked to it before then): its
+    venue and captain (not the captain's phone, which is for the organiser), its roster and its
+    fixtures; the schedule links every team to its page and the page links the schedule."""
+    from league_admin_helpers import SEASON, TEAMS, set_up_league
+
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    teams = {h for h in hrefs(page(client, "/schedule")) if h.startswith("/teams/")}
+    assert teams == {f"/teams/{quote(name, safe='')}.html?game=carom&season=2026%2F27" for name in TEAMS}
+    data = json.loads(page(client, f"/teams/Orli.json?season={quote(SEASON, safe='')}"))
+    venue, _, roster = TEAMS["Orli"]
+    assert data["table"] is None and data["players"] == [] and data["matches"] == []
+    league = data["league"]
+    assert (league["venue"], league["captain"], sorted(league["roster"])) == (venue, roster[0], sorted(roster))
+    assert len(league["fixtures"]) == 6 and all("Orli" in (f["home"], f["away"]) for f in league["fixtures"])
+    text = page(client, "/teams/Orli.html")                       # no season asked: the league's latest
+    assert "Družstvo: Orli" in text and "Hospoda U Koule" in text and "Soupiska" in text and "Kučera" in text
+    assert "+420" not in text and "777" not in text
+    assert text.count("naplánováno") == 6 and 'href="/schedule?season=2026%2F27"' in text
+    assert client.get("/teams/Nikdo.html")[0] == 404
+
+
+@pytest.mark.parametrize("path, status", [
+    ("/players/Nikdo.html", 404), ("/teams/Nikdo.json", 404), ("/players/Nov%C3%A1k.txt", 404),
+    ("/players.html?game=snooker", 400), ("/players.json?season=2026", 400), ("/rankings.csv?min_partie=-1", 400),
+    ("/rankings.html?min_partie=99999999", 400), ("/teams/Lvi.html?season=x", 400), ("/players/" + "x" * 300 + ".html", 404),
+])
+def test_bad_statistics_requests_get_a_reason_not_a_traceback(client, path, status):
+    code, data = client.get(path)
+    assert code == status and json.loads(data)["reason"]
+
+
+def test_a_1_4_the_rules_page_shows_the_leagues_texts_escaped(client):
+    status, headers, data = client.request("GET", "/rules.html")
+    text = data.decode("utf-8")
+    assert status == 200 and "default-src 'none'" in headers["content-security-policy"]
+    for needle in ("Kritéria řazení týmů", "PRAVIDLA PODKRUŠNOHORSKÉ BILLIARD LIGY", "1.8 League table"):
+        assert html.escape(needle, quote=False) in text
+    assert "<script" not in text
+
+
+def test_a_hostile_name_is_text_on_every_page_and_its_link_leads_to_it(client, receiver, sign):
+    hostile_match(receiver, sign("u-lva-1"))
+    listing = page(client, "/players.html")
+    assert str(escape(HOSTILE_PLAYER)) in listing and "<script>alert" not in listing
+    link = next(h for h in hrefs(listing) if h.startswith("/players/%3C"))
+    assert link.startswith("/players/" + quote(HOSTILE_PLAYER, safe=""))
+    player = page(client, link)
+    assert str(escape(HOSTILE_PLAYER)) in player and "<img" not in player
+    team = page(client, next(h for h in hrefs(player) if h.startswith("/teams/%3Cb%3E")))
+    assert str(escape(HOSTILE_TEAM)) in team and "<b>Tým" not in team
+    assert json.loads(page(client, "/teams/" + quote(HOSTILE_TEAM, safe="") + ".json"))["team"] == HOSTILE_TEAM
+    for path in ("/rankings.html", "/matches/KD-H.html", "/table.html"):
+        text = page(client, path)
+        assert "<script>alert" not in text and "<b>Tým" not in text
+    assert {r["player"] for r in csv.DictReader(io.StringIO(client.get("/players.csv")[1].decode("utf-8-sig")))} == \
+        {HOSTILE_PLAYER, "Svoboda"}

@@ -1,0 +1,176 @@
+"""The league's fixtures in the store: the generated schedule (A.2.2-A.2.5), moves, postponements
+(A.3.3) and no-shows with expulsion (A.3.7), and the table honouring the Decision (docs/league.md)."""
+import datetime as dt
+
+import pytest
+from league_admin_helpers import SEASON, fixture_between, free_working_day, play_as_device, set_up_league
+
+from server.ingest.receiver import Receiver
+from server.league.admin_fields import LeagueError
+from server.tables import exports
+
+
+@pytest.fixture
+def league(store):
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    return store
+
+
+def test_A_2_5_the_generated_schedule_is_stored_home_and_away_from_17_00(league):
+    fixtures = league.fixtures.of(SEASON, "carom")
+    assert len(fixtures) == 12                       # 4 teams, each with each, home and away
+    pairs = {(f["home"], f["away"]) for f in fixtures}
+    assert len(pairs) == 12 and all((away, home) in pairs for home, away in pairs)
+    assert {f["start"] for f in fixtures} == {"17:00"} and {f["status"] for f in fixtures} == {"scheduled"}
+    lvi_home = fixture_between(league, "Lvi", "Orli")
+    assert lvi_home["venue"] == "Hostinec U Lva" and lvi_home["id"].endswith("-lvi-orli")
+    assert all(dt.date.fromisoformat(f["date"]).weekday() < 5 for f in fixtures)      # A.2.2
+
+
+def test_a_schedule_is_drawn_once_unless_replaced_before_it_begins(league):
+    with pytest.raises(LeagueError, match="already has a schedule of 12 fixtures"):
+        league.fixtures.generate(SEASON, "carom")
+    assert league.fixtures.generate(SEASON, "carom", replace=True)["fixtures"] == 12
+    league.fixtures.postpone(fixture_between(league, "Lvi", "Orli")["id"], "Lvi")
+    with pytest.raises(LeagueError, match="has begun"):
+        league.fixtures.generate(SEASON, "carom", replace=True)
+
+
+def test_a_schedule_needs_two_teams(store):
+    store.league.add_season(SEASON)
+    with pytest.raises(LeagueError, match="has 0 team"):
+        store.fixtures.generate(SEASON, "8ball")
+
+
+def test_the_organiser_moves_a_match_to_a_free_working_day_and_is_told_why_not_otherwise(league):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    day = free_working_day(league, fixture)
+    assert league.fixtures.move(fixture["id"], day)["date"] == day.isoformat()
+    saturday = day + dt.timedelta(days=5 - day.weekday())
+    with pytest.raises(LeagueError, match=r"working days only \(A.2.2\)"):
+        league.fixtures.move(fixture["id"], saturday)
+    with pytest.raises(LeagueError, match=r"outside the half-season .*A.2.1"):
+        league.fixtures.move(fixture["id"], dt.date(2027, 1, 12))
+    other = next(f for f in league.fixtures.of(SEASON, "carom") if "Lvi" in (f["home"], f["away"])
+                 and f["id"] != fixture["id"] and f["date"][:4] == day.isoformat()[:4])
+    with pytest.raises(LeagueError, match="Lvi already plays"):
+        league.fixtures.move(fixture["id"], dt.date.fromisoformat(other["date"]))
+    with pytest.raises(LeagueError, match="no fixture 'nope'"):
+        league.fixtures.move("nope", day)
+
+
+def test_A_3_3_a_team_postpones_at_most_twice_a_season_the_third_is_refused_with_the_reason(league):
+    lvi = [f for f in league.fixtures.of(SEASON, "carom") if "Lvi" in (f["home"], f["away"])]
+    first = league.fixtures.postpone(lvi[0]["id"], "Lvi", reason="směna")
+    assert first["fixture"]["status"] == "postponed" and first["left"] == 1
+    day = free_working_day(league, lvi[1])
+    second = league.fixtures.postpone(lvi[1]["id"], "Lvi", to=day)
+    assert second["fixture"]["date"] == day.isoformat() and second["fixture"]["status"] == "scheduled"
+    with pytest.raises(LeagueError, match=rf"Lvi has already postponed 2 matches in 2026/27 \({lvi[0]['id']}, "
+                                          rf"{lvi[1]['id']}\); a team may postpone at most 2 \(A.3.3\)"):
+        league.fixtures.postpone(lvi[2]["id"], "Lvi")
+    assert league.fixtures.get(lvi[2]["id"])["status"] == "scheduled"          # refused: nothing changed
+    opponent = lvi[2]["away"] if lvi[2]["home"] == "Lvi" else lvi[2]["home"]
+    assert league.fixtures.postpone(lvi[2]["id"], opponent)["postponements"] == 1   # counted per team
+    assert [p["fixture"] for p in league.fixtures.postponements(SEASON, "carom", "Lvi")] == [lvi[0]["id"], lvi[1]["id"]]
+    with pytest.raises(LeagueError, match="'Jiskra' does not play fixture"):
+        league.fixtures.postpone(fixture_between(league, "Lvi", "Orli")["id"], "Jiskra")
+
+
+def _play(store, match_items, sign):
+    """The device's record of Lvi v Orli (carom_samples.match) under the fixture's id, through the receiver."""
+    fixture = fixture_between(store, "Lvi", "Orli")
+    receiver = Receiver(store)
+    for body in match_items(fixture["id"], date=fixture["date"]):
+        status, answer = receiver.handle(sign("u-lva-1").sign(body), via="test")
+        assert status == 200, answer
+    return fixture
+
+
+def test_A_3_7_a_no_show_forfeits_the_match_and_the_second_expels_the_team_its_results_annulled(league, items, sign):
+    played = _play(league, items, sign)
+    table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    assert set(table) == {"Lvi", "Orli"}
+    first = league.fixtures.no_show(fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
+    assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "forfeited_to": "Sokoli",
+                     "no_shows": 1, "expelled": False, "cancelled": []}
+    assert fixture_between(league, "Orli", "Sokoli")["status"] == "forfeited"
+    table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    assert table["Sokoli"]["points"] == 8 and table["Orli"]["matches"] == 2      # forfeited 8 : 0
+    second = league.fixtures.no_show(fixture_between(league, "Jiskra", "Orli")["id"], "Orli")
+    assert second["expelled"] and second["no_shows"] == 2
+    assert fixture_between(league, "Orli", "Lvi")["id"] in second["cancelled"]
+    assert played["id"] not in second["cancelled"]
+    assert league.league.team(SEASON, "carom", "Orli")["expelled"]
+    rows = exports.league_table(league, "carom", SEASON)["rows"]
+    assert [r["team"] for r in rows] == []           # Lvi's only match was against Orli: annulled
+    assert {f["status"] for f in league.fixtures.of(SEASON, "carom") if "Orli" in (f["home"], f["away"])} \
+        == {"played", "forfeited", "cancelled"}
+    with pytest.raises(LeagueError, match=r"Orli was expelled on .* \(A.3.7\)"):
+        league.fixtures.no_show(fixture_between(league, "Orli", "Jiskra")["id"], "Orli")
+
+
+def test_A_3_7_a_no_show_for_a_match_already_forfeited_or_played_is_refused(league, items, sign):
+    played = _play(league, items, sign)
+    with pytest.raises(LeagueError, match="is played"):
+        league.fixtures.no_show(played["id"], "Orli")
+    fixture = fixture_between(league, "Sokoli", "Jiskra")
+    league.fixtures.no_show(fixture["id"], "Jiskra")
+    with pytest.raises(LeagueError, match="is forfeited"):
+        league.fixtures.no_show(fixture["id"], "Sokoli")
+    with pytest.raises(LeagueError, match="only a match still to be played can move"):
+        league.fixtures.move(fixture["id"], free_working_day(league, fixture))
+
+
+def test_A_2_3_the_draw_follows_the_published_lot_the_same_lot_the_same_schedule(store):
+    set_up_league(store)
+
+    def drawn(lot):
+        plan = store.fixtures.generate(SEASON, "carom", lot=lot, replace=True)
+        assert plan["lot"] == (lot or "2026/27 carom")
+        return [(f["date"], f["home"], f["away"]) for f in store.fixtures.of(SEASON, "carom")]
+
+    first = drawn("losování 2026-09-15")
+    assert drawn("losování 2026-09-15") == first
+    assert drawn(None) == drawn("2026/27 carom")
+
+
+def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
+    import carom_samples
+    from delivery.outbox import item_body
+
+    set_up_league(store, "8ball")
+    store.fixtures.generate(SEASON, "8ball")
+    fixture = fixture_between(store, "Jiskra", "Orli", "8ball")
+    played, (match_id, *closing) = carom_samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
+                                                           date=fixture["date"])
+    bodies = [item_body(item_id, "partie", *rest) for item_id, *rest in played] + [item_body(match_id, "match",
+                                                                                              *closing)]
+    for body in bodies:
+        status, answer = Receiver(store).handle(sign("u-koule-1").sign(body), via="test")
+        assert status == 200, answer
+    assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == {"Jiskra", "Orli"}
+    for home, away in (("Orli", "Sokoli"), ("Lvi", "Orli")):
+        store.fixtures.no_show(fixture_between(store, home, away, "8ball")["id"], "Orli")
+    assert exports.league_table(store, "8ball", SEASON)["rows"] == []
+
+
+def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, sign):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    match_id = play_as_device(league, items, sign, fixture)
+    played = league.fixtures.get(fixture["id"])
+    assert played["status"] == "played" and played["match"] == match_id
+    assert played["points_home"] + played["points_away"] == 8
+    assert fixture_between(league, "Orli", "Lvi")["status"] == "scheduled"      # the return leg is not
+
+
+def test_A_3_7_the_device_record_of_a_forfeited_fixture_replaces_the_8_to_0(league, items, sign):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    league.fixtures.no_show(fixture["id"], "Orli")
+    assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == {"Lvi": 8, "Orli": 0}
+    match_id = play_as_device(league, items, sign, fixture)
+    record = exports.match_record(league, match_id)
+    table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    assert table["Lvi"]["points"] == record["points"]["home"] and table["Lvi"]["matches"] == 1
+    assert league.fixtures.get(fixture["id"])["match"] == match_id

@@ -1,0 +1,51 @@
+"""The schema is Alembic's (server/storage/migrations): applied when a store is opened, idempotent, and a
+SQLite file from before the migrations is adopted with its rows in their arrival order."""
+import sqlite3
+from pathlib import Path
+
+from alembic.script import ScriptDirectory
+from sql_helpers import sql
+
+from server import storage
+from server.storage.store import Store
+
+HEAD = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_current_head()
+
+
+def test_a_store_is_at_the_latest_revision_and_reopening_changes_nothing(store, store_place):
+    before = store.devices.all()
+    assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    again = Store(store_place)
+    try:
+        assert sql(again, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+        assert again.devices.all() == before and len(before) == 4
+    finally:
+        again.close()
+
+
+LEGACY = [   # a store as the receiver made it before the migrations (rowid order, no seq columns)
+    "CREATE TABLE devices (id TEXT PRIMARY KEY, secret BLOB NOT NULL, note TEXT NOT NULL DEFAULT '', "
+    "added TEXT NOT NULL, role TEXT NOT NULL DEFAULT 'device')",
+    "CREATE TABLE items (id TEXT PRIMARY KEY, kind TEXT NOT NULL, game TEXT, match_id TEXT, device TEXT NOT NULL, "
+    "via TEXT NOT NULL, received TEXT NOT NULL, body BLOB NOT NULL, origin TEXT)",
+    "CREATE INDEX items_match ON items(match_id)",
+    "CREATE TABLE refusals (at TEXT NOT NULL, via TEXT NOT NULL, remote TEXT, device TEXT, item_id TEXT, "
+    "status INTEGER NOT NULL, reason TEXT NOT NULL)",
+    *(f"INSERT INTO items VALUES ('{item_id}', 'partie', 'carom', NULL, 'd', 'http', '2026-01-01', x'7b7d', NULL)"
+      for item_id in ("z-first", "a-second", "m-third")),         # arrival order is not the ids' order
+    "INSERT INTO devices VALUES ('d', x'00', '', '2026-01-01', 'gateway')",
+    "INSERT INTO refusals VALUES ('2026-01-01', 'http', NULL, NULL, NULL, 401, 'old')",
+]
+
+
+def test_a_sqlite_store_from_before_the_migrations_keeps_its_rows_in_order(tmp_path):
+    with sqlite3.connect(tmp_path / "old.sqlite") as db:
+        for statement in LEGACY:
+            db.execute(statement)
+    db.close()
+    store = Store(tmp_path / "old.sqlite")
+    assert [row["id"] for row in store.items.all()] == ["z-first", "a-second", "m-third"]
+    assert store.devices.all() == [{"id": "d", "note": "", "added": "2026-01-01", "role": "gateway", "venue": None}]
+    assert [r["reason"] for r in store.refusals.latest()] == ["old"]
+    assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    store.close()

@@ -1,0 +1,51 @@
+"""Per-player totals kept at ingestion (statistics, A.1.3): a partie that arrives adds its rows to
+its players' totals; a row that changes or goes sums that player's season again. Either way the
+totals are what summing the player's stored rows gives (server/tables/player_figures.py)."""
+import random
+
+import pytest
+from sql_helpers import sql
+
+from server.storage.players import ROW, SUMMED, TOTALS
+from server.tables import player_figures
+from server.tables.player_figures import totals_of
+
+
+def _kept(store) -> dict:
+    rows = sql(store, f"SELECT game, season, player, team, {', '.join(TOTALS)} FROM player_totals")
+    return {tuple(r[:4]): dict(zip(TOTALS, r[4:])) for r in rows}
+
+
+def _summed_again(store) -> dict:
+    rows = sql(store, f"SELECT game, season, player, team, match_id, best_series, {', '.join(SUMMED)} "
+                      "FROM player_figures")
+    per_player: dict[tuple, list[dict]] = {}
+    for r in rows:
+        per_player.setdefault(tuple(r[:4]), []).append(dict(zip(("match_id", "best_series", *SUMMED), r[4:])))
+    return {key: totals_of(kept) for key, kept in per_player.items()}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_totals_added_as_partie_arrive_equal_the_rows_summed_again(receiver, items, sign, seed):
+    """Three matches of the same two teams (the same players), their items in a shuffled order."""
+    bodies = [b for n in range(3) for b in items(f"KD-{n}", seed=seed * 10 + n)]
+    random.Random(seed).shuffle(bodies)
+    for body in bodies:
+        assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
+    kept = _kept(receiver.store)
+    assert kept and kept == _summed_again(receiver.store)
+    assert all(t["matches"] == 3 for t in kept.values() if t["partie"] >= 3)
+
+
+def test_a_changed_or_dropped_row_sums_its_player_again(receiver, items, sign):
+    for body in items("KD-1", seed=4) + items("KD-2", seed=5):
+        assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
+    store = receiver.store
+    rows = [dict(zip(ROW, r)) for r in sql(store, f"SELECT {', '.join(ROW)} FROM player_figures "
+                                                  "WHERE match_id = 'KD-1' ORDER BY partie_id, side")]
+    changed = [{**rows[0], "points": rows[0]["points"] + 7, "best_series": 99}] + rows[2:]     # rows[1] dropped
+    with store.transaction():
+        player_figures.replace(store, "KD-1", changed)
+    kept = _kept(store)
+    assert kept == _summed_again(store)
+    assert kept[(rows[0]["game"], rows[0]["season"], rows[0]["player"], rows[0]["team"])]["best_series"] == 99
