@@ -13,8 +13,9 @@ import pytest
 from rules.games import game_names
 
 ROOT = Path(__file__).resolve().parents[1]
-# The packages held to it. The receiver (server/) joins once its wings ask the registry too.
-PACKAGES = ("rules", "input", "display", "firmware_host", "cli")
+# The packages held to it: every package of the device. The receiver (server/) joins once its wings
+# ask the registry too.
+PACKAGES = ("rules", "input", "display", "firmware_host", "cli", "clock", "wire", "delivery", "config")
 # Where a game may be named: the registry, the game's own modules.
 ALLOWED = ("rules/games.py", "rules/game.py", "rules/carom/", "rules/eightball/")
 NAMES = frozenset(game_names())
