@@ -14,13 +14,15 @@ holds the overlay's ``Slot`` (shared with the referee's keys), the take-back ``W
 ``Outgoing`` records (night_take_back) and the ``Orphans`` (night_orphans).
 """
 import os
+from collections.abc import Callable
+from typing import Any
 
 from clock import SystemClock
 from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
 from firmware_host.night_orphans import Orphans
-from firmware_host.night_store import NightStore
+from firmware_host.night_store import NightStore, OpenPartie
 from firmware_host.night_take_back import REOPENED, TAKE_BACK_SECONDS, Outgoing, Window
 from input.messages import Said, Texts, refusal
 from input.overlays import Fired, Slot
@@ -44,7 +46,7 @@ class Night:
         self.t = Texts(self.device.language)
         self.store = NightStore(self.device.data_dir, fsync=config.journal.fsync)
         self.state = self.store.fold()
-        self.partie = None                  # night_store.OpenPartie in play
+        self.partie: OpenPartie | None = None   # the partie in play
         self.slot = slot or Slot()          # the overlay in force, shared with the referee
         self.show_lot = False
         self.window = Window(self.clock)
@@ -89,6 +91,21 @@ class Night:
         return self.state.match
 
     @property
+    def current(self) -> rules_night.Match:
+        """The match in play, for what only its screens and menus reach (a bug otherwise)."""
+        match = self.state.match
+        if match is None:
+            raise LookupError("no match in play")
+        return match
+
+    @property
+    def playing(self) -> OpenPartie:
+        """The partie in play, for what only its screens and menus reach (a bug otherwise)."""
+        if self.partie is None:
+            raise LookupError("no partie in play")
+        return self.partie
+
+    @property
     def board(self):
         return self.partie.board if self.partie is not None else None
 
@@ -105,13 +122,14 @@ class Night:
     def phase(self) -> str:
         if self.slot.overlay is not None:
             return "prompt" if self.slot.overlay.model()["screen"] == "prompt" else "menu"
-        if self.match is None:
+        match = self.match
+        if match is None:
             return "orphan" if self.orphans else "ready"
         if self.show_lot:
             return "lotdraw"
         if self.partie is not None:
             return "partie"
-        return "result" if self.match.over else "next"
+        return "result" if match.over else "next"
 
     def screen(self) -> dict:
         phase = self.phase
@@ -145,19 +163,23 @@ class Night:
         """A command the referee's overlays checked against this board (input.overlays.checked):
         journalled (fsync), then pushed — not checked a second time. Returns what the counter
         should say about it, if anything (an 8-ball game won, a re-rack)."""
-        board = self.board
-        if board is None:
+        partie = self.partie
+        if partie is None:
             raise Said(self.t("no_partie"), code="no_partie")
         if self.state.previous is not None:
             self.finalize()                  # the next partie's first stroke: the partie before is final
-        news = game_for(board.header["game"]).news
-        before = board.summary() if news else None
-        self.partie.append(dict(cmd, at=self._now_iso()))
-        board.push(cmd)
+        news = game_for(partie.board.header["game"]).news
         if news is None:
+            self._push(partie, cmd)
             return None
-        after = board.summary()
+        before = partie.board.summary()
+        self._push(partie, cmd)
+        after = partie.board.summary()
         return screens.rack_news_text(self.t, news(cmd, before, after), after.get("names", {}))
+
+    def _push(self, partie: OpenPartie, cmd: dict) -> None:
+        partie.append(dict(cmd, at=self._now_iso()))
+        partie.board.push(cmd)
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that
@@ -201,21 +223,22 @@ class Night:
             return self._undo_on_screen()
         if phase == "lotdraw" and action == "confirm":
             self.show_lot = False
-            return
-        if phase == "lotdraw" and action == "cancel" and self.match.abandonable:
+            return None
+        if phase == "lotdraw" and action == "cancel" and self.current.abandonable:
             self.slot.overlay = self._abandon_question()
-            return
+            return None
         opened = None
         if phase == "ready" and action in ("confirm", "menu"):
             opened = self._setup_menu()
         elif phase == "partie" and action == "confirm":
             opened = self._partie_menu()
         elif phase == "result" and action == "confirm":
-            side = self.match.awaiting          # a league match: its captains answer the zápis
+            side = self.current.awaiting          # a league match: its captains answer the zápis
             opened = self._captain_menu(side) if side else menus.yes_no(self.t, self.t("close_match"), "close_match")
         if opened is None:
             raise Said(self._hint(), code="no_effect")
         self.slot.overlay = opened
+        return None
 
     def _hint(self) -> str:
         return menus.screen_hint(self.t, self.phase, self.board)
@@ -258,7 +281,7 @@ class Night:
                                       league=self.league)
 
     def _partie_menu(self, _=None):
-        return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)
+        return menus.partie_menu(self.t, self.board, abandonable=self.current.abandonable)
 
     def _abandon_question(self, _=None):
         return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
@@ -267,16 +290,17 @@ class Night:
         """The captain of ``side`` answers the zápis: the one chosen after attendance (A.6.1) is
         asked for their signature; without one, the captain picks their name from the players
         present (a forfeited match: the team's list in the league file)."""
-        chosen = self.match.captains.get(side)
+        match = self.current
+        chosen = match.captains.get(side)
         if chosen is not None:
-            return menus.sign_menu(self.t, self.match, menus.Answer(side, chosen), chosen=True)
-        names = list(self.match.present.get(side) or ())
+            return menus.sign_menu(self.t, match, menus.Answer(side, chosen), chosen=True)
+        names = list(match.present.get(side) or ())
         if not names:
             try:
-                names = list(self.league.team(self.match.home if side == "home" else self.match.away).players)
+                names = list(self.league.team(match.team(side)).players)
             except KeyError:                # a league file changed since: only "Nepodepsáno" is left
                 names = []
-        return menus.captain_menu(self.t, self.match, side, names)
+        return menus.captain_menu(self.t, match, side, names)
 
     def _inning_menu(self, value):
         opened = menus.inning_menu(self.t, self.board, *value)
@@ -318,7 +342,7 @@ class Night:
         return menus.played_question(self.t, setup)
 
     def _no_show(self, setup: menus.Setup):
-        return menus.yes_no(self.t, self.t("no_show_q", team=setup.team(setup.side)), "forfeit_match", setup,
+        return menus.yes_no(self.t, self.t("no_show_q", team=setup.team(setup.marking)), "forfeit_match", setup,
                             no=("present", setup))
 
     def _forfeit_match(self, setup: menus.Setup) -> None:
@@ -346,8 +370,8 @@ class Night:
         return menus.points_prompt(self.t, *value)
 
     def _sign_as(self, answer: menus.Answer):
-        chosen = self.match.captains.get(answer.side) == answer.captain
-        return menus.sign_menu(self.t, self.match, answer, chosen=chosen)
+        chosen = self.current.captains.get(answer.side) == answer.captain
+        return menus.sign_menu(self.t, self.current, answer, chosen=chosen)
 
     def _sign(self, answer: menus.Answer):
         return self._answer(rules_night.sign_event(answer.side, answer.captain, self._now_iso()))
@@ -391,7 +415,7 @@ class Night:
         if self.partie is not None:             # the next partie was started, nothing entered yet
             self._take_back_start()
         self._record({"ev": "reopen"})
-        if decision == "end" and not self.match.league and self.state.decision == "closed":
+        if decision == "end" and not self.current.league and self.state.decision == "closed":
             self._record({"ev": "reopen"})
         self.slot.overlay = None
         self._resume()
@@ -420,7 +444,8 @@ class Night:
             in_play = rules_night.partie_line(board.header, board.summary())
             self.partie.journal.close()
             self.partie = None
-        self._record(rules_night.interrupt_event(self.match, reason, self.match.captains.get("home"),
+        match = self.current
+        self._record(rules_night.interrupt_event(match, reason, match.captains.get("home"),
                                                  self._now_iso(), in_play))
         self.slot.overlay = None
 
@@ -436,7 +461,8 @@ class Night:
         self._record({"ev": "set_aside", "partie": partie_id})
         self.store.set_aside([partie_id], self._stamp())
 
-    CHOICES = {
+    # action → handler(night, value): the menu it opens, what the counter says, or None
+    CHOICES: dict[str, Callable[["Night", Any], Any]] = {
         # setting a match up
         "keytest": _keytest, "setup_menu": _open_setup, "home_menu": _home_menu, "away_menu": _away_menu,
         "present": _present, "toggle": _toggle, "present_done": _present_done, "no_show": _no_show,
@@ -463,10 +489,11 @@ class Night:
         captain's menu, or — both answered — the match closed and sent."""
         rules_night.apply(self.state, event)             # refused before anything is journalled
         self._record(event)
-        if self.match.signed_off:
+        match = self.current
+        if match.awaiting is None:          # signed off: both captains answered
             self._close_match()
             return None
-        return self._captain_menu(self.match.awaiting)
+        return self._captain_menu(match.awaiting)
 
     # -- taking decisions back, making them final ----------------------------------
     def window_left(self) -> float | None:
@@ -501,7 +528,7 @@ class Night:
         started but with nothing entered yet), or the team forfeit on its result screen."""
         if self.can_take_back():
             return self._reopen()
-        if self.phase == "result" and self.match.forfeit:
+        if self.phase == "result" and self.current.forfeit:
             self.slot.overlay = self._abandon_question()         # the forfeit is taken back by giving the match up
             return None
         if self.board is not None:
@@ -525,7 +552,7 @@ class Night:
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
                                              forfeit=forfeit, fixture=setup.fixture, captains=setup.captains))
-        if self.match.needs_lot:
+        if self.current.needs_lot:
             self._draw_lot()
 
     def _start_single(self) -> None:
@@ -533,28 +560,29 @@ class Night:
         self._record(rules_night.match_event(self._new_id(None), self.device.game, self._today(), 1))
 
     def _draw_lot(self) -> None:
-        self._record(rules_night.lot_event(self.match, int.from_bytes(self.urandom(4), "big")))
+        self._record(rules_night.lot_event(self.current, int.from_bytes(self.urandom(4), "big")))
         self.show_lot = True
 
     def _start_partie(self, a: str, b: str, home: str | None) -> None:
-        header = rules_night.partie_header(self.match, a, b, home, self.config.rules_header(self.match.game),
+        match = self.current
+        header = rules_night.partie_header(match, a, b, home, self.config.rules_header(match.game),
                                            {"device": self.device.name, **self._place()})
         self.partie = self.store.start_partie(header, self._now_iso())
 
     def _take_back_start(self) -> None:
         """Nothing entered yet: the partie's header-only file goes, and who starts is asked again."""
-        self.store.take_back(self.partie)
+        self.store.take_back(self.playing)
         self.partie = None
 
     def _close_partie(self) -> None:
         """Journal that the finished partie is closed; its record goes to the outbox once that is
         final (the next partie's first stroke, the next match, a restart or TAKE_BACK_SECONDS)."""
-        partie, number = self.partie, self.match.number
+        partie, match = self.playing, self.current
         self.outgoing.hold(partie)              # sent from memory when final
         self.store.close_partie(partie)
         self.partie = None
-        self._record(rules_night.closed_event(number, partie.board.header, partie.board.summary()))
-        if not self.match.league:
+        self._record(rules_night.closed_event(match.number, partie.board.header, partie.board.summary()))
+        if not match.league:
             self._record({"ev": "end"})
 
     def _close_match(self) -> None:

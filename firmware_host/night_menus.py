@@ -39,8 +39,24 @@ class Setup:
         """The team whose captain is chosen next (after attendance), or None once both are."""
         return next((s for s in ("home", "away") if s not in self.captains), None)
 
+    @property
+    def marking(self) -> str:
+        """The side whose players are marked now: its menus are shown only while one is left."""
+        return _left(self.side, "attendance")
+
+    @property
+    def naming(self) -> str:
+        """The side whose captain is chosen now: its menu is shown only while one is left."""
+        return _left(self.captain_side, "captains")
+
     def team(self, side: str) -> str:
         return self.home if side == "home" else self.away
+
+
+def _left(side: str | None, step: str) -> str:
+    if side is None:
+        raise ValueError(f"both teams' {step} is done")
+    return side
 
 
 def item(text: str, action: str | None = None, value=None, *, hold: bool = False) -> MenuItem:
@@ -113,7 +129,7 @@ def present_menu(t: Texts, league, setup: Setup, marked: list[str] | None = None
                  title: str | None = None) -> Menu:
     """Mark who is present, home team first; everybody is marked to start with. Enter on
     "done" (where the cursor starts) takes them all."""
-    team = league.team(setup.team(setup.side))
+    team = league.team(setup.team(setup.marking))
     marked = list(team.players) if marked is None else marked
     toggles = [item(("✓ " if p in marked else "  ") + p, "toggle", (setup, marked, i))
                for i, p in enumerate(team.players)]
@@ -125,7 +141,7 @@ def present_menu(t: Texts, league, setup: Setup, marked: list[str] | None = None
 
 def toggled(t: Texts, league, setup: Setup, marked: list[str], index: int) -> Menu:
     """The presence menu with one player marked or unmarked."""
-    players = league.team(setup.team(setup.side)).players
+    players = league.team(setup.team(setup.marking)).players
     now = [p for p in players if (p in marked) != (p == players[index])]
     return present_menu(t, league, setup, now, index)
 
@@ -134,22 +150,22 @@ def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -
     """The next team's presence menu, the same again when too few are marked, or the Setup
     complete with who is present."""
     if len(marked) < need:
-        done = len(league.team(setup.team(setup.side)).players)
+        done = len(league.team(setup.team(setup.marking)).players)
         return present_menu(t, league, setup, marked, done, t("too_few", n=need))
-    setup = replace(setup, present={**setup.present, setup.side: marked})
+    setup = replace(setup, present={**setup.present, setup.marking: marked})
     return setup if setup.side is None else present_menu(t, league, setup)
 
 
 def captain_pick_menu(t: Texts, setup: Setup) -> Menu:
     """A.6.1: after attendance, before the first partie, each team (home first) names its captain
     from its players present; the sign-off then asks that captain."""
-    side = setup.captain_side
+    side = setup.naming
     return menu(t, t("captain_of", team=setup.team(side)),
                 [item(name, "captain_chosen", (setup, name)) for name in setup.present[side]], back="setup_menu")
 
 
 def with_captain(setup: Setup, name: str) -> Setup:
-    return replace(setup, captains={**setup.captains, setup.captain_side: name})
+    return replace(setup, captains={**setup.captains, setup.naming: name})
 
 
 def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None) -> Menu:
@@ -168,9 +184,9 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None) -
     interrupt = item(t("interrupt"), "interrupt_q")          # A.6.5: the match cannot go on
     if match.pairs is not None:                            # drawn by lot (carom, RULES 1.6)
         pair = match.pairs[number - 1]
-        names = [pair["home"], pair["away"]]
+        lag = [pair["home"], pair["away"]]
         return menu(t, t("lag", n=number),
-                    [item(n, "start", (n, names[1 - i], "ab"[i])) for i, n in enumerate(names)] + [interrupt],
+                    [item(n, "start", (n, lag[1 - i], "ab"[i])) for i, n in enumerate(lag)] + [interrupt],
                     back=back, undo=undo)
     return menu(t, t("home_player", n=number),
                 [item(p, "pick_away", p) for p in match.present["home"]] + [interrupt], back=back, undo=undo)
@@ -285,16 +301,17 @@ def inning_menu(t: Texts, board, kind: str, player: str) -> Menu | None:
 
 
 def _insert_menu(t: Texts, board, player: str, innings: int) -> Menu:
-    places, refused = [], None
+    places: list[int] = []
+    refused: list[RuleError] = []
     for n in range(1, innings + 2):
         try:
             board.check({"cmd": "insert", "player": player, "inning": n, "points": 0})
         except RuleError as exc:
-            refused = refused or exc
+            refused.append(exc)
             continue
         places.append(n)
     if not places:
-        raise Said(t("no_insert", why=refusal(refused, t.language, board.header)), code="no_insert")
+        raise Said(t("no_insert", why=refusal(refused[0], t.language, board.header)), code="no_insert")
     texts = {n: t("before", n=n) if n <= innings else t("at_end") for n in places}
     return menu(t, t("insert"), [item(texts[n], "points", ("insert", player, n)) for n in places],
                 back="protocol", back_value="insert", numbers=tuple(places))
@@ -312,7 +329,7 @@ def points_prompt(t: Texts, kind: str, player: str, inning: int) -> NumberPrompt
 class Answer:
     """A captain's answer being given (menu state, not a decision until journalled)."""
     side: str
-    captain: str | None = None
+    captain: str
     kind: str | None = None
 
 
@@ -320,7 +337,7 @@ def captain_menu(t: Texts, match, side: str, names: list[str]) -> Menu:
     """A match whose captain of ``side`` was not chosen at setup (a team that did not come, a
     match set up by an older version): the captain picks their name (A.6.1: a player of the team);
     the last item is the referee's escape, "not signed", asked again with "Ne" first."""
-    team = match.home if side == "home" else match.away
+    team = match.team(side)
     items = [item(name, "sign_as", Answer(side, name)) for name in names]
     items.append(item(t("unsigned"), "unsigned_q", side))
     return menu(t, t("captain_of", team=team), items)
@@ -330,7 +347,7 @@ def sign_menu(t: Texts, match, answer: Answer, *, chosen: bool = False) -> Menu:
     """The captain named confirms the zápis — a deliberate act, so "Podepisuji" is taken only by
     the long press and habitual Enter presses never sign (issue 24) — or objects instead;
     ``chosen``: the captain was chosen at setup, so the referee's escape, "not signed", is here."""
-    team = match.home if answer.side == "home" else match.away
+    team = match.team(answer.side)
     items = [item(t("sign"), "sign", answer, hold=True), item(t("objection"), "objection_kind", answer)]
     if chosen:
         items.append(item(t("unsigned"), "unsigned_q", answer.side))
@@ -354,5 +371,5 @@ def objection_partie_menu(t: Texts, match, answer: Answer) -> Menu:
 
 def unsigned_question(t: Texts, match, side: str) -> Menu:
     """The escape is not a habitual Enter: the question starts on "Ne", which goes back."""
-    team = match.home if side == "home" else match.away
+    team = match.team(side)
     return yes_no(t, t("unsigned_q", team=team), "unsigned", side, no=("captain", side))

@@ -32,7 +32,7 @@ def partie_model(board, match=None) -> dict:
 def match_model(match, t: Texts) -> dict:
     """The team match: each closed partie's line and the team points (or the forfeit)."""
     if match.forfeit:
-        lines = [t("no_show", team=match.home if match.forfeit == "home" else match.away)]
+        lines = [t("no_show", team=match.team(match.forfeit))]
     else:
         lines = [f"{number}. {line['home']} {line['score']} {line['away']}{_forfeited(t, line)} "
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
@@ -77,7 +77,7 @@ def answer_lines(match, t: Texts) -> list[str]:
     kinds = objection_texts(t)
     lines = []
     for answer in match.answers:
-        team = match.home if answer["side"] == "home" else match.away
+        team = match.team(answer["side"])
         if answer["ev"] == "sign":
             lines.append(t("signed_line", team=team, name=answer["captain"]))
         elif answer["ev"] == "object":

@@ -7,6 +7,7 @@ outbox — a record the referee took back is never sent (docs/record-format.md, 
 night's journal"). ``match_night.Night`` holds a ``Window`` (when the decisions become final by
 time) and an ``Outgoing`` (the records on their way to the outbox).
 """
+from clock import Clock
 from rules import night as rules_night
 from rules.games import game_for
 from rules.record import encode_line
@@ -19,7 +20,7 @@ REOPENED = {"closed": "partie_reopened", "end": "match_reopened", "abandon": "ab
 class Window:
     """The take-back window: when the decisions not yet final become final by time."""
 
-    def __init__(self, clock):
+    def __init__(self, clock: Clock):
         self.clock = clock
         self.ends: float | None = None      # clock.monotonic() when they become final
 

@@ -112,6 +112,13 @@ class Match:
             return ()
         return tuple(side for side in SIDES if side != self.forfeit)
 
+    def team(self, side: str) -> str:
+        """The name of the team playing as ``side`` ("home"/"away") in a league match."""
+        name = self.home if side == "home" else self.away
+        if name is None:
+            raise ValueError("a single partie has no teams")
+        return name
+
     def answer(self, side: str) -> JSONObject | None:
         return next((a for a in self.answers if a["side"] == side), None)
 
