@@ -346,7 +346,10 @@ class Night:
                             no=("present", setup))
 
     def _forfeit_match(self, setup: menus.Setup) -> None:
-        self._start_match(setup, forfeit=setup.side)
+        self._start_match(setup, forfeit=setup.marking)
+
+    def _single(self, _) -> None:
+        self._start_single()
 
     def _pick_away(self, home_player: str):
         return menus.away_player_menu(self.t, self.match, home_player)
@@ -467,7 +470,7 @@ class Night:
         "keytest": _keytest, "setup_menu": _open_setup, "home_menu": _home_menu, "away_menu": _away_menu,
         "present": _present, "toggle": _toggle, "present_done": _present_done, "no_show": _no_show,
         "captain_chosen": _captain_chosen, "played_q": _played_question,
-        "forfeit_match": _forfeit_match, "single": lambda night, _: night._start_single(),
+        "forfeit_match": _forfeit_match, "single": _single,
         # partie after partie
         "next_menu": _next_menu, "pick_away": _pick_away, "single_names": _single_names, "start": _start,
         "partie_menu": _partie_menu,
@@ -556,6 +559,7 @@ class Night:
             self._draw_lot()
 
     def _start_single(self) -> None:
+        """A single partie: a match of one partie, no teams."""
         self.finalize()
         self._record(rules_night.match_event(self._new_id(None), self.device.game, self._today(), 1))
 
