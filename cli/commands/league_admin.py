@@ -87,14 +87,20 @@ def run(args, store) -> int:
         raise user_error(f"{name}: {exc}") from None
 
 
-def check_venue(store, venue: str | None) -> None:
-    """``add-device --venue``: once the league has venues, a device is registered at one of them."""
+def check_venue(store, venue: str | None) -> str | None:
+    """``add-device --venue``: once the league has venues, a device is registered at one of them,
+    under the league's spelling of it ("na  růžku" is the venue "Na Růžku", server.league.names)."""
     from cli.commands import user_error
+    from server.league.names import cleaned
 
+    if venue is None:
+        return None
     names = [v["name"] for v in store.league.venues()]
-    if venue is not None and names and store.league.venue_named(venue) is None:
+    known = store.league.venue_named(venue)
+    if names and known is None:
         raise user_error(f"add-device: no venue {venue!r} in the league; the venues: {', '.join(names)} "
                          "(venue add adds one)")
+    return known or cleaned(venue)
 
 
 def _season_add(args, store) -> int:

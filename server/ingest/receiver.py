@@ -14,6 +14,7 @@ The answer waits for the item's commit only: its match's figures are computed af
 import logging
 import threading
 
+from server.league import names
 from server.league.errors import Refused
 from server.league.verify import check, parse_body
 from server.storage.items import Conflict
@@ -174,7 +175,7 @@ class Receiver:
                                "(pocitadlo server add-device --venue)")
         venue = self.store.items.match_venue(parsed.match_id) or parsed.venue or mine
         for claimed, what in ((venue, f"match {parsed.match_id!r} is played at"), (parsed.venue, "the item names")):
-            if claimed is not None and claimed != mine:
+            if claimed is not None and not names.same(claimed, mine):
                 raise Refused(403, f"device {device!r} is registered for {mine!r}; {what} {claimed!r}")
         return venue
 

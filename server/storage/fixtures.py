@@ -6,6 +6,7 @@ expels the team, A.3.7 — the Decision is in docs/league.md).
 import datetime as dt
 
 from server.league import admin_fields as fields
+from server.league import names
 from server.league.admin_fields import LeagueError
 from server.storage.figures import SUMMED
 from server.storage.repository import Repository
@@ -170,8 +171,8 @@ class Fixtures(Repository):
         return [dict(zip(("fixture", "at", "was", "reason"), r)) for r in rows]
 
     def _side(self, fixture: dict, team: str) -> dict:
-        team = fields.text(team, "the team")
-        if team not in (fixture["home"], fixture["away"]):
+        team = fields.name(team, "the team")
+        if not (names.same(team, fixture["home"]) or names.same(team, fixture["away"])):
             raise LeagueError(f"{team!r} does not play fixture {fixture['id']} "
                               f"({fixture['home']} – {fixture['away']})")
         with self._read() as db:
@@ -189,7 +190,7 @@ class Fixtures(Repository):
         if fixture["status"] in ("forfeited", "cancelled") or fixture["closed"]:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
                               "not yet played")
-        opponent = fixture["away"] if team == fixture["home"] else fixture["home"]
+        opponent = fixture["away"] if names.same(team, fixture["home"]) else fixture["home"]
         with self._changing() as db:
             db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)",
                        (fixture_id, absent["id"], self.now()))

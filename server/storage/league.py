@@ -5,16 +5,12 @@ team per player and season, A.3.4). Fixtures, postponements and no-shows: server
 import datetime as dt
 
 from server.league import admin_fields as fields
+from server.league import names
 from server.league.admin_fields import LeagueError
 from server.league.czech_order import czech_key
 from server.storage.repository import Repository
 
 TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
-
-
-def fold(name: str) -> str:
-    """A venue name compared as the device compares it: without regard to case and spacing."""
-    return " ".join(name.casefold().split())
 
 
 class League(Repository):
@@ -53,8 +49,11 @@ class League(Repository):
     def add_venue(self, name: str, days="") -> dict:
         """A venue and the weekdays it is open for matches (empty: any working day); an existing
         venue gets the new opening days."""
-        name, opening = fields.text(name, "the venue"), fields.days_text(days)
+        name, opening = fields.name(name, "the venue"), fields.days_text(days)
         with self._changing() as db:
+            existing = names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
+            if existing not in (None, name):
+                raise fields.near_duplicate("venue", name, existing)
             db.execute("INSERT INTO venues(name, days) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                        "days = excluded.days", (name, opening))
         return {"name": name, "days": opening}
@@ -65,31 +64,35 @@ class League(Repository):
         with self._read() as db:
             rows = sorted(db.execute("SELECT name, days FROM venues").fetchall(), key=lambda row: czech_key(row[0]))
             devices = db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL ORDER BY id").fetchall()
-        return [{"name": name, "days": days, "devices": [d for d, v in devices if fold(v) == fold(name)]}
+        return [{"name": name, "days": days, "devices": [d for d, v in devices if names.same(v, name)]}
                 for name, days in rows]
 
     def venue_named(self, name: str) -> str | None:
-        """The league's venue of that name, as a device spells it (case and spacing aside)."""
-        return next((v["name"] for v in self.venues() if fold(v["name"]) == fold(name)), None)
+        """The league's venue of that name however it is spelled (server.league.names), or None."""
+        with self._read() as db:
+            return names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
 
     def _venue(self, db, name: str) -> str:
-        row = db.execute("SELECT name FROM venues WHERE name = ?", (name,)).fetchone()
-        if row is None:
+        found = names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
+        if found is None:
             raise LeagueError(f"no venue {name!r}; add it first (venue add)")
-        return row[0]
+        return found
 
     # -- teams and rosters -------------------------------------------------------------
     def add_team(self, season: str, competition: str, name: str, *, venue: str, captain: str, phone: str,
                  days="") -> dict:
         """A team of a season's competition, at its home venue, with its captain and the captain's
         phone (A.3.2) and the weekdays it asks to play on (A.2.4; empty: any)."""
-        competition, name = fields.competition(competition), fields.text(name, "the team")
-        captain, phone, days = fields.text(captain, "the captain"), fields.phone(phone), fields.days_text(days)
+        competition, name = fields.competition(competition), fields.name(name, "the team")
+        captain, phone, days = fields.name(captain, "the captain"), fields.phone(phone), fields.days_text(days)
         season = self.season(fields.season_name(season))["name"]
         with self._changing() as db:
             venue = self._venue(db, fields.text(venue, "the venue"))
-            if self.team_row(db, season, competition, name, missing=None):
+            existing = self.team_row(db, season, competition, name, missing=None)
+            if existing is not None and existing["name"] == name:
                 raise LeagueError(f"team {name!r} already plays {competition} in {season}")
+            if existing is not None:
+                raise fields.near_duplicate("team", name, existing["name"])
             db.execute("INSERT INTO teams(season, competition, name, venue, captain, phone, days) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (season, competition, name, venue, captain, phone, days))
         return self.team(season, competition, name)
@@ -109,15 +112,20 @@ class League(Repository):
         return teams
 
     def team(self, season: str, competition: str, name: str) -> dict:
-        for team in self.teams(season, competition):
-            if team["name"] == name:
-                return team
-        raise LeagueError(f"no team {name!r} in {competition} {season}")
+        """The team of that name however it is spelled (server.league.names)."""
+        teams = self.teams(season, competition)
+        found = names.find(name, [t["name"] for t in teams])
+        if found is None:
+            raise LeagueError(f"no team {name!r} in {competition} {season}")
+        return next(t for t in teams if t["name"] == found)
 
     @staticmethod
     def team_row(db, season, competition, name, *, missing="error"):
-        row = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? "
-                         "AND name = ?", (season, competition, name)).fetchone()
+        """The team's row, its name compared as an identity (server.league.names)."""
+        rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ?",
+                          (season, competition)).fetchall()
+        wanted = names.identity(name)
+        row = next((r for r in rows if names.identity(r[TEAM_COLUMNS.index("name")]) == wanted), None)
         if row is None and missing == "error":
             raise LeagueError(f"no team {name!r} in {competition} {season}")
         return dict(zip(TEAM_COLUMNS, row)) if row else None
@@ -125,14 +133,17 @@ class League(Repository):
     def add_player(self, season: str, competition: str, team: str, player: str) -> None:
         """Put a player on a team's roster; a player already on another team of the same season's
         competition is refused with that team's name (A.3.4)."""
-        player = fields.text(player, "the player")
+        player = fields.name(player, "the player")
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
-            other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
-                               "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
-            if other is not None:
-                where = "this team" if other[0] == team else f"team {other[0]!r}"
-                raise LeagueError(f"{player} already plays for {where} in {season}; a player plays for one "
+            rostered = db.execute("SELECT p.name, t.id, t.name FROM players p JOIN teams t ON t.id = p.team "
+                                  "WHERE p.season = ? AND p.competition = ?", (season, competition)).fetchall()
+            spelled = names.find(player, [name for name, _, _ in rostered])
+            if spelled is not None:
+                team_id, team_name = next((t, n) for name, t, n in rostered if name == spelled)
+                where = "this team" if team_id == row["id"] else f"team {team_name!r}"
+                also = "" if spelled == player else f" as {spelled!r}"
+                raise LeagueError(f"{player} already plays for {where}{also} in {season}; a player plays for one "
                                   "team a season (A.3.4)")
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
@@ -140,10 +151,19 @@ class League(Repository):
     def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
-            gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
-                              (season, competition, player, row["id"])).rowcount
+            spelled = names.find(player, [n for (n,) in db.execute(
+                "SELECT name FROM players WHERE team = ?", (row["id"],)).fetchall()])
+            gone = spelled is not None and db.execute(
+                "DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
+                (season, competition, spelled, row["id"])).rowcount
         if not gone:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
+
+    def folded_names(self) -> list[dict]:
+        """The near-duplicate names migration 0008 folded into one (server.league.names)."""
+        with self._read() as db:
+            rows = db.execute("SELECT kind, scope, kept, folded FROM name_folds ORDER BY seq").fetchall()
+        return [dict(zip(("kind", "scope", "kept", "folded"), row)) for row in rows]
 
     def places(self) -> list[tuple[str, str, str, str | None]]:
         """(season, competition, venue, date) of every team (its home venue, no date) and fixture."""

@@ -4,7 +4,7 @@ import datetime as dt
 
 from rules.games import GAMES
 from server.league import admin_fields as fields
-from server.storage.league import fold
+from server.league import names
 
 
 def league_document(store, venue: str, today: dt.date, days: int = 28, *,
@@ -22,7 +22,7 @@ def league_document(store, venue: str, today: dt.date, days: int = 28, *,
     teams = [t for t in store.league.teams(season, competition) if not t["expelled"]]
     first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
     fixtures = [f for f in store.fixtures.of(season, competition, first=first, last=last)
-                if f["status"] == "scheduled" and fold(f["venue"]) == fold(venue)]
+                if f["status"] == "scheduled" and names.same(f["venue"], venue)]
     return {"league": {"name": store.league.competitions()[competition], "season": season,
                        "competition": competition},
             "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
@@ -38,7 +38,7 @@ def _venue_league(store, venue: str, today: dt.date, competition: str | None = N
     None when the venue has neither."""
     current = fields.season_containing(today)
     here = [(season, played, date) for season, played, where, date in store.league.places()
-            if fold(where) == fold(venue) and competition in (None, played)]
+            if names.same(where, venue) and competition in (None, played)]
     if not here:
         return None
 
