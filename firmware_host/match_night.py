@@ -332,7 +332,8 @@ class Night(OnSlot, TakeBack, Orphans):
         """Journal the match; ``forfeit``: the team that did not turn up, and the match goes to its result."""
         self.finalize()                      # the match before is final now
         game = self.device.game
-        count = rules_night.partie_count(game, self.config.eightball.individual_matches)
+        count = rules_night.partie_count(game, self.league.rules.get("partie_per_match",
+                                                                   self.config.eightball.individual_matches))
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
                                              forfeit=forfeit, fixture=setup.fixture))
@@ -348,7 +349,10 @@ class Night(OnSlot, TakeBack, Orphans):
         self.show_lot = True
 
     def _start_partie(self, a: str, b: str, home: str | None) -> None:
-        header = rules_night.partie_header(self.match, a, b, home, self.config.rules_header(self.match.game),
+        rules = self.config.rules_header(self.match.game)
+        if self.match.league:               # the competition's rules, when the receiver sent them
+            rules = self.league.rules_header(self.match.game, rules)
+        header = rules_night.partie_header(self.match, a, b, home, rules,
                                            {"device": self.device.name, **self._place()})
         self.partie = self.store.start_partie(header, self._now_iso())
 

@@ -6,6 +6,7 @@
     team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
+    competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
     fixture list --season S                                 the schedule with statuses and results
     schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
     schedule move FIXTURE DATE                              move a match to another day
@@ -44,6 +45,12 @@ def configure(sub, leaf) -> None:
         action = _in_season(leaf(player.add_parser(verb, help=what)))
         action.add_argument("name")
         action.add_argument("--team", required=True)
+    competition = _group(sub, "competition", "a season's competition and its rules (A.1.2)")
+    _in_season(leaf(competition.add_parser("show", help="the competition's rules, each with its default and clause")))
+    change = _in_season(leaf(competition.add_parser("set", help="change rules of the competition")))
+    change.add_argument("settings", nargs="+", metavar="KEY=VALUE",
+                        help="e.g. innings_limit=20 win_points=3 entry_fee=500 (KEY= sets it back to its default "
+                             "where it may be empty); `competition show` lists the keys")
     fixture = _group(sub, "fixture", "fixtures")
     _in_season(leaf(fixture.add_parser("list", help="the schedule: date, start, teams, venue, status, result")))
     schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
@@ -160,6 +167,35 @@ def _player(args, store) -> int:
     return 0
 
 
+def _competition_show(args, store) -> int:
+    from server.league.competition_rules import described
+
+    for rule in described(args.competition, store.league.rules(args.season, args.competition)):
+        default = "" if rule["value"] == rule["default"] else f"\t(default {_shown(rule['default'])})"
+        print(f"{rule['key']}\t{_shown(rule['value'])}\t{rule['clause']}\t{rule['label']}{default}")
+    return 0
+
+
+def _shown(value) -> str:
+    return "-" if value in (None, "") else str(value)
+
+
+def _competition_set(args, store) -> int:
+    from server.league.admin_fields import LeagueError
+
+    changes = {}
+    for setting in args.settings:
+        key, sep, value = setting.partition("=")
+        if not sep:
+            raise LeagueError(f"a rule is set as KEY=VALUE, got {setting!r}")
+        changes[key.strip()] = value
+    store.league.set_rules(args.season, args.competition, changes)
+    print(f"{args.competition} {args.season}: " + ", ".join(f"{k} {_shown(v)}" for k, v in
+                                                            store.league.rules(args.season, args.competition).items()
+                                                            if k in changes))
+    return 0
+
+
 def _fixture_list(args, store) -> int:
     for f in store.fixtures.of(args.season, args.competition):
         result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
@@ -200,6 +236,7 @@ def _no_show(args, store) -> int:
 
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
+           "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
            "postpone": _postpone, "no-show": _no_show}
 NAMES = {name.split()[0] for name in ACTIONS}

@@ -4,7 +4,7 @@ with the league's seasons, venues, teams, rosters and fixtures and the forms tha
     GET  /admin/login, POST /admin/login     the login form (the admin token)
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
-    POST /admin/<action>                      season, venue, team, player-add, player-remove,
+    POST /admin/<action>                      season, venue, team, rules, player-add, player-remove,
                                               generate, move, postpone, no-show
 
 Every POST carries the session's CSRF token (server.site.admin_session); a refused change is answered
@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
 from server.league import admin_fields as fields
+from server.league import competition_rules
 from server.league.admin_fields import LeagueError
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.site.answers import remote, too_many
@@ -145,8 +146,10 @@ def _page(store, session, context, done: str | None = None, error: str | None = 
     fixtures = store.fixtures.of(season, competition) if season else []
     for f in fixtures:
         f["status_text"] = STATUSES.get(f["status"], f["status"])
+    rules = competition_rules.described(competition, store.league.rules(season, competition)) if season else []
     return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
                   seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
+                  rules=rules,
                   venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
                   teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 
@@ -191,6 +194,15 @@ def _player(add: bool):
     return change
 
 
+def _rules(store, form) -> str:
+    """The competition's rules (A.1.2): every field of the form (rule_KEY) as the organiser left it."""
+    competition = fields.competition(form.get("competition", ""))
+    changes = {s.key: form[f"rule_{s.key}"] for s in competition_rules.settings(competition)
+               if f"rule_{s.key}" in form}
+    store.league.set_rules(form.get("season", ""), competition, changes)
+    return f"Pravidla soutěže {competition} {form.get('season', '')} uložena."
+
+
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
@@ -217,6 +229,6 @@ def _no_show(store, form) -> str:
     return text
 
 
-ACTIONS = {"season": _season, "venue": _venue, "team": _team, "player-add": _player(True),
+ACTIONS = {"season": _season, "venue": _venue, "team": _team, "rules": _rules, "player-add": _player(True),
            "player-remove": _player(False), "generate": _generate, "move": _move, "postpone": _postpone,
            "no-show": _no_show}

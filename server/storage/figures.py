@@ -47,9 +47,11 @@ def _listed(row) -> dict:
 class Figures(Repository):
     # -- what is still to compute ---------------------------------------------------------------
     def pending(self) -> bool:
-        """True when a stored item's match still waits for its figures (a read)."""
+        """True when a stored item's match, or a match a league change made due, still waits for
+        its figures (a read)."""
         with self._read() as db:
-            return db.execute("SELECT 1 FROM figures_pending LIMIT 1").fetchone() is not None
+            return db.execute("SELECT 1 FROM figures_pending UNION ALL SELECT 1 FROM figures_due "
+                              "LIMIT 1").fetchone() is not None
 
     def pending_matches(self) -> list[tuple[int, str]]:
         """(item seq, match id) of the items whose match's figures are to be computed, in the
@@ -58,10 +60,28 @@ class Figures(Repository):
             return [tuple(row) for row in db.execute("SELECT seq, match_id FROM figures_pending "
                                                      "ORDER BY seq").fetchall()]
 
-    def done(self, seqs: list[int]) -> None:
-        """These items' figures are computed (in the caller's transaction, with the figures)."""
+    def due_matches(self) -> list[str]:
+        """The matches a league change made due (in the caller's transaction, under the lock)."""
+        with self._write() as db:
+            return [m for (m,) in db.execute("SELECT match_id FROM figures_due ORDER BY match_id").fetchall()]
+
+    def due(self, match_ids) -> None:
+        """These matches' figures are to be computed again (a league change: in its transaction)."""
+        with self._write() as db:
+            db.execute_many("INSERT INTO figures_due(match_id) VALUES (?) ON CONFLICT DO NOTHING",
+                            [(m,) for m in match_ids])
+
+    def due_for(self, db, where: str, args: tuple) -> None:
+        """Every match whose figures row fits ``where`` is due (in the caller's transaction ``db``)."""
+        db.execute(f"INSERT INTO figures_due(match_id) SELECT match_id FROM match_figures WHERE {where} "
+                   "ON CONFLICT DO NOTHING", args)
+
+    def done(self, seqs: list[int], due=()) -> None:
+        """These items' figures, and these due matches', are computed (in the caller's transaction,
+        with the figures)."""
         with self._write() as db:
             db.execute_many("DELETE FROM figures_pending WHERE seq = ?", [(seq,) for seq in seqs])
+            db.execute_many("DELETE FROM figures_due WHERE match_id = ?", [(m,) for m in due])
 
     # -- a match's figures --------------------------------------------------------------------
     def replace(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:

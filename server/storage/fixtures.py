@@ -11,8 +11,6 @@ from server.league.admin_fields import LeagueError
 from server.storage.figures import SUMMED
 from server.storage.repository import Repository
 
-MAX_POSTPONEMENTS = 2          # A.3.3: a team may ask for a postponement at most twice a season
-EXPELLING_NO_SHOWS = 2         # A.3.7: the second unexcused no-show expels the team
 FORFEIT_POINTS = 8             # a carom match forfeited: all 4 partie won, 2 team points each (A.3.6, A.5.3)
 OPEN = ("scheduled", "postponed")
 FIXTURE_COLUMNS = ("f.id", "f.season", "f.competition", "f.round", "f.date", "f.start", "h.name", "a.name", "f.venue",
@@ -150,18 +148,20 @@ class Fixtures(Repository):
         day = fields.date(to, "the new date") if to not in (None, "") else None
         if day is not None:
             self._check_day(fixture, day)
+        most = self._league.rules(fixture["season"], fixture["competition"])["postponements"]
         with self._changing() as db:
             earlier = [f for (f,) in db.execute("SELECT fixture FROM postponements WHERE team = ? ORDER BY seq",
                                                 (asking["id"],)).fetchall()]
-            if len(earlier) >= MAX_POSTPONEMENTS:
-                raise LeagueError(f"{team} has already postponed {len(earlier)} matches in {fixture['season']} "
-                                  f"({', '.join(earlier)}); a team may postpone at most {MAX_POSTPONEMENTS} (A.3.3)")
+            if len(earlier) >= most:
+                raise LeagueError(f"{asking['name']} has already postponed {len(earlier)} matches in "
+                                  f"{fixture['season']} ({', '.join(earlier) or 'none'}); a team may postpone at most "
+                                  f"{most} (A.3.3)")
             db.execute("INSERT INTO postponements(fixture, team, at, was, reason) VALUES (?, ?, ?, ?, ?)",
                        (fixture_id, asking["id"], self.now(), fixture["date"], reason))
             db.execute("UPDATE fixtures SET status = ?, date = ? WHERE id = ?",
                        ("scheduled" if day else "postponed", (day.isoformat() if day else fixture["date"]), fixture_id))
         count = len(earlier) + 1
-        return {"fixture": self.get(fixture_id), "postponements": count, "left": MAX_POSTPONEMENTS - count}
+        return {"fixture": self.get(fixture_id), "postponements": count, "left": most - count}
 
     def postponements(self, season: str, competition: str, team: str) -> list[dict]:
         with self._read() as db:
@@ -198,7 +198,8 @@ class Fixtures(Repository):
             [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
             if fixture["competition"] == "carom" and not self._figures.has_result(fixture_id):
                 self._forfeit_figures(fixture, winner=opponent)
-            cancelled = self._expel(db, absent["id"]) if count >= EXPELLING_NO_SHOWS else None
+            expelling = self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]
+            cancelled = self._expel(db, absent["id"]) if count >= expelling else None
         return {"fixture": fixture_id, "forfeited_to": opponent, "no_shows": count,
                 "expelled": cancelled is not None, "cancelled": cancelled or []}
 

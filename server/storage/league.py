@@ -3,9 +3,10 @@ days and the devices registered there, teams with their venue and captain (A.3.2
 team per player and season, A.3.4). Fixtures, postponements and no-shows: server/storage/fixtures.py.
 """
 import datetime as dt
+import json
 
 from server.league import admin_fields as fields
-from server.league import names
+from server.league import competition_rules, names
 from server.league.admin_fields import LeagueError
 from server.league.czech_order import czech_key
 from server.storage.repository import Repository
@@ -44,6 +45,42 @@ class League(Repository):
         """Competition id (carom, 8ball) -> the league's name."""
         with self._read() as db:
             return dict(db.execute("SELECT id, name FROM competitions ORDER BY id").fetchall())
+
+    # -- a competition's rules (server.league.competition_rules) -------------------------------
+    def rules(self, season: str, competition: str) -> dict:
+        """The rules of a season's competition: the organiser's settings over the defaults."""
+        competition = fields.competition(competition)
+        with self._read() as db:
+            stored = db.execute("SELECT rules FROM competition_rules WHERE season = ? AND competition = ?",
+                                (season, competition)).scalar()
+        return competition_rules.merged(competition, json.loads(stored) if stored else {})
+
+    def competition_rules(self, season: str | None, competition: str | None) -> dict | None:
+        """The rules of the competition a match of that season and game belongs to; None when the
+        league has no such season (a receiver without its league: nothing to hold the match to)."""
+        if season is None or competition not in fields.COMPETITIONS:
+            return None
+        with self._read() as db:
+            if db.execute("SELECT 1 FROM seasons WHERE name = ?", (season,)).fetchone() is None:
+                return None
+        return self.rules(season, competition)
+
+    def set_rules(self, season: str, competition: str, changes: dict) -> dict:
+        """Change settings of a season's competition (key -> value, as text or number); LeagueError
+        naming an unknown rule or a value out of range. The competition's figures are computed again
+        (team points, forfeits: server.tables)."""
+        season = self.season(fields.season_name(season))["name"]
+        competition = fields.competition(competition)
+        with self._changing() as db:
+            stored = db.execute("SELECT rules FROM competition_rules WHERE season = ? AND competition = ?",
+                                (season, competition)).scalar()
+            kept = competition_rules.changed(competition, json.loads(stored) if stored else {}, changes)
+            db.execute("DELETE FROM competition_rules WHERE season = ? AND competition = ?", (season, competition))
+            if kept:
+                db.execute("INSERT INTO competition_rules(season, competition, rules) VALUES (?, ?, ?)",
+                           (season, competition, json.dumps(kept, ensure_ascii=False, sort_keys=True)))
+            self._store.figures.due_for(db, "game = ? AND season = ?", (competition, season))
+        return self.rules(season, competition)
 
     # -- venues and their devices ------------------------------------------------------
     def add_venue(self, name: str, days="") -> dict:

@@ -26,13 +26,14 @@ def settle(store, *, matches: int | None = None) -> bool:
     # disk (a crash may undo the step, marks with it; the next durable commit carries it)
     with store.transaction(durable=False):
         store.lock_generation()
-        pending = store.figures.pending_matches()
-        if not pending:
+        pending, due = store.figures.pending_matches(), store.figures.due_matches()
+        if not pending and not due:
             return False        # another receiver's step took them
-        chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
+        chosen = list(dict.fromkeys([match_id for _, match_id in pending] + due))[:matches]
         for match_id in chosen:
             refresh(store, match_id)
-        store.figures.done([seq for seq, match_id in pending if match_id in chosen])
+        store.figures.done([seq for seq, match_id in pending if match_id in chosen],
+                           [match_id for match_id in due if match_id in chosen])
         store.changed()         # pages built before are out of date
     return True
 

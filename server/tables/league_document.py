@@ -1,10 +1,10 @@
-"""The league as a venue's device fetches it (docs/league.md): its competition and season, the
-teams with their rosters and captains, and the venue's fixtures still to be played."""
+"""The league as a venue's device fetches it (docs/league.md): its competition and season with its
+rules of play, the teams with their rosters and captains, and the venue's fixtures still to be played."""
 import datetime as dt
 
 from rules.games import GAMES
 from server.league import admin_fields as fields
-from server.league import names
+from server.league import competition_rules, names
 
 
 def league_document(store, venue: str, today: dt.date, days: int = 28, *,
@@ -23,8 +23,9 @@ def league_document(store, venue: str, today: dt.date, days: int = 28, *,
     first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
     fixtures = [f for f in store.fixtures.of(season, competition, first=first, last=last)
                 if f["status"] == "scheduled" and names.same(f["venue"], venue)]
+    rules = competition_rules.for_device(competition, store.league.rules(season, competition))
     return {"league": {"name": store.league.competitions()[competition], "season": season,
-                       "competition": competition},
+                       "competition": competition, "rules": rules},
             "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
                        "captain": t["captain"] if t["captain"] in t["players"] else None}     # wire.league
                       for t in teams],

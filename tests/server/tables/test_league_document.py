@@ -31,7 +31,8 @@ def test_the_document_has_the_league_every_team_with_roster_and_captain_and_the_
     today = dt.date(2026, 10, 20)
     document = league_document(store, LVA, today)
     assert document["league"] == {"name": "Královédvorská kulečníková liga", "season": "2026/27",
-                                  "competition": "carom"}
+                                  "competition": "carom",       # and its rules of play (issue 22)
+                                  "rules": {"points_limit": 200, "innings_limit": 15, "partie_per_match": 4}}
     lvi = next(t for t in document["teams"] if t["name"] == "Lvi")
     assert lvi == {"name": "Lvi", "venue": LVA, "players": ["Černý", "Dvořák", "Novák", "Svoboda"],
                    "captain": "Novák"}
