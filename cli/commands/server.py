@@ -117,7 +117,9 @@ def run(args) -> int:
     try:
         figures.bring_up_to_date(store)     # a store from before figures, or with items left pending
         if args.action in league_admin.NAMES:
-            return league_admin.run(args, store)
+            done = league_admin.run(args, store)
+            figures.settle(store)           # the figures a league change made due (an expulsion, a rule)
+            return done
         return ACTIONS[args.action](args, store)
     finally:
         store.close()

@@ -130,10 +130,13 @@ def _change(sessions):
 
 
 def settled(action, store, form):
-    """An admin change, once the figures of every item answered before are computed: it may
-    read them (a no-show refused for a fixture already played, A.3.7)."""
+    """An admin change, once the figures of every item answered before are computed (it may read
+    them: a no-show refused for a fixture already played, A.3.7); then the figures it made due (an
+    expulsion's annulled matches, a rule's team points)."""
     figures.settle(store)
-    return action(store, form)
+    done = action(store, form)
+    figures.settle(store)
+    return done
 
 
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:

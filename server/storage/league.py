@@ -156,6 +156,22 @@ class League(Repository):
             raise LeagueError(f"no team {name!r} in {competition} {season}")
         return next(t for t in teams if t["name"] == found)
 
+    def team_named(self, season: str | None, competition: str, name: str) -> str | None:
+        """The competition's team of that name however it is spelled, or None."""
+        if season is None:
+            return None
+        with self._read() as db:
+            row = self.team_row(db, season, competition, name, missing=None)
+        return row["name"] if row else None
+
+    def short_rosters(self, season: str, competition: str) -> list[str]:
+        """A.3.1: a warning for each team (not expelled) with fewer players on its roster than the
+        competition's minimum (a team has at least 4 members in carom)."""
+        minimum = self.rules(season, competition)["min_players"]
+        return [f"{t['name']} has {len(t['players'])} player{'s' if len(t['players']) != 1 else ''} on its roster; "
+                f"a team has at least {minimum} (A.3.1)"
+                for t in self.teams(season, competition) if not t["expelled"] and len(t["players"]) < minimum]
+
     @staticmethod
     def team_row(db, season, competition, name, *, missing="error"):
         """The team's row, its name compared as an identity (server.league.names)."""

@@ -16,7 +16,7 @@ from wire.league import parse_document
 
 
 def test_A_1_2_the_default_rules_are_the_counters_config_values(store):
-    set_up_league(store)
+    set_up_league(store, rules=None)
     carom, eightball = store.league.rules(SEASON, "carom"), store.league.rules(SEASON, "8ball")
     assert (carom["points_limit"], carom["innings_limit"]) == (CaromRules.points_limit, CaromRules.innings_limit)
     assert (carom["points_limit"], carom["innings_limit"], carom["partie_per_match"]) == (200, 15, 4)  # A.5.1, A.5.2
@@ -31,7 +31,7 @@ def test_A_1_2_the_organiser_sets_a_rule_and_a_wrong_one_is_refused_naming_it(st
     set_up_league(store)
     rules = store.league.set_rules(SEASON, "carom", {"innings_limit": "20", "entry_fee": "500",
                                                      "prize_key": "1. místo 50 %, 2. místo 30 %"})
-    assert (rules["innings_limit"], rules["entry_fee"], rules["points_limit"]) == (20, 500, 200)
+    assert (rules["innings_limit"], rules["entry_fee"], rules["points_limit"]) == (20, 500, 20)
     assert store.league.rules(SEASON, "8ball")["sets_to_win"] == 2            # the other competition unchanged
     with pytest.raises(LeagueError, match=r"innings_limit \(A.5.2\) must be 1 to 1000, got 0"):
         store.league.set_rules(SEASON, "carom", {"innings_limit": "0"})
@@ -59,7 +59,7 @@ def test_A_1_2_the_cli_shows_and_sets_a_competitions_rules(tmp_path, capsys):
 
 
 def test_A_1_2_the_web_admin_shows_and_sets_the_rules(receiver, serving):
-    set_up_league(receiver.store)
+    set_up_league(receiver.store, rules=None)
     with serving(receiver, admin_token=TOKEN) as server:
         admin = AdminClient(server.port)
         admin.login()
@@ -75,7 +75,7 @@ def test_A_1_2_the_web_admin_shows_and_sets_the_rules(receiver, serving):
 
 
 def test_the_league_document_carries_the_competitions_rules_of_play(store):
-    set_up_league(store)
+    set_up_league(store, rules=None)
     store.league.set_rules(SEASON, "carom", {"innings_limit": "20", "entry_fee": "300"})
     document = parse_document(league_document(store, LVA, dt.date(2026, 10, 1)))
     assert document["league"]["rules"] == {"points_limit": 200, "innings_limit": 20, "partie_per_match": 4}

@@ -3,15 +3,24 @@
 import datetime as dt
 
 import pytest
-from league_admin_helpers import SEASON, fixture_between, free_working_day, play_as_device, set_up_league
+from league_admin_helpers import (
+    SEASON,
+    before_the_season,
+    device_receiver,
+    fixture_between,
+    free_working_day,
+    play_as_device,
+    set_up_league,
+)
 
 from server.ingest.receiver import Receiver
 from server.league.admin_fields import LeagueError
-from server.tables import exports
+from server.tables import exports, figures
 
 
 @pytest.fixture
 def league(store):
+    before_the_season(store)
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     return store
@@ -81,7 +90,7 @@ def test_A_3_3_a_team_postpones_at_most_twice_a_season_the_third_is_refused_with
 def _play(store, match_items, sign):
     """The device's record of Lvi v Orli (carom_samples.match) under the fixture's id, through the receiver."""
     fixture = fixture_between(store, "Lvi", "Orli")
-    receiver = Receiver(store)
+    receiver = device_receiver(store)
     for body in match_items(fixture["id"], date=fixture["date"]):
         status, answer = receiver.handle(sign("u-lva-1").sign(body), via="test")
         assert status == 200, answer
@@ -93,12 +102,14 @@ def test_A_3_7_a_no_show_forfeits_the_match_and_the_second_expels_the_team_its_r
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert set(table) == {"Lvi", "Orli"}
     first = league.fixtures.no_show(fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
-    assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "forfeited_to": "Sokoli",
-                     "no_shows": 1, "expelled": False, "cancelled": []}
+    assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "absent": "Orli",
+                     "forfeited_to": "Sokoli", "no_shows": 1, "expelled": False, "cancelled": []}
+    figures.settle(league)          # the figures the no-show made due (the CLI and the admin do it at once)
     assert fixture_between(league, "Orli", "Sokoli")["status"] == "forfeited"
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert table["Sokoli"]["points"] == 8 and table["Orli"]["matches"] == 2      # forfeited 8 : 0
     second = league.fixtures.no_show(fixture_between(league, "Jiskra", "Orli")["id"], "Orli")
+    figures.settle(league)
     assert second["expelled"] and second["no_shows"] == 2
     assert fixture_between(league, "Orli", "Lvi")["id"] in second["cancelled"]
     assert played["id"] not in second["cancelled"]
@@ -140,7 +151,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     import carom_samples
     from delivery.outbox import item_body
 
-    set_up_league(store, "8ball")
+    set_up_league(store, "8ball", rules={"8ball": {"partie_per_match": 2}})     # the sample's two
     store.fixtures.generate(SEASON, "8ball")
     fixture = fixture_between(store, "Jiskra", "Orli", "8ball")
     played, (match_id, *closing) = carom_samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
@@ -153,6 +164,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == {"Jiskra", "Orli"}
     for home, away in (("Orli", "Sokoli"), ("Lvi", "Orli")):
         store.fixtures.no_show(fixture_between(store, home, away, "8ball")["id"], "Orli")
+    figures.settle(store)
     assert exports.league_table(store, "8ball", SEASON)["rows"] == []
 
 
@@ -165,12 +177,28 @@ def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, si
     assert fixture_between(league, "Orli", "Lvi")["status"] == "scheduled"      # the return leg is not
 
 
-def test_A_3_7_the_device_record_of_a_forfeited_fixture_replaces_the_8_to_0(league, items, sign):
+def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organisers(league, items, sign):
+    """The organiser recorded Orli's no-show; the counter's own "Tým nepřišel" record of it follows
+    and takes the forfeit's place (a zápis from the table). A match played for the fixture after
+    all is refused: the forfeit stands, a correction is the organiser's act (issue 22)."""
+    import carom_samples
+    from delivery.outbox import item_body
+
     fixture = fixture_between(league, "Lvi", "Orli")
     league.fixtures.no_show(fixture["id"], "Orli")
+    figures.settle(league)
     assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == {"Lvi": 8, "Orli": 0}
-    match_id = play_as_device(league, items, sign, fixture)
-    record = exports.match_record(league, match_id)
+    receiver = device_receiver(league)
+    played = items(f"{fixture['id']}-played", date=fixture["date"], fixture=fixture["id"])
+    status, answer = receiver.handle(sign("u-lva-1").sign(played[0]), via="test")
+    assert status == 403 and "was forfeited: Orli did not turn up" in answer["reason"]
+    match_id = f"{fixture['id']}-a1b2c3"
+    item_id, text, summary = carom_samples.no_show(match_id, "Lvi", "Orli", "away", date=fixture["date"],
+                                                   fixture=fixture["id"])
+    body = item_body(item_id, "match", text, summary)
+    assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
-    assert table["Lvi"]["points"] == record["points"]["home"] and table["Lvi"]["matches"] == 1
+    assert (table["Lvi"]["points"], table["Lvi"]["matches"]) == (8, 1)
     assert league.fixtures.get(fixture["id"])["match"] == match_id
+    assert exports.match_record(league, fixture["id"]) is None          # the organiser's stand-in is gone
+    assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
