@@ -26,11 +26,12 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # the sample states
 import pi_class
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import sample
 from display.settings import DisplaySettings
+from display_samples import sample
 
 warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
 

@@ -9,7 +9,7 @@ import logging
 
 from display.devices import DisplayFault
 from display.layouts import layout_for
-from display.scene import Scene
+from display.scene import Scene, choices
 from display.text import texts
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class Counter:
         self._message_start = None      # when the message in force first appeared
         self._message_parts = 1         # a long message is said part by part (see _part_seconds)
         self._last = None               # bytes of the frame on the device
-        self._shape = None              # (blinks, pages) of the picture drawn last
+        self._shape = None              # (blinks, pages, page questions) of the picture drawn last
         self._key = None                # what that picture was drawn for (see _picture_key)
         self.attach(device)
 
@@ -80,7 +80,7 @@ class Counter:
         except _MODEL_FAULTS:
             log.exception("cannot draw screen model %r", model)
             scene = Scene(self.size, self.mode, colours=self.colours, words=self.words)
-            self._draw(scene, {"screen": "error", "code": "display", "text": "?"}, False, now)
+            self._draw(scene, {"screen": "error", "code": "display", "text": self.words["draw_failed"]}, False, now)
         return scene
 
     def _message_slot(self, now: float) -> int:
@@ -121,12 +121,13 @@ class Counter:
 
     def _picture_key(self, now: float, showing_message: bool):
         """What the picture of the current model depends on at ``now``: the blink phase (if a part
-        blinks), the page (if it has pages) and the message part shown. Equal keys, equal pictures."""
+        blinks), what its pages chose (if it has pages: a page that shows what the one before
+        showed is not drawn again) and the message part shown. Equal keys, equal pictures."""
         if self._shape is None:
             return None
-        blinks, pages = self._shape
+        blinks, pages, asked = self._shape
         return (int(now // self.settings.blink_seconds) % 2 if blinks else None,
-                int(now // self.settings.page_seconds) % pages,
+                choices(asked, int(now // self.settings.page_seconds)) if pages > 1 else None,
                 self._message_part(now) if showing_message else None)
 
     def _refresh(self, now: float):
@@ -140,7 +141,7 @@ class Counter:
     def _draw_frame(self, now: float, showing_message: bool) -> None:
         scene = self.render(self._model, now, message=showing_message)
         self.renders += 1
-        self._shape = (scene.blinks, scene.pages)
+        self._shape = (scene.blinks, scene.pages, scene.asked)
         self._key = self._picture_key(now, showing_message)
         data = scene.image.tobytes()
         if self.device is not None and data != self._last:
@@ -154,12 +155,15 @@ class Counter:
 
     def _deadline(self, now: float, message_pending: bool):
         half, page_s = self.settings.blink_seconds, self.settings.page_seconds
-        blinks, pages = self._shape or (False, 1)
+        blinks, pages, asked = self._shape or (False, 1, [])
         deadlines = []
         if blinks:
             deadlines.append((int(now // half) + 1) * half)
-        if pages > 1:
-            deadlines.append((int(now // page_s) + 1) * page_s)
+        if pages > 1:       # the next page that chooses something else (a page of the score may last 4)
+            page = int(now // page_s)
+            shown = choices(asked, page)
+            turns = next((k for k in range(1, pages + 1) if choices(asked, page + k) != shown), pages)
+            deadlines.append((page + turns) * page_s)
         if message_pending:     # the next part of the message (or the screen between two), or its end
             deadlines.append(self._message_start + (self._message_slot(now) + 1) * self._part_seconds())
         return min(deadlines) if deadlines else None

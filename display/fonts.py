@@ -265,6 +265,12 @@ def _build_small() -> BitmapFont:
     glyphs["►"] = ("x..", "xx.", "xxx", "xx.", "x..")
     glyphs["◄"] = ("..x", ".xx", "xxx", ".xx", "..x")
     glyphs["-"] = _rows(".../.../xxx/.../...")
+    glyphs["1"] = _rows(".x/xx/.x/.x/.x")      # two columns: an inning of 10-19 keeps its gaps on 32x8
+    # wider where three columns blur a letter into another (N read as Π, V as U)
+    glyphs["N"] = _rows("x..x/xx.x/x.xx/x..x/x..x")
+    glyphs["M"] = _rows("x...x/xx.xx/x.x.x/x...x/x...x")
+    glyphs["W"] = _rows("x...x/x...x/x.x.x/xx.xx/x...x")
+    glyphs["V"] = _rows("x.x/x.x/x.x/.x./.x.")
     glyphs["↵"] = _rows("..x/..x/x.x/xxx/x..")
     glyphs["✓"] = _rows("..x/..x/x.x/x.x/.x.")
     glyphs["–"] = glyphs["-"]
@@ -280,6 +286,62 @@ def text_font() -> BitmapFont:
 @lru_cache(maxsize=None)
 def small_font() -> BitmapFont:
     return _build_small()
+
+
+# The narrow font: capitals and digits six rows tall on the baseline (rows 1-6 of an 8-row cell),
+# row 0 for the accent; most three columns wide, the letters that need it wider (M, N, V, W, K, O, Q),
+# so N never reads as a bar over two posts, V never as U, and O never as 0. One letter a line.
+_NARROW = {
+    "A": ".x./x.x/x.x/xxx/x.x/x.x", "B": "xx./x.x/xx./x.x/x.x/xx.", "C": ".xx/x../x../x../x../.xx",
+    "D": "xx./x.x/x.x/x.x/x.x/xx.", "E": "xxx/x../xx./x../x../xxx", "F": "xxx/x../xx./x../x../x..",
+    "G": ".xx/x../x../x.x/x.x/.xx", "H": "x.x/x.x/xxx/x.x/x.x/x.x", "I": "xxx/.x./.x./.x./.x./xxx",
+    "J": "..x/..x/..x/..x/x.x/.x.", "K": "x..x/x.x./xx../x.x./x..x/x..x", "L": "x../x../x../x../x../xxx",
+    "M": "x...x/xx.xx/x.x.x/x...x/x...x/x...x", "N": "x..x/xx.x/x.xx/x..x/x..x/x..x",
+    "O": ".xx./x..x/x..x/x..x/x..x/.xx.", "P": "xx./x.x/x.x/xx./x../x..", "Q": ".xx./x..x/x..x/x..x/x.x./.x.x",
+    "R": "xx./x.x/x.x/xx./x.x/x.x", "S": ".xx/x../.x./..x/..x/xx.", "T": "xxx/.x./.x./.x./.x./.x.",
+    "U": "x.x/x.x/x.x/x.x/x.x/xxx", "V": "x...x/x...x/x...x/.x.x./.x.x./..x..",
+    "W": "x...x/x...x/x...x/x.x.x/xx.xx/x...x", "X": "x.x/x.x/.x./.x./x.x/x.x", "Y": "x.x/x.x/.x./.x./.x./.x.",
+    "Z": "xxx/..x/.x./x../x../xxx",
+    "0": ".x./x.x/x.x/x.x/x.x/.x.", "1": ".x/xx/.x/.x/.x/.x", "2": "xx./..x/..x/.x./x../xxx",
+    "3": "xx./..x/.x./..x/..x/xx.", "4": "x.x/x.x/xxx/..x/..x/..x", "5": "xxx/x../xx./..x/..x/xx.",
+    "6": ".xx/x../xx./x.x/x.x/.x.", "7": "xxx/..x/..x/.x./.x./.x.", "8": ".x./x.x/.x./x.x/x.x/.x.",
+    "9": ".x./x.x/x.x/.xx/..x/xx.",
+    ".": "./././././x", ",": "./././././x/x", ":": "./x/./././x", ";": "./x/./././x/x", "!": "x/x/x/x/./x",
+    "?": "xx./..x/.x./.x./.../.x.", "-": ".../.../xxx/.../.../...", "+": ".../.x./xxx/.x./.../...",
+    "=": ".../xxx/.../xxx/.../...", "/": "..x/..x/.x./.x./x../x..", "(": ".x/x./x./x./x./.x",
+    ")": "x./.x/.x/.x/.x/x.", "'": "x/x/./././.", "\"": "x.x/x.x/.../.../.../...", "_": ".../.../.../.../.../xxx",
+    "*": ".../x.x/.x./x.x/.../...", "#": "x.x/xxx/x.x/xxx/x.x/...", "%": "x.x/..x/.x./.x./x../x.x",
+    "<": "../.x/x./.x/../..", ">": "../x./.x/x./../..", "[": "xx/x./x./x./x./xx", "]": "xx/.x/.x/.x/.x/xx",
+    "►": "x../xx./xxx/xx./x../...", "◄": "..x/.xx/xxx/.xx/..x/...", "↵": "..x/..x/x.x/xxx/x../...",
+    "✓": "..x/..x/x.x/x.x/.x./...", "…": "...../...../...../...../...../x.x.x", "°": ".x./x.x/.x./.../.../...",
+}
+_NARROW_ACCENTS = {"acute": {3: "..x", 4: "..x."}, "caron": {3: "x.x", 4: ".x.x"}}
+_NARROW_HANDMADE = {  # a one-row ring is a dot: Ů has a ring of its own over a shorter U (never PO7 for PŮ7)
+    "Ů": ".x./x.x/.x./x.x/x.x/x.x/xxx",
+}
+
+
+def _narrow_glyphs() -> dict[str, tuple[str, ...]]:
+    glyphs = {ch: ("",) + _rows(picture) for ch, picture in _NARROW.items()}
+    glyphs.update({ch: _rows(picture) for ch, picture in _NARROW_HANDMADE.items()})
+    for ch in "ÁČĎÉĚÍŇÓŘŠŤÚÝŽ":
+        letter, mark = tuple(unicodedata.normalize("NFD", ch))
+        body = _rows(_NARROW[letter])
+        glyphs[ch] = (_NARROW_ACCENTS[_DECOMPOSE[mark]][len(body[0])],) + body
+    glyphs["–"] = glyphs["-"]
+    width = {ch: max(len(r) for r in rows) for ch, rows in glyphs.items()}
+    return {ch: tuple(r.ljust(width[ch], ".") for r in rows) + ("." * width[ch],) * (8 - len(rows))
+            for ch, rows in glyphs.items()}
+
+
+def _build_narrow() -> BitmapFont:
+    return BitmapFont(_narrow_glyphs(), 8, space=2, upper=True)
+
+
+@lru_cache(maxsize=None)
+def narrow_font() -> BitmapFont:
+    """Capitals with Czech diacritics in an 8-row cell, narrower than the text font (docs/display.md)."""
+    return _build_narrow()
 
 
 # Segments of a digit: a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle.

@@ -20,13 +20,15 @@ class Scene:
         self.draw = ImageDraw.Draw(self.image)
         self.words = words
         self._blink_on = blink_on
-        self._page_counter = page_counter
+        self._counter = page_counter     # the page counter as the pages asked for now see it (``shares``)
+        self._factor = 1                 # pages of the whole picture to one page of those (``shares``)
         self.blinks = False          # the picture has a part that blinks
         self.pages = 1               # the picture repeats after this many pages
-        self._within = 1             # pages asked for now count the turns of this many pages (``turn``)
+        self.asked: list = []        # the page questions drawing it asked (``choices``)
         self.fill = {role: (colours[role] if mode != "1" else 1) for role in ROLES}
-        self.small = fonts.small_font()
-        # Text with diacritics needs the 8-row cell; 8-pixel-high counters use 3x5 capitals.
+        # Text with diacritics needs the 8-row cell: 16-px and taller counters have the text font and
+        # the narrow capitals for what does not fit it; 8-pixel-high counters use 3x5 capitals.
+        self.small = fonts.narrow_font() if self.height >= 16 else fonts.small_font()
         self.text = fonts.text_font() if self.height >= 16 else self.small
 
     def blink(self) -> bool:
@@ -38,16 +40,36 @@ class Scene:
         """Which of ``count`` pages of information to show now."""
         if count <= 1:
             return 0
-        self.pages = lcm(self.pages, count * self._within)
-        return self._page_counter // self._within % count
+        self.pages = lcm(self.pages, count * self._factor)
+        return self._choose(("page", count))
 
     def turn(self, count: int) -> int:
         """Which of ``count`` pages that take turns with each other to show now, when each of them
         may have pages of its own: the pages asked for after this count only this page's turns,
         so each of them comes round in its turn (two pages with two parts each show all four)."""
-        index = self.page(count)
-        self._within *= max(1, count)
+        return self.shares([1] * count)
+
+    def shares(self, turns: list[int]) -> int:
+        """Which of some parts to show now, part i taking ``turns[i]`` pages of every ``sum(turns)``
+        (a match night's names take one in five: the score is on view 80 % of the time). As with
+        ``turn``, the pages asked for after this count only the pages the part shown has had."""
+        total = sum(turns)
+        if total <= 1:
+            return 0
+        self.pages = lcm(self.pages, total * self._factor)
+        self._factor *= total
+        return self._choose(("shares", tuple(turns)))
+
+    def _choose(self, ask) -> int:
+        self.asked.append(ask)
+        index, self._counter = choose(ask, self._counter)
         return index
+
+    def choices(self, page_counter: int) -> tuple:
+        """What the pages asked for in drawing this picture would be at ``page_counter``: equal
+        choices, equal pictures (the Counter draws again only when they change)."""
+        return choices(self.asked, page_counter)
+
 
     # --- drawing helpers -------------------------------------------------------------------
     def font_for(self, text: str, width: int):
@@ -89,3 +111,27 @@ class Scene:
     def bar(self, box, role="text") -> None:
         x0, y0, x1, y1 = box
         self.draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=self.fill[role])
+
+
+def choose(ask, counter: int) -> tuple[int, int]:
+    """(the index chosen, the counter the pages asked for after it see) for one page question."""
+    kind, arg = ask
+    if kind == "page":
+        return counter % arg, counter
+    rounds, slot = divmod(counter, sum(arg))
+    index, start = 0, 0
+    while slot >= start + arg[index]:
+        start += arg[index]
+        index += 1
+    return index, rounds * arg[index] + slot - start
+
+
+def choices(asked: list, counter: int) -> tuple:
+    """The indices the questions ``asked`` get at page ``counter`` (once one differs from the
+    picture's own, those after it may not be the questions a new picture asks, but the choices
+    differ already, which is all they tell)."""
+    out = []
+    for ask in asked:
+        index, counter = choose(ask, counter)
+        out.append(index)
+    return tuple(out)

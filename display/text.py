@@ -16,7 +16,13 @@ TEXTS = {
         "forfeit": "VZDAL",
         "average": "průměr",      # beside the two averages when it fits, else on its own line above
         "best": "nejvyšší série",
+        "average_short": "JP",    # jednotlivý průměr (the partie's average) where "průměr" does not fit
+        "best_short": "NS",       # nejvyšší série where the words do not fit
         "partie_number": "{n}. partie",     # match night: the partie being played, "2. partie"
+        "partie_short": "P{n}",   # the same on 8-px counters, before the team score: "P2 3:5"
+        "partie_number_8ball": "{n}. zápas",    # 8-ball: the individual match (zápas) of the team match
+        "match_score_8ball": "utkání {a}:{b}",  # 8-ball: the team match (utkání)
+        "partie_short_8ball": "Z{n}",
         "match_score": "zápas {a}:{b}",     # match night: team points so far, A's team first
         "inning": "náběh",
         "series": "série",
@@ -33,6 +39,14 @@ TEXTS = {
         "ready": "PŘIPRAVENO",
         "table": "stůl",          # a bare table number on the ready screen: "stůl 1"
         "error": "CHYBA",
+        "error_config": "nastavení",      # the error screen's title: CHYBA nastavení (the code, in words)
+        "error_keypad": "klávesnice",
+        "error_display": "displej",
+        "error_storage": "SD karta",
+        "error_sync": "odesílání",
+        "draw_failed": "obraz nelze vykreslit, hraje se dál: nahlaste chybu",   # a screen the display cannot draw
+        "spi_off": "SPI vypnuté: raspi-config → Interface → SPI",     # the display's SPI device is missing
+        "rolled_back": "Nová verze nenaběhla: zpět na {version}",      # systemd/install.sh rolled back
         "key": "klávesa",
         "press_key": "stiskni",
         "lot": "LOS",
@@ -54,8 +68,14 @@ TEXTS = {
         "forfeit": "FORFEIT",
         "average": "average",
         "best": "high series",
+        "average_short": "AVG",
+        "best_short": "HS",
         "partie_number": "partie {n}",
+        "partie_short": "P{n}",
         "match_score": "match {a}:{b}",
+        "partie_number_8ball": "match {n}",
+        "match_score_8ball": "team {a}:{b}",
+        "partie_short_8ball": "M{n}",
         "inning": "inning",
         "series": "series",
         "in_hand": "BALL IN HAND",
@@ -71,6 +91,14 @@ TEXTS = {
         "ready": "READY",
         "table": "table",
         "error": "ERROR",
+        "error_config": "config",
+        "error_keypad": "keypad",
+        "error_display": "display",
+        "error_storage": "storage",
+        "error_sync": "sync",
+        "draw_failed": "cannot draw the screen, scoring goes on: report it",
+        "spi_off": "SPI off: raspi-config → Interface → SPI",
+        "rolled_back": "The new version did not start: back on {version}",
         "key": "key",
         "press_key": "press",
         "lot": "DRAW",

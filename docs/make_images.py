@@ -1,6 +1,6 @@
 """Draw the counter pictures and key cards that README.md and docs/*.md show, with the real display
 code: `pocitadlo render`'s drawing (cli/commands/render.py, luma's capture and gifanim emulator
-devices) of the sample states in display/samples.py, and `pocitadlo keycard`'s card.
+devices) of the sample states in tests/display_samples.py, and `pocitadlo keycard`'s card.
 
     .venv/bin/python docs/make_images.py                    # all of them, into docs/img
     .venv/bin/python docs/make_images.py carom-64x16-draw.gif --out /tmp/pictures
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 
-# picture → (sample state of display/samples.py, `pocitadlo render` options)
+# picture → (sample state of tests/display_samples.py, `pocitadlo render` options)
 COUNTER = {
     "carom-64x16-series.png": ("carom-series", "--size 64x16"),
     "carom-64x16-last-two.gif": ("carom-last-two", "--size 64x16"),
@@ -35,13 +35,22 @@ COUNTER = {
     "8ball-64x16-pocket.png": ("8ball-pocket", "--size 64x16"),
     "8ball-64x16-pocket-choice.png": ("8ball-pocket-choice", "--size 64x16"),
     "8ball-128x32-ws2812-in-hand.png": ("8ball-in-hand", "--size 128x32 --driver ws2812 --scale 8"),
+    "carom-32x8-match-night.gif": ("carom-match-night", "--size 32x8"),
+    "carom-128x32-match-night.gif": ("carom-match-night", "--size 128x32"),
+    "carom-32x8-draw.gif": ("carom-draw", "--size 32x8"),
+    "carom-7seg16-league.png": ("carom-league-end", "--driver sevensegment --digits 16"),
+    "8ball-32x8-in-hand.gif": ("8ball-in-hand", "--size 32x8"),
+    "8ball-64x16-sets.png": ("8ball-sets", "--size 64x16"),
+    "8ball-7seg8-sets.png": ("8ball-sets", "--driver sevensegment --digits 8"),
 }
 # picture → `pocitadlo keycard` options (the built-in key maps, Czech)
 KEYCARDS = {
     "keycard-carom.png": "--game carom",
     "keycard-8ball.png": "--game 8ball",
 }
-NAMES = tuple(COUNTER) + tuple(KEYCARDS)
+# picture → drawn by docs/spectator_sheet.py (a whole match night played from the referee's keys)
+SHEETS = ("spectator-sheet.png",)
+NAMES = tuple(COUNTER) + tuple(KEYCARDS) + SHEETS
 
 
 def make(name: str, folder: Path) -> Path:
@@ -49,18 +58,29 @@ def make(name: str, folder: Path) -> Path:
     from cli.main import build_parser
 
     path = Path(folder) / name
+    if name in SHEETS:
+        return _spectator_sheet().draw(path)
     if name in KEYCARDS:
         args = build_parser().parse_args(["keycard", "--png", str(path), *KEYCARDS[name].split()])
         args._run(args)
         return path
     from cli.commands.render import draw_gif, draw_png
-    from display.samples import sample
+    from display_samples import sample
 
     state, options = COUNTER[name]
     kind = "--gif" if name.endswith(".gif") else "--png"
     args = build_parser().parse_args(["render", "-", *options.split(), kind, str(path)])
     (draw_gif if kind == "--gif" else draw_png)(args, sample(state))
     return path
+
+
+def _spectator_sheet():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("spectator_sheet", ROOT / "docs" / "spectator_sheet.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv=None) -> int:
@@ -79,5 +99,5 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    sys.path.insert(0, str(ROOT))
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     sys.exit(main())

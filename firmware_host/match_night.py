@@ -240,6 +240,7 @@ class Night(OnSlot, TakeBack, Orphans):
             "single": self._start_single,
             "next_menu": self._next_menu,
             "pick_away": lambda: menus.away_player_menu(t, self.match, value),
+            "single_names": lambda: menus.single_names_menu(t, league, value),
             "start": lambda: self._start_partie(*value),
             "partie_menu": self._partie_menu,
             "take_back": self._take_back_start,
@@ -280,7 +281,8 @@ class Night(OnSlot, TakeBack, Orphans):
         return self._start_match(done) if isinstance(done, menus.Setup) else done
 
     def _next_menu(self):
-        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None)
+        return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None,
+                                      league=self.league)
 
     def _partie_menu(self):
         return menus.partie_menu(self.t, self.board, abandonable=self.match.abandonable)

@@ -119,16 +119,20 @@ def present_done(t: Texts, league, setup: Setup, marked: list[str], need: int) -
     return setup if setup.side is None else present_menu(t, league, setup)
 
 
-def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
+def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None) -> Menu:
     """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball);
-    ``take_back``: the partie before was just closed, and the undo key reopens it."""
+    ``take_back``: the partie before was just closed, and the undo key reopens it. A single
+    partie offers the players of ``league``'s rosters too (single_names_menu)."""
     number = match.number
     back = "abandon_q" if match.abandonable else None      # cancel: give up a match set up wrongly
     undo = "reopen" if take_back else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
-        return menu(t, t("starts", n=number),
-                    [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)], undo=undo)
+        game_key = f"starts_{match.game}"         # 8-ball: who breaks, in sets and games
+        title = t(game_key if t.has(game_key) else "starts", n=number)
+        names = [item(t("names"), "single_names")] if roster(league) else []
+        return menu(t, title, [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)] + names,
+                    undo=undo)
     if match.game == "carom":
         pair = match.pairs[number - 1]
         names = [pair["home"], pair["away"]]
@@ -137,6 +141,21 @@ def next_partie_menu(t: Texts, match, *, take_back: bool = False) -> Menu:
                     undo=undo)
     return menu(t, t("home_player", n=number),
                 [item(p, "pick_away", p) for p in match.present["home"]], back=back, undo=undo)
+
+
+def roster(league) -> list[str]:
+    """Every player of the league's teams, each once, in the league file's order."""
+    return list(dict.fromkeys(p for team in getattr(league, "teams", ()) for p in team.players))
+
+
+def single_names_menu(t: Texts, league, first: str | None = None) -> Menu:
+    """A single partie's players from the league's rosters instead of "Hráč 1" / "Hráč 2" (the
+    end then says who won, not "VYHRÁL 1"): the player who starts, then the other; Back goes back
+    one step."""
+    if first is None:
+        return menu(t, t("names_first"), [item(p, "single_names", p) for p in roster(league)], back="next_menu")
+    return menu(t, t("names_second", name=first),
+                [item(p, "start", (first, p, None)) for p in roster(league) if p != first], back="single_names")
 
 
 def orphan_menu(t: Texts, header: dict) -> Menu:

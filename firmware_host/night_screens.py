@@ -34,11 +34,18 @@ def match_model(match, t: Texts) -> dict:
     if match.forfeit:
         lines = [t("no_show", team=match.home if match.forfeit == "home" else match.away)]
     else:
-        lines = [f"{number}. {line['home']} {line['score']} {line['away']} "
+        lines = [f"{number}. {line['home']} {line['score']} {line['away']}{_forfeited(t, line)} "
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
                  for number, line in enumerate(match.closed, start=1)]
     return {"screen": "match", "home": match.home or t("home"), "away": match.away or t("away"),
             "points": rules_night.points(match), "partie": lines + answer_lines(match, t)}
+
+
+def _forfeited(t: Texts, line: dict) -> str:
+    """", vzdal Novák" after a forfeited partie's line of the zápis (RULES 1.4.8): its score is
+    what was played, not a result."""
+    side = line.get("forfeit")
+    return f", {t('forfeited_by', name=line[side])}" if side in ("home", "away") else ""
 
 
 def objection_texts(t: Texts) -> dict:

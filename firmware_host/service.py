@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from firmware_host.display_link import DisplayLink
 from input.events import DeviceStatus
+from input.messages import keypad_fault_text, storage_text
 from rules.errors import RuleError
 
 log = logging.getLogger("pocitadlo.service")
@@ -173,7 +174,7 @@ class Service:
             return False
         except OSError as exc:              # full or failing SD card: not durable, so not accepted
             log.error("journal write failed, command %s not accepted: %s", cmd, exc)
-            self.message(f"SD: {exc.strerror or exc}", "error")
+            self.message(storage_text(exc, self.night.device.language), "error")
             return False
         if self.on_durable:
             self.on_durable(cmd)
@@ -196,7 +197,7 @@ class Service:
             self.message(self._why(exc), "warn")
         except OSError as exc:              # the journal or the outbox could not be written
             log.error("write failed, %s not done: %s", getattr(call, "__name__", call), exc)
-            self.message(f"SD: {exc.strerror or exc}", "error")
+            self.message(storage_text(exc, self.night.device.language), "error")
         return None
 
     def _why(self, exc: RuleError) -> str:
@@ -250,9 +251,12 @@ class Service:
     def screen(self) -> dict:
         if self.faults and self._fault_screen:
             device, why = next(iter(self.faults.items()))
-            model = {"screen": "error", "code": "keypad", "text": f"{device}: {why}"}
+            model: dict = {"screen": "error", "code": "keypad", "text": keypad_fault_text(why, self.night.device.language)}
         else:
             model = self.night.screen()
+        code = self.display.fault_code
+        if code and not self._message:
+            model = {**model, "message": self._display_fault(code)}
         if self._message:
             if self._message_on is None:
                 self._message_on = model
@@ -260,6 +264,13 @@ class Service:
                 return dict(model, message=self._message)
             self._message = self._message_on = None     # something changed: the message is stale
         return model
+
+    def _display_fault(self, code: str) -> dict:
+        """What the counter says about its own display fault, in the device's language (the log
+        has the English, with the device and the fix): e.g. SPI switched off."""
+        from display.text import texts
+
+        return {"text": texts(self.night.device.language).get(code, code), "level": "error", "n": 0}
 
     def show(self) -> None:
         model = self.screen()

@@ -61,6 +61,26 @@ def label(action: str, language: str = "cs") -> str:
     return say(msgid, language) if has(msgid, language) else action
 
 
+def keypad_fault_text(detail: str, language: str = "cs") -> str:
+    """What the counter says of a keypad lost (``detail``: the device's own English words, which
+    go to the log): what is wrong and what to do."""
+    if detail in ("unplugged", "disconnected"):
+        return say("keypad_unplugged", language)
+    if detail.startswith("cannot open"):
+        return say("keypad_cannot_open", language)
+    return say("keypad_fault", language)
+
+
+def storage_text(error: OSError, language: str = "cs") -> str:
+    """What the counter says when the SD card refused a write: that nothing was written, and
+    what to do (the path and the system's words go to the log)."""
+    import errno
+
+    kind = {errno.ENOSPC: "sd_full", errno.EDQUOT: "sd_full", errno.EROFS: "sd_read_only",
+            errno.EIO: "sd_failing"}.get(error.errno or 0, "sd_write")
+    return say(kind, language)
+
+
 class Texts:
     """``say`` bound to one language: ``t("present", team=...)``."""
 

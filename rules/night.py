@@ -329,7 +329,8 @@ def _match_facts(summary: JSONObject) -> JSONObject:
 
 
 def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
-    """What the match result needs of a partie: names, score, team points by side."""
+    """What the match result needs of a partie: names, score, team points by side, and who
+    forfeited it ("home"/"away") when one did."""
     home_side = header.get("home") or "a"
     away_side = "b" if home_side == "a" else "a"
     if header["game"] == "carom":
@@ -342,8 +343,11 @@ def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
         points = {side: won[side] for side in SIDES}
         sets = summary.get("sets", {"a": 0, "b": 0})
         score = f"{sets[home_side]}:{sets[away_side]}"
-    return {"id": header["id"], "home": header[home_side], "away": header[away_side], "score": score,
-            "team_points": points}
+    line: JSONObject = {"id": header["id"], "home": header[home_side], "away": header[away_side],
+                        "score": score, "team_points": points}
+    if summary.get("forfeit") in ("a", "b"):        # RULES 1.4.8 / 8B: the zápis marks a forfeited partie
+        line["forfeit"] = "home" if summary["forfeit"] == home_side else "away"
+    return line
 
 
 def points(match: Match) -> JSONObject:

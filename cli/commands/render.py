@@ -33,6 +33,9 @@ def configure(parser) -> None:
                         help="language of the counter (as `pocitadlo keycard --language`)")
     parser.add_argument("--png", help="write the picture to this PNG file")
     parser.add_argument("--gif", help="write an animated GIF (blinking and pages) to this file")
+    parser.add_argument("--night", metavar="FILE", default=None,
+                        help="the night journal of a league partie's match, for its partie number and the team "
+                             "points so far (default: night.jsonl beside the record, if there is one)")
     parser.add_argument("--pixels", action="store_true",
                         help="plain square pixels (--scale each) instead of luma's picture of round LEDs")
     parser.add_argument("--scale", type=_scale, default=4, help="with --pixels: pixels per LED (default 4)")
@@ -52,13 +55,52 @@ def run(args) -> int:
         if path:
             output_file(path, option)
     replay = read_record(args.record)
-    summary = replay.board.summary()
-    model = {"screen": replay.board.header["game"], "summary": summary}     # a partie's screen is its game
+    model = partie_model(replay.board, args.record, args.night)
     if args.png:
         draw_png(args, model)
     if args.gif:
         draw_gif(args, model)
     return 0
+
+
+def partie_model(board, record: str, night: str | None = None) -> dict:
+    """The partie's screen model as the live counter shows it (firmware_host.night_screens): on a
+    league match night with its ``match`` — the partie number and the team points before it, from
+    the night journal (``night``, else night.jsonl beside ``record``: the data dir's journal/ or an
+    archive's folder)."""
+    import os
+
+    from firmware_host.night_screens import partie_model as live_model
+
+    header = board.header
+    if night is None and record != "-" and header.get("match"):
+        beside = os.path.join(os.path.dirname(os.path.abspath(record)), "night.jsonl")
+        night = beside if os.path.exists(beside) else None
+    return live_model(board, _match_before(night, header) if night else None)
+
+
+def _match_before(path: str, header: dict):
+    """The match of ``header`` from the night journal at ``path`` as it stood when the partie
+    started: the partie closed before it (None when the journal does not hold that match)."""
+    from dataclasses import replace
+
+    from cli.commands import read_text
+    from firmware_host.journal import read_lines
+    from rules import night as rules_night
+    from rules.record import strip_meta
+
+    wanted, number = (header.get("match") or {}).get("id"), header.get("partie") or 1
+    state, found = rules_night.NightState(), None
+    for line in read_lines(read_text(path, "--night").encode("utf-8"), path).lines:
+        try:
+            state = rules_night.apply(state, strip_meta(line))
+        except rules_night.NightEventError:
+            continue
+        if state.match is not None and state.match.id == wanted:
+            found = state.match
+    if found is None:
+        return None
+    return replace(found, closed=found.closed[:number - 1], records=found.records[:number - 1])
 
 
 def _settings(args, driver: str, target: str):

@@ -1,10 +1,11 @@
 """7-segment digit boards (MAX7219 with 8 or 16 digits): each screen becomes one line of text.
 
-8 digits:  ``AAA II BBB`` — points A | inning | points B (the inning blanks while blinking in the
-last 2 innings; a decimal point follows the score of the player at the table).
-16 digits: ``AAA SSSIISSS BBB`` — the running series stands on the side of the player at the table.
-8-ball, 16 digits: ``GG  LL SS LL  GG`` — each player's balls left (``P4`` once their group is
-cleared: the 8 goes into pocket 4) beside their games.
+8 digits:  ``AAA.II.BBB`` — points A | inning | points B, kept apart by two decimal points that are
+always lit (the inning blanks while blinking in the last 2 innings).
+16 digits: ``AAA. SSS.II.SSS BBB`` — the running series stands on the side of the player at the
+table, a decimal point after that player's score.
+8-ball: ``GG S-S GG`` (several sets; the sets as ``1-0``), 16 digits ``GG  LL S-S LL GG`` — each
+player's balls left (``P4`` once their group is cleared: the 8 goes into pocket 4) beside their games.
 Pages (carom, both): at 20 points or fewer to go, the score of the player at the table takes turns with
 ``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
 announced, until the next stroke) takes turns with the inning, which it never hides for more than a page.
@@ -77,24 +78,33 @@ class SegmentLayout(Layout):
             inning = {"draw": "==", "a": "--", "b": "--"}.get(summary.get("result"), "--")
         points = {side: f"-{left}" if page == "left" and side == at else f"{p['points'] % 1000:>3}"
                   for side, p in (("a", pa), ("b", pb))}
-        a, b = _mark(f"{points['a']:>3}", at == "a"), _mark(f"{points['b']:>3}", at == "b")
+        a, b = f"{points['a']:>3}", f"{points['b']:>3}"
         if self.digits < 16:
-            return self.fit(a + inning + b)
+            # AAA.II.BBB: the points are kept apart from the inning by two decimal points that are
+            # always lit (185.11.111, never 18511111). No digit is left to mark the player at the
+            # table: the 16-digit board does, with the series on their side.
+            return self.fit(f"{a}.{inning}.{b}")
+        # AAA SSS.II.SSS BBB: the series stands on the side of the player at the table, kept apart
+        # from the inning by the points either side of it; the point after the score of the player
+        # at the table marks them.
         series = f"{counter.get('series', 0) % 1000:>3}"
         sa, sb = (series if at == "a" else "   "), (series if at == "b" else "   ")
-        return self.fit(f"{a} {sa}{inning}{sb} {b}")
+        return self.fit(f"{_mark(a, at == 'a')} {sa}.{inning}.{sb} {_mark(b, at == 'b')}")
 
     def eightball(self, scene: Scene, model: dict) -> str:
+        """Games at the edges (a point after the shooter's); several sets: the sets between them as
+        ``1-0`` (RULES 2.9: the match score), never two digits that read as ten."""
         summary = model["summary"]
         games, sets = summary.get("games") or {}, summary.get("sets") or {}
         shooter = (summary.get("current") or {}).get("shooter")
         ga = _mark(f"{games.get('a', 0) % 100:>2}", shooter == "a")
         gb = _mark(f"{games.get('b', 0) % 100:>2}", shooter == "b")
-        middle = f"{sets.get('a', 0) % 10}{sets.get('b', 0) % 10}"
+        several = summary.get("sets_to_win", 1) > 1
+        middle = f"{sets.get('a', 0) % 10}-{sets.get('b', 0) % 10}" if several else "   "
         if self.digits < 16:
-            return self.fit(f"{ga} {middle} {gb}")
+            return self.fit(f"{ga} {middle}{gb}")
         la, lb = (_balls_left(summary.get("current") or {}, side) for side in ("a", "b"))
-        return self.fit(f"{ga}  {la:>2} {middle} {lb:>2}  {gb}")
+        return self.fit(f"{ga}  {la:>2} {middle} {lb:<2} {gb}")
 
     def ready(self, scene: Scene, model: dict) -> str:
         time = str(model.get("time") or "").replace(":", "-")

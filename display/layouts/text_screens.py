@@ -118,7 +118,13 @@ class TextScreens:
                 pages.append([])
             pages[-1] += block
         for row, (text, font, align) in enumerate(pages[scene.page(len(pages))][:per_page]):
-            scene.write(text, (0, row * 8, self.geometry.width, row * 8 + 8), align=align, font=font)
+            box = (0, row * 8, self.geometry.width, row * 8 + 8)
+            if align == "pair":         # (left, right): the right one is kept whole
+                left, right = text
+                rw = scene.write(right, box, align="right") if right else 0
+                scene.write(left, (0, box[1], box[2] - rw - 2, box[3]))
+            else:
+                scene.write(text, box, align=align, font=font)
 
     def match(self, scene: Scene, model: dict) -> None:
         points = model.get("points") or {}
@@ -127,21 +133,19 @@ class TextScreens:
             self._middle(scene, x0, x1, [":"])
             return
         width, per_page = self.geometry.width, self.geometry.height // 8
-        lines: list = []
+        teams: list = []
         for side in ("home", "away"):
             score = str(points.get(side, 0))
             room = width - scene.font_for(score, width).width(score) - 2
-            lines.append((turn(str(model.get(side, "")), scene, room), score))
-        for partie in model.get("partie") or []:
-            parts = wrap(str(partie), scene, width, fits=lambda t: scene.font_for(t, width).width(t))
-            if len(lines) % per_page + len(parts) > per_page:
-                lines += [" "] * (-len(lines) % per_page)      # a partie starts a page rather than split
-            lines += parts
-        self._text_lines(scene, lines)
+            teams.append(((turn(str(model.get(side, "")), scene, room), score), None, "pair"))
+        # each partie's line in one font, on one page where it fits one: never "(2:0)" alone on the next
+        self._blocks(scene, [teams] + [block for line in model.get("partie") or []
+                                       for block in _page_blocks(scene, str(line), width, per_page)])
 
     def error(self, scene: Scene, model: dict) -> None:
         w = scene.words
-        title = f"{w['error']} {model.get('code', '')}".strip()
+        code = str(model.get("code", ""))
+        title = f"{w['error']} {w.get(f'error_{code}', code)}".strip()     # CHYBA klávesnice, not CHYBA keypad
         width = self.geometry.width
         self._text_lines(scene, wrap(title, scene, width) + wrap(str(model.get("text", "")), scene, width))
 
@@ -188,6 +192,20 @@ def _pair_blocks(scene: Scene, pairs: list, width: int) -> list:
         blocks.append(next((r for r in fitting if all(font.width(t) <= width for t, font, _ in r)),
                            rows(home, away, scene.small)))
     return blocks
+
+
+def _page_blocks(scene: Scene, text: str, width: int, rows: int) -> list[list]:
+    """``text`` wrapped at words into rows of one font, centred, as blocks of a page each: one
+    block in the text font when that takes no more than ``rows`` rows, else in the narrow one; a
+    text too long even for that goes on over pages, its last row never a lone word or figure."""
+    for font in (scene.text, scene.small):
+        lines = wrap(text, None, width, fits=font.width)
+        if len(lines) <= rows and all(font.width(line) <= width for line in lines):
+            return [[(line, font, "center") for line in lines]]
+    words = lines[-2].split() if len(lines) > 1 else []
+    if len(lines[-1].split()) == 1 and len(words) > 1 and font.width(f"{words[-1]} {lines[-1]}") <= width:
+        lines[-2:] = [" ".join(words[:-1]), f"{words[-1]} {lines[-1]}"]
+    return [[(line, font, "center") for line in lines[i:i + rows]] for i in range(0, len(lines), rows)]
 
 
 def turn(text: str, scene: Scene, width: int) -> str:

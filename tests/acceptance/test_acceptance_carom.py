@@ -213,3 +213,33 @@ def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(pla
     revoked = player.key("-")                                      # … and the forfeit with it
     assert revoked["summary"]["forfeit"] is None and state(revoked) == (3, 0, 1, "a", 3)
     assert player.syncer.outbox.pending() == []
+
+
+def test_a_single_partie_can_have_the_players_names_from_the_rosters(player, monkeypatch):
+    """Issue 24: a single partie with "Hráč 1" and "Hráč 2" ends with "VYHRÁL 1"; the referee may
+    pick the players from the league's rosters instead — who starts, then the other."""
+    from display import fonts
+
+    starts = player.play("\n1\n")[-1]
+    assert starts["items"] == ["1 Hráč 1", "2 Hráč 2", "3 Jména ze soupisek"]
+    assert starts["selected"] == 0                                  # Enter still starts Hráč 1 – Hráč 2
+    first = player.play("3\n")[-1]
+    assert first["title"] == "Kdo začíná?" and first["items"][:2] == ["1 Novák", "2 Dvořák"]
+    second = player.play("2\n")[-1]
+    assert second["title"] == "Dvořák proti:" and "Dvořák" not in " ".join(second["items"])
+    assert player.key("backspace")["title"] == "Kdo začíná?"       # Back: one step back
+    player.play("2\n")
+    start = player.play("6\n")[-1]
+    names = start["summary"]["players"]
+    assert (names["a"]["name"], names["b"]["name"]) == ("Dvořák", second["items"][5].split(" ", 1)[1])
+    player.play("887")                                               # Dvořák reaches 30 …
+    end = player.key("0")                                            # … the other misses the equaliser
+    assert end["summary"]["result"] == "a"
+    said = []
+    draw = fonts.BitmapFont.draw
+    monkeypatch.setattr(fonts.BitmapFont, "draw", lambda font, d, xy, text, fill: said.append(text) or draw(
+        font, d, xy, text, fill))
+    counter = player.service.display.counter
+    for page in range(4):
+        counter.render(end, page * 3.0)
+    assert any("VYHRÁL Dvořák" in text or text == "Dvořák" for text in said)

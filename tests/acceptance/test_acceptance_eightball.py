@@ -73,3 +73,13 @@ def test_eightball_break_groups_foul_last_ball_pocket_eight_and_a_set_change(emu
     player.play("7")                                     # the next match's first shot: the one before is final
     items = player.syncer.outbox.pending()
     assert [item.kind for item in items] == ["partie"]
+
+
+def test_a_single_8ball_match_asks_who_breaks_in_games_and_sets(emulator):
+    """8-ball is played in games (hry) and sets (8B:8): the question before a single match's first
+    break names them, not a carom partie."""
+    player = emulator(game="8ball")
+    question = player.play("\n1\n")[-1]
+    assert question["title"] == "1. set, 1. hra: kdo rozráží?" and "artie" not in question["title"]
+    start = player.key("enter")
+    assert start["screen"] == "8ball" and current(start)["break_shot"]

@@ -4,9 +4,9 @@ import pytest
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.layouts.text_screens import message_parts
-from display.samples import sample
 from display.scene import Scene
 from display.settings import DisplaySettings
+from display_samples import sample
 
 
 class Recorder:
@@ -120,11 +120,26 @@ def test_reattached_device_gets_the_picture_even_if_unchanged():
 
 
 def test_a_malformed_model_shows_an_error_screen_not_a_traceback():
+    """In the counter's language: what is wrong, and that scoring goes on (the model to the log)."""
     c = counter()
     c.show({"screen": "carom", "summary": {"players": {}}}, 0.0)
     good = counter()
-    good.show({"screen": "error", "code": "display", "text": "?"}, 0.0)
+    good.show({"screen": "error", "code": "display", "text": "obraz nelze vykreslit, hraje se dál: nahlaste chybu"}, 0.0)
     assert c.device.frames[-1] == good.device.frames[-1]
+
+
+@pytest.mark.parametrize("code,title", [("keypad", "CHYBA klávesnice"), ("storage", "CHYBA SD karta"),
+                                        ("config", "CHYBA nastavení"), ("display", "CHYBA displej")])
+def test_an_error_screen_names_the_fault_in_czech(code, title, monkeypatch):
+    """A Czech counter never says CHYBA keypad: the error's code is named in the counter's words."""
+    from display import fonts
+
+    said, draw = [], fonts.BitmapFont.draw
+    monkeypatch.setattr(fonts.BitmapFont, "draw", lambda font, d, xy, text, fill: said.append(text) or draw(
+        font, d, xy, text, fill))
+    Counter(None, DisplaySettings(driver="dummy", width=128, height=32)).render(
+        {"screen": "error", "code": code, "text": "x"}, 0.0)
+    assert title in said
 
 
 def test_unknown_screen_is_drawn_not_raised():
@@ -149,11 +164,11 @@ def test_ws2812_frames_use_player_colours():
 
 
 def test_segment_board_shows_points_inning_points():
-    """8 digits: points A | inning | points B; the decimal point marks the player at the table."""
+    """8 digits: points A | inning | points B, kept apart by two decimal points that are always lit."""
     settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=8)
     c = Counter(open_device(settings), settings)
     scene = c.render(sample("carom-series"), 0.0)
-    assert c.layout.line(scene, sample("carom-series")) == " 11 1 13."
+    assert c.layout.line(scene, sample("carom-series")) == " 11. 1. 13"
 
 
 def test_segment_board_blanks_the_inning_in_the_last_two():
@@ -162,14 +177,16 @@ def test_segment_board_blanks_the_inning_in_the_last_two():
     model = sample("carom-last-two")
     on = c.layout.line(c.render(model, 0.0), model)
     off = c.layout.line(c.render(model, 0.5), model)
-    assert on[3:5] == " 2" and off[3:5] == "  "
+    assert on == "  2. 2.  2" and off == "  2.  .  2"
 
 
 def test_sixteen_digit_board_shows_the_series_on_the_players_side():
+    """The series of B (at the table: the point after B's score) on B's side of the inning, the
+    inning between two points: 13 and 1 never read as 131."""
     settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=16)
     c = Counter(open_device(settings), settings)
     model = sample("carom-series")
-    assert c.layout.line(c.render(model, 0.0), model) == " 11     1 13  13."
+    assert c.layout.line(c.render(model, 0.0), model) == " 11    . 1. 13  13."
 
 
 def test_without_a_device_scoring_goes_on_and_the_next_device_gets_the_picture():

@@ -8,9 +8,9 @@ from PIL import Image
 from display import fonts
 from display.counter import Counter
 from display.devices import open_device
-from display.samples import MATCH_NIGHT, NAMES, RECORDS, sample
 from display.settings import DisplaySettings
 from display_helpers import Said, matrix, segment_pages
+from display_samples import MATCH_NIGHT, NAMES, RECORDS, sample
 
 MATRICES = {"32x8": (32, 8), "64x16": (64, 16), "96x16": (96, 16), "128x32": (128, 32)}
 
@@ -86,17 +86,17 @@ def test_small_counter_puts_the_points_left_in_place_of_the_score():
 
 
 def test_small_counter_series_bar_runs_from_the_player_at_the_table():
-    """RULES 1.7 / A.6.8d on 32x8: the running series page underlines the middle too, so a series
-    whose arrow does not fit still reads as the series of the player at the table."""
+    """RULES 1.7 / A.6.8d on 32x8: the running series page underlines the middle too, so the series
+    reads as the series of the player at the table (with the arrow pointing at their score)."""
     settings = DisplaySettings(driver="dummy", width=32, height=8)
     counter = Counter(None, settings)
-    model = sample("carom-series")         # B at the table, series 13, limit 200: 3-digit scores
-    # pages: the inning, the inning of the limit (the whole counter), the series
-    bottom = [counter.render(model, t).image.crop((0, 7, 32, 8)).tobytes() for t in (0.0, 6.0)]
+    model = sample("carom-series")         # B at the table (13), series 13, A 11
+    # pages: the inning of the limit, then the series
+    bottom = [counter.render(model, t).image.crop((0, 7, 32, 8)).tobytes() for t in (0.0, 3.0)]
     assert bottom[0] != bottom[1]
-    series_page = counter.render(model, 6.0).image
-    assert all(series_page.getpixel((x, 7)) for x in range(12, 32))
-    assert not any(series_page.getpixel((x, 7)) for x in range(0, 11))
+    series_page = counter.render(model, 3.0).image
+    assert all(series_page.getpixel((x, 7)) for x in range(14, 32))
+    assert not any(series_page.getpixel((x, 7)) for x in range(0, 9))
 
 
 @pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
@@ -152,18 +152,14 @@ def test_every_sample_renders_distinctly_on_the_small_counter():
 
 
 def test_emulator_picture_of_a_segment_board_draws_the_decimal_point(tmp_path):
-    """luma's emulator drops bit 7; pocitadlo's pictures show the point after the score of the
-    player at the table (A here: 11.)."""
-    def picture(name):
-        settings = DisplaySettings(driver="capture", emulate="sevensegment", digits=8,
-                                   file_template=str(tmp_path / f"{name}.png"))
-        Counter(open_device(settings), settings).show(sample(name), 0.0)
-        return Image.open(tmp_path / f"{name}.png").convert("RGB")
-
-    at_a, at_b = picture("carom-to-go"), picture("carom-series")   # A at the table; B at the table
-    point_a, point_b = (2 * 30 + 27, 46), (7 * 30 + 27, 46)
-    assert at_a.getpixel(point_a)[0] > 200 and at_a.getpixel(point_b)[0] < 100
-    assert at_b.getpixel(point_b)[0] > 200 and at_b.getpixel(point_a)[0] < 100
+    """luma's emulator drops bit 7; pocitadlo's pictures show the points that keep the score apart
+    from the inning (after digit 3 and digit 5 of an 8-digit board: 11.19.11)."""
+    settings = DisplaySettings(driver="capture", emulate="sevensegment", digits=8,
+                               file_template=str(tmp_path / "board.png"))
+    Counter(open_device(settings), settings).show(sample("carom-to-go"), 0.0)
+    board = Image.open(tmp_path / "board.png").convert("RGB")
+    points = [(digit * 30 + 27, 46) for digit in range(8)]
+    assert [board.getpixel(point)[0] > 200 for point in points] == [False, False, True, False, True] + [False] * 3
 
 
 LONG_TEXTS = [
@@ -192,8 +188,8 @@ def test_sixteen_digit_board_shows_each_players_balls_left_and_8_pocket():
     as P4 on B's side; A (stripes) has 7 left, on A's side. Before groups, nothing stands there."""
     model = sample("8ball-pocket")
     assert model["summary"]["current"]["groups"] == {"a": "stripes", "b": "solids"}
-    assert segment_lines(model, 16)[0] == " 0   7 00 P4   0."
-    assert segment_lines(sample("8ball-open"), 16)[0] == " 0     00      0."
+    assert segment_lines(model, 16)[0] == " 0   7 0-0 P4  0."
+    assert segment_lines(sample("8ball-open"), 16)[0] == " 0     0-0     0."
 
 
 @pytest.mark.parametrize("size", [(64, 16), (96, 16)], ids=["64x16", "96x16"])

@@ -6,8 +6,8 @@ from display.counter import Counter
 from display.devices import open_device
 from display.layouts import MatrixLayout, SegmentLayout
 from display.layouts.base import GAME_SCREENS, TEXT_SCREENS, Layout
-from display.samples import sample
 from display.settings import DisplaySettings
+from display_samples import sample
 from rules.games import game_names
 
 LAYOUTS = [MatrixLayout(64, 16), SegmentLayout(8)]
@@ -44,7 +44,7 @@ def test_a_segment_board_draws_the_line_its_screen_method_gives():
     c = segment_counter()
     model = sample("carom-series")
     drawn = c.render(model, 0.0).image.tobytes()
-    assert c.layout.carom(c.render(model, 0.0), model) == " 11 1 13."
+    assert c.layout.carom(c.render(model, 0.0), model) == " 11. 1. 13"
     other = c.render(sample("carom-start"), 0.0).image.tobytes()
     assert drawn != other
 

@@ -130,7 +130,7 @@ def test_render_gif_turns_every_page_of_a_page_that_has_pages(tmp_path):
 
     from cli.commands.render import draw_gif
     from cli.main import build_parser
-    from display.samples import sample
+    from display_samples import sample
 
     out = tmp_path / "night.gif"
     args = build_parser().parse_args(["render", "-", "--size", "64x16", "--gif", str(out), "--pixels", "--scale", "1"])
@@ -164,3 +164,24 @@ def test_render_rejects_a_bad_size(capsys):
     with pytest.raises(SystemExit) as caught:
         main(["render", "x.jsonl", "--size", "wide", "--png", "x.png"])
     assert caught.value.code == 2 and "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_render_of_a_match_partie_draws_it_as_the_live_counter_does(emulator, tmp_path):
+    """`pocitadlo render` of a league partie's record: the names, the partie number and the team
+    points before it, as the counter showed them — from the night journal beside the record."""
+    from cli.commands.render import partie_model
+    from rules.record import replay_file
+
+    player = emulator(points_limit=30, innings_limit=5)
+    player.play("\n" * 4 + "\n\n" + "87" "0" "0" "2" "0" "0")       # partie 1: A 30 in inning 1 … B misses
+    player.play("\n1h\n\n")                                          # closed; partie 2: the home player starts
+    live = player.play("12")[-1]
+    assert live["match"]["partie"] == 2 and sum(live["match"]["points"].values()) == 2
+    path = player.service.night.partie_journal.path
+    board = replay_file(path).board
+    assert partie_model(board, str(path)) == {key: live[key] for key in ("screen", "summary", "match")}
+    out = tmp_path / "partie.gif"
+    assert main(["render", str(path), "--size", "64x16", "--gif", str(out), "--pixels", "--scale", "1"]) == 0
+    alone = tmp_path / "alone.jsonl"
+    alone.write_bytes(open(path, "rb").read())                        # no night journal beside it
+    assert "match" not in partie_model(replay_file(alone).board, str(alone))

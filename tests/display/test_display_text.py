@@ -59,7 +59,8 @@ def test_accented_capitals_sit_on_the_baseline_taller_than_small_letters(capital
         assert len(rows_lit(font, small)) == 5
 
 
-@pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font()], ids=["text", "small"])
+@pytest.mark.parametrize("font", [fonts.text_font(), fonts.small_font(), fonts.narrow_font()],
+                         ids=["text", "small", "narrow"])
 def test_prompt_symbols_are_drawn_not_replaced_by_a_question_mark(font):
     for symbol in "↵✓–…":
         assert font.has(symbol) and picture(font, symbol) != picture(font, "?")
@@ -68,6 +69,57 @@ def test_prompt_symbols_are_drawn_not_replaced_by_a_question_mark(font):
 def test_small_font_folds_to_ascii_capitals():
     font = fonts.small_font()
     assert picture(font, "Dvořák") == picture(font, "DVORAK")
+
+
+ALPHABET = "AÁBCČDĎEÉĚFGHIÍJKLMNŇOÓPQRŘSŠTŤUÚŮVWXYÝZŽ"     # the Czech alphabet's capitals (CH is C, H)
+
+
+def letter_picture(font, ch, width=5):
+    """``ch`` drawn alone in a cell as wide as the font's widest letter: pictures of one size."""
+    image = Image.new("1", (width, font.height))
+    font.draw(ImageDraw.Draw(image), (0, 0), ch, 1)
+    return [image.getpixel((x, y)) for y in range(font.height) for x in range(width)]
+
+
+@pytest.mark.parametrize("letter", ALPHABET + ALPHABET.lower())
+def test_narrow_font_draws_every_czech_letter_itself(letter):
+    """The narrow text of 16-px and larger counters keeps the diacritics (it was ΠEMEC, UZDAUA
+    DUORAK?, PO7 for NĚMEC, VZDÁVÁ DVOŘÁK?, PŮ7 in the 3x5 font): capitals, small letters as them."""
+    font = fonts.narrow_font()
+    assert font.has(letter)
+    assert letter_picture(font, letter) == letter_picture(font, letter.upper())
+    if fonts.fold(letter) != letter:
+        assert letter_picture(font, letter) != letter_picture(font, fonts.fold(letter))
+
+
+def test_narrow_font_letters_and_digits_read_distinctly():
+    """Every letter and digit has its own picture; two different letters (or a letter and a digit)
+    differ in at least two LEDs — only an accent may be a single dot (A / Á)."""
+    font = fonts.narrow_font()
+    chars = ALPHABET + "0123456789"
+    pictures = {ch: letter_picture(font, ch) for ch in chars}
+    assert len({tuple(p) for p in pictures.values()}) == len(chars)
+    close = [(a, b) for i, a in enumerate(chars) for b in chars[i + 1:]
+             if fonts.fold(a) != fonts.fold(b) and sum(x != y for x, y in zip(pictures[a], pictures[b])) < 2]
+    assert close == []
+
+
+@pytest.mark.parametrize("other", ["U", "Ú", "O", "Ó", "0", "8"])
+def test_narrow_u_with_ring_never_reads_as_o(other):
+    """PŮ7 (stripes, 7 left) must not read PO7: the ring is a ring of four dots over a shorter U."""
+    font = fonts.narrow_font()
+    ring, seen = letter_picture(font, "Ů"), letter_picture(font, other)
+    assert sum(x != y for x, y in zip(ring, seen)) >= 3
+
+
+@pytest.mark.parametrize("letter", [ch for ch in ALPHABET if ch not in "Ů"])
+def test_narrow_capitals_sit_on_the_baseline_under_their_accent(letter):
+    """Six rows of letter on the baseline (rows 1-6), row 0 for the accent only: a word of plain and
+    accented capitals keeps one height (VZDÁVÁ), and two lines of it never touch."""
+    font = fonts.narrow_font()
+    lit = rows_lit(font, letter)
+    assert max(lit) == 6 and min(rows_lit(font, fonts.fold(letter))) == 1
+    assert (min(lit) == 0) == (fonts.fold(letter) != letter)
 
 
 def test_fold_keeps_letters_drops_accents():

@@ -793,3 +793,31 @@ def test_taking_back_the_last_partie_takes_the_captains_answers_back(setup):
     sign_off(night)
     settle(night)
     assert outbox.unsent() == 5
+
+
+@pytest.mark.parametrize("game", ["carom", "8ball"])
+def test_a_forfeited_partie_is_marked_on_the_zapis(setup, game):
+    """RULES 1.4.8 (8B: a forfeited individual match): the counter's zápis says who forfeited, so
+    the score of a forfeited partie is not read as a result played to its end."""
+    night, _ = night_of(setup, game=game)
+    start_league_match(night)
+    if game == "carom":
+        night.ui("confirm")                                 # the lot draw
+        night.ui("confirm")                                 # the lag: the home player starts
+    else:
+        night.ui("confirm"), night.ui("confirm")            # the pairing: home player, away player
+    header = night.board.header
+    away_side = "b" if header["home"] == "a" else "a"
+    play(night, {"cmd": "forfeit", "by": away_side})
+    close(night)
+    line = night.match.closed[0]
+    assert line["forfeit"] == "away"
+    if game == "carom":
+        for _ in range(3):
+            night.ui("confirm"), finish_partie(night), close(night)
+    else:
+        night.ui("confirm"), night.ui("confirm")
+        play(night, {"cmd": "forfeit", "by": "a"}), close(night)
+    lines = night.screen()["partie"]
+    assert lines[0].startswith(f"1. {line['home']} ") and f", vzdal {line['away']} (" in lines[0]
+    assert not any("vzdal" in later for later in lines[1:] if game == "carom")

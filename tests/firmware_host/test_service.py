@@ -71,6 +71,22 @@ def test_missing_display_scoring_goes_on_and_display_is_retried_with_backoff(con
     assert link.counter.device.image is not None
 
 
+@pytest.mark.parametrize("language, text", [("cs", "SPI vypnuté: raspi-config → Interface → SPI"),
+                                             ("en", "SPI off: raspi-config → Interface → SPI")])
+def test_spi_switched_off_is_said_in_the_counters_language_and_logged_in_english(tmp_path, caplog, language, text):
+    """The counter's model says SPI is off and where to switch it on; the log names the device."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + f'language = "{language}"\n', encoding="utf-8")
+    settings = DisplaySettings(driver="max7219", spi_port=6, spi_device=3)     # no /dev/spidev6.3 here
+    link = DisplayLink(Counter(None, settings), lambda: open_device(settings))
+    service = Service(Night(load(path)), link, clock=FakeClock())
+    with caplog.at_level(logging.ERROR, logger="pocitadlo.display"):
+        link.start(0.0)
+    service.show()
+    assert service.display.model["message"] == {"text": text, "level": "error", "n": 0}
+    assert "no SPI device /dev/spidev6.3" in caplog.text and "raspi-config nonint do_spi 0" in caplog.text
+
+
 class BrokenSpi:
     """A luma device whose SPI write fails (cable pulled)."""
     size, mode = (64, 16), "1"
@@ -152,19 +168,30 @@ def test_a_refusal_outlives_the_release_of_its_key_and_a_repeat_is_said_again(co
     assert service.night.board.summary()["counter"]["series"] == 1
 
 
+def test_an_unplugged_keypad_says_what_to_do(config):
+    clock = FakeClock()
+    service = keypad_service(config, clock)
+    single_partie(service)
+    service.handle(DeviceStatus("evdev", False, "unplugged"))
+    assert service.display.model["text"] == "Klávesnice odpojena: zapojte ji (přijímač) a zkontrolujte baterie"
+
+
 def keypad_service(config, clock):
     referee = Referee("carom", clock=clock)
     return Service(Night(config), DisplayLink(None), referee=referee, clock=clock)
 
 
-def test_missing_keypad_is_an_error_screen_and_other_inputs_keep_working(config):
+def test_missing_keypad_is_an_error_screen_and_other_inputs_keep_working(config, caplog):
+    """The counter says in Czech what is wrong and what to do; the device's own (English) words
+    go to the log."""
     clock = FakeClock()
     service = keypad_service(config, clock)
     single_partie(service)
     service.handle(DeviceStatus("evdev", False, "no such device /dev/input/by-id/usb-kp"))
     model = service.display.model
     assert model["screen"] == "error" and model["code"] == "keypad"
-    assert "usb-kp" in model["text"]
+    assert model["text"] == "Klávesnice nefunguje: zapojte ji znovu"
+    assert "usb-kp" in caplog.text
     key = service.referee.keymap.keys_for("score1")[0]
     service.handle(KeyEvent(key, True, clock(), "terminal", debounced=True))
     service.handle(KeyEvent(key, False, clock(), "terminal", debounced=True))
@@ -402,7 +429,7 @@ def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
     service.handle(Command({"cmd": "score", "value": 1}))
     monkeypatch.undo()
     message = service.display.model["message"]
-    assert (message["text"], message["level"]) == ("SD: Input/output error", "error")
+    assert (message["text"], message["level"]) == ("SD karta selhává: nic se nezapsalo, vyměňte kartu", "error")
     assert service.night.board.history == []
     service.handle(Command({"cmd": "score", "value": 2}))            # the card works again
     assert service.night.board.summary()["counter"]["series"] == 2
@@ -460,6 +487,6 @@ def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_ex
     shown, notifier = [], Recorder()
     monkeypatch.setattr(counter, "show", lambda model, now: shown.append(model))
     service, _, _ = run_command.assemble_or_wait(config, notifier, sleep=lambda s: None, counter=counter)
-    assert shown[0] == {"screen": "error", "code": "storage", "text": f"{partie_file}.cut: No space left on device"}
+    assert shown[0] == {"screen": "error", "code": "storage", "text": "SD karta plná: nic se nezapsalo, uvolněte místo"}
     assert len(shown) == 2 and notifier.sent[0] == ("ready", f"storage fault: {partie_file}.cut: No space left on device")
     assert service.night.board.history == [{"cmd": "score", "value": v} for v in (1, 2, 10)]

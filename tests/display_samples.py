@@ -1,7 +1,8 @@
 """Sample screen models for the key states, built from real records through the rule cores.
 
-Used by the golden-image tests, the benchmark and the README pictures, so all three show the
-same states. ``sample(name)`` returns a screen model (docs/screens.md).
+Used by the golden-image tests, the benchmark (bench/bench_display.py) and the docs' pictures
+(docs/make_images.py), so all three show the same states; a test and demo helper, not part of
+the device (issue 25). ``sample(name)`` returns a screen model (docs/screens.md).
 """
 import json
 
@@ -45,6 +46,8 @@ RECORDS = {
                                                                        _SHOT, _SHOT]),
     "8ball-won": (_EIGHT, [{"cmd": "game", "winner": "a"}, {"cmd": "game", "winner": "b"},
                            {"cmd": "game", "winner": "a"}]),
+    # the first set to A (3:0), the second under way (0:1): the match score in sets, 1:0
+    "8ball-sets": (_EIGHT, [{"cmd": "game", "winner": "a"}] * 3 + [{"cmd": "game", "winner": "b"}]),
 }
 
 OTHER: dict[str, dict] = {
