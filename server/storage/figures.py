@@ -10,7 +10,7 @@ SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won",
           "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures
 MATCH_LIST = ("match_id", "game", "date", "venue", "home", "away", "points_home", "points_away", "closed", "standing")
 # only the matches that count have team rows (server/tables/standing.py): not those off the schedule
-# unassigned, waiting for a ruling (A.6.5), or annulled with an expelled team (A.3.7)
+# unassigned, waiting for a ruling (A.6.5), annulled with an expelled team (A.3.7), or a friendly
 _OF_SEASON = "game = ? AND season = ?"
 # the seasons with a match, latest first: an index seek each (match_figures_season), not a scan
 _SEASONS = ("WITH RECURSIVE found(season) AS (SELECT MAX(season) FROM match_figures UNION ALL "

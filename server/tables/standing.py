@@ -9,9 +9,10 @@ at (``unrostered``: names on neither team's roster, A.3.4):
                  organiser assigns it to a fixture (a friendly never moves the table)
     pending      interrupted (A.6.5): it counts nowhere until the organiser rules on it
     annulled     a team of it is expelled (A.3.7): it counts nowhere
+    friendly     a team of it is not of the competition ("Jiné utkání"): it never moves the table
 
-A match of a season the league does not hold, or of teams it does not know, counts as before
-(a receiver without its league). An award (A.6.5) replaces the match's team points by the
+A match of a season the league does not hold, or of a competition without teams, counts as
+before (a receiver without its league). An award (A.6.5) replaces the match's team points by the
 awarded ones. ``stand_in`` is the organiser's no-show (A.3.7) as a match item of its own, so the
 forfeit has a zápis and figures like a device's.
 """
@@ -20,7 +21,7 @@ import json
 from server.league import names
 from server.tables.sums import season_of
 
-STANDINGS = ("counted", "unassigned", "pending", "annulled")
+STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
 
 
 def judged(store, record: dict, rules: dict | None, played) -> dict:
@@ -45,6 +46,8 @@ def judged(store, record: dict, rules: dict | None, played) -> dict:
             record["awarded"] = True
     elif all(mine):
         record["standing"] = "unassigned"
+    elif teams:
+        record["standing"] = "friendly"
     home, away = mine
     if home is not None and away is not None:
         rostered = home["players"] + away["players"]

@@ -90,6 +90,18 @@ def store(store_place):
 
 
 @pytest.fixture
+def carom_league(store):
+    """The store with league_admin_helpers' league, its carom schedule drawn, its clock before the
+    season (A.3.3 refuses a day in the past: the tests do not depend on the day they run)."""
+    from league_admin_helpers import SEASON, before_the_season, set_up_league
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    return store
+
+
+@pytest.fixture
 def receiver(store):
     return Receiver(store)
 
@@ -146,10 +158,10 @@ def client(server):
     return Client(server.port)
 
 
-def match_items(match_id="KD-1", seed=1, **options):
+def match_items(match_id="KD-1", seed=1, home="Lvi", away="Orli", points_limit=20, innings_limit=3, **options):
     """A carom league match (carom_samples.match) as item bodies: four partie, then the match item."""
-    played, (mid, mtext, msummary) = carom_samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
-                                                   innings_limit=3, **options)
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, points_limit=points_limit,
+                                                   innings_limit=innings_limit, **options)
     return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
         [item_body(mid, "match", mtext, msummary)]
 

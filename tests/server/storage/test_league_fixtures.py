@@ -5,7 +5,6 @@ import datetime as dt
 import pytest
 from league_admin_helpers import (
     SEASON,
-    before_the_season,
     device_receiver,
     fixture_between,
     free_working_day,
@@ -19,11 +18,8 @@ from server.tables import exports, figures
 
 
 @pytest.fixture
-def league(store):
-    before_the_season(store)
-    set_up_league(store)
-    store.fixtures.generate(SEASON, "carom")
-    return store
+def league(carom_league):
+    return carom_league
 
 
 def test_A_2_5_the_generated_schedule_is_stored_home_and_away_from_17_00(league):
