@@ -9,9 +9,12 @@
     competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
     fixture list --season S                                 the schedule with statuses and results
     schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
-    schedule move FIXTURE DATE                              move a match to another day
-    postpone FIXTURE --team T [--to DATE] [--reason R]      a team's postponement (at most 2 a season, A.3.3)
+    schedule move FIXTURE DATE [--override R]               move a match to another day (R: despite the rules, A.3.3)
+    postpone FIXTURE --team T [--to DATE] [--reason R] [--override R]
+                                                            a team's postponement (at most 2 a season, A.3.3)
     no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
+    unassigned --season S                                   league matches off the schedule (they count nowhere)
+    assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
 
 A refused change prints its reason (exit status 2) and changes nothing.
 """
@@ -61,14 +64,20 @@ def configure(sub, leaf) -> None:
     move = leaf(schedule.add_parser("move", help="move a match to another working day"))
     move.add_argument("fixture")
     move.add_argument("date", help="YYYY-MM-DD")
+    _override(move)
     postpone = leaf(sub.add_parser("postpone", help="a team's postponement of a match (at most 2 a season, A.3.3)"))
     postpone.add_argument("fixture")
     postpone.add_argument("--team", required=True, help="the team that asks")
     postpone.add_argument("--to", help="the new date (default: postponed until `schedule move`)")
     postpone.add_argument("--reason", default="")
+    _override(postpone)
     no_show = leaf(sub.add_parser("no-show", help="a team did not turn up (forfeit; the second expels it, A.3.7)"))
     no_show.add_argument("fixture")
     no_show.add_argument("--team", required=True, help="the team that did not turn up")
+    _in_season(leaf(sub.add_parser("unassigned", help="matches of two league teams off the schedule (count nowhere)")))
+    assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
+    assign.add_argument("match")
+    assign.add_argument("fixture")
 
 
 def _group(sub, name: str, what: str):
@@ -150,6 +159,11 @@ def _team_add(args, store) -> int:
     return 0
 
 
+def _override(parser) -> None:
+    parser.add_argument("--override", metavar="REASON", help="the organiser's reason to take a date the rules refuse "
+                                                             "(past, busy, outside the half: A.3.3); the schedule shows it")
+
+
 def _teams(args, store) -> int:
     from server.league.admin_fields import days_label
 
@@ -199,7 +213,10 @@ def _competition_set(args, store) -> int:
 def _fixture_list(args, store) -> int:
     for f in store.fixtures.of(args.season, args.competition):
         result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
-        print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result)))
+        notes = [f"override: {f['override']}"] if f["override"] else []
+        if f["forfeited_to"]:
+            notes.append(f"forfeited to {f['forfeited_to']}")
+        print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result, *notes)))
     return 0
 
 
@@ -208,17 +225,20 @@ def _generate(args, store) -> int:
     print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
     for sentence in plan["unmet"]:
         print(f"not honoured: {sentence}")
+    for sentence in plan["short"]:
+        print(f"warning: {sentence}")
     return 0
 
 
 def _move(args, store) -> int:
-    fixture = store.fixtures.move(args.fixture, args.date)
-    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}")
+    fixture = store.fixtures.move(args.fixture, args.date, override=args.override)
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}"
+          + (f" (override: {fixture['override']})" if fixture["override"] else ""))
     return 0
 
 
 def _postpone(args, store) -> int:
-    done = store.fixtures.postpone(args.fixture, args.team, to=args.to, reason=args.reason)
+    done = store.fixtures.postpone(args.fixture, args.team, to=args.to, reason=args.reason, override=args.override)
     fixture = done["fixture"]
     when = f"moved to {fixture['date']}" if fixture["status"] == "scheduled" else "postponed (schedule move sets its date)"
     print(f"{fixture['id']} {when}; {args.team} has {done['left']} postponement(s) left this season (A.3.3)")
@@ -234,9 +254,23 @@ def _no_show(args, store) -> int:
     return 0
 
 
+def _unassigned(args, store) -> int:
+    for m in store.fixtures.unassigned(args.season, args.competition):
+        print("\t".join((m["match"], m["date"] or "-", m["home"], m["away"], m["venue"] or "-",
+                         f"{m['points_home']}:{m['points_away']}")))
+    return 0
+
+
+def _assign(args, store) -> int:
+    done = store.fixtures.assign(args.match, args.fixture)
+    replaced = f" (replacing {', '.join(done['replaced'])})" if done["replaced"] else ""
+    print(f"{done['match']} is the result of {done['fixture']}{replaced}")
+    return 0
+
+
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
            "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
-           "postpone": _postpone, "no-show": _no_show}
+           "postpone": _postpone, "no-show": _no_show, "unassigned": _unassigned, "assign": _assign}
 NAMES = {name.split()[0] for name in ACTIONS}

@@ -74,18 +74,21 @@ def test_a_standing_result_is_never_replaced_by_a_later_match(league, items):
 
 
 @SQLITE
-def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(league, items):
+def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(league, items, store_place, capsys):
     """Lvi – Orli played on a day of no fixture of theirs: stored, listed as unassigned, counting
-    nowhere; the organiser assigns it to the fixture and it is the fixture's result."""
-    from server.tables import figures
+    nowhere; the organiser assigns it to the fixture (`pocitadlo server assign`) and it is the
+    fixture's result."""
+    from cli.main import main
 
     fixture = fixture_between(league, "Lvi", "Orli")
     assert {s for s, _ in _post(league, items("m-off", date="2026-09-30"), "u-lva-1")} == {200}
     assert [m["match"] for m in league.fixtures.unassigned(SEASON, "carom")] == ["m-off"]
     assert exports.match_record(league, "m-off")["standing"] == "unassigned"
     assert _table(league) == {} and league.fixtures.get(fixture["id"])["match"] is None
-    league.fixtures.assign("m-off", fixture["id"])
-    figures.settle(league)
+    assert main(["server", "unassigned", "--season", SEASON, "--db", store_place]) == 0
+    assert capsys.readouterr().out.startswith("m-off\t2026-09-30\tLvi\tOrli\t")
+    assert main(["server", "assign", "m-off", fixture["id"], "--db", store_place]) == 0
+    assert f"m-off is the result of {fixture['id']}" in capsys.readouterr().out
     assert league.fixtures.get(fixture["id"])["match"] == "m-off"
     assert _table(league)["Lvi"][0] == 1 and league.fixtures.unassigned(SEASON, "carom") == []
     with pytest.raises(LeagueError, match="is Lvi – Orli .* fixture .* is Orli – Lvi"):
