@@ -164,6 +164,24 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert exports.league_table(store, "8ball", SEASON)["rows"] == []
 
 
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(store):
+    """Issue 22: an 8-ball no-show counts in the table (the full score of a match won by default:
+    4 individual matches, 1 point each, RULES 2.9), or the competition's forfeit_points when the
+    organiser set it; the schedule says for whom."""
+    set_up_league(store, "8ball")
+    store.fixtures.generate(SEASON, "8ball")
+    store.fixtures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
+    figures.settle(store)
+    assert fixture_between(store, "Lvi", "Orli", "8ball")["forfeited_to"] == "Lvi"
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == \
+        {"Lvi": 4, "Orli": 0}
+    store.league.set_rules(SEASON, "8ball", {"forfeit_points": "3"})
+    figures.settle(store)
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == \
+        {"Lvi": 3, "Orli": 0}
+
+
 def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, sign):
     fixture = fixture_between(league, "Lvi", "Orli")
     match_id = play_as_device(league, items, sign, fixture)
