@@ -185,7 +185,8 @@ class League(Repository):
 
     def add_player(self, season: str, competition: str, team: str, player: str) -> None:
         """Put a player on a team's roster; a player already on another team of the same season's
-        competition is refused with that team's name (A.3.4)."""
+        competition, or who has played for another team of it this season (taken off its roster
+        since), is refused with that team's name (A.3.4)."""
         player = fields.name(player, "the player")
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
@@ -198,6 +199,13 @@ class League(Repository):
                 also = "" if spelled == player else f" as {spelled!r}"
                 raise LeagueError(f"{player} already plays for {where}{also} in {season}; a player plays for one "
                                   "team a season (A.3.4)")
+            played = next(((name, t) for name, t in db.execute(
+                "SELECT DISTINCT player, team FROM player_totals WHERE game = ? AND season = ? AND partie > 0",
+                (competition, season)).fetchall() if names.same(name, player) and not names.same(t, row["name"])),
+                None)
+            if played is not None:
+                raise LeagueError(f"{played[0]} has played for team {played[1]!r} in {season}; a player plays for "
+                                  "one team a season, over the whole season (A.3.4)")
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
 

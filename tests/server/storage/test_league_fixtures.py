@@ -216,3 +216,16 @@ def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organiser
     assert league.fixtures.get(fixture["id"])["match"] == match_id
     assert exports.match_record(league, fixture["id"]) is None          # the organiser's stand-in is gone
     assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league, items, sign):
+    """Lvi's partie were played by names on neither roster: the match is stored, those names are
+    flagged on it; once "Lvi hráč 1" has played for Lvi, he cannot be put on Sokoli's roster this
+    season, though he is on no roster (A.3.4: one team a season, over the season's history)."""
+    match_id = play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli"))
+    assert "Lvi hráč 1" in exports.match_record(league, match_id)["unrostered"]
+    with pytest.raises(LeagueError, match=r"Lvi hráč 1 has played for team 'Lvi' in 2026/27; .*\(A.3.4\)"):
+        league.league.add_player(SEASON, "carom", "Sokoli", "lvi  HRÁČ 1")
+    league.league.add_player(SEASON, "carom", "Lvi", "Lvi hráč 1")             # his own team's roster
+    assert "Lvi hráč 1" not in exports.match_record(league, match_id)["unrostered"]
