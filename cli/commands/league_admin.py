@@ -15,6 +15,8 @@
     no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
     unassigned --season S                                   league matches off the schedule (they count nowhere)
     assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
+    rule FIXTURE award|replay --reason R [--points H:A] [--to DATE [--override R]]
+                                                            the ruling on an interrupted match (A.6.5)
 
 A refused change prints its reason (exit status 2) and changes nothing.
 """
@@ -78,6 +80,13 @@ def configure(sub, leaf) -> None:
     assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
     assign.add_argument("match")
     assign.add_argument("fixture")
+    rule = leaf(sub.add_parser("rule", help="rule on an interrupted match (A.6.5): award it, or replay the rest"))
+    rule.add_argument("fixture")
+    rule.add_argument("kind", choices=("award", "replay"))
+    rule.add_argument("--reason", required=True)
+    rule.add_argument("--points", help="award: the team points HOME:AWAY, e.g. 6:2")
+    rule.add_argument("--to", help="replay: the date the rest is played on")
+    _override(rule)
 
 
 def _group(sub, name: str, what: str):
@@ -268,9 +277,20 @@ def _assign(args, store) -> int:
     return 0
 
 
+def _rule(args, store) -> int:
+    fixture = store.fixtures.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
+                                  override=args.override)
+    ruling = fixture["ruling"]
+    what = (f"awarded {ruling['points_home']}:{ruling['points_away']}" if ruling["kind"] == "award"
+            else f"the rest replayed on {fixture['date']}")
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}): {what} (A.6.5)")
+    return 0
+
+
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
            "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
-           "postpone": _postpone, "no-show": _no_show, "unassigned": _unassigned, "assign": _assign}
+           "postpone": _postpone, "no-show": _no_show, "unassigned": _unassigned, "assign": _assign,
+           "rule": _rule}
 NAMES = {name.split()[0] for name in ACTIONS}

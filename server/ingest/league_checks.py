@@ -27,10 +27,18 @@ def hold_to_rules(store, parsed, claim: tuple[str, int | None] | None) -> None:
     if parsed.kind == "partie":
         competition_rules.check_partie(parsed.game, rules, parsed.header, competition)
         return
-    if claim is not None and claim[1] == CONTINUATION:      # the rest of an interrupted match (A.6.5)
+    if claim is not None and _part(store, parsed.match_id, claim) == CONTINUATION:   # the rest (A.6.5)
         rules = dict(rules, partie_per_match=rules["partie_per_match"] - _played_before(store, claim[0]))
     competition_rules.check_match(rules, facts.get("partie") or [], forfeit=facts.get("forfeit") is not None,
                                   interrupted=facts.get("interrupted"), competition=competition)
+
+
+def _part(store, match_id: str, claim: tuple[str, int | None]) -> int | None:
+    """The part the match is of its fixture: the claim's for its first item, else the stored one."""
+    if claim[1] is not None:
+        return claim[1]
+    assignment = store.fixtures.assignment(match_id)
+    return assignment["part"] if assignment else None
 
 
 def _league_team(store, season: str, game: str, name) -> bool:

@@ -229,3 +229,81 @@ def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league,
         league.league.add_player(SEASON, "carom", "Sokoli", "lvi  HRÁČ 1")
     league.league.add_player(SEASON, "carom", "Lvi", "Lvi hráč 1")             # his own team's roster
     assert "Lvi hráč 1" not in exports.match_record(league, match_id)["unrostered"]
+
+
+def _interrupted(store, fixture: dict, match_id: str, closed: int) -> None:
+    """U Lva's counter records the fixture's match, interrupted after ``closed`` partie (A.6.5)."""
+    import json
+
+    import carom_samples
+    from delivery.outbox import item_body
+
+    played, _ = carom_samples.match(match_id, "Lvi", "Orli", date=fixture["date"], fixture=fixture["id"],
+                                    points_limit=20, innings_limit=3)
+    played = played[:closed]
+    _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played)
+    summary["interrupted"] = {"partie": closed, "reason": "venue", "captain": "Novák", "at": "2026-10-06T20:10:00+02:00"}
+    bodies = [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(match_id, "match", text, summary)]
+    receiver = device_receiver(store)
+    for body in bodies:
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+
+
+def sign_as(device: str, body: bytes):
+    from conftest import signer
+
+    return signer(device).sign(body)
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(league, store_place, capsys):
+    """The match interrupted after 2 partie counts nowhere and the schedule says "interrupted"
+    until the organiser's ruling (`pocitadlo server rule … award`), which is final."""
+    from cli.main import main
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _interrupted(league, fixture, "m-int", 2)
+    assert fixture_between(league, "Lvi", "Orli")["status"] == "interrupted"
+    assert exports.match_record(league, "m-int")["standing"] == "pending"
+    assert exports.league_table(league, "carom", SEASON)["rows"] == []
+    rule = ["server", "rule", fixture["id"], "award", "--reason", "herna zavřena", "--db", store_place]
+    assert main([*rule, "--points", "osm"]) == 2
+    assert "written HOME:AWAY" in capsys.readouterr().err
+    assert main([*rule, "--points", "6:2"]) == 0
+    assert "awarded 6:2 (A.6.5)" in capsys.readouterr().out
+    assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == \
+        {"Lvi": 6, "Orli": 2}
+    assert fixture_between(league, "Lvi", "Orli")["ruling"]["kind"] == "award"
+    with pytest.raises(LeagueError, match=r"ruling is final \(A.6.5\)"):
+        league.fixtures.rule(fixture["id"], "award", points="8:0", reason="znovu")
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(league, items):
+    """The organiser rules the rest be replayed: the fixture gets the new date; the counter's match
+    of the remaining partie is accepted as its rest, and a third match is refused."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _interrupted(league, fixture, "m-int", 2)
+    day = free_working_day(league, fixture)
+    league.fixtures.rule(fixture["id"], "replay", to=day, reason="zranění")
+    figures.settle(league)          # as the CLI and the admin do after a change
+    ruled = league.fixtures.get(fixture["id"])
+    assert (ruled["date"], ruled["status"]) == (day.isoformat(), "scheduled")
+    receiver = device_receiver(league)
+    import carom_samples
+    from delivery.outbox import item_body
+
+    played, (mid, text, summary) = carom_samples.match("m-rest", "Lvi", "Orli", date=day.isoformat(),
+                                                       fixture=fixture["id"], points_limit=20, innings_limit=3)
+    played = played[:2]
+    _, text, summary = carom_samples.closing(summary | {"id": "m-rest"}, played)
+    for body in [item_body(p, "partie", t, s) for p, t, s in played] + [item_body("m-rest", "match", text, summary)]:
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+    figures.settle(league)
+    after = league.fixtures.get(fixture["id"])
+    assert (after["match"], after["continuation"], after["status"]) == ("m-int", "m-rest", "played")
+    status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
+                                                                fixture=fixture["id"])[0]), via="test")
+    assert status == 403 and "already has its result" in answer["reason"]
