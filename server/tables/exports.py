@@ -23,6 +23,8 @@ def match_record(store, match_id: str) -> dict | None:
     record = game.match_record(rows, match_id, rules or default)
     if record is None or "home" not in record:
         return record
+    if rules is None and record.get("forfeit") and record.get("declared_points"):
+        record["points"] = dict(record["declared_points"])   # no league holds it: the counter's forfeit score
     return standing.judged(store, record, rules, game.played)
 
 
