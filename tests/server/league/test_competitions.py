@@ -4,7 +4,7 @@ and the limits of A.3.3 and A.3.7 taken from it; on SQLite and PostgreSQL."""
 import datetime as dt
 
 import pytest
-from league_admin_helpers import LVA, SEASON, fixture_between, free_working_day, set_up_league
+from league_admin_helpers import LVA, SEASON, before_the_season, fixture_between, free_working_day, set_up_league
 
 from admin_http_helpers import TOKEN, AdminClient
 from cli.main import main
@@ -82,6 +82,7 @@ def test_the_league_document_carries_the_competitions_rules_of_play(store):
 
 
 def test_A_3_3_and_A_3_7_the_limits_are_the_competitions(store):
+    before_the_season(store)            # the postponement's new date is not in the past, whatever today is
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     store.league.set_rules(SEASON, "carom", {"postponements": "1", "expelling_no_shows": "3"})
