@@ -5,7 +5,7 @@ with the league's seasons, venues, teams, rosters and fixtures and the forms tha
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
     POST /admin/<action>                      season, venue, team, rules, player-add, player-remove,
-                                              generate, move, postpone, no-show
+                                              generate, move, postpone, no-show, assign, rule
 
 Every POST carries the session's CSRF token (server.site.admin_session); a refused change is answered
 400 with its reason on the page, and changes nothing. Store calls run in the thread pool.
@@ -150,9 +150,12 @@ def _page(store, session, context, done: str | None = None, error: str | None = 
     for f in fixtures:
         f["status_text"] = STATUSES.get(f["status"], f["status"])
     rules = competition_rules.described(competition, store.league.rules(season, competition)) if season else []
+    # issue 22: what the organiser must look at: short rosters (A.3.1), matches off the schedule
+    warnings = store.league.short_rosters(season, competition) if season else []
+    unassigned = store.fixtures.unassigned(season, competition) if season else []
     return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
                   seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
-                  rules=rules,
+                  rules=rules, warnings=warnings, unassigned=unassigned,
                   venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
                   teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 
@@ -210,17 +213,20 @@ def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
-    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
+    short = "".join(f" Upozornění: {sentence}" for sentence in plan["short"])
+    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}{short}"
 
 
 def _move(store, form) -> str:
-    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""))
-    return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}."
+    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
+                                  override=form.get("override") or None)
+    noted = f" Výjimka: {fixture['override']}" if fixture["override"] else ""
+    return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}.{noted}"
 
 
 def _postpone(store, form) -> str:
     done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
-                          reason=form.get("reason", ""))
+                          reason=form.get("reason", ""), override=form.get("override") or None)
     return f"Utkání {done['fixture']['id']} odloženo; {form.get('team')}: zbývá odkladů {done['left']} (A.3.3)."
 
 
@@ -232,6 +238,23 @@ def _no_show(store, form) -> str:
     return text
 
 
+def _assign(store, form) -> str:
+    done = store.fixtures.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
+    replaced = f" (místo {', '.join(done['replaced'])})" if done["replaced"] else ""
+    return f"Utkání {done['match']} je výsledkem {done['fixture']}{replaced}."
+
+
+def _rule(store, form) -> str:
+    """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest."""
+    fixture = store.fixtures.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
+                                  to=form.get("date") or None, points=form.get("points") or None,
+                                  reason=form.get("reason", ""), override=form.get("override") or None)
+    ruling = fixture["ruling"]
+    what = (f"kontumováno {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
+            else f"zbytek se dohraje {fixture['date']}")
+    return f"Utkání {fixture['home']} – {fixture['away']}: {what} (A.6.5)."
+
+
 ACTIONS = {"season": _season, "venue": _venue, "team": _team, "rules": _rules, "player-add": _player(True),
            "player-remove": _player(False), "generate": _generate, "move": _move, "postpone": _postpone,
-           "no-show": _no_show}
+           "no-show": _no_show, "assign": _assign, "rule": _rule}

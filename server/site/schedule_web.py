@@ -11,7 +11,7 @@ from server.site.pages import render
 # the league's pages (this one and the admin's) load nothing, run no script and may not be framed
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'"
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno"}
+            "cancelled": "zrušeno", "interrupted": "přerušeno"}
 
 
 def page(text: str, status: int = 200) -> HTMLResponse:

@@ -180,3 +180,32 @@ def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logge
     for status, _, headers in answers:
         policy = headers["content-security-policy"]
         assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items, sign):
+    """A.3.1: a team below 4 players is warned of; A.3.3: a refused date is taken with the
+    organiser's reason, which the fixture list shows; a league match off the schedule is listed as
+    not counted until the organiser makes it a fixture's result."""
+    from league_admin_helpers import LVA, before_the_season, device_receiver
+
+    before_the_season(store)
+    set_up_league(store)
+    store.league.add_team(SEASON, "carom", "Hasiči", venue=LVA, captain="Hasič", phone="+420 777 000 222")
+    context = {"season": SEASON, "competition": "carom"}
+    status, page, _ = logged_in.post("/admin/generate", context)
+    assert status == 200 and "Upozornění: Hasiči has 0 players on its roster; a team has at least 4 (A.3.1)" in page
+    fixture = fixture_between(store, "Lvi", "Orli")
+    busy = next(f for f in store.fixtures.of(SEASON, "carom") if f["id"] != fixture["id"] and "Lvi" in (f["home"], f["away"]))
+    move = context | {"fixture": fixture["id"], "date": busy["date"]}
+    status, page, _ = logged_in.post("/admin/move", move)
+    assert status == 400 and f"cannot move to {busy['date']}" in page and "override it with a reason" in page
+    status, page, _ = logged_in.post("/admin/move", move | {"override": "dohoda kapitánů"})
+    assert status == 200 and "výjimka: dohoda kapitánů (" in page
+    for body in items("m-off", date="2026-09-30"):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert "Utkání mimo rozpis (nezapočtena)" in page and "<td>m-off</td>" in page
+    status, page, _ = logged_in.post("/admin/assign", context | {"match": "m-off", "fixture": fixture["id"]})
+    assert status == 200 and f"Utkání m-off je výsledkem {fixture['id']}." in page
+    assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
