@@ -9,6 +9,7 @@ from markupsafe import escape
 
 from admin_http_helpers import TOKEN, AdminClient
 from server.site.admin_session import Sessions
+from server.tables import figures
 
 
 @pytest.fixture
@@ -157,12 +158,17 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     for body in items(played["id"], date=played["date"]):
         assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    figures.settle(store)           # as the CLI and the web admin do after a change
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
     assert all(f"{f['date']} 17:00" in page for f in store.fixtures.of(SEASON, "carom"))
     record = store.fixtures.get(played["id"])
     assert f'<a href="/matches/{played["id"]}.html">{record["points_home"]} : {record["points_away"]}</a>' in page
     assert "kontumováno" in page
+    forfeited = fixture_between(store, "Sokoli", "Jiskra")["id"]          # A.3.7: its 8 : 0 links to its zápis
+    assert f'<a href="/matches/{forfeited}.html">8 : 0</a>' in page
+    status, zapis, _ = admin.get(f"/matches/{forfeited}.html")
+    assert status == 200 and "Sokoli" in zapis and "Jiskra" in zapis
     status, data, _ = admin.get("/schedule.json")
     statuses = {f["status"] for f in json.loads(data)["fixtures"]}
     assert status == 200 and {"played", "forfeited"} <= statuses
