@@ -307,3 +307,53 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
                                                                 fixture=fixture["id"])[0]), via="test")
     assert status == 403 and "already has its result" in answer["reason"]
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_rest(store_place):
+    """A store from before issue 22 holds two matches naming fixture f1 (a forged second one could
+    land then): the result stays the one the schedule showed (closed, then the latest to arrive),
+    the other is listed unassigned and counts nowhere."""
+    import json
+
+    import sqlalchemy as sa
+
+    from conftest import match_items
+    from server.storage import migrate
+    from server.storage.store import Store
+
+    engine = sa.create_engine(f"sqlite:///{store_place}")
+    with engine.begin() as db:
+        migrate.upgrade(db, "0009")
+        for statement in (
+            "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
+            "INSERT INTO venues(name, days) VALUES ('Hostinec U Lva', '')",
+            "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
+            "(1, '2026/27', 'carom', 'Lvi', 'Hostinec U Lva', 'Novák', '777123456'), "
+            "(2, '2026/27', 'carom', 'Orli', 'Hostinec U Lva', 'Kučera', '777123456')",
+            "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 1, 2, 'Hostinec U Lva', "
+            "'scheduled', '2026-10-05')",
+        ):
+            db.execute(sa.text(statement))
+        for seed, match_id in ((1, "m-first"), (2, "m-later")):
+            for body in match_items(match_id, seed=seed, date="2026-10-05", fixture="f1"):
+                item = json.loads(body)
+                db.execute(sa.text("INSERT INTO items(id, kind, game, match_id, device, via, received, body) VALUES "
+                                   "(:id, :kind, 'carom', :m, 'u-lva-1', 'test', :at, :body)"),
+                           {"id": item["id"], "kind": item["kind"], "m": match_id, "at": f"2026-10-05T2{seed}:00:00",
+                            "body": body})
+            db.execute(sa.text("INSERT INTO match_figures(match_id, seq, game, season, date, venue, home, away, "
+                               "points_home, points_away, closed, fixture) VALUES (:m, :seq, 'carom', '2026/27', "
+                               "'2026-10-05', 'Hostinec U Lva', 'Lvi', 'Orli', 4, 4, 1, 'f1')"),
+                       {"m": match_id, "seq": seed * 10})
+    engine.dispose()
+    store = Store(store_place)
+    try:
+        figures.bring_up_to_date(store)
+        figures.settle(store)
+        assert store.fixtures.get("f1")["match"] == "m-later"
+        assert [m["match"] for m in store.fixtures.unassigned(SEASON, "carom")] == ["m-first"]
+        assert {r["team"]: r["matches"] for r in exports.league_table(store, "carom", SEASON)["rows"]} == \
+            {"Lvi": 1, "Orli": 1}
+    finally:
+        store.close()
