@@ -317,24 +317,20 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
     import json
 
     import sqlalchemy as sa
+    from sql_helpers import store_at
 
     from conftest import match_items
-    from server.storage import migrate
     from server.storage.store import Store
 
-    engine = sa.create_engine(f"sqlite:///{store_place}")
-    with engine.begin() as db:
-        migrate.upgrade(db, "0009")
-        for statement in (
-            "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
-            "INSERT INTO venues(name, days) VALUES ('Hostinec U Lva', '')",
-            "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
-            "(1, '2026/27', 'carom', 'Lvi', 'Hostinec U Lva', 'Novák', '777123456'), "
-            "(2, '2026/27', 'carom', 'Orli', 'Hostinec U Lva', 'Kučera', '777123456')",
-            "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 1, 2, 'Hostinec U Lva', "
-            "'scheduled', '2026-10-05')",
-        ):
-            db.execute(sa.text(statement))
+    with store_at(store_place, "0009", (
+        "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
+        "INSERT INTO venues(name, days) VALUES ('Hostinec U Lva', '')",
+        "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
+        "(1, '2026/27', 'carom', 'Lvi', 'Hostinec U Lva', 'Novák', '777123456'), "
+        "(2, '2026/27', 'carom', 'Orli', 'Hostinec U Lva', 'Kučera', '777123456')",
+        "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 1, 2, 'Hostinec U Lva', "
+        "'scheduled', '2026-10-05')",
+    )) as db:
         for seed, match_id in ((1, "m-first"), (2, "m-later")):
             for body in match_items(match_id, seed=seed, date="2026-10-05", fixture="f1"):
                 item = json.loads(body)
@@ -346,7 +342,6 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
                                "points_home, points_away, closed, fixture) VALUES (:m, :seq, 'carom', '2026/27', "
                                "'2026-10-05', 'Hostinec U Lva', 'Lvi', 'Orli', 4, 4, 1, 'f1')"),
                        {"m": match_id, "seq": seed * 10})
-    engine.dispose()
     store = Store(store_place)
     try:
         figures.bring_up_to_date(store)

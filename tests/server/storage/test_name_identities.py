@@ -4,15 +4,14 @@ store's existing near-duplicates folded by migration 0008 and reported; on SQLit
 import unicodedata
 
 import pytest
-import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 from league_admin_helpers import KOULE, LVA, SEASON, set_up_league
+from sql_helpers import old_store
 
 from server.ingest.receiver import Receiver
 from server.league import names
 from server.league.admin_fields import LeagueError
-from server.storage import migrate
 from server.storage.store import Store
 
 
@@ -67,25 +66,20 @@ def test_a_device_registered_with_another_spelling_of_its_venue_writes_its_match
 
 
 def test_migration_0008_folds_the_near_duplicates_of_a_store_and_reports_them(store_place, caplog):
-    engine = sa.create_engine(store_place if "://" in store_place else f"sqlite:///{store_place}")
-    with engine.begin() as db:
-        migrate.upgrade(db, "0007")
-        for statement in (
-            "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
-            "INSERT INTO venues(name, days) VALUES ('Na Růžku', ''), ('na  růžku', '0'), ('U Lva', '')",
-            "INSERT INTO devices(id, secret, added, role, venue) VALUES ('ruzek-1', 'x', '2026', 'device', 'na  růžku'),"
-            " ('lva-1', 'x', '2026', 'device', 'u  LVA')",
-            "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
-            "(1, '2026/27', 'carom', 'Sokol Dvůr', 'Na Růžku', 'Novák', '777123456'), "
-            "(2, '2026/27', 'carom', 'sokol  dvůr', 'na  růžku', 'Novák', '777123456'), "
-            "(3, '2026/27', 'carom', 'Jiskra', 'U Lva', 'Kučera', '777123456')",
-            "INSERT INTO players VALUES ('2026/27', 'carom', 'Novák', 1), ('2026/27', 'carom', 'Dvořák', 2), "
-            "('2026/27', 'carom', 'novák ', 3), ('2026/27', 'carom', 'Kučera', 3)",
-            "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 2, 3, 'na  růžku', "
-            "'scheduled', '2026-10-05')",
-        ):
-            db.execute(sa.text(statement))
-    engine.dispose()
+    old_store(store_place, "0007", (
+        "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
+        "INSERT INTO venues(name, days) VALUES ('Na Růžku', ''), ('na  růžku', '0'), ('U Lva', '')",
+        "INSERT INTO devices(id, secret, added, role, venue) VALUES ('ruzek-1', 'x', '2026', 'device', 'na  růžku'),"
+        " ('lva-1', 'x', '2026', 'device', 'u  LVA')",
+        "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
+        "(1, '2026/27', 'carom', 'Sokol Dvůr', 'Na Růžku', 'Novák', '777123456'), "
+        "(2, '2026/27', 'carom', 'sokol  dvůr', 'na  růžku', 'Novák', '777123456'), "
+        "(3, '2026/27', 'carom', 'Jiskra', 'U Lva', 'Kučera', '777123456')",
+        "INSERT INTO players VALUES ('2026/27', 'carom', 'Novák', 1), ('2026/27', 'carom', 'Dvořák', 2), "
+        "('2026/27', 'carom', 'novák ', 3), ('2026/27', 'carom', 'Kučera', 3)",
+        "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 2, 3, 'na  růžku', "
+        "'scheduled', '2026-10-05')",
+    ))
     with caplog.at_level("WARNING"):
         store = Store(store_place)
     try:
