@@ -153,9 +153,10 @@ def _page(store, session, context, done: str | None = None, error: str | None = 
     # issue 22: what the organiser must look at: short rosters (A.3.1), matches off the schedule
     warnings = store.league.short_rosters(season, competition) if season else []
     unassigned = store.fixtures.unassigned(season, competition) if season else []
+    flagged = store.figures.flagged(competition, season) if season else []
     return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
                   seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
-                  rules=rules, warnings=warnings, unassigned=unassigned,
+                  rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged,
                   venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
                   teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 

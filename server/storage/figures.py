@@ -166,6 +166,14 @@ class Figures(Repository):
             rows = db.execute(query + " ORDER BY seq", args).fetchall()
         return [item for (text,) in rows for item in json.loads(text)]
 
+    def flagged(self, game: str, season: str) -> list[dict]:
+        """The matches of a competition's season with something for the organiser to look at: the
+        names on neither team's roster (A.3.4), by arrival."""
+        with self._read() as db:
+            rows = db.execute("SELECT match_id, date, home, away, flags FROM match_figures WHERE game = ? AND "
+                              "season = ? AND flags IS NOT NULL ORDER BY seq", (game, season)).fetchall()
+        return [{"match": m, "date": d, "home": h, "away": a, **json.loads(f)} for m, d, h, a, f in rows]
+
     def matches(self, season: str | None = None) -> list[dict]:
         """The matches of one season in the order they first arrived: teams, date, venue, points,
         closed. Default: the latest season with a match, and the matches without a usable date (so

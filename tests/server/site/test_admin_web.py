@@ -192,7 +192,8 @@ def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logge
 def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items, sign):
     """A.3.1: a team below 4 players is warned of; A.3.3: a refused date is taken with the
     organiser's reason, which the fixture list shows; a league match off the schedule is listed as
-    not counted until the organiser makes it a fixture's result."""
+    not counted until the organiser makes it a fixture's result; the names of its partie on
+    neither roster are listed for the organiser (A.3.4)."""
     from league_admin_helpers import LVA, before_the_season, device_receiver
 
     before_the_season(store)
@@ -212,6 +213,7 @@ def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items,
         assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     page = logged_in.get(f"/admin?season={SEASON}")[1]
     assert "Utkání mimo rozpis (nezapočtena)" in page and "<td>m-off</td>" in page
+    assert "Hráči mimo soupisky (A.3.4)" in page and "Lvi hráč 1, Lvi hráč 2" in page
     status, page, _ = logged_in.post("/admin/assign", context | {"match": "m-off", "fixture": fixture["id"]})
     assert status == 200 and f"Utkání m-off je výsledkem {fixture['id']}." in page
     assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
