@@ -49,7 +49,7 @@ def _played_before(store, fixture_id: str) -> int:
     """The partie the interrupted match of a fixture closed before it was interrupted (A.6.5)."""
     record = exports.match_record(store, store.fixtures.get(fixture_id)["match"])
     interruption = (record or {}).get("interruption") or {}
-    return interruption.get("partie") or 0
+    return interruption.get("closed") or 0
 
 
 def no_show_at_table(store, parsed, fixture_id: str) -> None:

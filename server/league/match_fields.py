@@ -1,13 +1,15 @@
-"""What else a league match item carries (docs/record-format.md "Issue 22"): the captains chosen
-after attendance (A.6.1) and the match's interruption (A.6.5). Checked at ingestion (422 naming
+"""What else a league match item carries (docs/record-format.md "The match item"): the captains
+chosen after attendance (A.6.1) and the match's interruption (A.6.5: the partie in play or next,
+the reason of rules/night.py's list, the home captain or null, the time). Checked at ingestion (422 naming
 the field), read back for the zápis and the figures; an item without them stays valid.
 """
 from server.league.errors import Refused
 from server.league.item_fields import name, number
 
 SIDES = ("home", "away")
-REASONS = {"dispute": "rozpory, v utkání nelze pokračovat (A.6.5)", "injury": "zranění",
-           "venue": "hernu nebo stůl nelze dál používat", "other": "jiný důvod"}
+REASONS = {"dispute": "rozpory, v utkání nelze pokračovat", "equipment": "porucha vybavení",
+           "injury": "zranění nebo nevolnost", "closing": "zavírací doba herny", "other": "jiný důvod"}
+# the counter's list (rules/night.py INTERRUPTIONS), each with the zápis's text
 
 
 def check(summary: dict) -> None:
@@ -16,23 +18,23 @@ def check(summary: dict) -> None:
     if captains is not None:
         if not isinstance(captains, dict) or set(captains) - set(SIDES):
             raise Refused(422, "\"captains\" must be an object of \"home\" and \"away\" captains")
-        for side in SIDES:
-            name(captains.get(side), f"the {side} captain (\"captains\")")
+        for side, captain in captains.items():
+            name(captain, f"the {side} captain (\"captains\")")
     interrupted = summary.get("interrupted")
     if interrupted is None:
         return
     if not isinstance(interrupted, dict):
         raise Refused(422, "\"interrupted\" must be an object (partie, reason, captain, at)")
-    played = interrupted.get("partie")
-    if played != 0:
-        number(played, "\"interrupted\" \"partie\" (the partie closed before)", optional=False)
+    at = number(interrupted.get("partie"), "\"interrupted\" \"partie\" (the partie in play or next)", optional=False)
     if interrupted.get("reason") not in REASONS:
         raise Refused(422, f"\"interrupted\" \"reason\" must be one of {', '.join(REASONS)}")
-    name(interrupted.get("captain"), "\"interrupted\" \"captain\" (the home captain who confirmed it)")
+    if interrupted.get("captain") is not None:
+        name(interrupted["captain"], "\"interrupted\" \"captain\" (the home captain who confirmed it)")
     name(interrupted.get("at"), "\"interrupted\" \"at\"")
     partie = summary.get("partie")
-    if isinstance(partie, list) and len(partie) != played:
-        raise Refused(422, f"\"interrupted\" \"partie\" says {played} partie were closed; the match lists {len(partie)}")
+    if isinstance(partie, list) and len(partie) != at - 1:
+        raise Refused(422, f"\"interrupted\" at partie {at}: {at - 1} partie were closed before; "
+                           f"the match lists {len(partie)}")
 
 
 def read(summary) -> dict:
@@ -46,6 +48,7 @@ def read(summary) -> dict:
         return {"captains": None, "interruption": None}
     interrupted = summary.get("interrupted")
     interruption = None if interrupted is None else {
-        "partie": interrupted["partie"], "reason": interrupted["reason"], "reason_text": REASONS[interrupted["reason"]],
-        "captain": interrupted.get("captain"), "at": interrupted.get("at")}
+        "partie": interrupted["partie"], "closed": interrupted["partie"] - 1, "reason": interrupted["reason"],
+        "reason_text": REASONS[interrupted["reason"]], "captain": interrupted.get("captain"),
+        "at": interrupted.get("at")}
     return {"captains": summary.get("captains"), "interruption": interruption}

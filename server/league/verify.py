@@ -160,5 +160,10 @@ def _check_match(p: Parsed) -> Parsed:
     captains.check(p.summary)
     match_fields.check(p.summary)
     facts = {**info, "fixture": p.summary.get("fixture"), "forfeit": p.summary.get("forfeit"),
-             "interrupted": (p.summary.get("interrupted") or {}).get("partie"), "partie": ids}
+             "interrupted": _closed_before(p.summary.get("interrupted")), "partie": ids}
     return Parsed(p.id, p.kind, p.record, p.summary, None, game, info["id"], info.get("venue"), match=facts)
+
+
+def _closed_before(interrupted) -> int | None:
+    """The partie an interrupted match closed (its ``partie`` is the one in play or next, A.6.5)."""
+    return interrupted["partie"] - 1 if isinstance(interrupted, dict) else None

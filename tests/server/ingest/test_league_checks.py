@@ -80,3 +80,30 @@ def test_A_3_7_a_no_show_at_the_table_counts_as_the_organisers_and_the_second_ex
     assert exports.match_record(league, "m-jiskra")["standing"] == "annulled"
     assert exports.league_table(league, "carom", SEASON)["rows"] == []
     assert stats.players(league, "carom", SEASON)["rows"] == []      # the rankings are ranked from these
+
+
+def test_A_6_5_the_interruption_reasons_are_the_counters():
+    from rules.night import INTERRUPTIONS
+    from server.league.match_fields import REASONS
+
+    assert list(REASONS) == list(INTERRUPTIONS)
+
+
+@SQLITE
+@pytest.mark.parametrize("interrupted, reason", [
+    ({"partie": 3, "reason": "weather", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
+     "\"interrupted\" \"reason\" must be one of dispute, equipment, injury, closing, other"),
+    ({"partie": 2, "reason": "closing", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
+     "\"interrupted\" at partie 2: 1 partie were closed before; the match lists 2"),
+])
+def test_A_6_5_a_malformed_interruption_is_refused_naming_it(league, interrupted, reason):
+    import json
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    played, _ = carom_samples.match("m-int", "Lvi", "Orli", date=fixture["date"], fixture=fixture["id"],
+                                    points_limit=20, innings_limit=3)
+    for pid, text, summary in played[:2]:
+        assert _post(league, item_body(pid, "partie", text, summary))[0] == 200
+    _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played[:2])
+    status, answer = _post(league, item_body("m-int", "match", text, {**summary, "interrupted": interrupted}))
+    assert status == 422 and answer["reason"] == reason

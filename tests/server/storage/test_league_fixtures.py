@@ -242,7 +242,8 @@ def _interrupted(store, fixture: dict, match_id: str, closed: int) -> None:
                                     points_limit=20, innings_limit=3)
     played = played[:closed]
     _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played)
-    summary["interrupted"] = {"partie": closed, "reason": "venue", "captain": "Novák", "at": "2026-10-06T20:10:00+02:00"}
+    summary["interrupted"] = {"partie": closed + 1, "reason": "closing", "captain": "Novák",
+                              "at": "2026-10-06T20:10:00+02:00"}       # as rules/night.py's match_summary
     bodies = [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(match_id, "match", text, summary)]
     receiver = device_receiver(store)
     for body in bodies:
