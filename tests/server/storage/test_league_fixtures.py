@@ -353,3 +353,34 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
             {"Lvi": 1, "Orli": 1}
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+def test_A_6_5_the_counters_own_interrupted_match_item_is_accepted_and_pending(league):
+    """The match item as rules/night.py writes it when the referee interrupts at partie 2 (the
+    venue closing, the home captain confirming): accepted, the fixture "interrupted"."""
+    import json
+
+    import carom_samples
+    from delivery.outbox import item_body
+    from rules import night
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    played, (match_id, text, _) = carom_samples.match("m-int", "Lvi", "Orli", date=fixture["date"],
+                                                      fixture=fixture["id"], points_limit=20, innings_limit=3)
+    pid, partie_text, partie_summary = played[0]
+    present = {"home": ["Novák", "Dvořák", "Svoboda", "Černý"], "away": ["Procházka", "Kučera", "Veselý", "Horák"]}
+    state = night.apply(night.NightState(), {"ev": "match", "id": match_id, "game": "carom", "date": fixture["date"],
+                                             "home": "Lvi", "away": "Orli", "present": present, "partie_count": 4,
+                                             "fixture": fixture["id"], "captains": {"home": "Novák", "away": "Kučera"}})
+    state = night.apply(state, night.lot_event(state.match, 3))
+    state = night.apply(state, night.closed_event(1, json.loads(partie_text.splitlines()[0]), partie_summary))
+    state = night.apply(state, night.interrupt_event(state.match, "closing", "Novák", "2026-10-06T21:00:00+02:00"))
+    summary = night.match_summary(state.match, {"device": "u-lva-1", "venue": fixture["venue"], "table": "1"})
+    receiver = device_receiver(league)
+    for body in (item_body(pid, "partie", partie_text, partie_summary), item_body(match_id, "match", text, summary)):
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+    assert fixture_between(league, "Lvi", "Orli")["status"] == "interrupted"
+    record = exports.match_record(league, match_id)
+    assert record["standing"] == "pending" and record["interruption"]["reason_text"] == "zavírací doba herny"
