@@ -217,3 +217,17 @@ def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items,
     status, page, _ = logged_in.post("/admin/assign", context | {"match": "m-off", "fixture": fixture["id"]})
     assert status == 200 and f"Utkání m-off je výsledkem {fixture['id']}." in page
     assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
+
+
+@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("fee, said", [(None, False), ("500", True)])
+def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(admin, store, fee, said):
+    set_up_league(store)
+    if fee:
+        store.league.set_rules(SEASON, "carom", {"entry_fee": fee})
+    store.fixtures.generate(SEASON, "carom")
+    for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
+        store.fixtures.no_show(fixture_between(store, home, away)["id"], "Orli")
+    page = admin.get(f"/schedule?season={SEASON}&competition=carom")[1]
+    assert "Vyřazeno ze soutěže (A.3.7), výsledky anulovány" in page
+    assert ("bez náhrady startovného" in page) is said
