@@ -6,6 +6,7 @@ from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between
 
 import carom_samples
 from delivery.outbox import item_body
+from server.site import pages
 from server.tables import exports, stats
 
 SQLITE = pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
@@ -77,7 +78,8 @@ def test_A_3_7_a_no_show_at_the_table_counts_as_the_organisers_and_the_second_ex
     _no_show_at_table(league, "Sokoli", "Orli", "away")
     assert league.league.team(SEASON, "carom", "Orli")["expelled"] is not None
     assert fixture_between(league, "Orli", "Lvi")["status"] == "cancelled"
-    assert exports.match_record(league, "m-jiskra")["standing"] == "annulled"
+    annulled = exports.match_record(league, "m-jiskra")
+    assert annulled["standing"] == "annulled" and "anulováno: družstvo vyřazeno ze soutěže (A.3.7)" in pages.match(annulled)
     assert exports.league_table(league, "carom", SEASON)["rows"] == []
     assert stats.players(league, "carom", SEASON)["rows"] == []      # the rankings are ranked from these
 
