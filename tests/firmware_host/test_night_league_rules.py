@@ -37,6 +37,7 @@ def first_partie_header(night: Night) -> dict:
     night.ui("confirm")            # ready -> setup
     night.ui("confirm")            # tonight's fixture
     night.ui("confirm"), night.ui("confirm")     # everybody present
+    night.ui("confirm"), night.ui("confirm")     # A.6.1: each team's captain, the first offered
     night.ui("confirm")            # the lot draw
     night.ui(1), night.ui("confirm")             # who starts
     return night.board.header
