@@ -172,7 +172,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     display = config.parts["display"]
     syncer = Syncer.from_settings(config.parts["sync"], clock=clock)
     league = load_league(config.device.league) if config.device.league else EMPTY
-    keeper = LeagueKeeper.from_config(config, league, getattr(syncer.transport, "signer", None), clock)
+    keeper = LeagueKeeper.from_config(config, league, syncer.signer, clock)
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
                   on_record=syncer.retry_now, keeper=keeper)       # a new record: deliver it now
     lit = [counter.device] if counter is not None and counter.device is not None else []
@@ -284,13 +284,14 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     import threading
 
     from firmware_host.service import Stop
+    from input.terminal import TerminalKeys
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
     said = rollback_notice(config.device.language)
     if said:
         service.message(said, "warn")
     for device in devices:
-        if stop_on_end is not None and hasattr(device, "on_end"):
+        if stop_on_end is not None and isinstance(device, TerminalKeys):
             device.on_end = lambda: service.post(stop_on_end)
     if notifier is not None:
         service.notifier = notifier
@@ -307,7 +308,7 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     pusher = None
     if config.parts["live"].push:              # snapshots to the league's /live
         from firmware_host.live.push import attach_push
-        pusher = attach_push(config, service, signer=getattr(syncer.transport, "signer", None))
+        pusher = attach_push(config, service, signer=syncer.signer)
     settle_memory()
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
     previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(

@@ -31,11 +31,10 @@ def match_context(night) -> dict | None:
     """The match night around the partie in play: team names, the team points of the closed
     partie, this partie's number of how many, and which player plays for the home team.
     None outside a league match (a single partie)."""
-    match = getattr(night, "match", None)
-    if match is None or not getattr(match, "home", None):
+    match, board = night.match, night.board
+    if match is None or not match.home:
         return None
     closed = list(match.closed)
-    board = getattr(night, "board", None)
     header = board.header if board is not None else {}
     return {"home": match.home, "away": match.away,
             "points": {side: sum(line["team_points"][side] for line in closed) for side in ("home", "away")},
