@@ -81,6 +81,15 @@ def store_place(request, tmp_path):
     return request.getfixturevalue("postgresql")()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_store_place(request, tmp_path):
+    """Where a store is yet to be made (a migration test's older store): a new SQLite file, or an
+    empty database on the session's PostgreSQL server (not a copy of the migrated one)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "league.sqlite")
+    return request.getfixturevalue("postgresql")(migrated=False)
+
+
 def register_devices(s: Store) -> Store:
     """The devices of the receiver's tests: one of each venue, one of none, a gateway."""
     s.devices.add("u-lva-1", SECRETS["u-lva-1"], venue=LVA)

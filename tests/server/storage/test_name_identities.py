@@ -65,7 +65,8 @@ def test_a_device_registered_with_another_spelling_of_its_venue_writes_its_match
     assert [v["devices"] for v in store.league.venues() if v["name"] == LVA] == [["u-lva-1"]]
 
 
-def test_migration_0008_folds_the_near_duplicates_of_a_store_and_reports_them(store_place, caplog):
+def test_migration_0008_folds_the_near_duplicates_of_a_store_and_reports_them(empty_store_place, caplog):
+    store_place = empty_store_place
     old_store(store_place, "0007", (
         "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
         "INSERT INTO venues(name, days) VALUES ('Na Růžku', ''), ('na  růžku', '0'), ('U Lva', '')",
