@@ -20,6 +20,8 @@ def store_at(store_place: str, revision: str, statements=()):
     engine = sa.create_engine(store_place if "://" in store_place else f"sqlite:///{store_place}")
     try:
         with engine.begin() as db:
+            if sa.inspect(db).has_table("alembic_version"):    # upgrading "to" an older revision does nothing
+                raise AssertionError("store_at needs an empty database: use empty_store_place, not store_place")
             migrate.upgrade(db, revision)
             for statement in statements:
                 db.execute(sa.text(statement))

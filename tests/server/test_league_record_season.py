@@ -14,7 +14,6 @@ from server.league.admin_fields import LeagueError
 from server.tables import exports, stats
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_a_season_the_receiver_keeps_to_the_rules(carom_league, items, sign):
     store = carom_league
 

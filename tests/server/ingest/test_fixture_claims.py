@@ -7,8 +7,6 @@ from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between
 from server.league.admin_fields import LeagueError
 from server.tables import exports
 
-SQLITE = pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
-
 
 @pytest.fixture
 def league(carom_league):
@@ -48,7 +46,6 @@ def test_a_device_of_another_venue_cannot_write_a_fixture_and_nothing_is_stored(
     assert _table(league) == {}
 
 
-@SQLITE
 def test_a_fixture_is_written_only_for_its_two_teams(league, items):
     """U Lva's counter naming Lvi – Orli's fixture for a match of Lvi and Sokoli is refused."""
     fixture = fixture_between(league, "Lvi", "Orli")
@@ -73,7 +70,6 @@ def test_a_standing_result_is_never_replaced_by_a_later_match(league, items):
     assert not [row for row in league.items.all() if row["match_id"] == "m-second"]
 
 
-@SQLITE
 def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(league, items, store_place, capsys):
     """Lvi – Orli played on a day of no fixture of theirs: stored, listed as unassigned, counting
     nowhere; the organiser assigns it to the fixture (`pocitadlo server assign`) and it is the
@@ -95,7 +91,6 @@ def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(leag
         league.fixtures.assign("m-off", fixture_between(league, "Orli", "Lvi")["id"])
 
 
-@SQLITE
 def test_a_friendly_never_moves_the_table(league, items):
     """A match of teams the league does not know ("Jiné utkání") is stored and counts nowhere."""
     bodies = items("m-friendly", home="Hasiči", away="Myslivci")

@@ -9,8 +9,6 @@ from delivery.outbox import item_body
 from server.site import pages
 from server.tables import exports, stats
 
-SQLITE = pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
-
 
 @pytest.fixture
 def league(carom_league):
@@ -23,7 +21,6 @@ def _post(store, body: bytes, device: str = "u-lva-1") -> tuple[int, dict]:
     return device_receiver(store).handle(signer(device).sign(body), via="test")
 
 
-@SQLITE
 def test_A_1_2_a_league_partie_played_with_a_1_inning_limit_is_refused_naming_the_rule(league, items):
     """A misconfigured counter's partie of a fixture, played with innings_limit 1: 422 with the
     rule and both values, nothing stored, the fixture still to be played."""
@@ -36,7 +33,6 @@ def test_A_1_2_a_league_partie_played_with_a_1_inning_limit_is_refused_naming_th
     assert league.items.count() == 0 and league.fixtures.get(fixture["id"])["match"] is None
 
 
-@SQLITE
 def test_A_3_6_a_league_match_item_listing_too_few_partie_is_refused(league, items):
     fixture = fixture_between(league, "Lvi", "Orli")
     played, (match_id, text, summary) = carom_samples.match("m-2", "Lvi", "Orli", date=fixture["date"],
@@ -46,7 +42,6 @@ def test_A_3_6_a_league_match_item_listing_too_few_partie_is_refused(league, ite
     assert status == 422 and "plays partie_per_match 4 (A.3.6, RULES 2.9); this match lists 3" in answer["reason"]
 
 
-@SQLITE
 def test_a_single_partie_outside_the_league_keeps_its_own_rules(league):
     text, summary = carom_samples.partie("solo-1", "Novák", "Dvořák", seed=2, points_limit=50, innings_limit=1)
     assert _post(league, item_body("solo-1", "partie", text, summary), "u-nowhere")[0] == 200
@@ -91,7 +86,6 @@ def test_A_6_5_the_interruption_reasons_are_the_counters():
     assert list(REASONS) == list(INTERRUPTIONS)
 
 
-@SQLITE
 @pytest.mark.parametrize("interrupted, reason", [
     ({"partie": 3, "reason": "weather", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
      "\"interrupted\" \"reason\" must be one of dispute, equipment, injury, closing, other"),

@@ -188,7 +188,6 @@ def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logge
         assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items, sign):
     """A.3.1: a team below 4 players is warned of; A.3.3: a refused date is taken with the
     organiser's reason, which the fixture list shows; a league match off the schedule is listed as
@@ -219,7 +218,6 @@ def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items,
     assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("fee, said", [(None, False), ("500", True)])
 def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(admin, store, fee, said):
     set_up_league(store)

@@ -164,7 +164,6 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert exports.league_table(store, "8ball", SEASON)["rows"] == []
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(store):
     """Issue 22: an 8-ball no-show counts in the table (the full score of a match won by default:
     4 individual matches, 1 point each, RULES 2.9), or the competition's forfeit_points when the
@@ -218,7 +217,6 @@ def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organiser
     assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league, items, sign):
     """Lvi's partie were played by names on neither roster: the match is stored, those names are
     flagged on it; once "Lvi hráč 1" has played for Lvi, he cannot be put on Sokoli's roster this
@@ -257,7 +255,6 @@ def sign_as(device: str, body: bytes):
     return signer(device).sign(body)
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(league, store_place, capsys):
     """The match interrupted after 2 partie counts nowhere and the schedule says "interrupted"
     until the organiser's ruling (`pocitadlo server rule … award`), which is final."""
@@ -280,7 +277,6 @@ def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(lea
         league.fixtures.rule(fixture["id"], "award", points="8:0", reason="znovu")
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(league, items):
     """The organiser rules the rest be replayed: the fixture gets the new date; the counter's match
     of the remaining partie is accepted as its rest, and a third match is refused."""
@@ -310,8 +306,7 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     assert status == 403 and "already has its result" in answer["reason"]
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
-def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_rest(store_place):
+def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_rest(empty_store_place):
     """A store from before issue 22 holds two matches naming fixture f1 (a forged second one could
     land then): the result stays the one the schedule showed (closed, then the latest to arrive),
     the other is listed unassigned and counts nowhere."""
@@ -323,6 +318,7 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
     from conftest import match_items
     from server.storage.store import Store
 
+    store_place = empty_store_place
     with store_at(store_place, "0009", (
         "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
         "INSERT INTO venues(name, days) VALUES ('Hostinec U Lva', '')",
@@ -355,7 +351,6 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
         store.close()
 
 
-@pytest.mark.parametrize("store_place", ["sqlite"], indirect=True)
 def test_A_6_5_the_counters_own_interrupted_match_item_is_accepted_and_pending(league):
     """The match item as rules/night.py writes it when the referee interrupts at partie 2 (the
     venue closing, the home captain confirming): accepted, the fixture "interrupted"."""
