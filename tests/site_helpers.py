@@ -40,6 +40,8 @@ EIGHTBALL = {
     "Osmička Záluží": ("Na Růžku", ("Patrik Vlček", "Daniel Kolář", "Marek Urban", "Robert Bláha")),
     "Černá koule Jirkov": ("Hostinec U Lva", ("Libor Matějka", "Hynek Tichý", "Erik Vondra", "Karel Žižka")),
 }
+# the competitions' rules of play (A.1.2, issue 22): those the matches below are played by
+RULES = {"carom": {"points_limit": 60, "innings_limit": 15}, "8ball": {"games_to_win": 2, "sets_to_win": 1}}
 SECRET = b"site-demo-secret-0123456789abcdef"
 CZECH = {"locale": "cs-CZ", "timezone_id": "Europe/Prague"}        # a Czech player's browser
 SIZES = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, **CZECH},
@@ -57,6 +59,7 @@ def set_up(store) -> None:
         store.league.add_venue(venue, days)
         store.devices.add(device_of(venue), SECRET, venue=venue)
     for competition, teams in (("carom", CAROM), ("8ball", EIGHTBALL)):
+        store.league.set_rules(SEASON, competition, RULES[competition])
         for name, (venue, roster) in teams.items():
             store.league.add_team(SEASON, competition, name, venue=venue, captain=roster[0], phone="+420 777 123 456")
             for player in roster:

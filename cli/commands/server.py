@@ -123,7 +123,9 @@ def run(args) -> int:
     try:
         figures.bring_up_to_date(store)     # a store from before figures, or with items left pending
         if args.action in league_admin.NAMES:
-            return league_admin.run(args, store)
+            done = league_admin.run(args, store)
+            figures.settle(store)           # the figures a league change made due (an expulsion, a rule)
+            return done
         return ACTIONS[args.action](args, store)
     finally:
         store.close()
@@ -138,8 +140,7 @@ def _add(args, store) -> int:
     from cli.commands import user_error
 
     role = "device" if args.action == "add-device" else "gateway"
-    venue = getattr(args, "venue", None)
-    league_admin.check_venue(store, venue)
+    venue = league_admin.check_venue(store, getattr(args, "venue", None))
     given = args.secret_file and os.path.exists(args.secret_file)
     old = store.devices.get(args.id)
     if given:

@@ -6,12 +6,13 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     GET  /admin?season=…&competition=…        the league and its forms
     GET  /admin/venue?name=…                  a venue's form, showing its opening days
     GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams),
-                                              withdraw a postponement made by mistake
+                                              withdraw a postponement made by mistake, rule on an
+                                              interrupted match (A.6.5)
     GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster
     GET  /admin/audit                         the audit log: who changed what, when (newest first)
-    POST /admin/<action>                      season, venue, team, team-edit, player-add, player-rename,
-                                              player-remove, generate, move, postpone, postponement-delete,
-                                              no-show
+    POST /admin/<action>                      season, venue, team, team-edit, rules, player-add,
+                                              player-rename, player-remove, generate, move, postpone,
+                                              postponement-delete, no-show, rule, assign
 
 Every POST carries the session's CSRF token (server.site.admin_session). A change done is answered
 with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
@@ -34,8 +35,9 @@ from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from server.league import admin_fields as fields
+from server.league import competition_rules
 from server.league.admin_fields import LeagueError
-from server.site import chrome, czech, pages, words
+from server.site import chrome, czech, links, pages, words
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.site.answers import html_page as page
 from server.site.answers import remote, too_many
@@ -185,17 +187,55 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
     teams = store.league.teams(season, competition) if season else []
     fixtures = store.fixtures.of(season, competition) if season else []
     for f in fixtures:
-        f["status_text"] = STATUSES.get(f["status"], f["status"])
+        f["status_text"] = _status(f)
         f["when"] = czech.fixture_time(f["date"], f["start"])
     for t in teams:
         t["days_text"] = czech.weekdays(t["days"])
     venues = [dict(v, days_text=czech.weekdays(v["days"])) for v in store.league.venues()]
+    rules = competition_rules.described(competition, store.league.rules(season, competition)) if season else []
+    if sent and action == "rules":
+        rules = [dict(r, value=sent.get(f"rule_{r['key']}", r["value"])) for r in rules]
+    # issue 22: what the organiser must look at: short rosters (A.3.1), league matches off the
+    # schedule (not counted until assigned), partie played by names on neither roster (A.3.4)
+    warnings = [words.czech(w) for w in store.league.short_rosters(season, competition)] if season else []
+    unassigned = store.fixtures.unassigned(season, competition) if season else []
+    flagged = store.figures.flagged(competition, season) if season else []
+    for m in unassigned + flagged:
+        m["title"] = czech.match_name(m["home"], m["away"], m["date"])
     return render("admin.html", frame=chrome.admin_frame(), title="Správa ligy", csrf=session["csrf"], done=done,
                   error=error, action=action, sent=_sent(sent), sent_days=_ticked(sent or {}),
                   seasons=store.league.seasons(), season=season, competition=competition, competitions=store.league.competitions(),
                   venues=venues, venue_options=[(v["name"], v["name"]) for v in venues], teams=teams,
                   team_options=[(t["name"], t["name"]) for t in teams if not t["expelled"]],
-                  fixtures=fixtures, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)])
+                  fixtures=fixtures, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)],
+                  rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged,
+                  match_options=[(m["match"], f"{m['title']} ({m['match']})") for m in unassigned],
+                  fixture_options=[(f["id"], czech.match_name(f["home"], f["away"], f["date"])) for f in fixtures
+                                   if f["status"] != "cancelled"])
+
+
+def _status(fixture: dict) -> str:
+    """What became of a fixture, as the admin lists it: its status, for whom a forfeit counts, the
+    organiser's override of a refused date (A.3.3)."""
+    text = STATUSES.get(fixture["status"], fixture["status"])
+    if fixture.get("forfeited_to"):
+        text += f" ve prospěch družstva {fixture['forfeited_to']}"
+    if fixture.get("override"):
+        text += f"; výjimka: {_override(fixture['override'])}"
+    return text
+
+
+def _override(text: str) -> str:
+    """An override as the store keeps it ("REASON (REFUSAL)", server.storage.fixtures), the refusal
+    it overrode said in Czech."""
+    start = text.find(" (")
+    while start != -1 and text.endswith(")"):
+        refusal = text[start + 2:-1]
+        said = words.czech(refusal)
+        if said != refusal:
+            return f"{text[:start]} ({said.rstrip('.')})"
+        start = text.find(" (", start + 1)
+    return text
 
 
 def _venue_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
@@ -226,8 +266,17 @@ def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=
                   csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), fixture=fixture,
                   sides=sides, allowance=allowance, back=back, postponements=postponed,
                   league=store.league.competitions().get(fixture["competition"], fixture["competition"]),
-                  when=czech.fixture_time(fixture["date"], fixture["start"]),
-                  status=STATUSES.get(fixture["status"], fixture["status"]))
+                  when=czech.fixture_time(fixture["date"], fixture["start"]), status=_status(fixture),
+                  interruption=_interruption(fixture))
+
+
+def _interruption(fixture: dict) -> dict | None:
+    """An interrupted match awaiting the organiser's ruling (A.6.5): the points of the partie
+    played, and its zápis (which says why and when it stopped)."""
+    if fixture["status"] != "interrupted" or not fixture["match"]:
+        return None
+    return {"points": f"{fixture['points_home']} : {fixture['points_away']}",
+            "href": links.match_href(fixture["match"])}
 
 
 def _team_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
@@ -308,14 +357,16 @@ def _back(where: str, form: dict, sealed: str) -> str:
 
 
 def settled(action, store, form, *, audit: tuple[str, str] | None = None):
-    """An admin change, once the figures of every item answered before are computed: it may
-    read them (a no-show refused for a fixture already played, A.3.7). ``audit``: (who, action)
-    kept in the audit log with what was done, in the change's own transaction."""
+    """An admin change, once the figures of every item answered before are computed (it may read
+    them: a no-show refused for a fixture already played, A.3.7); then the figures it made due (an
+    expulsion's annulled matches, a rule's team points, a ruling). ``audit``: (who, action) kept in
+    the audit log with what was done, in the change's own transaction."""
     figures.settle(store)
     with store.transaction():
         done = action(store, form)
         if audit:
             store.audit.add(*audit, done)
+    figures.settle(store)
     return done
 
 
@@ -389,22 +440,39 @@ def _postponement_delete(store, form) -> str:
             f"termín {czech.fixture_time(fixture['date'], fixture['start'])}.")
 
 
+def _rules(store, form) -> str:
+    """The competition's rules (A.1.2): every field of the form (rule_KEY) as the organiser left it."""
+    competition = fields.competition(form.get("competition", ""))
+    changes = {s.key: form[f"rule_{s.key}"] for s in competition_rules.settings(competition)
+               if f"rule_{s.key}" in form}
+    store.league.set_rules(form.get("season", ""), competition, changes)
+    return (f"pravidla soutěže {store.league.competitions().get(competition, competition)} "
+            f"{form.get('season', '')} uložena.")
+
+
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {words.czech(sentence)}." for sentence in plan["unmet"])
-    return f"rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
+    short = "".join(f" Upozornění: {words.czech(sentence)}" for sentence in plan["short"])     # A.3.1
+    return f"rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}{short}"
+
+
+def _override_of(form: dict) -> str | None:
+    return form.get("override") or None
 
 
 def _move(store, form) -> str:
-    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""))
+    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
+                                  override=_override_of(form))
+    noted = f" Výjimka: {_override(fixture['override'])}." if fixture["override"] else ""
     return (f"utkání {fixture['home']} – {fixture['away']} přesunuto na "
-            f"{czech.fixture_time(fixture['date'], fixture['start'])}.")
+            f"{czech.fixture_time(fixture['date'], fixture['start'])}.{noted}")
 
 
 def _postpone(store, form) -> str:
     done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
-                          reason=form.get("reason", ""))
+                                   reason=form.get("reason", ""), override=_override_of(form))
     fixture = done["fixture"]
     return (f"utkání {fixture['home']} – {fixture['away']} odloženo na žádost družstva {form.get('team')}; "
             f"zbývá mu odkladů: {done['left']} (A.3.3).")
@@ -418,10 +486,31 @@ def _no_show(store, form) -> str:
     return text
 
 
+def _assign(store, form) -> str:
+    """A league match off the schedule made a fixture's result (issue 22)."""
+    done = store.fixtures.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
+    fixture = store.fixtures.get(done["fixture"])
+    replaced = f" (místo záznamu {', '.join(done['replaced'])})" if done["replaced"] else ""
+    return (f"záznam {done['match']} je výsledkem utkání "
+            f"{czech.match_name(fixture['home'], fixture['away'], fixture['date'])}{replaced}.")
+
+
+def _rule(store, form) -> str:
+    """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest."""
+    fixture = store.fixtures.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
+                                  to=form.get("date") or None, points=form.get("points") or None,
+                                  reason=form.get("reason", ""), override=_override_of(form))
+    ruling = fixture["ruling"]
+    what = (f"kontumováno {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
+            else f"zbytek se dohraje {czech.fixture_time(fixture['date'], fixture['start'])}")
+    return f"utkání {fixture['home']} – {fixture['away']}: {what} (A.6.5)."
+
+
 # action -> (the change, the page its form is on)
 ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "team": (_team, "dashboard"),
-           "team-edit": (_team_edit, "team"), "player-add": (_player(True), "dashboard"),
+           "team-edit": (_team_edit, "team"), "rules": (_rules, "dashboard"), "player-add": (_player(True), "dashboard"),
            "player-rename": (_player_rename, "team"), "player-remove": (_player_remove, "team"),
            "generate": (_generate, "dashboard"), "move": (_move, "fixture"), "postpone": (_postpone, "fixture"),
-           "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture")}
+           "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture"),
+           "rule": (_rule, "fixture"), "assign": (_assign, "dashboard")}
 PAGES = {"dashboard": _dashboard, "fixture": _fixture_page, "team": _team_page}

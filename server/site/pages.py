@@ -54,11 +54,17 @@ def match_title(record: dict) -> str:
     return czech.match_name(record["home"], record["away"], record["date"])
 
 
+# where a match stands in its league (server/tables/standing.py), when it is not simply counted
+STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
+             "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
+             "pending": "přerušeno, čeká na rozhodnutí řídícího orgánu (A.6.5)"}
+
+
 def _facts(record: dict, league_name: str | None) -> list:
     points = record["points"]
     team, _ = links.in_match(record)
-    state = ("přerušeno (A.6.5)" if record.get("interrupted") else "uzavřeno" if record["closed"]
-             else "probíhá nebo neuzavřeno")
+    state = (STANDINGS.get(record.get("standing") or "") or ("přerušeno (A.6.5)" if record.get("interrupted") else
+             "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
     facts = [["Soutěž", league_name]] if league_name else []
     return facts + [["Datum", czech.day(record["date"], year=True) if record["date"] else DASH],
                     ["Herna", _or_dash(record["venue"])], ["Domácí", team(record["home"])],

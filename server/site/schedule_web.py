@@ -7,7 +7,7 @@ from server.site.answers import JSONAnswer, html_page
 from server.site.pages import fixture_card, render
 
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno"}
+            "cancelled": "zrušeno", "interrupted": "přerušeno"}
 
 
 def schedule(html: bool):
@@ -16,13 +16,11 @@ def schedule(html: bool):
 
 
 def status_text(fixture: dict) -> str:
-    """What became of a fixture, when it is not simply to be played or played."""
-    return "" if fixture["status"] in ("scheduled", "played") else STATUSES.get(fixture["status"], fixture["status"])
-
-
-def has_record(fixture: dict) -> bool:
-    """A result with a match record to link: not a no-show's forfeit, which stands under the fixture's own id."""
-    return fixture["match"] is not None and not (fixture["status"] == "forfeited" and fixture["match"] == fixture["id"])
+    """What became of a fixture, when it is not simply to be played or played (a forfeit: for whom)."""
+    if fixture["status"] in ("scheduled", "played"):
+        return ""
+    text = STATUSES.get(fixture["status"], fixture["status"])
+    return f"{text} ve prospěch {fixture['forfeited_to']}" if fixture.get("forfeited_to") else text
 
 
 def _schedule(store, request, *, html: bool):
@@ -38,10 +36,13 @@ def _schedule(store, request, *, html: bool):
         return JSONAnswer({"season": season or None, "competition": competition, "fixtures": fixtures})
     rounds: dict[int, list[dict]] = {}
     for f in fixtures:
-        card = fixture_card(dict(f, status_text=status_text(f), match=f["match"] if has_record(f) else None))
+        card = fixture_card(dict(f, status_text=status_text(f)))      # a forfeit's score links to its zápis (A.3.7)
         rounds.setdefault(f["round"], []).append(card)
     expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
-    notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []
+    # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
+    fee = expelled and store.league.rules(season, competition)["entry_fee"] is not None
+    notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány{', bez náhrady startovného' if fee else ''}: "
+             f"{', '.join(expelled)}"] if expelled else []
     frame = chrome.frame(store, here="schedule", game=competition, season=season or None,
                          switch=chrome.schedule_href, asked=asked)
     title = f"Rozpis utkání: {chrome.GAME_NAMES[competition]}, sezóna {season}" if season else "Rozpis utkání"

@@ -12,6 +12,7 @@ from markupsafe import escape
 from admin_http_helpers import TOKEN, AdminClient
 from server.site import czech
 from server.site.admin_session import Sessions
+from server.tables import figures
 
 
 @pytest.fixture
@@ -283,6 +284,7 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     for body in items(played["id"], date=played["date"]):
         assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    figures.settle(store)           # as the CLI and the web admin do after a change
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
     assert all(czech.fixture_time(f["date"], "17:00") in page for f in store.fixtures.of(SEASON, "carom"))
@@ -290,6 +292,10 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     assert re.search(f'<a href="/matches/{played["id"]}.html"[^>]*>{record["points_home"]} : {record["points_away"]}</a>',
                      page)
     assert "kontumováno" in page
+    forfeited = fixture_between(store, "Sokoli", "Jiskra")["id"]          # A.3.7: its 8 : 0 links to its zápis
+    assert re.search(f'<a href="/matches/{forfeited}.html"[^>]*>8 : 0</a>', page)
+    status, zapis, _ = admin.get(f"/matches/{forfeited}.html")
+    assert status == 200 and "Sokoli" in zapis and "Jiskra" in zapis
     status, data, _ = admin.get("/schedule.json")
     statuses = {f["status"] for f in json.loads(data)["fixtures"]}
     assert status == 200 and {"played", "forfeited"} <= statuses
@@ -308,3 +314,119 @@ def test_the_league_pages_load_only_the_sites_own_files_and_may_not_be_framed(lo
         policy = headers["content-security-policy"]
         assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+
+
+def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items, sign):
+    """A.3.1: a team below 4 players is warned of; A.3.3: a refused date is taken with the
+    organiser's reason, which the fixture list shows; a league match off the schedule is listed as
+    not counted until the organiser makes it a fixture's result; the names of its partie on
+    neither roster are listed for the organiser (A.3.4)."""
+    from league_admin_helpers import LVA, before_the_season, device_receiver
+
+    before_the_season(store)
+    set_up_league(store)
+    store.league.add_team(SEASON, "carom", "Hasiči", venue=LVA, captain="Hasič", phone="+420 777 000 222")
+    context = {"season": SEASON, "competition": "carom"}
+    short = "Upozornění: Družstvo Hasiči má na soupisce hráčů: 0; družstvo jich má mít nejméně 4 (A.3.1)."
+    page = logged_in.change("/admin/generate", context)
+    assert page.count(short) == 2              # in what was done, and at the top of the page while it lasts
+    fixture = fixture_between(store, "Lvi", "Orli")
+    busy = next(f for f in store.fixtures.of(SEASON, "carom") if f["id"] != fixture["id"] and "Lvi" in (f["home"], f["away"]))
+    move = {"fixture": fixture["id"], "date": busy["date"]}
+    status, page, _ = logged_in.post("/admin/move", move)
+    assert status == 400 and f"nelze přesunout na {czech.day(busy['date'], year=True)}" in page
+    assert "výjimku s důvodem (A.3.3)" in page and store.fixtures.get(fixture["id"])["date"] == fixture["date"]
+    page = logged_in.change("/admin/move", move | {"override": "dohoda kapitánů"})
+    assert "výjimka: dohoda kapitánů (" in page and store.fixtures.get(fixture["id"])["date"] == busy["date"]
+    assert "výjimka: dohoda kapitánů (" in logged_in.get(f"/admin?season={SEASON}")[1]     # the fixture list too
+    for body in items("m-off", date="2026-09-30"):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert "Utkání mimo rozpis (nezapočtena)" in page and "<td>m-off</td>" in page
+    assert "Hráči mimo soupisky (A.3.4)" in page and "Lvi hráč 1, Lvi hráč 2" in page
+    page = logged_in.change("/admin/assign", context | {"match": "m-off", "fixture": fixture["id"]})
+    named = czech.match_name("Lvi", "Orli", busy["date"])
+    assert f"Hotovo: záznam m-off je výsledkem utkání {named}." in page
+    assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
+    assert [e["action"] for e in store.audit.latest()][:3] == ["assign", "move", "generate"]
+
+
+def test_A_6_5_the_organiser_rules_on_an_interrupted_match_on_its_page(logged_in, store, items, sign):
+    """An interrupted match (A.6.5) is listed with a link to its ruling; the ruling (an award) is
+    refused without a score written HOME:AWAY, then recorded, final, in the audit log; the fixture
+    counts the awarded points."""
+    import json
+
+    from league_admin_helpers import before_the_season, device_receiver
+
+    import carom_samples
+    from delivery.outbox import item_body
+    from server.tables import exports
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    fixture = fixture_between(store, "Lvi", "Orli")
+    played, _ = carom_samples.match("m-int", "Lvi", "Orli", date=fixture["date"], fixture=fixture["id"],
+                                    points_limit=20, innings_limit=3)
+    played = played[:2]
+    _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played)
+    summary["interrupted"] = {"partie": 3, "reason": "closing", "captain": "Novák", "at": "2026-10-06T20:10:00+02:00"}
+    for body in [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body("m-int", "match", text, summary)]:
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert f'<a href="/admin/fixture?id={quote(fixture["id"])}">Rozhodnout o přerušeném utkání (A.6.5)</a>' in page
+    status, page, _ = logged_in.get(f"/admin/fixture?id={quote(fixture['id'])}")
+    assert status == 200 and "Přerušené utkání (A.6.5)" in page and 'action="/admin/rule"' in page
+    assert 'action="/admin/move"' not in page                    # a match interrupted is ruled on, not moved
+    ruling = {"fixture": fixture["id"], "kind": "award", "reason": "herna zavřena"}
+    status, page, _ = logged_in.post("/admin/rule", ruling | {"points": "osm"})
+    assert status == 400 and "DOMÁCÍ:HOSTÉ" in page and store.fixtures.get(fixture["id"])["ruling"] is None
+    page = logged_in.change("/admin/rule", ruling | {"points": "6:2"})
+    assert "Hotovo: utkání Lvi – Orli: kontumováno 6 : 2 (A.6.5)." in page
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
+        {"Lvi": 6, "Orli": 2}
+    assert store.audit.latest()[0]["action"] == "rule"
+    status, page, _ = logged_in.post("/admin/rule", ruling | {"points": "8:0"})
+    assert status == 400 and "konečné" in page and store.fixtures.get(fixture["id"])["ruling"]["points_home"] == 6
+
+
+def test_A_1_2_the_organiser_sets_the_competitions_rules_on_the_admin_page(logged_in, store):
+    set_up_league(store)
+    context = {"season": SEASON, "competition": "carom"}
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert 'name="rule_innings_limit" value="3"' in page                # as set_up_league set it
+    status, page, _ = logged_in.post("/admin/rules", context | {"rule_innings_limit": "0"})
+    assert status == 400 and 'name="rule_innings_limit" value="0"' in page          # the form shows what was sent
+    assert "Limit náběhů" in page and store.league.rules(SEASON, "carom")["innings_limit"] == 3
+    page = logged_in.change("/admin/rules", context | {"rule_innings_limit": "25"})
+    assert "Hotovo: pravidla soutěže" in page and 'name="rule_innings_limit" value="25"' in page
+    assert store.league.rules(SEASON, "carom")["innings_limit"] == 25 and store.audit.latest()[0]["action"] == "rules"
+
+
+def test_A_3_4_a_name_corrected_on_a_roster_is_compared_as_an_identity(logged_in, store):
+    """Correcting a name may change how the player's own name is written, never make him another
+    player of the season, however that one is written (names are identities, issue 22)."""
+    set_up_league(store)
+    where = {"season": SEASON, "competition": "carom", "team": "Lvi"}
+    other = next(p for p in store.league.team(SEASON, "carom", "Orli")["players"])
+    status, page, _ = logged_in.post("/admin/player-rename", where | {"name": "Černý", "new": f"  {other.upper()} "})
+    assert status == 400 and "(A.3.4)" in page and "Orli" in page
+    assert "Černý" in store.league.team(SEASON, "carom", "Lvi")["players"]
+    status, page, _ = logged_in.post("/admin/player-rename", where | {"name": "Černý", "new": "novák"})
+    assert status == 400 and "(A.3.4)" in page
+    logged_in.change("/admin/player-rename", where | {"name": "černý", "new": "ČERNÝ"})
+    assert "ČERNÝ" in store.league.team(SEASON, "carom", "Lvi")["players"]
+
+
+@pytest.mark.parametrize("fee, said", [(None, False), ("500", True)])
+def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(admin, store, fee, said):
+    set_up_league(store)
+    if fee:
+        store.league.set_rules(SEASON, "carom", {"entry_fee": fee})
+    store.fixtures.generate(SEASON, "carom")
+    for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
+        store.fixtures.no_show(fixture_between(store, home, away)["id"], "Orli")
+    page = admin.get(f"/schedule?season={SEASON}&competition=carom")[1]
+    assert "Vyřazeno ze soutěže (A.3.7), výsledky anulovány" in page
+    assert ("bez náhrady startovného" in page) is said

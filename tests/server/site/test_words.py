@@ -16,6 +16,7 @@ PO = words.LOCALE_DIR / "cs" / "LC_MESSAGES" / "site.po"
 # where refusals the site shows are written: (folder or file, the calls whose text is one)
 SOURCES = [("server/league/admin_fields.py", {"LeagueError"}), ("server/storage/league.py", {"LeagueError"}),
            ("server/storage/fixtures.py", {"LeagueError"}), ("server/league/schedule.py", {"ValueError", "Unmet"}),
+           ("server/league/competition_rules.py", {"LeagueError"}),
            ("server/site", {"LeagueError", "FormRefused", "failed", "failed_bare", "_refused", "_login_answer"})]
 # the schedule's reasons within a refusal: the sentences these functions return
 REASONS = [("server/league/schedule.py", {"move_refusal", "_clash", "_wish_text", "text"}),
@@ -102,9 +103,20 @@ def _refusal(call, *args) -> str:
     ("fixture KD-1 is played; only a match still to be played can move",
      "Utkání KD-1 je už odehráno; přesunout lze jen utkání, které se ještě nehrálo."),
     ("fixture KD-1 cannot move to 2026-12-24: Thursday 24 December 2026 is a public holiday: matches are played "
-     "on working days only (A.2.2)",
+     "on working days only (A.2.2) (the organiser may override it with a reason: --override \"…\", A.3.3)",
      "Utkání KD-1 nelze přesunout na čt 24. 12. 2026: čt 24. 12. 2026 je státní svátek: hraje se jen v pracovní "
-     "dny (A.2.2)"),
+     "dny (A.2.2). Řídící orgán může povolit výjimku s důvodem (A.3.3): vyplňte „výjimka z pravidel“."),
+    ("Novák already plays for team 'Lvi' as 'novák' in 2026/27; a player plays for one team a season (A.3.4)",
+     "Novák už v sezóně 2026/27 hraje za družstvo „Lvi“ jako „novák“; hráč hraje v sezóně jen za jedno družstvo "
+     "(A.3.4)."),
+    ("venue 'na  růžku' is the venue 'Na Růžku' already there (names are compared without regard to case and "
+     "spacing); write it as 'Na Růžku'",
+     "„na  růžku“ už tu je jako „Na Růžku“ (herna; jména se porovnávají bez ohledu na velikost písmen a mezery); "
+     "zapište „Na Růžku“."),
+    ("fixture KD-1 was ruled on already (award, 2026-10-07); the organiser's ruling is final (A.6.5)",
+     "O utkání KD-1 už bylo rozhodnuto (kontumace, st 7. 10. 2026); rozhodnutí řídícího orgánu je konečné (A.6.5)."),
+    ("Hasiči has 1 player on its roster; a team has at least 4 (A.3.1)",
+     "Družstvo Hasiči má na soupisce hráčů: 1; družstvo jich má mít nejméně 4 (A.3.1)."),
     ("round 3, Lvi – Orli: Hostinec U Lva is open on Tuesday or Thursday only; given Wednesday 14 October 2026",
      "3. kolo, Lvi – Orli: herna Hostinec U Lva má otevřeno jen úterý nebo čtvrtek; přiděleno st 14. 10. 2026"),
     ("not found", "Taková stránka tu není."),
