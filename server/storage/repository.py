@@ -2,6 +2,13 @@
 from contextlib import contextmanager
 
 
+def upsert(table: str, columns, key: tuple[str, ...]) -> str:
+    """INSERT of a row that replaces the row of the same key, if any (a row written twice is written once)."""
+    return (f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+            f"ON CONFLICT({', '.join(key)}) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key))
+
+
 class Repository:
     """A small class over the store's one Database: its tables' SQL and nothing else's."""
 
