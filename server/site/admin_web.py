@@ -24,7 +24,7 @@ from server.tables import figures
 
 
 def routes(admin_token: str | None, clock) -> list[Route]:
-    sessions = Sessions(admin_token, clock)
+    sessions = Sessions(clock)
     return [Route("/admin/login", _login_page(sessions), methods=["GET"]),
             Route("/admin/login", _login(sessions, admin_token), methods=["POST"]),
             Route("/admin/logout", _logout(sessions), methods=["POST"]),
@@ -41,7 +41,7 @@ def _secure(request) -> bool:
 
 
 def _session(sessions, request) -> dict | None:
-    return sessions.decode(request.cookies.get(COOKIE))
+    return sessions.get(request.cookies.get(COOKIE))
 
 
 def _login_page(sessions):
@@ -77,17 +77,19 @@ def _login(sessions, admin_token):
                       "the web admin is off (serve --admin-token-file turns it on)")
             return _login_answer(sessions, request, session, reason, 401)
         answer = RedirectResponse("/admin", status_code=303)
-        sessions.set_cookie(answer, sessions.new(admin=True), secure=_secure(request))     # a new CSRF token
+        sessions.set_cookie(answer, sessions.logged_in(session), secure=_secure(request))    # a new CSRF token
         return answer
     return endpoint
 
 
 def _logout(sessions):
     async def endpoint(request):
+        session = _session(sessions, request)
         try:
-            await read_form(request, _session(sessions, request))
+            await read_form(request, session)
         except FormRefused as exc:
             return _refused(str(exc), exc.status)
+        sessions.end(session)           # its cookie, wherever copied, opens nothing now
         answer = RedirectResponse("/admin/login", status_code=303)
         sessions.set_cookie(answer, None, secure=_secure(request))
         return answer
