@@ -62,11 +62,11 @@ class Sessions:
         return len(self._live)
 
     def new(self, *, admin: bool) -> dict:
-        now = int(self.clock.time())
-        session = {"id": secrets.token_urlsafe(32), "admin": admin, "csrf": secrets.token_urlsafe(24),
-                   "until": now + LIFETIME, "seen": now}
+        now, token = int(self.clock.time()), secrets.token_urlsafe(32)
+        session = {"id": token, "admin": admin, "csrf": secrets.token_urlsafe(24), "until": now + LIFETIME,
+                   "seen": now}
         self._make_room(now)
-        self._live[_key(session["id"])] = session
+        self._live[_key(token)] = session
         return session
 
     def logged_in(self, visitor: dict | None) -> dict:
