@@ -18,11 +18,13 @@ from starlette.concurrency import run_in_threadpool
 from server.league.errors import Refused
 from wire import live as wire_live
 from wire.signing import Signed
+from wire.streams import Streams
 
 log = logging.getLogger("pocitadlo.server")
 
 EXPIRY = 180.0           # seconds a table stays on the board after its last snapshot
-MAX_VIEWERS = 200        # /live/events connections at once; more get 503
+MAX_VIEWERS = 200        # /live/events streams at once; a new one past it ends the idlest
+PER_CLIENT = 20          # streams of one client (address, IPv6 /64); a new one past it ends its idlest
 VIEWER_QUEUE = 64        # events a viewer may have waiting; beyond it is sent the whole list again
 HEARTBEAT = 15.0         # seconds between keep-alive comments (and expiry and record-link checks)
 LINK_EVERY = 5.0         # seconds between two looks into the store for records to link
@@ -30,14 +32,15 @@ LINK_EVERY = 5.0         # seconds between two looks into the store for records 
 
 class LiveBoard:
     def __init__(self, receiver, *, expiry: float = EXPIRY, max_viewers: int = MAX_VIEWERS,
-                 monotonic=time.monotonic):
-        self.receiver, self.expiry, self.max_viewers = receiver, expiry, max_viewers
+                 per_client: int = PER_CLIENT, monotonic=time.monotonic):
+        self.receiver, self.expiry = receiver, expiry
         self._monotonic = monotonic          # ages only; the receive time shown is the store's clock
         self.tables: dict[tuple, dict] = {}  # (venue, table) -> entry
         self._seen: dict[str, tuple] = {}    # device -> (timestamp, seq) of its latest snapshot
         self._heard: dict[tuple, float] = {}
         self._linked_at, self.link_every = None, LINK_EVERY
         self.viewers: set[asyncio.Queue] = set()
+        self.streams = Streams(max_viewers, per_client)     # who holds them (wire/streams.py)
         self.loop = None
 
     # -- the POST ------------------------------------------------------------
@@ -119,14 +122,19 @@ class LiveBoard:
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(lambda: [queue.put_nowait(None) for queue in self.viewers])
 
-    async def stream(self):
-        """One viewer's events: the list, then changes, keep-alive comments between."""
+    async def stream(self, address: str | None = None):
+        """One viewer's events: the list, then changes, keep-alive comments between. Let in past
+        the bounds (``streams``), ending the idlest stream of its client or of all."""
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
+        for ended in self.streams.admit(queue, address, self._monotonic()):
+            self.viewers.discard(ended)
+            ended.put_nowait(None)
         self.viewers.add(queue)
         try:
             yield b"retry: 2000\n\n" + sse("tables", self.entries())
             while True:
+                self.streams.sent(queue, self._monotonic())
                 try:
                     event = await asyncio.wait_for(queue.get(), HEARTBEAT)
                 except asyncio.TimeoutError:       # (a viewer who left: Starlette cancels this)
@@ -138,6 +146,7 @@ class LiveBoard:
                 yield event
         finally:
             self.viewers.discard(queue)
+            self.streams.leave(queue)
 
 
 def sse(name: str, data) -> bytes:

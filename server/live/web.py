@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from server.league.errors import Refused
 from server.live.board import sse
 from server.site import pages
-from server.site.answers import JSONAnswer, limited, logged_refusal, read_body, refused
+from server.site.answers import JSONAnswer, limited, logged_refusal, read_body, refused, remote
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
@@ -70,11 +70,11 @@ def sse_data(entries) -> str:
 
 
 def live_events(board):
+    """The stream; its connection ends with it (a viewer ended to make room is gone at once)."""
     async def endpoint(request):
-        if len(board.viewers) >= board.max_viewers:
-            return Response("too many viewers, try again\n", status_code=503, headers={"Retry-After": "5"})
-        return StreamingResponse(board.stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(board.stream(remote(request)), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no",
+                                          "Connection": "close"})
     return endpoint
 
 
