@@ -9,6 +9,10 @@ something (a viewer whose connection takes nothing, or the oldest). So no client
 slot, and nobody is refused for good: an ended viewer's page reconnects by itself.
 """
 import ipaddress
+from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
+
+S = TypeVar("S", bound=Hashable)     # a stream, as each end knows it (a queue, a writer)
 
 
 def client_of(address: str | None) -> str:
@@ -26,39 +30,40 @@ def client_of(address: str | None) -> str:
     return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
-class Streams:
+class Streams(Generic[S]):
     def __init__(self, most: int, per_client: int):
         self.most, self.per_client = most, per_client
-        self._held: dict[object, list] = {}         # stream -> [client, when last sent something]
+        self._client: dict[S, str] = {}           # stream -> its client
+        self._sent: dict[S, float] = {}           # stream -> when it was last sent something
 
     def __len__(self) -> int:
-        return len(self._held)
+        return len(self._client)
 
-    def __contains__(self, stream) -> bool:
-        return stream in self._held
+    def __contains__(self, stream: object) -> bool:
+        return stream in self._client
 
-    def admit(self, stream, address: str | None, now: float) -> list:
+    def admit(self, stream: S, address: str | None, now: float) -> list[S]:
         """Let ``stream`` in; the streams to end to make room for it (no longer counted here)."""
         client = client_of(address)
-        mine = [s for s, (c, _) in self._held.items() if c == client]
+        mine = [s for s, c in self._client.items() if c == client]
         ended = []
         if len(mine) >= self.per_client:
             ended.append(self._idlest(mine))
-        elif len(self._held) >= self.most:
-            ended.append(self._idlest(self._held))
+        elif len(self._client) >= self.most:
+            ended.append(self._idlest(self._client))
         for old in ended:
-            del self._held[old]
-        self._held[stream] = [client, now]
+            self.leave(old)
+        self._client[stream], self._sent[stream] = client, now
         return ended
 
-    def sent(self, stream, now: float) -> None:
+    def sent(self, stream: S, now: float) -> None:
         """``stream`` was sent something (it is not idle)."""
-        held = self._held.get(stream)
-        if held is not None:
-            held[1] = now
+        if stream in self._sent:
+            self._sent[stream] = now
 
-    def leave(self, stream) -> None:
-        self._held.pop(stream, None)
+    def leave(self, stream: S) -> None:
+        self._client.pop(stream, None)
+        self._sent.pop(stream, None)
 
-    def _idlest(self, streams):
-        return min(streams, key=lambda s: self._held[s][1])
+    def _idlest(self, streams: Iterable[S]) -> S:
+        return min(streams, key=self._sent.__getitem__)

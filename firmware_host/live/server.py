@@ -47,7 +47,7 @@ class LiveServer:
         self._thread: threading.Thread | None = None
         self._up = threading.Event()
         self._handlers: set = set()          # the connections' tasks (the loop thread's)
-        self.streams = Streams(settings.max_clients, PER_CLIENT)     # the /events viewers (the loop's)
+        self.streams: Streams[asyncio.StreamWriter] = Streams(settings.max_clients, PER_CLIENT)     # the /events viewers (the loop's)
 
     # -- the service thread ------------------------------------------------
     def observe(self, model: dict) -> None:
@@ -154,6 +154,7 @@ class LiveServer:
             head = await self._head(reader)
             if head is None:
                 return                         # slow, truncated or oversized head: just close
+            request: http.Request | http.BadRequest
             try:
                 request = http.parse(head)
             except http.BadRequest as exc:

@@ -40,8 +40,8 @@ class LiveBoard:
         self._heard: dict[tuple, float] = {}
         self._linked_at, self.link_every = None, LINK_EVERY
         self.viewers: set[asyncio.Queue] = set()
-        self.streams = Streams(max_viewers, per_client)     # who holds them (wire/streams.py)
-        self.loop = None
+        self.streams: Streams[asyncio.Queue] = Streams(max_viewers, per_client)     # who holds them (wire/streams.py)
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- the POST ------------------------------------------------------------
     def verify(self, signed: Signed) -> tuple[dict, str]:
@@ -120,7 +120,11 @@ class LiveBoard:
     def close(self) -> None:
         """End every stream (the server is shutting down); any thread."""
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(lambda: [queue.put_nowait(None) for queue in self.viewers])
+            self.loop.call_soon_threadsafe(self._end_all)
+
+    def _end_all(self) -> None:
+        for queue in self.viewers:
+            queue.put_nowait(None)
 
     async def stream(self, address: str | None = None):
         """One viewer's events: the list, then changes, keep-alive comments between. Let in past

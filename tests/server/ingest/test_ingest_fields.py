@@ -41,6 +41,17 @@ def match_item(**fields):
     (carom_partie(match={"id": "KD-1", "home": "Lvi", "away": "Orli", "fixture": 7}), 'match "fixture"'),
     (carom_partie(number="2"), "partie number"),                              # partie "2" beside 1
     (carom_partie(number=True), "partie number"),
+    (carom_partie(number=None), "partie number"),                           # a match's partie has one
+    (match_item(points={"home": True, "away": False}), '"points"'),         # "True : False" on the zápis
+    (match_item(points={"home": 10 ** 30, "away": 0}), '"points"'),
+    (match_item(points={"home": -5, "away": 8}), '"points"'),
+    (match_item(points={"home": 1.5, "away": 0}), '"points"'),
+    (match_item(seed=True), 'the match "seed"'),
+    (match_item(seed=-1), 'the match "seed"'),
+    (match_item(seed=10 ** 30), 'the match "seed"'),
+    (carom_partie(match={"id": "KD-1", "home": "Lvi", "away": "Orli", "seed": "x"}), 'match "seed"'),
+    (match_item(table="1\n2"), 'the match "table"'),
+    (match_item(table=7), 'the match "table"'),
     (json.dumps({"id": "\ud800", "kind": "match", "record": "", "summary": {}}).encode(), '"id" must be'),
     (json.dumps({"id": "a b/../c", "kind": "match", "record": "", "summary": {}}).encode(), '"id" must be'),
 ])
