@@ -5,6 +5,7 @@ from starlette.routing import Route
 from server.live import web as live_web
 from server.live.board import LiveBoard
 from server.site.access import RefusalLimiter
+from server.site.answers import PAGE_CSP
 from server.site.page_cache import PageCache
 from server.site.routes import not_found, page_key, routes
 from server.tables.settling import DELAY as FIGURES_DELAY
@@ -12,13 +13,32 @@ from server.tables.settling import Later
 
 BODY_DEADLINE = 10.0      # seconds to receive a whole POST body once its headers are in
 NOSNIFF = (b"x-content-type-options", b"nosniff")
+HSTS = (b"strict-transport-security", b"max-age=31536000")     # a year: the browser asks by HTTPS only
+NO_STORE = (b"cache-control", b"no-store")
+PAGE_POLICY = (b"content-security-policy", PAGE_CSP.encode())
+
+
+def hardened(scope, headers) -> list:
+    """An answer's headers with what every answer carries: it says what it is and the browser
+    must not guess (X-Content-Type-Options); an answer without a Content-Security-Policy of its
+    own (every page but the admin's and the live page) gets the strictest: no script, nothing
+    loaded, no framing; the admin's answers are never stored by a
+    browser or a proxy (they carry the CSRF token); over TLS, HSTS."""
+    out = [*headers, NOSNIFF]
+    if all(name != b"content-security-policy" for name, _ in headers):
+        out.append(PAGE_POLICY)
+    if scope["path"].startswith("/admin"):
+        out = [header for header in out if header[0] != b"cache-control"] + [NO_STORE]
+    if scope["scheme"] == "https":
+        out.append(HSTS)
+    return out
 
 
 class Front:
     """In front of the routes: a kept page that is fresh (server/site/page_cache.py ``kept_now``) is
     answered at once, its bytes as built, without routing or a response object (a reader costs
     the event loop little, so a device's POST waits little behind the readers); every answer
-    says what it is and the browser must not guess (X-Content-Type-Options)."""
+    gets the headers ``hardened`` adds."""
 
     def __init__(self, app):
         self.app, self.state = app, app.state
@@ -28,13 +48,13 @@ class Front:
             page = self.state.pages.kept_now(page_key(scope), self.state.receiver.store.changes)
             if page is not None:
                 status, body, headers = page
-                await send({"type": "http.response.start", "status": status, "headers": [*headers, NOSNIFF]})
+                await send({"type": "http.response.start", "status": status, "headers": hardened(scope, headers)})
                 await send({"type": "http.response.body", "body": body})
                 return
 
         async def sending(message):
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + [NOSNIFF]
+                message["headers"] = hardened(scope, message.get("headers", []))
             await send(message)
         await self.app(scope, receive, sending)
 

@@ -216,4 +216,7 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
 
 async def not_found(request, exc):
     status = getattr(exc, "status_code", 404)
-    return _refused(status, "not found" if status == 404 else "method not allowed")
+    answer = _refused(status, "not found" if status == 404 else "method not allowed")
+    if status == 405 and getattr(exc, "headers", None):
+        answer.headers["Allow"] = exc.headers["Allow"]         # the methods the path takes
+    return answer

@@ -19,15 +19,14 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from server.site import stats_pages
-from server.site.answers import JSONAnswer, refused
+from server.site.answers import PAGE_CSP, JSONAnswer, refused
 from server.tables import exports, stats
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 FORMATS = (".html", ".json", ".csv")
 
 
 def html(text: str) -> HTMLResponse:
-    return HTMLResponse(text, headers={"Content-Security-Policy": CSP})
+    return HTMLResponse(text, headers={"Content-Security-Policy": PAGE_CSP})
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
