@@ -6,10 +6,7 @@ the same tables (RULES 1.6, 1.8); the same two behind Caddy with deploy/Caddyfil
 Caddy is Debian's package (`apt-get install caddy`): without it the Caddy test skips, saying so;
 with POCITADLO_REQUIRE_CADDY=1 (CI) that is a failure."""
 import json
-import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from caddy_helpers import caddy_in_front
 
 import carom_samples
 from cli.main import main
@@ -24,7 +22,7 @@ from delivery.outbox import Outbox
 from delivery.transport_http import HttpTransport
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
-from sync_helpers import deliver_all, records_url, wait_for
+from sync_helpers import deliver_all, records_url
 from wire.signing import Signer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,59 +162,19 @@ def one_by_one(path: Path, outboxes) -> dict:
         store.close()
 
 
-def caddy_in_front(tmp_path: Path, upstreams: list[int]) -> tuple[list[str], int]:
-    """deploy/Caddyfile.federation, on plain HTTP at a free port of 127.0.0.1 and with the
-    receivers' ports put in: Caddy's command line and the port it listens on."""
-    caddy = shutil.which("caddy")
-    if caddy is None:
-        why = "Caddy is not installed (apt-get install caddy)"
-        if os.environ.get("POCITADLO_REQUIRE_CADDY") == "1":
-            pytest.fail(f"POCITADLO_REQUIRE_CADDY=1 but {why}")
-        pytest.skip(why)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    text = (ROOT / "deploy" / "Caddyfile.federation").read_text(encoding="utf-8")
-    for example, ours in (("vysledky.example-liga.cz {", f"http://127.0.0.1:{port} {{"),
-                          ("127.0.0.1:8081", f"127.0.0.1:{upstreams[0]}"), ("127.0.0.1:8082", f"127.0.0.1:{upstreams[1]}"),
-                          ("/var/log/caddy/pocitadlo.log", str(tmp_path / "caddy-access.log"))):
-        assert example in text
-        text = text.replace(example, ours)
-    (tmp_path / "Caddyfile").write_text("{\n\tadmin off\n}\n" + text, encoding="utf-8")
-    return [caddy, "run", "--adapter", "caddyfile", "--config", str(tmp_path / "Caddyfile")], port
-
-
-def listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
 def test_two_receivers_behind_caddy_share_the_posts_and_answer_one_table(league, tmp_path):
     """Two `serve` processes on one PostgreSQL behind Caddy with the example Caddyfile's round
     robin: a device's posts reach both receivers, each item is stored once, and the table and
     list through Caddy are each receiver's own (RULES 1.8)."""
-    with serve(league, tmp_path / "a.log") as (port_a, _), serve(league, tmp_path / "b.log") as (port_b, _):
-        command, port = caddy_in_front(tmp_path, [port_a, port_b])
-        home = tmp_path / "caddy-home"
-        environment = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
-                       "XDG_CONFIG_HOME": str(home / "config")}
-        with open(tmp_path / "caddy.log", "w") as log:
-            caddy = subprocess.Popen(command, stdout=log, stderr=log, env=environment, cwd=tmp_path)
-        try:
-            assert wait_for(lambda: listening(port) or caddy.poll() is not None) and caddy.poll() is None, \
-                (tmp_path / "caddy.log").read_text()
-            for match_id, home_team, away_team, seed in MATCHES[:2]:
-                outbox = match_outbox(tmp_path / match_id, match_id, home_team, away_team, seed)
-                deliver_all(outbox, HttpTransport(records_url(port), Signer("u-lva-1", DEVICES["u-lva-1"]), timeout=60))
-                assert outbox.pending() == [] and outbox.held() == []
-            through_caddy = [get_json(port, path) for path in ("/table.json", "/matches.json")]
-            direct = [[get_json(p, path) for path in ("/table.json", "/matches.json")] for p in (port_a, port_b)]
-        finally:
-            caddy.terminate()
-            caddy.wait(30)
+    with serve(league, tmp_path / "a.log") as (port_a, _), serve(league, tmp_path / "b.log") as (port_b, _), \
+            caddy_in_front(tmp_path, "Caddyfile.federation", {"127.0.0.1:8081": port_a, "127.0.0.1:8082": port_b}) \
+            as port:
+        for match_id, home_team, away_team, seed in MATCHES[:2]:
+            outbox = match_outbox(tmp_path / match_id, match_id, home_team, away_team, seed)
+            deliver_all(outbox, HttpTransport(records_url(port), Signer("u-lva-1", DEVICES["u-lva-1"]), timeout=60))
+            assert outbox.pending() == [] and outbox.held() == []
+        through_caddy = [get_json(port, path) for path in ("/table.json", "/matches.json")]
+        direct = [[get_json(p, path) for path in ("/table.json", "/matches.json")] for p in (port_a, port_b)]
     stored_by = [(tmp_path / f"{r}.log").read_text().count(" stored ") for r in ("a", "b")]
     assert sum(stored_by) == 10 and min(stored_by) > 0, stored_by        # both receivers took posts
     assert direct[0] == direct[1] == through_caddy
