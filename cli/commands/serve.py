@@ -53,9 +53,11 @@ def run(args) -> int:
 
     from cli.commands.server import open_store
     from cli.main import UserError
+    from server import quiet_logs
     from server.ingest.receiver import Receiver
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    quiet_logs.install()        # also for a serial listener or a gateway without HTTP
     _check_listen(args, UserError)
     store = open_store(args.db, must_exist=False)
     try:
