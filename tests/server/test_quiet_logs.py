@@ -57,7 +57,7 @@ def test_a_flood_of_refusals_from_many_addresses_logs_a_burst(receiver, serving,
                 post_json(server.port, "/api/v1/records", b"{}", {}, source=f"127.0.0.{n}")
     lines = [r for r in caplog.records if r.name == "pocitadlo.server" and "refused" in r.getMessage()]
     assert len(lines) <= BURST
-    assert receiver.store.refusal_report()["total"] == 120       # the refusal log still counts each
+    assert receiver.store.refusals.report()["total"] == 120       # the refusal log still counts each
 
 
 def test_a_client_that_hangs_up_mid_form_leaves_no_traceback(receiver, serving, caplog):

@@ -57,7 +57,7 @@ def test_a_csrf_field_that_is_not_ascii_is_refused_403(running, csrf, caplog, st
         status, page, _ = admin.post("/admin/season", {}, raw=f"csrf={csrf}&name=2026/27".encode())
         login_status = AdminClient(running.port).post("/admin/login", {}, raw=f"csrf={csrf}&token=x".encode())[0]
     assert status == 403 and "security token does not match" in page and login_status == 403
-    assert store.seasons() == [] and not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert store.league.seasons() == [] and not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 def test_logout_ends_the_session_and_its_copied_cookie(running):
