@@ -1,4 +1,6 @@
 """The receiver's ASGI application (Starlette): the site's routes and the live board's, behind ``Front``."""
+import asyncio
+
 from starlette.applications import Starlette
 from starlette.routing import Route
 
@@ -7,7 +9,7 @@ from server.live.board import LiveBoard
 from server.site.access import RefusalLimiter
 from server.site.answers import PAGE_CSP
 from server.site.page_cache import PageCache
-from server.site.routes import not_found, page_key, routes
+from server.site.routes import BUILDERS, not_found, page_key, routes
 from server.tables.settling import DELAY as FIGURES_DELAY
 from server.tables.settling import Later
 
@@ -45,7 +47,7 @@ class Front:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["method"] == "GET":
-            page = self.state.pages.kept_now(page_key(scope), self.state.receiver.store.changes)
+            page = await self._kept(page_key(scope))
             if page is not None:
                 status, body, headers = page
                 await send({"type": "http.response.start", "status": status, "headers": hardened(scope, headers)})
@@ -57,6 +59,21 @@ class Front:
                 message["headers"] = hardened(scope, message.get("headers", []))
             await send(message)
         await self.app(scope, receive, sending)
+
+    async def _kept(self, key):
+        """The kept page to answer at once: fresh, or (SQLite) kept at the generation after the
+        figures of this receiver's items answered before are computed (which a reader waits for,
+        as the route would have it wait) — readers of a kept page that a device's item made
+        out of date wait here, not in the routes, and only the first builds it again."""
+        pages, store = self.state.pages, self.state.receiver.store
+        page = pages.kept_now(key, store.changes)
+        if page is not None or store.dialect != "sqlite" or not pages.has(key):
+            return page
+        try:
+            await self.state.figures.caught_up()
+            return pages.kept_at(key, pages.generation(store))
+        except Exception:           # noqa: BLE001 — the route answers it, and logs what failed
+            return None
 
 
 def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: str | None = None,
@@ -81,5 +98,6 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     app.state.receiver, app.state.admin_token, app.state.limiter = receiver, admin_token, limiter
     app.state.live = board
     app.state.pages = PageCache()
+    app.state.builders = asyncio.Semaphore(BUILDERS)
     app.state.figures = Later(receiver, figures_delay)
     return Front(app)
