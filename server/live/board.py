@@ -2,7 +2,9 @@
 
 ``POST /api/v1/live`` takes a device's signed snapshot (wire.live), verified like a record
 (signature, fresh timestamp, the device's venue) but never stored: the board keeps the latest per
-(venue, table) in memory with its receive time and forgets it after ``EXPIRY`` seconds. Nothing
+(venue, table) in memory with its receive time and forgets it after ``EXPIRY`` seconds; one
+device shows at most TABLES_PER_DEVICE tables (its latest), so the board is bounded by the
+devices registered. Nothing
 here writes a record, a match or a table. ``GET /live`` and ``GET /live/events`` (Server-Sent
 Events: the whole list on connect, then one ``table`` or ``gone`` event per change) show it.
 The board lives on the event loop's thread; store look-ups run in the thread pool.
@@ -25,6 +27,7 @@ log = logging.getLogger("pocitadlo.server")
 EXPIRY = 180.0           # seconds a table stays on the board after its last snapshot
 MAX_VIEWERS = 200        # /live/events streams at once; a new one past it ends the idlest
 PER_CLIENT = 20          # streams of one client (address, IPv6 /64); a new one past it ends its idlest
+TABLES_PER_DEVICE = 2    # tables one device shows at most (its own; one left a moment ago): the latest
 VIEWER_QUEUE = 64        # events a viewer may have waiting; beyond it is sent the whole list again
 HEARTBEAT = 15.0         # seconds between keep-alive comments (and expiry and record-link checks)
 LINK_EVERY = 5.0         # seconds between two looks into the store for records to link
@@ -38,6 +41,7 @@ class LiveBoard:
         self.tables: dict[tuple, dict] = {}  # (venue, table) -> entry
         self._seen: dict[str, tuple] = {}    # device -> (timestamp, seq) of its latest snapshot
         self._heard: dict[tuple, float] = {}
+        self._shown_by: dict[str, list[tuple]] = {}     # device -> the tables it shows, oldest first
         self._linked_at, self.link_every = None, LINK_EVERY
         self.viewers: set[asyncio.Queue] = set()
         self.streams: Streams[asyncio.Queue] = Streams(max_viewers, per_client)     # who holds them (wire/streams.py)
@@ -77,7 +81,12 @@ class LiveBoard:
         if device in self._seen and order <= self._seen[device]:
             return False
         self._seen[device] = order
+        self.expire()
         key = (snap["venue"], snap["table"])
+        shown = [k for k in self._shown_by.get(device, []) if k != key and k in self.tables] + [key]
+        for older in shown[:-TABLES_PER_DEVICE]:
+            self._drop(older)
+        self._shown_by[device] = shown[-TABLES_PER_DEVICE:]
         self.tables[key], self._heard[key] = snap, self._monotonic()
         self._tell("table", snap)
         return True
@@ -90,8 +99,11 @@ class LiveBoard:
     def expire(self) -> None:
         old = self._monotonic() - self.expiry
         for key in [key for key, heard in self._heard.items() if heard < old]:
-            del self.tables[key], self._heard[key]
-            self._tell("gone", {"venue": key[0], "table": key[1]})
+            self._drop(key)
+
+    def _drop(self, key: tuple) -> None:
+        del self.tables[key], self._heard[key]
+        self._tell("gone", {"venue": key[0], "table": key[1]})
 
     async def link_records(self) -> None:
         """A finished partie's record may arrive after its last snapshot: link it once stored

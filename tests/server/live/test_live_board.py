@@ -198,3 +198,22 @@ def test_a_table_not_heard_from_expires(receiver):
     assert len(board.entries()) == 1
     now[0] = 61
     assert board.entries() == []
+
+
+def test_one_device_holds_at_most_two_tables_on_the_board(receiver):
+    """A device posting snapshots of table after table (2.9 MB from one device) moves its own
+    older tables off the board: it shows its latest two, another device's table stays."""
+    board = LiveBoard(receiver)
+    board.put("u-koule-1", 1, {"venue": KOULE, "table": "9", "seq": 1})
+    for n in range(1, 200):
+        board.put("u-lva-1", n, {"venue": LVA, "table": f"t{n}", "seq": 1})
+    assert [entry["table"] for entry in board.entries()] == ["9", "t198", "t199"]
+
+
+def test_stale_tables_leave_the_board_as_snapshots_arrive_with_no_viewer(receiver):
+    now = [0.0]
+    board = LiveBoard(receiver, expiry=60, monotonic=lambda: now[0])
+    board.put("u-koule-1", 1, {"venue": KOULE, "table": "9", "seq": 1})
+    now[0] = 61
+    board.put("u-lva-1", 2, {"venue": LVA, "table": "1", "seq": 1})
+    assert list(board.tables) == [(LVA, "1")]
