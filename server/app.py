@@ -84,6 +84,7 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     ``today()`` its date (default: the store's clock); ``figures_delay``: seconds from a stored
     item to the step that computes the figures after the answers (server/tables/settling.py)."""
     limiter = limiter or RefusalLimiter()
+    receiver.store.refusals.on_logged = limiter.refused      # a refusal counts as it is logged
     today = today or (lambda: receiver.store.clock.today())
     board = LiveBoard(receiver)
     live = [

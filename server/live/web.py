@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from server.league.errors import Refused
 from server.live.board import sse
 from server.site import pages
-from server.site.answers import JSONAnswer, limited, logged_refusal, read_body, refused, remote
+from server.site.answers import JSONAnswer, limited, logged_refusal, read_body, remote
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
@@ -25,20 +25,22 @@ SCRIPT = (Path(__file__).resolve().parent.parent / "site" / "templates" / "live.
 
 
 def post_live(board, body_deadline: float, limiter):
-    """A device's signed snapshot: 200 "shown", or refused like a record (and counted by the limiter)."""
+    """A device's signed snapshot: 200 "shown", or refused like a record (logged, so counted by the limiter)."""
     async def handle(request, remote):
         try:
             length = int(request.headers.get("content-length", ""))
         except ValueError:
-            return refused(411, "Content-Length required")
+            return await _refuse(board, Refused(411, "Content-Length required"), None, remote)
         if not 0 <= length <= MAX_SNAPSHOT:
             return await _refuse(board, Refused(413, f"snapshot too large ({length} bytes)"), None, remote)
         try:
             body = await read_body(request, length, body_deadline)
             signed = Signed.from_headers(request.headers, body)
         except asyncio.TimeoutError:
-            return refused(408, f"the body did not arrive within {body_deadline:g} s")
-        except ClientDisconnect:
+            return await _refuse(board, Refused(408, f"the body did not arrive within {body_deadline:g} s"), None,
+                                 remote)
+        except ClientDisconnect:        # it hung up mid-body: nobody to answer
+            await _refuse(board, Refused(400, "the client hung up before its body was in"), None, remote)
             return Response(status_code=400)
         except ValueError as exc:
             return await _refuse(board, Refused(401, str(exc)), None, remote)

@@ -16,8 +16,9 @@ from starlette.routing import Route
 
 from server.league import admin_fields as fields
 from server.league.admin_fields import LeagueError
+from server.league.errors import Refused
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
-from server.site.answers import remote, too_many
+from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
 from server.site.schedule_web import STATUSES, page
 from server.tables import figures
@@ -66,15 +67,18 @@ def _login(sessions, admin_token):
         if not limiter.allow(client):
             return too_many(limiter)
         session = _session(sessions, request)
+        store = request.app.state.receiver.store
         try:
             form = await read_form(request, session)
         except FormRefused as exc:
-            limiter.refused(client)
+            await run_in_threadpool(log_refusal, store, Refused(exc.status, str(exc)), via="http-admin",
+                                    what="a login", remote=client)
             return _login_answer(sessions, request, sessions.new(admin=False), str(exc), exc.status)
         if not token_matches(admin_token, form.get("token", "")):
-            limiter.refused(client)
             reason = ("the admin token is not right" if admin_token else
                       "the web admin is off (serve --admin-token-file turns it on)")
+            await run_in_threadpool(log_refusal, store, Refused(401, reason), via="http-admin", what="a login",
+                                    remote=client)
             return _login_answer(sessions, request, session, reason, 401)
         answer = RedirectResponse("/admin", status_code=303)
         sessions.set_cookie(answer, sessions.logged_in(session), secure=_secure(request))    # a new CSRF token

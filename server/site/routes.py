@@ -31,9 +31,10 @@ from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from server.league.errors import Refused
 from server.site import admin_web, intake, league_web, pages, schedule_web, stats_web
 from server.site.access import RefusalLimiter, admin_allowed
-from server.site.answers import JSONAnswer
+from server.site.answers import JSONAnswer, log_refusal
 from server.site.answers import refused as _refused
 from server.site.answers import remote as _remote
 from server.site.answers import too_many as _too_many
@@ -156,9 +157,9 @@ def _admin(build):
         if not state.limiter.allow(_remote(request)):
             return _too_many(state.limiter)
         if not admin_allowed(state.admin_token, request.headers.get("authorization")):
-            state.limiter.refused(_remote(request))
             reason = ("admin views need \"Authorization: Bearer <token>\" (serve --admin-token-file)"
                       if state.admin_token else "admin views are off (serve --admin-token-file turns them on)")
+            log_refusal(store, Refused(401, reason), via="http-admin", what="an admin view", remote=_remote(request))
             return JSONAnswer({"code": 401, "status": "refused", "reason": reason}, status_code=401,
                               headers={"WWW-Authenticate": "Bearer"})
         return build(store, request)

@@ -19,9 +19,10 @@ class Repository:
         """A read on a pooled connection of its own (inside a write: joins it)."""
         return self._store.database.transaction(write=False)
 
-    def _write(self):
-        """One write transaction (inside another: joins it)."""
-        return self._store.database.transaction()
+    def _write(self, *, durable: bool = True):
+        """One write transaction (inside another: joins it); ``durable=False``: its commit does not
+        wait for the disk (server/storage/database.py)."""
+        return self._store.database.transaction(durable=durable)
 
     @contextmanager
     def _changing(self):

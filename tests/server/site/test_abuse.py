@@ -72,11 +72,14 @@ def test_a_client_that_never_finishes_its_headers_is_dropped(receiver, serving):
 
 
 def test_a_body_that_never_arrives_is_answered_408(receiver, serving):
+    """... and logged, as it counts towards the client's limit (issue 26, item 15)."""
     with serving(receiver, body_deadline=0.2) as server:
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=HANG)
         sock.sendall(b"POST /api/v1/records HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"id\"")
         assert sock.recv(1024).startswith(b"HTTP/1.1 408 ")
         sock.close()
+    [refusal] = receiver.store.refusals.latest()
+    assert (refusal["status"], refusal["via"], refusal["remote"]) == (408, "http", "127.0.0.1")
 
 
 def test_an_unsigned_flood_is_limited_per_client_and_a_device_elsewhere_still_delivers(
