@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import pi_class
+import pi_venv
 import startup
 from stages import Stages, percentile, summary
 
@@ -95,6 +96,7 @@ def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
     thread, shown, stamps = run_stamping_frames(service)
+    until(lambda: service.night.partie is not None, "the single partie never started")
     partie = service.night.partie                    # its journal reopened with the room asked for
     partie.journal.close()
     partie.journal = Journal.open(partie.journal.path, preallocate=preallocate)
@@ -125,7 +127,7 @@ def run_stamping_frames(service):
     stamps = []
     thread = threading.Thread(target=service.run, daemon=True)
     thread.start()
-    time.sleep(0.5)
+    until(lambda: service.running and service.display.counter.device is not None, "the service never started")
     device = service.display.counter.device
     original = device.display
 
@@ -136,6 +138,16 @@ def run_stamping_frames(service):
 
     device.display = display
     return thread, shown, stamps
+
+
+def until(done, what: str, bound: float = 60.0) -> None:
+    """Wait for ``done()``: on a slowed, loaded core the loop's start takes seconds (a fixed 0.5 s
+    sleep lost the race there and the bench died)."""
+    end = time.monotonic() + bound
+    while not done():
+        if time.monotonic() > end:
+            raise SystemExit(what)
+        time.sleep(0.02)
 
 
 def press(pin, shown, stamps, presses: int, *, before=None, after=None) -> list[float]:
@@ -293,8 +305,13 @@ def main() -> None:
                         help="zero room of the partie journal in bytes (default 16384; 0: exact size)")
     parser.add_argument("--dir", default="/var/tmp", help="where the journal goes (a real disk)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
+    parser.add_argument("--dev-venv", action="store_true",
+                        help="run in this interpreter's venv, not in the Pi-like bench venv (bench/pi_venv.py)")
     pi_class.add_arguments(parser)
     args = parser.parse_args()
+    if not args.dev_venv:
+        pi_venv.reexec([str(Path(__file__).resolve()), *sys.argv[1:]])
+    pi_class.favour(args)
     import warnings
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     fs = subprocess.run(["df", "-T", args.dir], capture_output=True, text=True).stdout.splitlines()[-1].split()[1]

@@ -1,18 +1,27 @@
-"""The README's "Numbers": every device figure from one run of one script, as a Markdown table.
+"""docs/performance.md's device figures: one script, as a Markdown table.
 
-    .venv/bin/python bench/readme_numbers.py [--presses 150] [--slowdown 12] [--storage 2:20:150:0.02]
-                                             [--before DIR]
+    .venv/bin/python bench/readme_numbers.py --pi-class [--runs 5] [--presses 150] [--json FILE]
+                                             [--slowdown 12] [--storage 2:20:150:0.02] [--before DIR]
 
-Runs bench_display, bench_service and bench_serial's measurements on this machine (one core,
-pinned), then on that core slowed to a Pi Zero 2 W class (bench/pi_class.py), then with the SD
-card model as well, and prints each figure with its ratio to the baseline of the same run and to
-its floor (luma's bare display(), a bare interpreter importing luma, a bare write+fdatasync loop).
-Ratios within one run are what carry over to another machine; the absolute figures are this one's.
-The receiver's figures are bench/bench_server.py's.
+Runs bench_display and bench_service's measurements on this machine (one core, pinned), then on
+that core slowed to a Pi Zero 2 W class (bench/pi_class.py), then with the SD card model as well
+— alternating the three, ``--runs`` times — and prints each figure as the median of the runs with
+their min–max and spread, its ratio to the baseline and to its floor (luma's bare display(), a bare
+interpreter importing luma, a bare write+fdatasync loop). Ratios within one run are what carry
+over to another machine; the absolute figures are this one's.
+
+It runs in a venv holding only what a Pi installs (bench/pi_venv.py: made once, the checkout's
+code on PYTHONPATH), at nice -20 (root): the development venv's editable-install hook and the
+machine's other work otherwise inflate the start and the p99 figures (docs/performance.md).
+``bench/agree.py A.json B.json`` checks that two runs' figures agree within 20 %. The serial and
+receiver figures are bench/bench_serial.py's and bench/bench_server.py's (they need the [server]
+extra: run them from the development venv).
 """
 import argparse
+import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,55 +30,70 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))     # carom_samples
 
 import bench_display
-import bench_serial
 import bench_service
 import pi_class
+import pi_venv
 import startup
 
-RECORDS = 5          # serial: league partie records sent at 115200 baud and unpaced
+CONFIGS = ("this machine, one core", "Pi-class core", "Pi-class core + SD card model")
 
 
-def measure(args, directory: Path, *, idle: float, serial: bool = True) -> dict:
+def measure(args, directory: Path, *, idle: float) -> dict:
     out = {"display": bench_display.figures(args.iterations),
-           "service": bench_service.timed_figures(directory, args, idle=idle),
-           "serial": bench_serial.rates(115200, _records()) if serial else None}
+           "service": bench_service.timed_figures(directory, args, idle=idle)}
     if args.before:                  # the same start, of the source tree before this change
         config = bench_service.write_config(directory / "before", devices='["terminal"]')
         out["before"] = startup.start_and_idle(directory / "before", config, 0, root=Path(args.before))
     return out
 
 
-def _records() -> list:
-    import carom_samples
-
-    return [(f"p-{i}", *carom_samples.partie(f"p-{i}", "Novák", "Dvořák", seed=i)) for i in range(RECORDS)]
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """(median, min, max) of one figure over the runs."""
+    return statistics.median(values), min(values), max(values)
 
 
 def cells(runs: dict, pick, fmt: str = "{:.2f} ms", vs_base: bool = True) -> str:
+    """One row's cells: the median over the runs, its min–max and spread, the ratio to the first
+    column's median. ``runs``: column → list of the runs' figures."""
     names = list(runs)
-    base = pick(runs[names[0]])
+    base = spread([pick(r) for r in runs[names[0]]])[0]
     out = []
     for name in names:
-        value = pick(runs[name])
-        if value is None:
+        values = [pick(r) for r in runs[name]]
+        if any(v is None for v in values):
             out.append("")
             continue
-        text = fmt.format(value)
-        out.append(text if name == names[0] or not vs_base else f"{text} ({pi_class.ratio(value, base)})")
+        median, low, high = spread(values)
+        text = fmt.format(median)
+        if len(values) > 1:
+            bare = fmt.replace("×", "").replace(" ms", "")
+            half = (high - low) / 2 / median * 100 if median else 0.0
+            text += f" ({bare.format(low)}–{bare.format(high)}, ±{half:.0f} %)"
+        out.append(text if name == names[0] or not vs_base else f"{text} {pi_class.ratio(median, base)}")
     return " | ".join(out)
+
+
+ROWS: list = []         # (what, pick, script, format): the table's figures, also bench/agree.py's
+
+
+def row(what, pick, script, fmt="{:.2f} ms"):
+    ROWS.append((what, pick, script, fmt))
 
 
 def table(runs: dict, wear: dict) -> list[str]:
     names = list(runs)
     lines = ["| what | " + " | ".join(names) + " | script |", "|---|" + "---|" * (len(names) + 1)]
-
-    def row(what, pick, script, fmt="{:.2f} ms"):
+    for what, pick, script, fmt in ROWS:
+        if all(pick(r) is None for r in runs[names[0]]):
+            continue
         ratio_row = fmt.startswith("×")         # already a ratio to its floor: no ratio of ratios
         lines.append(f"| {what} | {cells(runs, pick, fmt, not ratio_row)} | `bench/{script}` |")
+    return lines + fixed_rows(runs, wear)
 
+
+def _rows() -> None:
     disp = lambda name, i: (lambda r: r["display"][name][i])          # noqa: E731
     row("state change → frame handed to a MAX7219 64x16 (luma's real driver, no-op SPI), median",
         disp("MAX7219 64x16", 0), "bench_display.py")
@@ -81,7 +105,7 @@ def table(runs: dict, wear: dict) -> list[str]:
     row("keypress → frame, whole service (mock pins → referee → rule core → journal → dummy display), median",
         svc("total", 0), "bench_service.py")
     row("… p99", svc("total", 1), "bench_service.py")
-    row("… p99 of everything but the storage's own sync time (goal in Pi-class mode: < 20 ms)",
+    row("… p99 of everything but the storage's own sync time (goal in Pi-class mode: ≤ 8 ms)",
         svc("but_storage", 1), "bench_service.py")
     for stage in ("key", "rules", "journal", "storage", "frame", "rest"):
         row(f"… stage {stage}, median", svc(stage, 0), "bench_service.py")
@@ -103,28 +127,27 @@ def table(runs: dict, wear: dict) -> list[str]:
         "bench_service.py", "{:.0f} ms")
     row("… the same without bytecode (every module compiled at start)",
         lambda r: r["service"]["no_bytecode"] * 1000, "bench_service.py", "{:.0f} ms")
-    if "before" in runs[names[0]]:
-        row("… before: the first frame of the source tree given with --before (READY=1)",
-            lambda r: r["before"]["first_frame"] * 1000, "readme_numbers.py", "{:.0f} ms")
+    row("… before: the first frame of the source tree given with --before (READY=1)",
+        lambda r: r["before"]["first_frame"] * 1000 if "before" in r else None, "readme_numbers.py", "{:.0f} ms")
     row("bare `python -c 'import luma.led_matrix.device'` (the floor)",
         lambda r: r["service"]["bare_import"] * 1000, "bench_service.py", "{:.0f} ms")
     row("bare `python -c pass`", lambda r: r["service"]["bare_python"] * 1000, "bench_service.py", "{:.0f} ms")
-    row("serial sync at 115200 baud, records/s (league partie, signed, framed, ACKed)",
-        lambda r: r["serial"] and r["serial"][115200][0], "bench_serial.py", "{:.2f}")
-    row("… unpaced pty (CPU bound), records/s", lambda r: r["serial"] and r["serial"][None][0],
-        "bench_serial.py", "{:.1f}")
-    base = runs[names[0]]["service"]
-    lines.append(f"| idle CPU, nothing pressed / resident memory of `pocitadlo run` | "
-                 f"{base['idle_cpu'] * 100:.2f} % / {base['rss_mib']:.1f} MiB |" + " |" * (len(names) - 1)
-                 + " `bench/bench_service.py` |")
+
+
+_rows()
+
+
+def fixed_rows(runs: dict, wear: dict) -> list[str]:
+    names = list(runs)
+    base = runs[names[0]][0]["service"]
     size = wear["journal"]
-    lines.append(f"| SD card writes per 15-inning partie | journal {size:,} bytes ({wear['commands'] + 1} lines, "
-                 f"each one write + fdatasync); with its outbox item and the night journal "
-                 f"{size + wear['outbox'] + wear['night']:,} bytes |" + " |" * (len(names) - 1)
-                 + " `bench/bench_service.py` |")
-    lines.append("| records into the receiver | (bench_server.py's figures) |" + " |" * (len(names) - 1)
-                 + " `bench/bench_server.py` |")
-    return lines
+    return [f"| idle CPU, nothing pressed / resident memory of `pocitadlo run` | "
+            f"{base['idle_cpu'] * 100:.2f} % / {base['rss_mib']:.1f} MiB |" + " |" * (len(names) - 1)
+            + " `bench/bench_service.py` |",
+            f"| SD card writes per 15-inning partie | journal {size:,} bytes ({wear['commands'] + 1} lines, "
+            f"each one write + fdatasync); with its outbox item and the night journal "
+            f"{size + wear['outbox'] + wear['night']:,} bytes |" + " |" * (len(names) - 1)
+            + " `bench/bench_service.py` |"]
 
 
 def main() -> None:
@@ -134,9 +157,15 @@ def main() -> None:
     parser.add_argument("--preallocate", type=int, default=16384)
     parser.add_argument("--dir", default="/var/tmp")
     parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--runs", type=int, default=5, help="alternating runs of the three columns (default 5)")
+    parser.add_argument("--json", help="also write every run's figures here (for bench/agree.py)")
     parser.add_argument("--before", help="a source tree to time the start of too (e.g. `git archive` of the base)")
+    parser.add_argument("--dev-venv", action="store_true",
+                        help="run in this interpreter's venv, not in the Pi-like bench venv")
     pi_class.add_arguments(parser)
     args = parser.parse_args()
+    if not args.dev_venv:
+        pi_venv.reexec([str(Path(__file__).resolve()), *sys.argv[1:]])
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     startup.compile_tree()                          # bytecode, as install.sh makes it on the Pi
     if args.before:
@@ -145,25 +174,40 @@ def main() -> None:
     load = os.getloadavg()
     cpu = pi_class.bench_cpu()
     before = pi_class.pin(cpu)
-    runs = {}
+    niced = pi_class.favour(args)
+    columns = CONFIGS if args.pi_class else CONFIGS[:1]
+    runs: dict = {name: [] for name in columns}
+    calibrations = []
+    storage = pi_class.SlowStorage.parse(args.storage)
     try:
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
             tmp = Path(tmp)
             wear = bench_service.partie_bytes(tmp / "partie")
-            runs["this machine, one core"] = measure(args, tmp / "base", idle=args.idle)
-            storage = pi_class.SlowStorage.parse(args.storage)
-            with pi_class.slowed_core(args) as (_, calibration):
-                runs["Pi-class core"] = measure(args, tmp / "slow", idle=0)
-                with storage:
-                    runs["Pi-class core + SD card model"] = measure(args, tmp / "sd", idle=0, serial=False)
+            for n in range(args.runs):           # the columns alternate: a drift in the machine hits all
+                runs[CONFIGS[0]].append(measure(args, tmp / f"base{n}", idle=args.idle if n == 0 else 0))
+                if not args.pi_class:
+                    continue
+                with pi_class.slowed_core(args) as (_, calibration):
+                    calibrations.append(calibration)
+                    runs[CONFIGS[1]].append(measure(args, tmp / f"slow{n}", idle=0))
+                    with storage:
+                        runs[CONFIGS[2]].append(measure(args, tmp / f"sd{n}", idle=0))
+                print(f"run {n + 1} of {args.runs} done; load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     finally:
         os.sched_setaffinity(0, before)
     print(f"Machine: {platform.machine()} {bench_service._cpu_model()}, {os.cpu_count()} cores (CPU {cpu} used), "
           f"Linux {platform.release()}, Python {platform.python_version()}, journal on {args.dir} ({fs}); "
-          f"load average {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end.")
-    print(f"{calibration}. SD card model: {storage.describe()}.")
+          f"{sys.prefix} ({'the Pi-like bench venv' if pi_venv.inside() else 'not the bench venv'}), "
+          f"nice {niced}; load average {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end; "
+          f"{args.runs} alternating runs, each figure the median (min–max, ± half the range as % of the median).")
+    for calibration in calibrations:
+        print(calibration)
+    if args.pi_class:
+        print(f"SD card model: {storage.describe()}.")
     print()
     print("\n".join(table(runs, wear)))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"runs": runs, "wear": wear}, default=list), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -19,8 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# What pip's console script /opt/pocitadlo/current/bin/pocitadlo runs (the unit's ExecStart): not
+# `python -m cli`, whose runpy the installed service never imports.
+CONSOLE_SCRIPT = ("import re, sys\nfrom cli.main import main\n"
+                  "sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\nsys.exit(main())")
+
+
 def _run_command(config: Path, *flags: str) -> list[str]:
-    return [sys.executable, *flags, "-m", "cli", "run", "--config", str(config), "--log-level", "WARNING"]
+    return [sys.executable, *flags, "-c", CONSOLE_SCRIPT, "run", "--config", str(config), "--log-level", "WARNING"]
 
 
 def compile_tree(root: Path = ROOT) -> None:

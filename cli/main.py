@@ -38,17 +38,28 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``argv`` naming one, of that one alone."""
     parser = Parser(prog="pocitadlo", description="Scoreboard controller for Czech billiard leagues.")
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of an internal error (a bug) instead of one line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
-    for name in COMMANDS:
+    for name in _commands_for(argv):
         module = import_module(f"cli.commands.{name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(command)
         command.set_defaults(_run=module.run)
     return parser
+
+
+def _commands_for(argv) -> tuple:
+    """The subcommand ``argv`` names, when it names one: `pocitadlo run` imports and configures
+    its own module only, not all eight (milliseconds at every start of the service on a Pi);
+    --help, no command or a mistyped one: all of them, for the list and the error."""
+    if argv is None:
+        return COMMANDS
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return (first,) if first in COMMANDS else COMMANDS
 
 
 def user_errors() -> tuple:
@@ -100,7 +111,8 @@ def main(argv=None) -> int:
     if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")   # a console without "ř" gets \u0159, not a crash
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else argv
+        args = build_parser(argv).parse_args(argv)
         command, debug = args.command, debug or args.debug
         status = args._run(args)
         sys.stdout.flush()              # a closed pipe shows here, not in the interpreter's exit

@@ -20,8 +20,8 @@
     league_fetch = true                 # http: fetch the venue's league from the receiver (docs/sync.md)
     league_interval = 3600.0            # seconds between league fetches
 """
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from config.options import Section
 
@@ -81,10 +81,10 @@ def read(section: Section) -> SyncSettings:
 
 def _check_ca_file(section: Section, path: str | None) -> None:
     """A CA file must be there and hold PEM certificates now, not fail at the first delivery."""
-    import ssl
-
     if path is None:
         return
+    import ssl  # here, not at the top: ssl is a good part of a Pi's start, and most configs name no CA
+
     try:
         ssl.create_default_context(cafile=path)
     except FileNotFoundError:
@@ -105,7 +105,8 @@ def _secret(section: Section) -> bytes | None:
     elif section.has("secret_file"):
         path = _relative_to_config(section, section.str("secret_file", nonempty=True))
         try:
-            text = Path(path).read_text(encoding="utf-8").strip()
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read().strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise section.error("secret_file", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
         option = "secret_file"
@@ -117,9 +118,9 @@ def _secret(section: Section) -> bytes | None:
 
 
 def _relative_to_config(section: Section, path: str) -> str:
-    if Path(path).is_absolute():
+    if os.path.isabs(path):
         return path
-    return str(Path(str(section.path)).parent / path)
+    return os.path.join(os.path.dirname(str(section.path)), path)
 
 
 def _check_together(section: Section, s: SyncSettings) -> None:

@@ -9,7 +9,31 @@ import sys
 
 
 class DisplayFault(Exception):
-    """The counter cannot be reached (missing SPI, unplugged cable, driver failure)."""
+    """The counter cannot be reached (missing SPI, unplugged cable, driver failure).
+
+    The message is English, for the log; ``code`` names a fault the counter says in its own
+    language where it can (display.text TEXTS, e.g. "spi_off")."""
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.code = code
+
+
+SPI_FIX = ("switch SPI on (sudo raspi-config nonint do_spi 0, or dtparam=spi=on in "
+           "/boot/firmware/config.txt) and reboot")
+
+
+def spi_device_path(port: int, device: int) -> str:
+    return f"/dev/spidev{port}.{device}"
+
+
+def require_spi(port: int, device: int, *, dev_root: str = "/") -> None:
+    """A missing /dev/spidevP.D is SPI switched off (or the wrong spi_port/spi_device): say which
+    device and how to switch it on, not luma's bare "SPI device not found"."""
+    path = spi_device_path(port, device)
+    if not os.path.exists(os.path.join(dev_root, path.lstrip("/"))):
+        raise DisplayFault(f"no SPI device {path}: SPI is off or [display] spi_port/spi_device name another bus; "
+                           f"{SPI_FIX}", code="spi_off")
 
 
 def open_device(settings, *, stream=None, serial_interface=None, ws281x=None, adopt=False):
@@ -39,6 +63,7 @@ def _describe(exc: Exception) -> str:
 def _spi(settings, serial_interface):
     if serial_interface is not None:
         return serial_interface
+    require_spi(settings.spi_port, settings.spi_device)
     from luma.core.interface.serial import noop, spi
 
     return spi(port=settings.spi_port, device=settings.spi_device, gpio=noop(),
@@ -111,6 +136,7 @@ def _ws2812(settings, *, ws281x=None, **_):
                            f"(header pin 19) and set [display] ws2812_pin = {SPI_PIN} (SPI; docs/install.md)")
 
     if ws281x is None:
+        require_spi(0, 0)           # rpi_ws281x drives GPIO 10 through /dev/spidev0.0
         import _rpi_ws281x as ws281x
     mapping = serpentine(settings.width, settings.height) if settings.ws2812_serpentine else None
     device = ws2812(dma_interface=_PinOverride(ws281x, settings.ws2812_pin), width=settings.width,

@@ -45,6 +45,8 @@ TEXTS = {
         "error_storage": "SD karta",
         "error_sync": "odesílání",
         "draw_failed": "obraz nelze vykreslit, hraje se dál: nahlaste chybu",   # a screen the display cannot draw
+        "spi_off": "SPI vypnuté: raspi-config → Interface → SPI",     # the display's SPI device is missing
+        "rolled_back": "Nová verze nenaběhla: zpět na {version}",      # systemd/install.sh rolled back
         "key": "klávesa",
         "press_key": "stiskni",
         "lot": "LOS",
@@ -95,6 +97,8 @@ TEXTS = {
         "error_storage": "storage",
         "error_sync": "sync",
         "draw_failed": "cannot draw the screen, scoring goes on: report it",
+        "spi_off": "SPI off: raspi-config → Interface → SPI",
+        "rolled_back": "The new version did not start: back on {version}",
         "key": "key",
         "press_key": "press",
         "lot": "DRAW",

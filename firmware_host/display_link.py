@@ -35,6 +35,7 @@ class DisplayLink:
         self.open_device = open_device
         self.model: dict | None = None
         self.fault: str | None = None
+        self.fault_code: str | None = None       # a fault the counter names in words (DisplayFault.code)
         self.retry_at: float | None = None
         self._due: float | None = None           # the counter's next blink/page/message change
         self._first, self._max = first_retry, max_retry
@@ -83,12 +84,13 @@ class DisplayLink:
         self.counter.attach(device)
         if self.fault:
             log.warning("display is back (it failed with: %s)", self.fault)
-        self.fault, self._delay = None, self._first
+        self.fault, self.fault_code, self._delay = None, None, self._first
         if self.model is not None:
             self._guard(self.counter.tick, now)
 
     def _failed(self, exc: Exception, now: float) -> None:
         self.fault = str(exc) or type(exc).__name__
+        self.fault_code = getattr(exc, "code", None)
         log.error("display fault, scoring goes on, retry in %.0f s: %s", self._delay, self.fault)
         assert self.counter is not None     # a fault comes from drawing or attaching
         old = self.counter.device

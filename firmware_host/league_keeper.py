@@ -26,7 +26,6 @@ import os
 import threading
 
 from delivery.fsync import write_durably
-from delivery.league_fetch import FetchFailed
 from firmware_host.league import League, league_from_document, same_venue
 from wire.league_answer import LeagueAnswer, Unverified, verify_cached
 from wire.signing import Signed
@@ -57,11 +56,11 @@ class LeagueKeeper:
     @classmethod
     def from_config(cls, config, fallback: League, signer, clock) -> "LeagueKeeper | None":
         """The keeper for a device whose [sync] fetches the league (None otherwise)."""
-        from delivery.league_fetch import LeagueFetcher
-
         sync = config.parts["sync"]
         if not sync.league_fetch or signer is None:
             return None
+        from delivery.league_fetch import LeagueFetcher
+
         game = config.device.game
         return cls(fallback, cache_path=os.path.join(config.device.data_dir, CACHE), venue=config.device.venue,
                    device=sync.device_id, secret=sync.secret, fetcher=LeagueFetcher.from_settings(sync, signer, game),
@@ -82,6 +81,8 @@ class LeagueKeeper:
     # -- fetching -------------------------------------------------------------------
     def refresh(self) -> bool:
         """One fetch: True when a verified league for this venue is now in force (and cached)."""
+        from delivery.league_fetch import FetchFailed  # http.client, ssl: in the fetch's thread, not at start
+
         if self._monotonic is not None:
             self._last_try = self._monotonic()
         try:

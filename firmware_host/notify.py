@@ -1,9 +1,11 @@
-"""sd_notify over $NOTIFY_SOCKET (READY, WATCHDOG, STATUS) with the socket module only.
+"""sd_notify over $NOTIFY_SOCKET (READY, WATCHDOG, STATUS) with the standard library only.
 
-Outside systemd (no $NOTIFY_SOCKET) every call does nothing.
+Outside systemd (no $NOTIFY_SOCKET) every call does nothing. The C module ``_socket`` is used,
+not ``socket``: importing socket.py (its constants made into enums) is a few per cent of the time
+to the lit counter on a Pi-class core, and the first STATUS comes before anything else needs it.
 """
+import _socket
 import os
-import socket
 
 
 class Notifier:
@@ -24,11 +26,16 @@ class Notifier:
         if address.startswith("@"):
             address = "\0" + address[1:]           # abstract socket namespace
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-                sock.sendto(message.encode("utf-8"), address)
+            sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            sock.sendto(message.encode("utf-8"), address)
             return True
         except OSError:
             return False
+        finally:
+            sock.close()
 
     def ready(self, status: str = "") -> bool:
         return self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))

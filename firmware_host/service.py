@@ -251,9 +251,12 @@ class Service:
     def screen(self) -> dict:
         if self.faults and self._fault_screen:
             device, why = next(iter(self.faults.items()))
-            model = {"screen": "error", "code": "keypad", "text": keypad_fault_text(why, self.night.device.language)}
+            model: dict = {"screen": "error", "code": "keypad", "text": keypad_fault_text(why, self.night.device.language)}
         else:
             model = self.night.screen()
+        code = self.display.fault_code
+        if code and not self._message:
+            model = {**model, "message": self._display_fault(code)}
         if self._message:
             if self._message_on is None:
                 self._message_on = model
@@ -261,6 +264,13 @@ class Service:
                 return dict(model, message=self._message)
             self._message = self._message_on = None     # something changed: the message is stale
         return model
+
+    def _display_fault(self, code: str) -> dict:
+        """What the counter says about its own display fault, in the device's language (the log
+        has the English, with the device and the fix): e.g. SPI switched off."""
+        from display.text import texts
+
+        return {"text": texts(self.night.device.language).get(code, code), "level": "error", "n": 0}
 
     def show(self) -> None:
         model = self.screen()

@@ -12,6 +12,7 @@ import time
 log = logging.getLogger("pocitadlo")
 
 LIT = "counter lit, starting"
+DARK = "counter dark, starting"         # no frame reached a display: why follows
 
 
 def boot_model(path) -> dict:
@@ -33,6 +34,7 @@ class ErrorCounter:
         self.path = path
         self.counter = None
         self.adopt = False      # the chain was lit by display.boot_frame: luma takes it over as it is
+        self.fault: str | None = None       # why the last show reached no display
 
     def light_raw(self, model: dict) -> bool:
         """Show ``model`` without luma or Pillow, from the transfers ``remember`` saved for this
@@ -71,13 +73,19 @@ class ErrorCounter:
         if boot_frame.save(path, key, spi or boot_frame.spi_path(settings), settings.spi_bus_speed, transfers):
             log.info("the first frame of the next start saved (display.boot_frame)")
 
-    def show(self, model: dict) -> None:
+    def show(self, model: dict) -> bool:
+        """Draw ``model``; True when the frame reached a display (a fault is logged and kept in
+        ``fault``: the start says "counter dark" with it, not "counter lit")."""
         try:
             if self.counter is None:
                 self.counter = _error_counter(self.path, adopt=self.adopt)
             self.counter.show(model, time.monotonic())
         except Exception as exc:       # noqa: BLE001 — no display either: the log has it
-            log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
+            self.fault = str(exc) or type(exc).__name__
+            log.error("cannot show the %s screen on the counter: %s", model.get("screen"), self.fault)
+            return False
+        self.fault = None
+        return True
 
     def hand_over(self, settings):
         """The lit Counter if it was opened with ``settings`` (the loaded config's), else None

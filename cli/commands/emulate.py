@@ -58,6 +58,8 @@ def run(args) -> int:
 
     if args.frames and not args.keys:
         raise UserError("--frames needs --keys (a key script to play)")
+    if args.frames:
+        require_emulator_extra(UserError)
     script = key_script(args.keys) if args.keys else None
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     config = emulator_config(args)
@@ -71,6 +73,16 @@ def run(args) -> int:
     if script is not None:
         return play(config, script)
     return interactive(config)
+
+
+def require_emulator_extra(UserError) -> None:
+    """PNG frames are drawn by luma.emulator (the [emulator] extra, not installed on a Pi): without
+    it, say so at once rather than play the script and write no frame."""
+    try:
+        import luma.emulator.device  # noqa: F401 — only whether it imports
+    except ImportError as exc:
+        raise UserError(f"--frames needs luma.emulator, which is not installed ({exc}): "
+                        "pip install 'pocitadlo[emulator]'") from None
 
 
 def key_script(path) -> str:

@@ -1,17 +1,21 @@
 """``pocitadlo run --config FILE``: the scoreboard service (what systemd starts on the Pi).
 
 A config error is logged, shown on the counter and the service then waits for the file to
-change (its mtime is polled every few seconds) instead of exiting into a restart loop.
+change (its mtime is polled every few seconds) instead of exiting into a restart loop. A config
+file that is not there at all (or not readable by the service's user) is one line and exit 2:
+a mistyped --config, not a mistake to wait out.
 
 Start order: the config, then the counter is lit (the venue and the table) before the rest is
 imported and built — rule cores, the night's journal, sync, the keypads — so the counter is lit
-in a fraction of the start (docs/install.md, "Boot ordering"); systemd hears STATUS=lit then.
+in a fraction of the start (docs/install.md, "Boot ordering"); systemd hears STATUS=counter lit
+then — only when a frame reached a display; else STATUS=counter dark and why (e.g. the missing
+/dev/spidevX.Y and how to switch SPI on).
 """
 import logging
 import os
 import time
 
-from cli.commands.boot import LIT, ErrorCounter, boot_model
+from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model
 
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
@@ -27,17 +31,20 @@ def configure(parser) -> None:
 
 def run(args) -> int:
     setup_logging(args.log_level)
+    with open(args.config, "rb"):           # missing or unreadable: one line, exit 2 (cli.main)
+        pass
     from firmware_host.notify import Notifier
 
     notifier = Notifier.from_env()
     early = ErrorCounter(args.config)       # lit before the config's full load and everything after
     model = boot_model(args.config)
-    lit = early.light_raw(model)            # a MAX7219 chain: no luma, no Pillow yet
-    if lit:
+    if early.light_raw(model):              # a MAX7219 chain: no luma, no Pillow yet
         _say_lit(notifier)
-    early.show(model)                       # through luma (taking the lit chain over as it is)
-    if not lit:
+        early.show(model)                   # luma takes the lit chain over as it is
+    elif early.show(model):                 # through luma
         _say_lit(notifier)
+    else:
+        _say_dark(notifier, early.fault)
     early.remember(model)                   # for the next start's light_raw
     config = load_or_wait(args.config, notifier, show_error=early.show)
     return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
@@ -46,6 +53,12 @@ def run(args) -> int:
 def _say_lit(notifier) -> None:
     notifier.status(LIT)
     log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
+
+
+def _say_dark(notifier, why) -> None:
+    """No frame reached a display: say so and why (the service scores anyway and retries it)."""
+    notifier.status(f"{DARK}: {why}")
+    log.error("%s: %s; scoring goes on, the display is retried", DARK, why)
 
 
 def setup_logging(level: str) -> None:
@@ -217,6 +230,24 @@ def _show_on(counter, model: dict) -> None:
         log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
 
 
+def rollback_notice(language: str, prefix: str | None = None) -> str | None:
+    """What the counter says after systemd/install.sh went back to this version because the new
+    one did not report READY (its rollback.txt beside the versions, /opt/pocitadlo; logged too)."""
+    import sys
+
+    path = os.path.join(os.path.dirname(prefix or sys.prefix), "rollback.txt")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            facts = dict(line.strip().split("=", 1) for line in fh if "=" in line)
+    except (OSError, ValueError):
+        return None
+    from display.text import texts
+
+    log.warning("upgrade rolled back: %s did not report READY within %s s, back on %s (%s)",
+                facts.get("failed"), facts.get("seconds"), facts.get("back_on"), path)
+    return texts(language)["rolled_back"].format(version=facts.get("back_on", "?"))
+
+
 def settle_memory() -> None:
     """Everything the start made (modules, fonts, the night read back) lives as long as the service:
     frozen out of the garbage collector's sight, a full collection during the night walks only
@@ -239,6 +270,9 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     from firmware_host.service import Stop
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
+    said = rollback_notice(config.device.language)
+    if said:
+        service.message(said, "warn")
     for device in devices:
         if stop_on_end is not None and hasattr(device, "on_end"):
             device.on_end = lambda: service.post(stop_on_end)

@@ -128,6 +128,10 @@ CASES = [
     ("emulate-frames-without-keys", ["emulate", "--frames", "{d}/frames"], None, ["--frames needs --keys"]),
     # outbox
     ("outbox-missing-config", ["outbox", "--config", "{d}/missing.toml"], None, ["missing.toml", "not found"]),
+    # run: a mistyped --config is no config error to wait out (issue 24: it waited for ever)
+    ("run-missing-config", ["run", "--config", "{d}/missing.toml"], None, ["pocitadlo run", "missing.toml",
+                                                                          "No such file"]),
+    ("run-config-is-a-folder", ["run", "--config", "{d}/adir"], None, ["pocitadlo run", "adir", "directory"]),
     ("outbox-broken-config", ["outbox", "--config", "{d}/broken.toml"], None, ["broken.toml", "not valid TOML"]),
     ("outbox-binary-config", ["outbox", "--config", "{d}/binary.bin"], None, ["binary.bin", "not UTF-8"]),
     ("outbox-missing-secret", ["outbox", "--config", "{d}/nosecret.toml"], None,

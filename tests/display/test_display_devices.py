@@ -3,7 +3,7 @@ rpi_ws281x, luma's dummy, the terminal; every failure is one DisplayFault."""
 import pytest
 
 from display.counter import Counter
-from display.devices import DisplayFault, open_device, serpentine
+from display.devices import DisplayFault, open_device, require_spi, serpentine
 from display.settings import DisplaySettings
 from display_samples import sample
 from spi_helpers import SerialLog
@@ -42,10 +42,19 @@ def test_sevensegment_board_on_max7219(digits):
     Counter(device, settings).show(sample("carom-series"), 0.0)
 
 
-def test_missing_spi_is_one_display_fault():
-    """On a machine without SPI (like this one) opening the MAX7219 fails cleanly."""
-    with pytest.raises(DisplayFault, match="max7219"):
+def test_missing_spi_is_one_display_fault_naming_the_device_and_the_fix():
+    """On a machine without SPI (like this one) opening the MAX7219 fails cleanly, saying which
+    /dev/spidevX.Y is missing and how SPI is switched on (issue 27), with a code the counter says."""
+    with pytest.raises(DisplayFault, match=r"no SPI device /dev/spidev5\.0: .*raspi-config nonint do_spi 0.*"
+                                           r"dtparam=spi=on in /boot/firmware/config.txt") as raised:
         open_device(DisplaySettings(driver="max7219", spi_port=5))
+    assert raised.value.code == "spi_off"
+
+
+def test_require_spi_names_the_missing_device():
+    with pytest.raises(DisplayFault, match=r"no SPI device /dev/spidev0\.0") as raised:
+        require_spi(0, 0, dev_root="/nonexistent")
+    assert raised.value.code == "spi_off"
 
 
 def test_a_serial_error_while_opening_is_a_display_fault():

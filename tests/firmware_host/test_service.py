@@ -71,6 +71,22 @@ def test_missing_display_scoring_goes_on_and_display_is_retried_with_backoff(con
     assert link.counter.device.image is not None
 
 
+@pytest.mark.parametrize("language, text", [("cs", "SPI vypnuté: raspi-config → Interface → SPI"),
+                                             ("en", "SPI off: raspi-config → Interface → SPI")])
+def test_spi_switched_off_is_said_in_the_counters_language_and_logged_in_english(tmp_path, caplog, language, text):
+    """The counter's model says SPI is off and where to switch it on; the log names the device."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG + f'language = "{language}"\n', encoding="utf-8")
+    settings = DisplaySettings(driver="max7219", spi_port=6, spi_device=3)     # no /dev/spidev6.3 here
+    link = DisplayLink(Counter(None, settings), lambda: open_device(settings))
+    service = Service(Night(load(path)), link, clock=FakeClock())
+    with caplog.at_level(logging.ERROR, logger="pocitadlo.display"):
+        link.start(0.0)
+    service.show()
+    assert service.display.model["message"] == {"text": text, "level": "error", "n": 0}
+    assert "no SPI device /dev/spidev6.3" in caplog.text and "raspi-config nonint do_spi 0" in caplog.text
+
+
 class BrokenSpi:
     """A luma device whose SPI write fails (cable pulled)."""
     size, mode = (64, 16), "1"
