@@ -154,7 +154,8 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     before = stats.players(store)["rows"]
     sql(store, "DROP TABLE player_totals")
     sql(store, "DROP TABLE player_figures")
-    sql(store, "DROP TABLE generation")                       # and what 0004 to 0007 added after it
+    sql(store, "DROP TABLE generation")                       # and what 0004 to 0008 added after it
+    sql(store, "DROP TABLE refusal_clients")
     sql(store, "DROP INDEX match_figures_season")
     sql(store, "DROP TABLE figures_pending")
     sql(store, "DROP INDEX match_figures_fixture")
