@@ -23,7 +23,6 @@ from rules.errors import HeaderError
 from rules.games import game_names
 
 LANGUAGES = ("cs", "en")
-GAMES = game_names()
 PARTS = ("display", "keypad", "sync", "live")     # sections read by the part that owns them
 SECTIONS = ("device", "rules", "journal") + PARTS
 
@@ -87,9 +86,16 @@ class Config:
     parts: dict[str, Any] = field(default_factory=dict)   # "display"/"keypad"/"sync" -> the part's settings
 
     def rules_header(self, game: str) -> JSONObject:
-        """Every rule setting of ``game`` spelled out, for a record header."""
-        rules: dict[str, CaromRules | EightBallRules] = {"carom": self.carom, "8ball": self.eightball}
-        return rules[game].header()
+        """Every rule setting of ``game`` spelled out, for a record header (a game without a
+        [rules.*] section of its own: none, its rule core's defaults)."""
+        sections: dict[str, CaromRules | EightBallRules] = {"carom": self.carom, "8ball": self.eightball}
+        rules = sections.get(game)
+        return rules.header() if rules is not None else {}
+
+    def partie_count(self, game: str) -> int | None:
+        """Partie in a team match where [rules.*] sets it (8-ball's individual matches); None: the game's own."""
+        counts: dict[str, int] = {"8ball": self.eightball.individual_matches}
+        return counts.get(game)
 
 
 def read_toml(path: str | os.PathLike[str]) -> JSONObject:
@@ -150,7 +156,7 @@ def read_device(sec: Section, base_dir: str) -> DeviceSettings:
     language = sec.choice("language", LANGUAGES, "cs")
     data_dir = _resolve(sec.str("data_dir", DeviceSettings.data_dir, nonempty=True), base_dir)
     league = sec.str("league", None, nonempty=True)
-    game = sec.choice("game", GAMES, "carom")
+    game = sec.choice("game", game_names(), "carom")
     name = sec.recorded("name", "pocitadlo")
     sec.finish()
     return DeviceSettings(venue, table, language, data_dir,

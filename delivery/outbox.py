@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 KINDS = ("partie", "match")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 PENDING, DELIVERED, HELD = "pending", "delivered", "held"
+MATCH_HEAD = b',"kind":"match",'     # item_body writes the id, then the kind: a match item's first bytes
+HEAD_BYTES = 1024                     # an id is at most a few hundred bytes
 
 
 def item_body(item_id: str, kind: str, record_text: str, summary: dict[str, Any]) -> bytes:
@@ -124,6 +126,24 @@ class Outbox:
 
     def delivered_ids(self) -> list[str]:
         return [item.id for item in self._items(DELIVERED)]
+
+    def match_fixtures(self) -> set[str]:
+        """The league fixtures this outbox holds a match item of, waiting, delivered or held: the
+        fixtures closed at this table. Only match items are read whole (an item's kind is in the
+        first bytes of its file)."""
+        found = set()
+        for sub in (PENDING, DELIVERED, HELD):
+            for path in self._files(sub):
+                try:
+                    with path.open("rb") as fh:
+                        if MATCH_HEAD not in fh.read(HEAD_BYTES):
+                            continue
+                    fixture = json.loads(path.read_bytes())["summary"].get("fixture")
+                except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                    continue                # moved meanwhile, or damaged: _read says so when it is sent
+                if isinstance(fixture, str):
+                    found.add(fixture)
+        return found
 
     def _items(self, sub: str) -> list[Item]:
         return list(self._read(sub))

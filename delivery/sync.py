@@ -119,6 +119,11 @@ class Syncer:
         self._last_error: str | None = None
         self.batch = batch
 
+    @property
+    def signer(self) -> Signer | None:
+        """What signs the bodies it sends (None without a transport): the live snapshots share it."""
+        return self.transport.signer if self.transport is not None else None
+
     @classmethod
     def from_settings(cls, settings: "SyncSettings", outbox: Queue | None = None,
                       clock: Clock | None = None) -> "Syncer":
@@ -244,7 +249,7 @@ class Syncer:
     def _clock_fixed(self, answer: Answer) -> bool:
         """A 401 from a receiver whose clock differs by over a minute: a Pi without network or
         RTC may have booted with a wrong clock; adopt the receiver's (True: send again)."""
-        signer = self.transport.signer if self.transport is not None else None
+        signer = self.signer
         if (answer.status != 401 or answer.server_time is None or signer is None
                 or abs(answer.server_time - signer.now()) <= 60):
             return False

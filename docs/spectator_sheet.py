@@ -24,13 +24,13 @@ TONIGHT = datetime(2026, 11, 29, 19, 30)        # config/examples/league.toml: S
 CET = timezone(timedelta(hours=1), "CET")
 
 # The night, in terminal key letters (docs/referee.md "Key scripts"): newline = Enter, h = hold.
-SETUP = "\n" * 4 + "\n" + "\n"               # ready → utkání → all present ×2 → lot draw → partie 1: A starts
+SETUP = "\n" * 6 + "\n" + "\n"               # ready → utkání → all present ×2 → captains ×2 → lot draw → A starts
 PARTIE_1 = "8870" "8720" "880" "770" "80" "880" "20" "0" "77" "0"     # A 120 : B 102 in 5 innings
 CLOSE = "\n1h\n" "\n"                        # Uzavřít partii? 1 Ano, held Enter; the next partie: A starts
 PARTIE_2 = "888888" "0"                      # A reaches the limit in one inning; B misses the equaliser
-PARTIE_3 = "77" "h\n" "2" "h\n"              # Veselý forfeits: the menu, 2, "Vzdává Veselý?" held Enter
+PARTIE_3 = "77" "h\n" "2" "1" "h\n"          # Veselý forfeits: the menu, 2, "Vzdává Veselý?" 1, held Enter
 PARTIE_4 = "888888" "0"
-SIGN = "\n" + "\n\n" + "\n\n"                # the zápis → each captain picks their name and signs
+SIGN = "\n" + "h\n" + "h\n"                  # the zápis → each captain named signs by the long press
 SCRIPT = SETUP + PARTIE_1 + CLOSE + PARTIE_2 + CLOSE + PARTIE_3 + CLOSE + PARTIE_4 + "\n1h\n" + SIGN
 
 
@@ -61,7 +61,7 @@ MOMENTS = [
      lambda m, seen: _carom(m) and (m.get("match") or {}).get("partie") == 2 and _counter(m).get("series") == 40),
     ("3. partie vzdána", lambda m, seen: _carom(m) and _carom(m).get("forfeit")),
     ("Zápis utkání (vzdaná partie označena)", lambda m, seen: m["screen"] == "match"),
-    ("Podpis kapitána", lambda m, seen: m["screen"] == "menu" and str(m.get("title", "")).startswith("Kapitán")),
+    ("Podpis kapitána", lambda m, seen: m["screen"] == "menu" and str(m.get("title", "")).startswith("Podpis")),
     ("Připraveno: utkání odesílá", lambda m, seen: m["screen"] == "ready" and seen),
 ]
 

@@ -2,44 +2,42 @@
 
 They are never left behind: at start a finished one goes to the outbox (the outbox keeps an id
 once) and to the archive; an unfinished one is offered on the ready screen, to play on (a
-one-partie match adopting that file) or to set aside to the archive, unsent. A mixin of
-``match_night.Night``.
+one-partie match adopting that file) or to set aside to the archive, unsent. ``match_night.Night``
+holds the unfinished ones in an ``Orphans``.
 """
 from firmware_host import night_menus as menus
-from rules import night as rules_night
 
 
 class Orphans:
-    """The orphaned partie files of ``match_night.Night``."""
+    """The unfinished partie files no match owns, the first offered first."""
 
-    def _take_in_orphans(self) -> list:
-        """Partie files no match owns — the night journal's match line lost in both copies — are
-        never left behind: a finished one goes to the outbox (the outbox keeps an id once) and to
-        the archive; an unfinished one is offered on the ready screen, to play on or set aside."""
-        if self.match is not None:
-            return []
-        orphans = self.store.orphans(None)
+    def __init__(self, files=()):
+        self.files = list(files)            # night_store.OpenPartie, their journals closed
+
+    @classmethod
+    def take_in(cls, store, outgoing, record, stamp: str) -> "Orphans":
+        """Read the partie files no match owns at start: each finished one goes to the outbox
+        (``outgoing``) and, journalled by ``record``, to the archive; the unfinished stay."""
+        orphans = store.orphans(None)
         finished = [partie for partie in orphans if partie.board.finished]
         for partie in finished:
             partie_id = partie.board.header["id"]
-            self._send(partie_id, "partie", partie.text, partie.board.summary())
-            self._record({"ev": "set_aside", "partie": partie_id})
+            outgoing.send(partie_id, "partie", partie.text, partie.board.summary())
+            record({"ev": "set_aside", "partie": partie_id})
         if finished:
-            self.store.set_aside([partie.board.header["id"] for partie in finished], self._stamp())
-        return [partie for partie in orphans if not partie.board.finished]
+            store.set_aside([partie.board.header["id"] for partie in finished], stamp)
+        return cls(partie for partie in orphans if not partie.board.finished)
 
-    def _orphan_menu(self):
-        return menus.orphan_menu(self.t, self.orphans[0].board.header)
+    def __len__(self) -> int:
+        return len(self.files)
 
-    def _adopt(self) -> None:
-        """Play the first orphan on: a one-partie match whose partie is that file."""
-        partie = self.orphans.pop(0)
-        self._record(rules_night.adopt_event(partie.board.header, self._today()))
-        self._resume()
+    def ids(self) -> list[str]:
+        return [partie.board.header["id"] for partie in self.files]
 
-    def _set_aside(self) -> None:
-        """The first orphan to the archive, unsent (it is unfinished); journalled."""
-        partie_id = self.orphans.pop(0).board.header["id"]
-        self._record({"ev": "set_aside", "partie": partie_id})
-        self.store.set_aside([partie_id], self._stamp())
+    def menu(self, t):
+        """Play the first one on, or set it aside."""
+        return menus.orphan_menu(t, self.files[0].board.header)
 
+    def take_first(self):
+        """The first one, no longer offered (played on or set aside)."""
+        return self.files.pop(0)

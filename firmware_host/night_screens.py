@@ -32,13 +32,26 @@ def partie_model(board, match=None) -> dict:
 def match_model(match, t: Texts) -> dict:
     """The team match: each closed partie's line and the team points (or the forfeit)."""
     if match.forfeit:
-        lines = [t("no_show", team=match.home if match.forfeit == "home" else match.away)]
+        lines = [t("no_show", team=match.team(match.forfeit))]
     else:
         lines = [f"{number}. {line['home']} {line['score']} {line['away']}{_forfeited(t, line)} "
                  f"({line['team_points']['home']}:{line['team_points']['away']})"
                  for number, line in enumerate(match.closed, start=1)]
     return {"screen": "match", "home": match.home or t("home"), "away": match.away or t("away"),
-            "points": rules_night.points(match), "partie": lines + answer_lines(match, t)}
+            "points": rules_night.points(match), "partie": lines + interruption_lines(match, t) + answer_lines(match, t)}
+
+
+def interruption_lines(match, t: Texts) -> list[str]:
+    """A.6.5: where and why the match was interrupted, and the partie in play as it stood."""
+    interrupted = match.interrupted
+    if interrupted is None:
+        return []
+    number = interrupted["partie"]
+    lines = []
+    if interrupted.get("in_play"):
+        lines.append(t("unfinished_line", n=number, **{k: interrupted["in_play"][k] for k in ("home", "score", "away")}))
+    what = partie_number(t, match.game, number)
+    return lines + [t("interrupted_line", what=what, reason=t("interrupt." + interrupted["reason"]))]
 
 
 def _forfeited(t: Texts, line: dict) -> str:
@@ -56,7 +69,7 @@ def objection_texts(t: Texts) -> dict:
 
 def partie_number(t: Texts, game: str, number: int) -> str:
     """"partie 2" (carom), "zápas 2" (8-ball: an individual match)."""
-    return t("partie_n", n=number) if game == "carom" else t("individual_n", n=number)
+    return t.game("partie_n", game, n=number)
 
 
 def answer_lines(match, t: Texts) -> list[str]:
@@ -64,7 +77,7 @@ def answer_lines(match, t: Texts) -> list[str]:
     kinds = objection_texts(t)
     lines = []
     for answer in match.answers:
-        team = match.home if answer["side"] == "home" else match.away
+        team = match.team(answer["side"])
         if answer["ev"] == "sign":
             lines.append(t("signed_line", team=team, name=answer["captain"]))
         elif answer["ev"] == "object":

@@ -54,6 +54,12 @@ class OpenPartie:
         return self.journal.size
 
 
+def night_event(line: dict) -> dict:
+    """A night journal line as its event: without the sequence number and the checksum, but with
+    its time — a captain's answer keeps when it was given (the match item carries it, issue 22)."""
+    return {key: value for key, value in line.items() if key not in ("n", "crc")}
+
+
 class NightStore:
     def __init__(self, data_dir, *, fsync: bool = True):
         self.data_dir = os.fspath(data_dir)
@@ -68,7 +74,7 @@ class NightStore:
         state = rules_night.NightState()
         for line in self.journal.lines:
             try:
-                state = rules_night.apply(state, strip_meta(line))
+                state = rules_night.apply(state, night_event(line))
             except rules_night.UnknownEvent as exc:
                 log.warning("night journal: %s ignored", exc)
             except rules_night.NightEventError as exc:

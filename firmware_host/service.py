@@ -121,6 +121,9 @@ class Service:
         return self.night.board
 
     def tick(self) -> None:
+        self._surviving(self._tick)
+
+    def _tick(self) -> None:
         now = self.clock()
         if self.referee is not None:
             deadline = self.referee.deadline()
@@ -142,6 +145,20 @@ class Service:
 
     # -- events --------------------------------------------------------------
     def handle(self, event) -> None:
+        """One event from a device or the loop."""
+        self._surviving(self._handle, event)
+
+    def _surviving(self, call, *args) -> None:
+        """The service never stops on a referee's key (issue 24): a bug behind one is logged with
+        its traceback and said on the counter, and the keys go on."""
+        try:
+            call(*args)
+        except Exception:
+            log.exception("a bug in %s%r; the service goes on", call.__name__, args)
+            self.message(self._say("program_error"), "error")
+            self.show()
+
+    def _handle(self, event) -> None:
         if isinstance(event, Stop):
             self.running = False
             return
@@ -253,7 +270,7 @@ class Service:
             device, why = next(iter(self.faults.items()))
             model: dict = {"screen": "error", "code": "keypad", "text": keypad_fault_text(why, self.night.device.language)}
         else:
-            model = self.night.screen()
+            model = self._night_screen()
         code = self.display.fault_code
         if code and not self._message:
             model = {**model, "message": self._display_fault(code)}
@@ -264,6 +281,20 @@ class Service:
                 return dict(model, message=self._message)
             self._message = self._message_on = None     # something changed: the message is stale
         return model
+
+    def _night_screen(self) -> dict:
+        """The night's screen; a bug behind it shows an error text instead (logged with its
+        traceback), and the keys still reach the night."""
+        try:
+            return self.night.screen()
+        except Exception:
+            log.exception("a bug drawing the night's screen")
+            return {"screen": "error", "code": "bug", "text": self._say("screen_error")}
+
+    def _say(self, text_id: str) -> str:
+        from input.messages import say
+
+        return say(text_id, self.night.device.language)
 
     def _display_fault(self, code: str) -> dict:
         """What the counter says about its own display fault, in the device's language (the log

@@ -14,6 +14,15 @@ from dataclasses import dataclass
 
 from input.events import KeyEvent
 
+BOUNCE = 0.03          # s: a contact is locked this long after an accepted edge ([keypad] debounce)
+LONG_PRESS = 0.8       # s: a key held this long is a long press ([keypad] long_press)
+HOLD_MARGIN = 0.2      # s: a hold typed in the terminal or a script lasts this much longer, so it surely counts
+
+
+def held_for(long_press: float) -> float:
+    """How long the terminal keypad and a key script hold a key for a long press of ``long_press``."""
+    return long_press + HOLD_MARGIN
+
 
 @dataclass(frozen=True)
 class Gesture:
@@ -34,7 +43,7 @@ class _Contact:
 
 
 class Debouncer:
-    def __init__(self, bounce: float = 0.03, long_press: float = 0.8):
+    def __init__(self, bounce: float = BOUNCE, long_press: float = LONG_PRESS):
         self.bounce = bounce
         self.long_press = long_press
         self._contacts: dict[tuple[str, str], _Contact] = {}

@@ -1,6 +1,7 @@
 """Build the keypad devices [keypad] asks for. Heavy imports (gpiozero, evdev) happen here, late."""
 import time
 
+from input.debounce import held_for
 from input.events import Keypad
 from input.settings import KeypadSettings
 
@@ -37,7 +38,7 @@ def _open(kind, settings, clock, pin_factory, stream) -> list[Keypad]:
         return [Buttons(settings.buttons.pins, pull_up=settings.buttons.pull_up, clock=clock,
                         pin_factory=pin_factory)]
     from input.terminal import TerminalKeys
-    return [TerminalKeys(stream, clock=clock, hold_time=settings.long_press + 0.2)]
+    return [TerminalKeys(stream, clock=clock, hold_time=held_for(settings.long_press))]
 
 
 def _require_evdev() -> None:

@@ -12,6 +12,7 @@ from input.messages import say
 from input.overlays import Confirm, KeyTest, Menu, NumberPrompt, ValuePrompt, first_error
 from input.terminal import HOLD_PREFIX as HOLD
 from input.terminal import QUIT
+from rules.games import game_for
 
 # What the terminal types for a key name (input/terminal.py reads these characters).
 TYPED = {"enter": "Enter", "dot": ".", "backspace": "Backspace", "esc": "Esc", "space": "Space", "tab": "Tab"}
@@ -24,16 +25,6 @@ def _rank(key: str) -> tuple:
         return 0, PREFERRED.index(key)
     return (2 if key in MATRIX else 1), 0
 
-# The game's keys in the order of the key line, with the command each one enters (None: asks first).
-GAME_KEYS: dict[str, tuple[tuple[str, dict | None], ...]] = {
-    "carom": (("score1", {"cmd": "score", "value": 1}), ("score2", {"cmd": "score", "value": 2}),
-              ("score10", {"cmd": "score", "value": 10}), ("score20", {"cmd": "score", "value": 20}),
-              ("miss", {"cmd": "miss"}), ("foul", {"cmd": "foul"}), ("frozen", {"cmd": "frozen"}),
-              ("togo", None)),
-    "8ball": (("pot_solid", None), ("pot_stripe", None), ("pot8", None), ("scratch", {"cmd": "scratch"}),
-              ("foul", {"cmd": "foul"}), ("shot", {"cmd": "shot"}), ("choose", None),
-              ("nocushion", {"cmd": "nocushion"})),
-}
 POCKET_ANSWERS = {"pot_solid": ("pot", "solid"), "pot_stripe": ("pot", "stripe")}
 
 
@@ -46,10 +37,11 @@ class KeyLine:
     def __call__(self, model: dict, overlay=None, board=None, *, take_back: bool = False,
                  abandonable: bool = False, signing: bool = False) -> str:
         """``overlay``: the menu, prompt or key test in force; ``board``: the partie in play;
-        ``take_back``: the undo key would take the last closing back; ``abandonable``: cancel on
+        ``take_back``: the undo key would take the last closing back on a screen (a menu says
+        itself what its undo key does); ``abandonable``: cancel on
         the lot draw gives the match up; ``signing``: on the result, Enter asks the captains."""
         if overlay is not None:
-            parts = self._overlay(overlay, take_back)
+            parts = self._overlay(overlay)
         else:
             parts = self._screen(model, board, take_back, abandonable, signing)
         return " · ".join([p for p in parts if p] + [f"{QUIT} {self._say('keys.quit')}"])
@@ -71,12 +63,10 @@ class KeyLine:
         return None if key is None else self._say(text_id, key=key)
 
     # -- overlays ----------------------------------------------------------------
-    def _overlay(self, overlay, take_back: bool) -> list:
+    def _overlay(self, overlay) -> list:
         if isinstance(overlay, Menu):
-            return self._menu(overlay, take_back)
+            return self._menu(overlay)
         if isinstance(overlay, Confirm):
-            if overlay.item.hold:
-                return [self._with("keys.yes", "menu", held=True), self._say("keys.no")]
             return [self._with("keys.yes", "confirm"), self._say("keys.no")]
         if isinstance(overlay, ValuePrompt):
             answers = "keys.group" if len(overlay.valid) == 2 else "keys.pocket"
@@ -87,22 +77,27 @@ class KeyLine:
             return [self._say("keys.keytest"), self._with("keys.end", "menu", held=True)]
         return []
 
-    def _menu(self, menu: Menu, take_back: bool) -> list:
+    def _menu(self, menu: Menu) -> list:
         numbers = [menu.number(i) for i in range(len(menu.items))]
         digits = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
         if not menu.digit_selects:                   # the referee's menu: a digit chooses at once
             return [self._say("keys.choose", digits=digits), self._with("keys.close", "cancel")]
-        parts = [self._say("keys.item", digits=digits), self._moves(), self._with("keys.ok", "confirm")]
+        takes_back = menu.undo is not None          # then the undo key takes back, and moves nothing
+        parts = [self._say("keys.item", digits=digits), self._moves(takes_back), self._with("keys.ok", "confirm")]
         if any(item.hold for item in menu.items):
             parts.append(self._with("keys.yes", "menu", held=True))
-        if menu.undo is not None or take_back:
+        if takes_back:
             parts.append(self._with("keys.take_back", "undo"))
         if menu.back is not None or "cancel" in menu.leave_on:
             parts.append(self._with("keys.back", "cancel"))
         return parts
 
-    def _moves(self) -> str | None:
+    def _moves(self, takes_back: bool = False) -> str | None:
+        """How the cursor moves: the undo and redo keys — only redo where undo takes a decision
+        back (one key, one meaning on a screen: issue 24)."""
         up, down = self.key("undo"), self.key("redo")
+        if takes_back:
+            return self._say("keys.move_down", down=down) if down else None
         return self._say("keys.move", up=up, down=down) if up and down else None
 
     # -- screens -----------------------------------------------------------------
@@ -117,26 +112,30 @@ class KeyLine:
             return [self._with("keys.sign" if signing else "keys.close_match", "confirm"), undo]
         if screen == "menu":                        # a night menu not yet touched ("kdo začíná?")
             digits = f"1–{len(model['items'])}" if len(model["items"]) > 1 else "1"
-            return [self._say("keys.item", digits=digits), self._moves(), self._with("keys.ok", "confirm"), undo]
+            return [self._say("keys.item", digits=digits), self._moves(bool(undo)), self._with("keys.ok", "confirm"),
+                    undo]
         if board is not None and screen == board.header["game"]:
             return self._partie(board, take_back)
         return []
 
     def _partie(self, board, take_back: bool) -> list:
-        game = board.header["game"]
-        parts = [] if board.finished else [self._game_key(board, action, cmd) for action, cmd in GAME_KEYS[game]]
+        game = game_for(board.header["game"])
+        keys = game.keys
+        parts = [] if board.finished else [self._game_key(board, action, keys.commands.get(action))
+                                           for action in keys.actions]
         if board.history:
             parts.append(self._labelled("undo"))
         elif take_back:
             parts.append(self._with("keys.take_back", "undo"))
         if first_error(board, [{"cmd": "redo"}]) is None:
             parts.append(self._labelled("redo"))
-        confirm = "keys.close_partie" if board.finished else ("keys.record" if game == "carom" else None)
+        confirm = "keys.close_partie" if board.finished else ("keys.record" if game.protocol else None)
         parts += [confirm and self._with(confirm, "confirm"), self._with("keys.menu", "menu", held=True)]
         return parts
 
     def _game_key(self, board, action: str, cmd: dict | None) -> str | None:
-        """``action``'s key and short label if the core would take it now (or its prompt)."""
+        """``action``'s key and short label if the core would take it now (or its prompt; ``cmd``
+        None: the key asks first, or only says something)."""
         held = action not in self.keymap.tap.values()
         if cmd is None:
             ok = self._asks(board, action)

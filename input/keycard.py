@@ -25,7 +25,7 @@ TITLES = {
            "hold": "podržet", "numpad": "Numerická klávesnice", "matrix": "Maticová klávesnice 4×4",
            "buttons": "Tlačítka (BCM pin)", "other": "Další klávesy",
            "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
-                   "podržet Enter → menu → číslo → podržet Enter (Ano). Uzavření vrátí - do dalšího úderu.",
+                   "podržet Enter → menu → číslo → 1 → podržet Enter (Ano). Uzavření vrátí - do dalšího úderu.",
            "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu.",
            "marks_carom": "Na počítadle: 3/15 – náběh z limitu (v posledních 2 bliká); ◄13 – série hráče u stolu "
                           "(na 32x8 i pruh pod ní od jeho skóre); Z 18, -18 – zbývá 18 bodů; DOH – dohrávka; LPÍ – "
@@ -45,7 +45,7 @@ TITLES = {
            "numpad": "Numeric keypad", "matrix": "4x4 matrix keypad", "buttons": "Buttons (BCM pin)",
            "other": "Other keys",
            "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
-                   "hold Enter → menu → number → hold Enter (yes). - takes a closing back until the next stroke.",
+                   "hold Enter → menu → number → 1 → hold Enter (yes). - takes a closing back until the next stroke.",
            "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one.",
            "marks_carom": "On the counter: 3/15 – inning of the limit (blinks in the last 2); ◄13 – series of the "
                           "player at the table (on 32x8 also a bar under it from their score); L 18, -18 – 18 "

@@ -1,4 +1,5 @@
-"""Key names, referee actions and the default key maps per game.
+"""Key names, referee actions and the default key map of a game (its own keys from its registry
+entry, rules.games, with the keys every game shares).
 
 A ``KeyMap`` binds key names to actions twice: ``tap`` (fires when pressed) and ``hold`` (fires
 once the key has been held for the long-press time). A key bound in both fires its tap action on
@@ -7,6 +8,8 @@ and always ask for a confirmation too.
 """
 from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from rules.games import game_for
 
 DIGITS = tuple("0123456789")
 
@@ -19,22 +22,16 @@ KEY_NAMES = frozenset(DIGITS + (
 
 COMMON_ACTIONS = ("undo", "redo", "confirm", "cancel", "menu", "up", "down", "keytest")
 DESTRUCTIVE = ("forfeit", "new_partie", "end_match")
-GAME_ACTIONS = {
-    "carom": ("score1", "score2", "score10", "score20", "miss", "foul", "frozen", "togo"),
-    "8ball": ("pot_solid", "pot_stripe", "pot8", "scratch", "foul", "shot", "choose",
-              "nocushion", "pocket8") + tuple(f"pocket{n}" for n in range(1, 7)),
-}
-# 8-ball actions that end or replay a whole game: rare, so treated like the destructive ones.
-GAME_DESTRUCTIVE = {"carom": (), "8ball": ("stalemate", "game")}
 UNBOUND = "none"
 
 
 def actions_for(game: str) -> tuple[str, ...]:
-    return GAME_ACTIONS[game] + GAME_DESTRUCTIVE[game] + COMMON_ACTIONS + DESTRUCTIVE
+    keys = game_for(game).keys
+    return keys.actions + keys.destructive + COMMON_ACTIONS + DESTRUCTIVE
 
 
 def needs_hold(game: str, action: str) -> bool:
-    return action in DESTRUCTIVE or action in GAME_DESTRUCTIVE[game]
+    return action in DESTRUCTIVE or action in game_for(game).keys.destructive
 
 
 @dataclass(frozen=True)
@@ -65,28 +62,19 @@ class KeyMap:
                [k for k, a in self.hold.items() if a == action]
 
 
-# Numeric keypad layout: left column 1/10 (direct), middle column 2/20 (cushion first), so the
-# big values sit a row further from the everyday ones; the large 0 key is the most common "miss".
-_CAROM_TAP = {
-    "1": "score1", "2": "score2", "7": "score10", "8": "score20",
-    "0": "miss", "dot": "foul", "*": "frozen", "3": "togo",
+# The keys every game shares; a game's own (its strokes) come from its registry entry (rules.games).
+COMMON_TAP = {
     "-": "undo", "+": "redo", "enter": "confirm", "backspace": "cancel", "esc": "cancel",
     # 4x4 matrix keypad (1 2 3 A / 4 5 6 B / 7 8 9 C / * 0 # D)
-    "#": "foul", "A": "undo", "B": "redo", "C": "cancel", "D": "confirm",
+    "A": "undo", "B": "redo", "C": "cancel", "D": "confirm",
 }
-_EIGHTBALL_TAP = {
-    **{str(n): f"pocket{n}" for n in range(1, 7)},
-    "7": "pot_solid", "9": "pot_stripe", "8": "pot8", "0": "shot",
-    "dot": "foul", "*": "scratch", "/": "choose",
-    "-": "undo", "+": "redo", "enter": "confirm", "backspace": "cancel", "esc": "cancel",
-    "#": "foul", "A": "undo", "B": "redo", "C": "cancel", "D": "confirm",
-}
-_HOLD = {"enter": "menu", "D": "menu"}
+COMMON_HOLD = {"enter": "menu", "D": "menu"}
 
-DEFAULTS = {
-    "carom": KeyMap.build("carom", _CAROM_TAP, _HOLD),
-    "8ball": KeyMap.build("8ball", _EIGHTBALL_TAP, {**_HOLD, "0": "nocushion"}),
-}
+
+def default_keymap(game: str) -> KeyMap:
+    """The key map of ``game`` before a config's [keypad.<game>] changes it."""
+    keys = game_for(game).keys
+    return KeyMap.build(game, {**keys.tap, **COMMON_TAP}, {**COMMON_HOLD, **keys.hold})
 
 
 # What a key is called where the referee reads it (the key card, "Klávesa , nemá funkci").

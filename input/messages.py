@@ -38,6 +38,13 @@ def say(text_id: str, language: str = "cs", **values) -> str:
     return text.format(**values) if values else text
 
 
+def game_text(text_id: str, game: str, language: str = "cs", **values) -> str:
+    """A text in the words of ``game``: its own ``<id>_<game>`` where the catalog has one (8-ball
+    says "zápas" where carom says "partie"), else the plain id's."""
+    own = f"{text_id}_{game}"
+    return say(own if has(own, language) else text_id, language, **values)
+
+
 def refusal(error: RuleError, language: str = "cs", names: dict | None = None) -> str:
     """The referee's short text for a refusal: by the error's code and reason (``why``: which
     limit a correction breaks, naming the player by ``names``, the record header), the words a
@@ -92,3 +99,7 @@ class Texts:
 
     def has(self, text_id: str) -> bool:
         return has(text_id, self.language)
+
+    def game(self, text_id: str, game: str, **values) -> str:
+        """``text_id`` in the words of ``game`` (game_text)."""
+        return game_text(text_id, game, self.language, **values)

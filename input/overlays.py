@@ -210,9 +210,22 @@ class Menu:
     def choose(self, item: MenuItem, board):
         if item.opens is not None:
             return Outcome(), item.opens()
+        if item.confirm and item.hold:          # irreversible: the one yes/no question (issue 24)
+            return Outcome(), yes_no(say("confirm_title", self.language, item=item.text), item, self.language)
         if item.confirm:
             return Outcome(), Confirm(item, self.language)
         return perform(item, board, self.language), None
+
+
+def yes_no(title: str, yes: MenuItem, language: str, *, no: MenuItem | None = None) -> Menu:
+    """The one question before an irreversible choice (closing a partie or the match, a forfeit,
+    giving a match up): it starts on "Ne", a digit moves to an answer, and "Ano" — ``yes`` done —
+    is taken only by the long press, so a habitual Enter, Enter never takes it. ``no``: what "Ne"
+    does (default: it only closes the question)."""
+    items = (replace(yes, text=say("yes", language), confirm=False, hold=True),
+             no or MenuItem(say("no", language), confirm=False))
+    return Menu(title, items, 1, language, digit_selects=True, leave_on=("cancel",),
+                hint=say("hint_menu", language, n=len(items)))
 
 
 @dataclass(frozen=True)
@@ -243,23 +256,19 @@ class NumberPrompt:
 
 @dataclass(frozen=True)
 class Confirm:
-    """A destructive action waits for the confirm key; any other key cancels it. An item with
-    ``hold`` (irreversible by a habit: a forfeit, closing) waits for the long press of the menu key
-    instead; a short confirm answers "Ne", and says how to answer "Ano"."""
+    """A rare action that can be undone (PAT, a game's result entered as such) waits for the
+    confirm key; any other key cancels it. An irreversible one asks ``yes_no`` instead."""
 
     item: MenuItem
     language: str = "cs"
 
     def model(self) -> dict:
-        hint = "confirm_hold_hint" if self.item.hold else "confirm_hint"
         return {"screen": "prompt", "title": say("confirm_title", self.language, item=self.item.text),
-                "value": None, "hint": say(hint, self.language)}    # a question: no cursor
+                "value": None, "hint": say("confirm_hint", self.language)}    # a question: no cursor
 
     def handle(self, fired: Fired, board):
-        if fired.action == ("menu" if self.item.hold else "confirm"):
+        if fired.action == "confirm":
             return perform(self.item, board, self.language), None
-        if self.item.hold and fired.action == "confirm":
-            return note(say("cancelled_hold", self.language), "info"), None
         return note(say("cancelled", self.language), "info"), None
 
 

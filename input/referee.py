@@ -14,10 +14,10 @@ before it handles the next event. A refused key gives a message and no command.
 import time
 from dataclasses import replace
 
-from input.debounce import Debouncer, Gesture
+from input.debounce import BOUNCE, LONG_PRESS, Debouncer, Gesture
 from input.events import DeviceStatus
-from input.keymap import DEFAULTS, KeyMap, key_label
-from input.messages import refusal, say
+from input.keymap import KeyMap, default_keymap, key_label
+from input.messages import game_text, refusal, say
 from input.overlays import (
     Confirm,
     Fired,
@@ -31,18 +31,11 @@ from input.overlays import (
     checked,
     first_error,
     note,
+    yes_no,
 )
+from rules.games import game_for
 
 # looked up by a key's action (None: an unbound key)
-CAROM_COMMANDS: dict[str | None, dict] = {
-    "score1": {"cmd": "score", "value": 1}, "score2": {"cmd": "score", "value": 2},
-    "score10": {"cmd": "score", "value": 10}, "score20": {"cmd": "score", "value": 20},
-    "miss": {"cmd": "miss"}, "foul": {"cmd": "foul"}, "frozen": {"cmd": "frozen"},
-}
-EIGHTBALL_COMMANDS: dict[str | None, dict] = {
-    "scratch": {"cmd": "scratch"}, "foul": {"cmd": "foul"}, "shot": {"cmd": "shot"},
-    "nocushion": {"cmd": "nocushion"},
-}
 STACK_COMMANDS: dict[str | None, dict] = {"undo": {"cmd": "undo"}, "redo": {"cmd": "redo"}}
 # Keys → service actions while no partie runs (board is None).
 NAVIGATION = {"confirm": "confirm", "cancel": "cancel", "undo": "undo", "redo": "down",
@@ -55,10 +48,11 @@ _LAST = object()           # poll(): "the board of the last press"
 
 class Referee(OnSlot):
     def __init__(self, game: str, keymap: KeyMap | None = None, clock=time.monotonic, *,
-                 language: str = "cs", bounce: float = 0.03, long_press: float = 0.8,
+                 language: str = "cs", bounce: float = BOUNCE, long_press: float = LONG_PRESS,
                  slot: Slot | None = None):
         self.game = game
-        self.keymap = keymap or DEFAULTS[game]
+        self.keys = game_for(game).keys        # what the game's actions enter (rules.games)
+        self.keymap = keymap or default_keymap(game)
         self.clock = clock
         self.language = language
         self.debouncer = Debouncer(bounce, long_press)
@@ -176,8 +170,7 @@ class Referee(OnSlot):
             # nothing to undo in the partie: the refusal, and ui "undo" for the night, which may
             # take back its last decision instead (the partie before, just closed)
             return Outcome(message=note(refusal(undo_error, self.language)).message, ui="undo", value=fired.key)
-        simple = STACK_COMMANDS.get(action) or (
-            CAROM_COMMANDS if self.game == "carom" else EIGHTBALL_COMMANDS).get(action)
+        simple = STACK_COMMANDS.get(action) or (self.keys.commands.get(action) if action is not None else None)
         if simple is not None:
             return checked(board, simple, self.language)
         if action in ("confirm", "cancel", "up", "down"):
@@ -198,8 +191,8 @@ class Referee(OnSlot):
             return self._pot(action[4:], board)
         if action in ("pot8", "pocket8", "choose"):
             return self._ask(action, board)
-        if fired.digit is not None and self.game == "8ball":
-            return note(say("pocket_first", self.language))
+        if fired.digit is not None and self.keys.stray_digit:
+            return note(say(self.keys.stray_digit, self.language))
         return self._unbound(fired)
 
     def _to_go(self, board, fired: Fired) -> Outcome:
@@ -264,30 +257,47 @@ class Referee(OnSlot):
 
     def _menu_items(self, board) -> list:
         """The hold menu in a fixed order, so an item keeps its digit however the game stands:
-        None where an item is not offered now (the 8's pocket, closing before the end)."""
+        the game's own items (its registry entry's ``keys.menu``), the forfeits, closing, the key
+        test, interrupting a league match (A.6.5); None where an item is not offered now (the 8's
+        pocket, closing before the end, interrupting a partie outside a league match)."""
         items = []
-        if self.game == "8ball":
-            prompt = self._eight_prompt("pocket8")
-            items.append(MenuItem(say("pocket8", self.language), confirm=False, opens=lambda: prompt)
-                         if first_error(board, prompt.commands()) is None else None)
-            items.append(self._stalemate_item())
-            items += self._player_items("game", board)
+        for name in self.keys.menu:
+            items += self.GAME_ITEMS[name](self, board)
         items += self._player_items("forfeit", board)
         items.append(self._close_item() if board.finished else None)
         items.append(MenuItem(say("keytest", self.language), ui="keytest", confirm=False))
+        items.append(self._interrupt_item() if board.header.get("match") else None)
         return items
+
+    def _interrupt_item(self) -> MenuItem:
+        """A.6.5: a league match that cannot go on is interrupted at any partie; the night asks why
+        and the home captain's confirmation."""
+        return MenuItem(say("interrupt", self.language), ui="night", value=("interrupt_q", None), confirm=False)
+
+    def _pocket8_item(self, board) -> list:
+        prompt = self._eight_prompt("pocket8")
+        offered = first_error(board, prompt.commands()) is None
+        return [MenuItem(say("pocket8", self.language), confirm=False, opens=lambda: prompt) if offered else None]
+
+    # the game items of the hold menu by their name in a game's ``keys.menu``
+    GAME_ITEMS = {
+        "pocket8": _pocket8_item,
+        "stalemate": lambda self, board: [self._stalemate_item()],
+        "game": lambda self, board: self._player_items("game", board),
+    }
 
     def _close_item(self) -> MenuItem:
         """Close the partie (8-ball: the individual match, "zápas") once it is over; the service
         then starts the next one or shows the team match's result. One item: "new partie" and
         "end of match" both did only this, so the menu offered the same thing twice."""
-        return MenuItem(say(f"close_{self.game}", self.language), ui="new_partie", hold=True)
+        return MenuItem(game_text("close", self.game, self.language), ui="new_partie", hold=True)
 
     def _close(self, board) -> Outcome:
         """A key bound to new_partie / end_match: the same close, confirmed, once it is over."""
         if not board.finished:
-            return note(say(f"not_over_{self.game}", self.language))
-        return self._open(Confirm(self._close_item(), self.language))
+            return note(game_text("not_over", self.game, self.language))
+        item = self._close_item()
+        return self._open(yes_no(say("confirm_title", self.language, item=item.text), item, self.language))
 
     def _player_items(self, action: str, board) -> list:
         """One item per player: "forfeit" (by whom) or "game" (won by whom)."""

@@ -21,7 +21,9 @@
 from dataclasses import dataclass, field
 
 from config.options import ConfigError, Section
-from input.keymap import DEFAULTS, KEY_NAMES, UNBOUND, KeyMap, actions_for, needs_hold
+from input.debounce import BOUNCE, LONG_PRESS
+from input.keymap import KEY_NAMES, UNBOUND, KeyMap, actions_for, default_keymap, needs_hold
+from rules.games import game_names
 
 DEVICE_KINDS = ("evdev", "matrix", "buttons", "terminal")
 GPIO_PINS = range(2, 28)                       # BCM numbers on the 40-pin header
@@ -57,15 +59,16 @@ class ButtonsSettings:
 @dataclass(frozen=True)
 class KeypadSettings:
     devices: tuple[str, ...] = ("evdev",)
-    debounce: float = 0.03
-    long_press: float = 0.8
+    debounce: float = BOUNCE
+    long_press: float = LONG_PRESS
     evdev: EvdevSettings = EvdevSettings()
     matrix: MatrixSettings = MatrixSettings()
     buttons: ButtonsSettings = ButtonsSettings()
-    keymaps: dict = field(default_factory=lambda: dict(DEFAULTS))
+    keymaps: dict = field(default_factory=dict)     # game -> its KeyMap as the config changed it
 
     def keymap(self, game: str) -> KeyMap:
-        return self.keymaps[game]
+        """The key map of ``game``: the config's, or the game's defaults."""
+        return self.keymaps.get(game) or default_keymap(game)
 
 
 def read(section: Section) -> KeypadSettings:
@@ -74,12 +77,12 @@ def read(section: Section) -> KeypadSettings:
         raise section.error("devices", "a device kind is listed twice")
     settings = KeypadSettings(
         devices=devices,
-        debounce=section.float("debounce", 0.03, minimum=0.0, maximum=0.5),
-        long_press=section.float("long_press", 0.8, minimum=0.3, maximum=5.0),
+        debounce=section.float("debounce", BOUNCE, minimum=0.0, maximum=0.5),
+        long_press=section.float("long_press", LONG_PRESS, minimum=0.3, maximum=5.0),
         evdev=_read_evdev(section.section("evdev")),
         matrix=_read_matrix(section.section("matrix")),
         buttons=_read_buttons(section.section("buttons")),
-        keymaps={game: _read_keymap(section.section(game), game) for game in DEFAULTS},
+        keymaps={game: _read_keymap(section.section(game), game) for game in game_names()},
     )
     _check_pins(section, settings)
     section.finish()
@@ -180,7 +183,7 @@ def _read_keymap(sec: Section, game: str) -> KeyMap:
     hold = _read_bindings(hold_sec, game, hold=True)
     hold_sec.finish()
     sec.finish()
-    return DEFAULTS[game].with_overrides(tap, hold)
+    return default_keymap(game).with_overrides(tap, hold)
 
 
 def _read_bindings(sec: Section, game: str, *, hold: bool, skip=()) -> dict:

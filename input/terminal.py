@@ -10,6 +10,7 @@ import os
 import threading
 import time
 
+from input.debounce import LONG_PRESS, held_for
 from input.events import KeyEvent
 
 CHARS = {
@@ -23,7 +24,7 @@ QUIT = "q"          # ends the emulator's keyboard (cli/commands/emulate.py Quit
 
 
 class TerminalKeys:
-    def __init__(self, stream=None, *, clock=time.monotonic, hold_time: float = 1.0,
+    def __init__(self, stream=None, *, clock=time.monotonic, hold_time: float = held_for(LONG_PRESS),
                  name: str = "terminal", on_end=None):
         import sys
         self.stream = stream if stream is not None else sys.stdin

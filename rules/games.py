@@ -1,40 +1,36 @@
-"""The registry of games, by the ``game`` name used in record headers: one entry per game.
+"""The registry of games, by the ``game`` name used in record headers: one ``Game`` per game.
 
-An entry holds what the rules know of a game: its rule core over one partie (the protocol of
-rules.board; ``core.summary`` is the record summary) and its team match. What other layers keep
-per game (the counter's screens, the receiver's tables) they key by the same name.
+An entry (rules.game.Game) holds all the device's layers need of a game — its rule core, its team
+match, the counter's screen, its keys — so that no layer compares game names: they ask the entry.
+Carom and 8-ball are registered here; ``register`` adds another (a test's toy game).
 """
-from dataclasses import dataclass
-from typing import Callable
-
-from rules.carom import match as carom_match
-from rules.carom.core import CAROM
-from rules.core import Core, JSONObject
-from rules.eightball import match as eightball_match
-from rules.eightball.core import EIGHTBALL
+from rules.carom.game import GAME as CAROM_GAME
+from rules.eightball.game import GAME as EIGHTBALL_GAME
 from rules.errors import HeaderError
+from rules.game import Game, Keys
+
+__all__ = ["GAMES", "Game", "Keys", "game_for", "game_names", "is_game", "register"]
+
+GAMES: dict[str, Game] = {}
 
 
-@dataclass(frozen=True)
-class Game:
-    name: str                     # the record header's "game"
-    core: Core                    # parse_header, initial, step, summary, finished (rules.board)
-    partie_per_match: int         # partie (8-ball: individual matches) in a team match by default
-    players_per_team: int         # players a team needs present to start a team match
-    partie_points: Callable[[JSONObject], JSONObject | None]    # a partie summary → team points of "a" and "b"
-    first_break: Callable[[str | None], str] | None = None   # header "first_break" from "home"
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (a name registered again is replaced)."""
+    GAMES[game.name] = game
+    return game
 
 
-GAMES = {game.name: game for game in (
-    Game("carom", CAROM, carom_match.PARTIE_PER_MATCH, carom_match.PLAYERS_PER_TEAM,
-         carom_match.partie_points),
-    Game("8ball", EIGHTBALL, eightball_match.INDIVIDUAL_MATCHES, eightball_match.PLAYERS_PER_TEAM,
-         eightball_match.partie_points, eightball_match.first_break),
-)}
+for _game in (CAROM_GAME, EIGHTBALL_GAME):
+    register(_game)
 
 
 def game_names() -> tuple[str, ...]:
     return tuple(GAMES)
+
+
+def is_game(name: object) -> bool:
+    """Whether ``name`` is a registered game's (a screen model named for the game in play)."""
+    return isinstance(name, str) and name in GAMES
 
 
 def game_for(name: object) -> Game:

@@ -2,8 +2,9 @@
 
 A night is a sequence of decisions, each an event dict:
 
-    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["forfeit"], ["fixture"],
-     ["adopted"]}                                       (adopted: an orphaned partie file played on)
+    {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["captains"], ["forfeit"],
+     ["fixture"], ["adopted"]}                          (captains: each team's, chosen after attendance,
+                                                        A.6.1; adopted: an orphaned partie file played on)
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
     {"ev": "sign", "side", "captain", "at"}             a captain confirms the zápis (A.6.9d)
@@ -11,6 +12,10 @@ A night is a sequence of decisions, each an event dict:
                                                         (A.6.3: "referee" | "scoring"; A.6.5:
                                                         "interrupted"; partie: its number or null)
     {"ev": "unsigned", "side", "at"}                    the referee's escape: nobody signs for the side
+    {"ev": "interrupt", "partie", "reason", "captain", "at", ["in_play"]}   the match cannot go on (A.6.5):
+                                                        interrupted at partie ``partie`` for ``reason``,
+                                                        the home captain confirming; ``in_play``: the
+                                                        line so far of the partie being played
     {"ev": "end"}                                       the match closed and sent
     {"ev": "abandon"}                                   a match set up wrongly, given up before its
                                                         first partie was closed; nothing is sent
@@ -21,24 +26,27 @@ A night is a sequence of decisions, each an event dict:
     {"ev": "set_aside", "partie"}                       an unfinished partie file no match owns (its
                                                         match's line lost) moved to the archive
 
-Closing a partie, closing the match and abandoning it can be taken back until the next stroke
+Closing a partie, closing the match, abandoning it and interrupting it can be taken back until the next stroke
 (docs/referee.md "Taking back"): the state keeps the night as it stood before each such decision
 (``previous``), ``reopen`` returns to it and ``final`` forgets it. Nothing is deleted: the
 decision and its taking back are both journalled.
 
 ``apply(state, event) -> state`` folds them; the match-level arithmetic (team points of a
-partie, the match result, the first break) comes from the game's rules. No file, clock or text.
+partie, the match result, the lot draw, the first break) comes from the game's registry entry
+(rules.games). No file, clock or text.
 """
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.carom.match import PARTIE_PER_MATCH, PLAYERS_PER_TEAM, draw_lot, forfeited_match, match_result
 from rules.core import JSONObject
-from rules.eightball.match import team_score
+from rules.games import game_for
 
 SIDES = ("home", "away")
 OBJECTIONS = ("referee", "scoring", "interrupted")      # A.6.3 (referee, scorer), A.6.5
+# Why a match is interrupted at the table (A.6.5): a dispute that stops it, an equipment failure,
+# an injury or illness, the venue's closing time, another reason.
+INTERRUPTIONS = ("dispute", "equipment", "injury", "closing", "other")
 
 
 class NightEventError(ValueError):
@@ -62,11 +70,13 @@ class Match:
     seed: int | None = None
     pairs: tuple[JSONObject, ...] | None = None   # the lot draw (carom): {"partie", "home", "away"} each
     closed: tuple[JSONObject, ...] = ()           # the lines of closed partie, in order
-    records: tuple[tuple[JSONObject, JSONObject], ...] = ()   # (header, summary) of each closed carom partie, for RULES 1.6
+    records: tuple[tuple[JSONObject, JSONObject], ...] = ()   # (header, facts) of each closed carom partie, for RULES 1.6
     forfeit: str | None = None       # "home"/"away": the team that did not turn up (A.3.7)
     answers: tuple[JSONObject, ...] = ()          # each captain's answer to the zápis: sign/object/unsigned events
     fixture: str | None = None       # the id of the league's fixture it was set up from
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
+    captains: dict[str, str] = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
+    interrupted: JSONObject | None = None   # A.6.5: {"partie", "reason", "captain", "at", ["in_play"]}
 
     @property
     def league(self) -> bool:
@@ -79,19 +89,20 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Every partie is closed (or the match was forfeited): the result is next."""
-        return bool(self.forfeit) or len(self.closed) >= self.partie_count
+        """Every partie is closed (or the match was forfeited or interrupted): the result is next."""
+        return bool(self.forfeit) or self.interrupted is not None or len(self.closed) >= self.partie_count
 
     @property
     def abandonable(self) -> bool:
         """A league match set up wrongly (teams, attendance) can be given up until its first
         partie is closed; after that the partie records' corrections are the way."""
-        return self.league and not self.closed and not self.forfeit
+        return self.league and not self.closed and not self.forfeit and self.interrupted is None
 
     @property
     def needs_lot(self) -> bool:
-        """A carom league match without its lot draw yet (RULES 1.6)."""
-        return self.game == "carom" and self.league and self.pairs is None and not self.forfeit
+        """A league match of a game whose pairs are drawn (carom, RULES 1.6) without its lot draw yet."""
+        drawn = game_for(self.game).draw_lot is not None
+        return drawn and self.league and self.pairs is None and not self.forfeit
 
     @property
     def signing_sides(self) -> tuple[str, ...]:
@@ -100,6 +111,13 @@ class Match:
         if not self.league:
             return ()
         return tuple(side for side in SIDES if side != self.forfeit)
+
+    def team(self, side: str) -> str:
+        """The name of the team playing as ``side`` ("home"/"away") in a league match."""
+        name = self.home if side == "home" else self.away
+        if name is None:
+            raise ValueError("a single partie has no teams")
+        return name
 
     def answer(self, side: str) -> JSONObject | None:
         return next((a for a in self.answers if a["side"] == side), None)
@@ -121,14 +139,14 @@ class Match:
         return self.adopted or f"{self.id}-p{number}"
 
 
-TAKE_BACK = ("closed", "end", "abandon")     # the decisions that can be taken back until final
+TAKE_BACK = ("closed", "end", "abandon", "interrupt")     # the decisions that can be taken back until final
 
 
 @dataclass(frozen=True)
 class NightState:
     match: Match | None = None
     previous: "NightState | None" = None   # the night before ``decision``, while it can be taken back
-    decision: str | None = None            # "closed", "end" or "abandon": the last decision not yet final
+    decision: str | None = None            # one of TAKE_BACK: the last decision not yet final
 
     def held(self) -> list[tuple[str, Match]]:
         """The decisions not yet final, oldest first, each with the match as it stood before it."""
@@ -151,10 +169,7 @@ def apply(state: NightState, event: JSONObject) -> NightState:
     kind = event.get("ev")
     try:
         if kind == "match":
-            return NightState(Match(event["id"], event["game"], event["date"], event.get("home"),
-                                    event.get("away"), dict(event.get("present", {})),
-                                    event["partie_count"], forfeit=event.get("forfeit"),
-                                    fixture=event.get("fixture"), adopted=event.get("adopted")))
+            return NightState(_match(event))
         if kind == "set_aside":
             return state
         if kind in ("end", "abandon"):
@@ -167,7 +182,7 @@ def apply(state: NightState, event: JSONObject) -> NightState:
             return state.previous
         if kind == "final":
             return NightState(state.match)
-        if kind not in ("lot", "closed", *ANSWERS):
+        if kind not in ("lot", "closed", "interrupt", *ANSWERS):
             raise UnknownEvent(f"unknown event {kind!r}")
         match = state.match
         if match is None:
@@ -178,6 +193,8 @@ def apply(state: NightState, event: JSONObject) -> NightState:
             record = event.get("record")
             records = match.records + ((record["header"], record["summary"]),) if record else match.records
             return _decided(state, kind, replace(match, closed=match.closed + (event["summary"],), records=records))
+        if kind == "interrupt":
+            return _decided(state, kind, replace(match, interrupted=_interruption(match, event)))
         # an answer: it goes with the result, so a closing taken back takes it too
         return replace(state, match=replace(match, answers=match.answers + (_answer(match, event),)))
     except (KeyError, TypeError, AttributeError) as exc:
@@ -185,6 +202,19 @@ def apply(state: NightState, event: JSONObject) -> NightState:
 
 
 ANSWERS = ("sign", "object", "unsigned")
+
+
+def _match(event: JSONObject) -> Match:
+    """The match a ``match`` event sets up; NightEventError for a captain who is not among the
+    players present for their team (A.6.1)."""
+    match = Match(event["id"], event["game"], event["date"], event.get("home"), event.get("away"),
+                  dict(event.get("present", {})), event["partie_count"], forfeit=event.get("forfeit"),
+                  fixture=event.get("fixture"), adopted=event.get("adopted"),
+                  captains=dict(event.get("captains") or {}))
+    for side, captain in match.captains.items():
+        if side not in SIDES or captain not in (match.present.get(side) or ()):
+            raise NightEventError(f"the captain {captain!r} of {side!r} is not among the players present (A.6.1)")
+    return match
 
 
 def _answer(match: Match, event: JSONObject) -> JSONObject:
@@ -202,6 +232,9 @@ def _answer(match: Match, event: JSONObject) -> JSONObject:
     present = match.present.get(side)
     if present and captain not in present:           # A.6.1: a member of the team in the match
         raise NightEventError(f"{captain!r} is not among the players present for {side}")
+    chosen = match.captains.get(side)
+    if chosen is not None and captain != chosen:     # A.6.1: the captain chosen after attendance answers
+        raise NightEventError(f"the captain of {side} is {chosen!r}, not {captain!r}")
     answer["captain"] = captain
     if event["ev"] == "object":
         kind, partie = event["kind"], event.get("partie")
@@ -211,6 +244,32 @@ def _answer(match: Match, event: JSONObject) -> JSONObject:
             raise NightEventError(f"no closed partie {partie!r} to object to")
         answer.update(kind=kind, partie=partie)
     return answer
+
+
+def _interruption(match: Match, event: JSONObject) -> JSONObject:
+    """What an ``interrupt`` event records of the match (A.6.5), or NightEventError when it does not
+    fit the match as it stands: a league match still being played, a known reason."""
+    if not match.league or match.over:
+        raise NightEventError("only a league match still being played can be interrupted")
+    if event["reason"] not in INTERRUPTIONS:
+        raise NightEventError(f"an interruption's reason is one of {INTERRUPTIONS}, got {event['reason']!r}")
+    if event["partie"] != match.number:
+        raise NightEventError(f"the match is at partie {match.number}, not {event['partie']!r}")
+    kept = {key: event.get(key) for key in ("partie", "reason", "captain", "at")}
+    if event.get("in_play") is not None:
+        kept["in_play"] = dict(event["in_play"])
+    return kept
+
+
+def interrupt_event(match: Match, reason: str, captain: str | None, at: str,
+                    in_play: JSONObject | None = None) -> JSONObject:
+    """A.6.5: the match cannot go on; interrupted at the partie it is at, for ``reason``
+    (INTERRUPTIONS), confirmed by the home team's ``captain``; ``in_play``: the line so far of the
+    partie being played (partie_line of its header and summary), if one was."""
+    event: JSONObject = {"ev": "interrupt", "partie": match.number, "reason": reason, "captain": captain, "at": at}
+    if in_play is not None:
+        event["in_play"] = {key: in_play[key] for key in ("id", "home", "away", "score")}
+    return event
 
 
 def sign_event(side: str, captain: str, at: str) -> JSONObject:
@@ -246,24 +305,28 @@ def captains(match: Match) -> JSONObject:
 
 # -- the match's rules ---------------------------------------------------------
 
-def partie_count(game: str, individual_matches: int) -> int:
-    """Partie in a match: 4 in carom (A.3.6), the league's individual matches in 8-ball (RULES 2.9)."""
-    return PARTIE_PER_MATCH if game == "carom" else individual_matches
+def partie_count(game: str, configured: int | None = None) -> int:
+    """Partie in a match: the game's own number (carom: 4, A.3.6), or the league's where the config
+    sets it (8-ball's individual matches, RULES 2.9)."""
+    return game_for(game).partie_per_match if configured is None else configured
 
 
 def min_players(game: str) -> int:
-    """Players a team needs present (carom: A.3.5); 8-ball asks for one."""
-    return PLAYERS_PER_TEAM if game == "carom" else 1
+    """Players a team needs present (carom: 4, A.3.5; 8-ball asks for one)."""
+    return game_for(game).players_per_team
 
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
                 away: str | None = None, present: dict[str, list[str]] | None = None, forfeit: str | None = None,
-                fixture: str | None = None) -> JSONObject:
-    """The ``match`` event: a single partie (no teams), a league match, or one a team did not
-    come to (``forfeit``: its side; nobody is present then, A.3.7)."""
+                fixture: str | None = None, captains: dict[str, str] | None = None) -> JSONObject:
+    """The ``match`` event: a single partie (no teams), a league match with the captains chosen
+    after attendance (A.6.1), or one a team did not come to (``forfeit``: its side; nobody is
+    present then, A.3.7)."""
     event: JSONObject = {"ev": "match", "id": match_id, "game": game, "date": date}
     if home is not None:
         event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
+        if captains and not forfeit:
+            event["captains"] = dict(captains)
     event["partie_count"] = partie_count
     if forfeit:
         event["forfeit"] = forfeit
@@ -281,15 +344,12 @@ def adopt_event(header: JSONObject, date: str) -> JSONObject:
 
 
 def lot_event(match: Match, seed: int) -> JSONObject:
-    """The lot draw of a carom match from its seed (RULES 1.6 Decision)."""
+    """The lot draw of the match's pairs from its seed (carom: RULES 1.6 Decision)."""
+    draw_lot = game_for(match.game).draw_lot
+    if draw_lot is None:
+        raise NightEventError(f"{match.game} draws no lot")
     pairs = draw_lot(match.present["home"], match.present["away"], seed)
     return {"ev": "lot", "seed": seed, "pairs": [p.as_dict() for p in pairs]}
-
-
-def first_break(home: str | None) -> str:
-    """8B:2b: in a match the home player racks and the away player breaks; a single match
-    outside the league is broken by the player picked to start (side "a")."""
-    return "a" if home is None else ("b" if home == "a" else "a")
 
 
 def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObject, place: JSONObject) -> JSONObject:
@@ -297,8 +357,9 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObj
     number = match.number
     header: JSONObject = {"game": match.game, "a": a, "b": b}
     header.update(rules)
-    if match.game == "8ball":
-        header["first_break"] = first_break(home)
+    first_break = game_for(match.game).first_break
+    if first_break is not None:
+        header["first_break"] = first_break(home, number)      # 8-ball: 8B:2b
     header.update({"id": match.partie_id(number), **place, "date": match.date})
     if match.league:
         header["match"] = {"id": match.id, "home": match.home, "away": match.away}
@@ -312,65 +373,56 @@ def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObj
 
 
 def closed_event(number: int, header: JSONObject, summary: JSONObject) -> JSONObject:
-    """The ``closed`` event of a finished partie: its line, and for carom what RULES 1.6 needs."""
+    """The ``closed`` event of a finished partie: its line, and what the game's match result
+    reads of it (carom: RULES 1.6) where the game keeps such facts."""
     event: JSONObject = {"ev": "closed", "partie": number, "summary": partie_line(header, summary)}
-    if header["game"] == "carom" and header.get("home"):
-        event["record"] = {"header": {"home": header["home"]}, "summary": _match_facts(summary)}
+    facts = game_for(header["game"]).match_facts
+    if facts is not None and header.get("home"):
+        event["record"] = {"header": {"home": header["home"]}, "summary": facts(summary)}
     return event
-
-
-def _match_facts(summary: JSONObject) -> JSONObject:
-    """What rules.carom.match.partie_line reads of a carom summary (the rest would only wear the SD
-    card: the night journal keeps this much per partie)."""
-    players = summary["players"]
-    return {"game": summary["game"], "finished": summary.get("finished"), "forfeit": summary.get("forfeit"),
-            "players": {side: {key: players[side].get(key) for key in ("name", "points", "innings", "team_points")}
-                        for side in ("a", "b")}}
 
 
 def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
     """What the match result needs of a partie: names, score, team points by side, and who
     forfeited it ("home"/"away") when one did."""
+    game = game_for(header["game"])
     home_side = header.get("home") or "a"
     away_side = "b" if home_side == "a" else "a"
-    if header["game"] == "carom":
-        players = summary["players"]
-        by_side = {s: players[s].get("team_points") or 0 for s in ("a", "b")}
-        points = {"home": by_side[home_side], "away": by_side[away_side]}
-        score = f"{players[home_side]['points']}:{players[away_side]['points']}"
-    else:
-        won = team_score([summary], [home_side])       # RULES 2.9 Decision
-        points = {side: won[side] for side in SIDES}
-        sets = summary.get("sets", {"a": 0, "b": 0})
-        score = f"{sets[home_side]}:{sets[away_side]}"
+    by_side = game.partie_points(summary) or {"a": 0, "b": 0}
+    figure = game.score(summary)
     line: JSONObject = {"id": header["id"], "home": header[home_side], "away": header[away_side],
-                        "score": score, "team_points": points}
+                        "score": f"{figure[home_side]}:{figure[away_side]}",
+                        "team_points": {"home": by_side[home_side], "away": by_side[away_side]}}
     if summary.get("forfeit") in ("a", "b"):        # RULES 1.4.8 / 8B: the zápis marks a forfeited partie
         line["forfeit"] = "home" if summary["forfeit"] == home_side else "away"
     return line
 
 
+def forfeit_points(match: Match) -> JSONObject:
+    """A team that did not come loses every partie (A.3.7, RULES 2.9): the team present gets the
+    points of each partie won."""
+    full = match.partie_count * game_for(match.game).win_points
+    return {"home": 0, "away": full} if match.forfeit == "home" else {"home": full, "away": 0}
+
+
 def points(match: Match) -> JSONObject:
     """The team points so far: the closed partie summed, or the forfeit's (A.3.7, RULES 2.9)."""
     if match.forfeit:
-        if match.game == "carom":
-            forfeited: JSONObject = forfeited_match(match.forfeit).as_dict()["points"]
-            return forfeited
-        present = "away" if match.forfeit == "home" else "home"
-        won = team_score([{"winner": "a"}] * match.partie_count,
-                         ["a" if present == "home" else "b"] * match.partie_count)
-        return {side: won[side] for side in SIDES}
+        return forfeit_points(match)
     return {side: sum(line["team_points"][side] for line in match.closed) for side in SIDES}
 
 
 def result(match: Match, records: Iterable[tuple[JSONObject, JSONObject]] | None = None) -> JSONObject:
-    """RULES 1.6 through rules.carom.match for carom (``records``: (header, summary) of each closed
-    partie, default the ones the night kept); 8-ball: individual matches won (RULES 2.9)."""
-    if match.game == "carom":
-        if match.forfeit:
-            return forfeited_match(match.forfeit).as_dict()
-        return match_result(match.records if records is None else records).as_dict()
-    return {"points": points(match), "finished": True, "forfeit": match.forfeit, "partie": list(match.closed)}
+    """The match result: the game's own from the facts kept of each closed partie (carom, RULES
+    1.6; ``records``: (header, facts) of each, default the ones the night kept), else the closed
+    partie's team points summed (8-ball: individual matches won, RULES 2.9)."""
+    if match.forfeit:
+        return {"points": forfeit_points(match), "finished": True, "forfeit": match.forfeit, "partie": []}
+    own = game_for(match.game).match_result
+    if own is not None:
+        return own(match.records if records is None else records)
+    return {"points": points(match), "finished": len(match.closed) >= match.partie_count, "forfeit": None,
+            "partie": list(match.closed)}
 
 
 def match_summary(match: Match, place: JSONObject,
@@ -383,33 +435,11 @@ def match_summary(match: Match, place: JSONObject,
     summary.update(result(match, records))
     if match.fixture is not None:       # the league's fixture played: the receiver links the result to it
         summary["fixture"] = match.fixture
+    if match.interrupted is not None:   # A.6.5: for the organiser to rule on
+        summary["interrupted"] = dict(match.interrupted)
     if match.league:
+        if match.captains:
+            summary["captains"] = dict(match.captains)
         summary.update(captains(match))
     summary["partie"] = [dict(line, id=pid) for line, pid in zip(summary["partie"], summary["partie_ids"])]
     return summary
-
-
-def rack_news(cmd: JSONObject, before: JSONObject, after: JSONObject) -> tuple[str, str | None, str | None] | None:
-    """8-ball: what a command decided that the picture barely shows — ("set_won", side, how),
-    ("game_won", side, how), or ("rerack", None, None): the same player breaks again (RULES 2.3).
-    ``how``: the game's reason (RULES 2.7: "eight_early", "eight_wrong_pocket", …) when it was lost
-    on the 8, else None."""
-    for side in ("a", "b"):
-        for key, count in (("set_won", "sets"), ("game_won", "games")):
-            if after[count][side] > before[count][side]:
-                return key, side, _lost_on_the_eight(before, after)
-    was, now = before["current"], after["current"]
-    if cmd.get("cmd") == "shot" and was["break_shot"] and now["break_shot"] and not after["finished"]:
-        return "rerack", None, None
-    return None
-
-
-LOST_ON_THE_EIGHT = ("eight_early", "eight_scratch", "eight_foul", "eight_with_opponent_ball", "eight_wrong_pocket")
-
-
-def _lost_on_the_eight(before: JSONObject, after: JSONObject) -> str | None:
-    games = after.get("games_log", [])
-    if len(games) <= len(before.get("games_log", [])):
-        return None
-    reason = games[-1].get("reason")
-    return reason if reason in LOST_ON_THE_EIGHT else None

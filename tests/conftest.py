@@ -5,6 +5,7 @@ a league's fixtures are written relative to that clock's date (CI runs the suite
 shifted wall clock to prove it).
 """
 import json
+import signal
 import time
 from argparse import Namespace
 from datetime import datetime, timedelta, timezone
@@ -18,6 +19,12 @@ from leagues import EXAMPLES, TONIGHTS, league_text
 # Fixtures of the helper modules, for every test that names them (a receiver's store and server, a
 # browser's page, the league of the live tests) without importing them by name.
 pytest_plugins = ["sync_helpers", "browser_helpers", "league_live_helpers"]
+
+# A suite started as a shell's background job inherits SIGINT ignored, and so would every program it
+# starts: the Ctrl-C tests would see no Ctrl-C. Any handler here makes the programs start with the
+# default one.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 CET = timezone(timedelta(hours=1), "CET")
 EVENING = datetime(2026, 3, 4, 19, 30)           # a Wednesday; any date would do

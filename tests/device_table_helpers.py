@@ -135,9 +135,9 @@ def play_partie(table: Table, home_lag: bool, cmds) -> None:
 def close_match(table: Table) -> dict:
     result = table.screen
     assert result["screen"] == "match"
-    table.ui("confirm")                                        # A.6.9d: the home captain's menu
-    while table.screen["screen"] == "menu":                    # each captain: the first name, "Podepisuji"
-        table.ui("confirm", "confirm")
+    table.ui("confirm")                                        # A.6.9d: the home captain is asked to sign
+    while table.screen["screen"] == "menu":                    # each captain chosen at setup (A.6.1)
+        table.ui("menu")                                       # signs by the long press (issue 24)
     assert table.screen["screen"] == "ready"
     table.service.night.finalize()                             # not taken back: final (issue 12)
     table.service.show()

@@ -122,7 +122,7 @@ def until(condition, what: str, limit: float = WAIT):
 
 
 HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
-MATCH = "\n4\n\n\n\n\n"          # tonight's fixture, everybody present, the lot draw, A starts
+MATCH = "\n4\n\n\n\n\n\n\n"      # tonight's fixture, everybody present, the captains, the lot draw, A starts
 
 
 def hostile_home_team(player) -> None:

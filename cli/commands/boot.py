@@ -87,6 +87,15 @@ class ErrorCounter:
         self.fault = None
         return True
 
+    def tick(self) -> float | None:
+        """Turn the page of what is shown when it is due; when the picture next changes
+        (time.monotonic()), or None."""
+        try:
+            return self.counter.tick(time.monotonic()) if self.counter is not None else None
+        except Exception as exc:       # noqa: BLE001 — no display either: the log has it
+            log.error("cannot turn the counter's page: %s", exc)
+            return None
+
     def hand_over(self, settings):
         """The lit Counter if it was opened with ``settings`` (the loaded config's), else None
         (the display is freed and the service opens it anew)."""

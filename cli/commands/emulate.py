@@ -150,7 +150,7 @@ def key_help(config, service=None, model=None) -> str:
     night = service.night
     match = night.match
     take_back = night.can_take_back() or (night.phase == "result" and bool(match.forfeit))
-    return line(model, night.overlay, night.board, take_back=take_back,
+    return line(model, night.slot.overlay, night.board, take_back=take_back,
                 abandonable=bool(match is not None and match.abandonable),
                 signing=bool(match is not None and match.awaiting))
 
@@ -219,11 +219,12 @@ class ScriptPlayer:
         from dataclasses import replace
 
         from cli.commands.run import assemble
+        from input.debounce import held_for
 
         self.clock = clock or script_clock()
         parts = dict(config.parts, keypad=replace(config.parts["keypad"], devices=()))
         self.service, _, self.syncer = assemble(replace(config, parts=parts), clock=self.clock)
-        self.hold = config.parts["keypad"].long_press + 0.2
+        self.hold = held_for(config.parts["keypad"].long_press)
         self.service.display.start(self.clock.monotonic())
         self.service.show()
 

@@ -46,7 +46,7 @@ def run(args) -> int:
     else:
         _say_dark(notifier, early.fault)
     early.remember(model)                   # for the next start's light_raw
-    config = load_or_wait(args.config, notifier, show_error=early.show)
+    config = load_or_wait(args.config, notifier, show_error=early.show, turn_page=early.tick)
     return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
 
 
@@ -65,8 +65,14 @@ def setup_logging(level: str) -> None:
     logging.basicConfig(level=getattr(logging, level), format="%(levelname)s %(name)s: %(message)s")
 
 
-def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None):
-    """The loaded config (its league file checked too); while broken, show why and wait for a fix."""
+def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None,
+                 turn_page=None, clock=time.monotonic):
+    """The loaded config (its league file checked too); while broken, show why — the file, the
+    section and the option, on as many of the counter's pages as it takes — and wait for a fix.
+
+    ``show_error(model)`` draws the error; ``turn_page()`` turns its page when due and returns
+    when the picture next changes (``clock`` time) or None: the wait wakes for each page as well
+    as every ``poll`` seconds."""
     from config.options import ConfigError
     from firmware_host.league import load_league
     from firmware_host.settings import load
@@ -88,14 +94,24 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
             return config
         except ConfigError as exc:
             log.error("config error, waiting for a fixed file: %s", exc)
-            show_error({"screen": "error", "code": "config", "text": str(exc)})
+            show_error(error_model(exc))
+            page_due = turn_page() if turn_page is not None else None
             if not announced:
                 notifier.ready(f"config error: {exc}")     # READY, so systemd does not kill us
                 announced = True
             notifier.status(f"config error: {exc}")
             while {p: _mtime(p) for p in stamps} == stamps:
                 notifier.watchdog()
-                sleep(poll)
+                sleep(poll if page_due is None else min(poll, max(0.0, page_due - clock())))
+                page_due = turn_page() if turn_page is not None else None
+
+
+def error_model(exc) -> dict:
+    """The counter's screen for a config error: the file's name, the section, the option and the
+    fault (the log has the whole path), and where it is, for boards that show a word at a time."""
+    where = f"[{exc.section}]" + (f" {exc.option}" if exc.option else "") if exc.section else ""
+    text = ": ".join(part for part in (os.path.basename(exc.path), where, exc.problem) if part)
+    return {"screen": "error", "code": "config", "text": text, "where": where}
 
 
 def check_league(config, load_league) -> None:
@@ -156,7 +172,7 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     display = config.parts["display"]
     syncer = Syncer.from_settings(config.parts["sync"], clock=clock)
     league = load_league(config.device.league) if config.device.league else EMPTY
-    keeper = LeagueKeeper.from_config(config, league, getattr(syncer.transport, "signer", None), clock)
+    keeper = LeagueKeeper.from_config(config, league, syncer.signer, clock)
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
                   on_record=syncer.retry_now, keeper=keeper)       # a new record: deliver it now
     lit = [counter.device] if counter is not None and counter.device is not None else []
@@ -268,13 +284,14 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     import threading
 
     from firmware_host.service import Stop
+    from input.terminal import TerminalKeys
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
     said = rollback_notice(config.device.language)
     if said:
         service.message(said, "warn")
     for device in devices:
-        if stop_on_end is not None and hasattr(device, "on_end"):
+        if stop_on_end is not None and isinstance(device, TerminalKeys):
             device.on_end = lambda: service.post(stop_on_end)
     if notifier is not None:
         service.notifier = notifier
@@ -291,7 +308,7 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     pusher = None
     if config.parts["live"].push:              # snapshots to the league's /live
         from firmware_host.live.push import attach_push
-        pusher = attach_push(config, service, signer=getattr(syncer.transport, "signer", None))
+        pusher = attach_push(config, service, signer=syncer.signer)
     settle_memory()
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
     previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(

@@ -173,7 +173,7 @@ def _table(args, store) -> int:
     from server.tables import exports
 
     data = exports.league_table(store, args.game)
-    page = pages.eightball_table if args.game == "8ball" else pages.table
+    page = {"8ball": pages.eightball_table}.get(args.game, pages.table)     # the receiver's page of that game
     return _print(data, page if args.html else None)
 
 

@@ -2,13 +2,12 @@
 
 A layout has a method per screen, ``name(scene, model)``, under the same names on every kind of
 board; ``draw`` picks it by the model's ``screen`` and ``message`` lays a transient message over
-the picture. The screen of a partie in play is the game's: GAME_SCREENS, keyed by the record
-header's ``game`` (rules.games), says which method draws it.
+the picture. The screen of a partie in play is named for its game (the record header's ``game``);
+the game's registry entry (rules.games) names the method that draws it.
 """
 from display.scene import Scene
 
 TEXT_SCREENS = ("ready", "menu", "prompt", "lotdraw", "match", "error", "keytest")
-GAME_SCREENS = {"carom": "carom", "8ball": "eightball"}
 
 
 class Layout:
@@ -16,8 +15,15 @@ class Layout:
 
     def screen(self, model: dict):
         """The method that draws ``model``; ``unknown`` for a screen this layout does not know."""
-        name = str(model.get("screen"))
-        return getattr(self, GAME_SCREENS.get(name) or (name if name in TEXT_SCREENS else "unknown"))
+        name = model.get("screen")
+        if name in TEXT_SCREENS:
+            return getattr(self, name)
+        # the registry imports the rule cores: not before the counter is lit (docs/install.md, "Boot ordering")
+        from rules.games import GAMES
+
+        game = GAMES.get(name) if isinstance(name, str) else None
+        method = game.screen if game is not None and hasattr(self, game.screen) else "unknown"
+        return getattr(self, method)
 
     def draw(self, scene: Scene, model: dict) -> None:
         self.screen(model)(scene, model)

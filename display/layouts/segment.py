@@ -10,6 +10,8 @@ Pages (carom, both): at 20 points or fewer to go, the score of the player at the
 ``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
 announced, until the next stroke) takes turns with the inning, which it never hides for more than a page.
 """
+import re
+
 from display.layouts.base import Layout
 from display.scene import Scene
 
@@ -125,7 +127,10 @@ class SegmentLayout(Layout):
         return self.fit(f"{points.get('home', 0)}-{points.get('away', 0)}")
 
     def error(self, scene: Scene, model: dict) -> str:
-        return self.fit(f"Err {str(model.get('code', ''))[:self.digits - 4]}")
+        """"Err conF", then where it is — a config error's section and option, a word a page."""
+        words = [word[:self.digits] for word in re.split(r"[\s.\[\]:]+", str(model.get("where") or "")) if word]
+        pages = [f"Err {str(model.get('code', ''))[:self.digits - 4]}"] + words
+        return self.fit(pages[scene.page(len(pages))])
 
     def keytest(self, scene: Scene, model: dict) -> str:
         return self.fit(str(model.get("key") or "-")[-self.digits:])

@@ -143,11 +143,13 @@ class TextScreens:
                                        for block in _page_blocks(scene, str(line), width, per_page)])
 
     def error(self, scene: Scene, model: dict) -> None:
+        """The fault's title, then its text on as many pages as it takes: a config error names the
+        file, the section and the option (a path too long for a line goes on in pieces, not cut)."""
         w = scene.words
         code = str(model.get("code", ""))
         title = f"{w['error']} {w.get(f'error_{code}', code)}".strip()     # CHYBA klávesnice, not CHYBA keypad
         width = self.geometry.width
-        self._text_lines(scene, wrap(title, scene, width) + wrap(str(model.get("text", "")), scene, width))
+        self._text_lines(scene, wrap(title, scene, width) + whole_lines(str(model.get("text", "")), scene, width))
 
     def keytest(self, scene: Scene, model: dict) -> None:
         w = scene.words
@@ -219,6 +221,14 @@ def message_parts(text: str, scene: Scene, width: int) -> list[str]:
     def fits(t):
         return scene.font_for(t, width).width(t)
     return [piece for line in wrap(text, scene, width, fits=fits) for piece in _chunks(line, fits, width)] or [""]
+
+
+def whole_lines(text: str, scene: Scene, width: int) -> list[str]:
+    """``text`` wrapped in the counter's text font (``wrap``), a word too long for a line in either
+    font going on in pieces instead of being cut."""
+    def fits(t):
+        return scene.font_for(t, width).width(t)
+    return [piece for line in wrap(text, scene, width) for piece in _chunks(line, fits, width)]
 
 
 def _chunks(text: str, fits, width: int) -> list[str]:

@@ -26,8 +26,7 @@ class SnapshotFeed:
             if view is None:
                 return
             self.seq += 1
-            board = getattr(night, "board", None)
-            record = (getattr(board, "header", None) or {}).get("id")
+            record = night.board.header.get("id") if night.board is not None else None
             self.pusher.offer(snapshot(venue=self.identity["venue"], table=self.identity["table"],
                                        seq=self.seq, view=view, record=record))
         except Exception:

@@ -16,6 +16,7 @@ from rules.carom.corrections import correct, insert
 from rules.carom.errors import (
     BadArgument,
     BadValue,
+    EndStands,
     FrozenBalls,
     Inconsistent,
     LimitKept,
@@ -35,7 +36,7 @@ FROZEN_REFUSED = (10, 20)
 __all__ = [
     "CAROM", "CaromGame", "CaromState", "Settings", "STROKE_VALUES", "COMMANDS",
     "average", "average_text", "team_points",
-    "BadArgument", "BadValue", "FrozenBalls", "Inconsistent", "LimitKept", "OverLimit",
+    "BadArgument", "BadValue", "EndStands", "FrozenBalls", "Inconsistent", "LimitKept", "OverLimit",
     "PartieOver", "SeriesRunning", "UnknownCommand",
 ]
 

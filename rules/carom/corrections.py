@@ -4,7 +4,9 @@
 inning N to X. ``{"cmd":"insert","player":P,"inning":N,"points":X}`` inserts a forgotten completed
 inning of P, worth X, before P's inning N (N = innings + 1 appends it).
 
-Rules (docs/record-format.md, "Corrections"):
+Rules (docs/record-format.md, "Corrections"), the first two checked before anything else:
+0. Never after the end (B.9.2, RULES 1.4 item 9): once the stroke that ended the partie counted,
+   its result is final (``end_stands``); undoing that stroke at once reopens the partie.
 1. Only between innings: refused while a series is running (``series_running``).
 2. N names a completed inning of P (insert: 1 .. innings + 1); X is a whole number ≥ 0
    (``bad_argument``).
@@ -16,10 +18,10 @@ Rules (docs/record-format.md, "Corrections"):
    reaches the points limit before their own last inning; once B reached it A has no later inning.
    With the cap (RULES 1.4.6) nobody is credited more than the limit (``over_limit``).
 5. Whether the partie is over and its result follow from the corrected innings (rules.carom.state),
-   so they are re-evaluated by construction; an insert can re-open a partie whose innings then
-   say it is not over (e.g. B's equalising inning becomes due).
+   so they are re-evaluated by construction: a correction can end the partie (B's last inning
+   was really worth the limit).
 """
-from rules.carom.errors import BadArgument, Inconsistent, LimitKept, OverLimit, SeriesRunning
+from rules.carom.errors import BadArgument, EndStands, Inconsistent, LimitKept, OverLimit, SeriesRunning
 from rules.carom.state import PLAYERS, CaromState
 from rules.core import JSONObject
 
@@ -38,8 +40,20 @@ def insert(state: CaromState, cmd: JSONObject) -> CaromState:
     return _apply(state, player, tuple(series), inning - 1, "insert")
 
 
+def allowed(state: CaromState, name: str = "a correction") -> None:
+    """Raise unless a correction may be entered now, whatever it says: not after the end (B.9.2,
+    RULES 1.4 item 9), not while a series runs."""
+    if state.finished:
+        raise EndStands(f"the partie has ended: its result stands (B.9.2, RULES 1.4 item 9), so {name} "
+                        "of an earlier inning is refused; a mis-keyed ending stroke is undone at once")
+    if state.running:
+        raise SeriesRunning(f"{name} is not accepted while a series is running; "
+                            "enter it after the inning ends")
+
+
 def _arguments(state: CaromState, cmd: JSONObject, *, appending: bool) -> tuple[str, int, int]:
     name = cmd["cmd"]
+    allowed(state, name)
     player = cmd.get("player")
     if player not in PLAYERS:
         raise BadArgument(f'{name} needs "player": "a" or "b", not {player!r}')
@@ -54,9 +68,6 @@ def _arguments(state: CaromState, cmd: JSONObject, *, appending: bool) -> tuple[
     points = cmd.get("points")
     if type(points) is not int or points < 0:
         raise BadArgument(f'{name} needs "points": a whole number of at least 0, not {points!r}')
-    if state.running:
-        raise SeriesRunning(f"{name} is not accepted while a series is running; "
-                            "enter it after the inning ends")
     return player, inning, points
 
 

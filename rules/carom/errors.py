@@ -30,6 +30,13 @@ class PartieOver(IllegalCommand):
     code = "partie_over"
 
 
+class EndStands(IllegalCommand):
+    """A correction after the stroke that ended the partie: the result is final (B.9.2, RULES 1.4
+    item 9); only undoing that stroke at once reopens the partie."""
+
+    code = "end_stands"
+
+
 class SeriesRunning(IllegalCommand):
     """A correction while an inning is being played: finish the inning first."""
 

@@ -154,3 +154,22 @@ def partie_points(summary: JSONObject) -> JSONObject | None:
     if not summary.get("finished"):
         return None
     return {p: summary["players"][p]["team_points"] for p in PLAYERS}
+
+
+def points(summary: JSONObject) -> JSONObject:
+    """A partie's figure on the match's line: the carom points of "a" and "b"."""
+    return {p: summary["players"][p]["points"] for p in PLAYERS}
+
+
+def facts(summary: JSONObject) -> JSONObject:
+    """What ``partie_line`` reads of a carom summary: all a match night keeps of a closed partie
+    for the match result (the rest would only wear the SD card)."""
+    players = summary["players"]
+    return {"game": summary["game"], "finished": summary.get("finished"), "forfeit": summary.get("forfeit"),
+            "players": {side: {key: players[side].get(key) for key in ("name", "points", "innings", "team_points")}
+                        for side in PLAYERS}}
+
+
+def result(parties: Iterable[tuple[JSONObject, JSONObject]]) -> JSONObject:
+    """The match result (RULES 1.6) of the closed partie, each (header, facts), as the match item says it."""
+    return match_result(parties).as_dict()

@@ -73,17 +73,30 @@ class Settings:
         return self.opposite[pocket - 1]
 
 
+def first_break(home: str | None, number: int = 1) -> str:
+    """Who breaks the first game of an individual match (RULES 2.3, 8B:2b): in a team match the
+    home player racks and the away player breaks the 1st, the following ones alternate (the home
+    player breaks the 2nd, the away player the 3rd, …); outside a team match (``home`` None)
+    player "b", the second named."""
+    if home is None:
+        return DEFAULT_FIRST_BREAK
+    if home not in PLAYERS:
+        raise ValueError(f"home side must be \"a\" or \"b\", not {home!r}")
+    return other(home) if number % 2 else home
+
+
 def parse_header(header: JSONObject) -> Settings:
     if not isinstance(header, dict):
         raise HeaderError("the header must be a JSON object")
     home = _side(header, "home", None)
+    number = header.get("partie")
+    number = number if type(number) is int and number >= 1 else 1
     return Settings(
         a=_name(header, "a"),
         b=_name(header, "b"),
         games_to_win=_race(header, "games_to_win", DEFAULT_GAMES_TO_WIN),
         sets_to_win=_race(header, "sets_to_win", DEFAULT_SETS_TO_WIN),
-        # RULES 2.3 / 8B:2b: the home player racks, the away player breaks the first game.
-        first_break=_side(header, "first_break", other(home) if home else DEFAULT_FIRST_BREAK),
+        first_break=_side(header, "first_break", first_break(home, number)),
         opposite=read_opposite(header.get("opposite")),
         home=home,
     )

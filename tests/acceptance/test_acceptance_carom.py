@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 @pytest.fixture
@@ -35,13 +35,19 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     present = player.key("enter")
     assert present["title"] == "Přítomni: Sokol Dvůr" and present["items"][present["selected"]] == "6 Hotovo"
     player.key("enter")
+    captain = player.key("enter")                                           # A.6.1: after attendance
+    assert captain["title"] == "Kapitán: Sokol Dvůr" and captain["items"][0] == "1 Novák"
+    assert player.key("enter")["title"] == "Kapitán: Jiskra Hořice"
     lot = player.key("enter")
     assert lot["screen"] == "lotdraw" and isinstance(lot["seed"], int)
+    night = player.service.night
+    assert night.match.captains == {"home": "Novák", "away": night.match.present["away"][0]}
     pairs = lot["pairs"]
     assert [p["partie"] for p in pairs] == [1, 2, 3, 4]
     assert len({p["home"] for p in pairs}) == len({p["away"] for p in pairs}) == 4       # each plays once
     lag = player.key("enter")
-    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [f"1 {pairs[0]['home']}", f"2 {pairs[0]['away']}"]
+    assert lag["title"] == "Partie 1: kdo začíná?" and lag["items"] == [f"1 {pairs[0]['home']}", f"2 {pairs[0]['away']}",
+                                                                         "3 Přerušit utkání"]     # A.6.5
     model = player.key("enter")                      # the home player won the lag: A
     assert model["summary"]["players"]["a"]["name"] == pairs[0]["home"]
     assert state(model) == (0, 0, 1, "a", 0)
@@ -98,9 +104,9 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     assert [line.split()[0] for line in result["partie"]] == ["1.", "2.", "3.", "4."]
     # the team points in brackets, so "Němec 1:1" is not read as a score of Němec's
     assert [line.split()[-1] for line in result["partie"]] == ["(1:1)", "(2:0)", "(0:2)", "(0:2)"]
-    assert player.key("enter")["title"] == "Kapitán: Sokol Dvůr"            # A.6.9d: the captains sign
-    assert player.play("\n\n")[-1]["title"] == "Kapitán: Jiskra Hořice"
-    assert player.play("\n\n")[-1]["screen"] == "ready"            # both signed: the match is closed
+    assert player.key("enter")["title"] == "Podpis kapitána Sokol Dvůr: Novák?"    # A.6.9d: the captains sign
+    assert player.play("h\n")[-1]["title"].startswith("Podpis kapitána Jiskra Hořice: ")   # by the long press
+    assert player.play("h\n")[-1]["screen"] == "ready"            # both signed: the match is closed
     # issue 12: partie 1-3 were final at the next partie's first stroke; the 4th and the match can
     # still be taken back, so they are not in the outbox yet
     assert [item.id[-3:] for item in player.syncer.outbox.pending()] == ["-p1", "-p2", "-p3"]
@@ -128,7 +134,7 @@ def test_quit_mid_series_and_start_again_comes_back_to_the_same_stroke(emulator)
     first.play(SETUP + "\n\n" + "1120" "112")
     before = first.service.screen()
     again = emulator(points_limit=30, innings_limit=5)      # the same --data
-    assert again.service.screen() == before
+    assert again.service.screen() == dict(before, message={"text": "Obnoveno: úder 7", "level": "info", "n": 1})
     assert state(before) == (4, 4, 1, "b", 4)
     assert state(again.key("2")) == (4, 6, 1, "b", 6)
 
@@ -149,11 +155,9 @@ def test_a_protocol_correction_and_a_forgotten_inning_from_the_protocol_screen(p
     corrected = player.key("enter")
     assert corrected["summary"]["players"]["a"]["series"] == [4, 5] and state(corrected)[:2] == (9, 2)
 
-    player.key("1")                                  # a series is running: no insert now, said in Czech
-    player.play("\n2\n")
-    refused = player.key("enter")                    # A: no place offered, and why (issue 12)
-    assert refused["message"]["text"] == "Vložit nelze: Nejdřív ukončete náběh"
-    player.key("esc"), player.key("esc"), player.key("esc")
+    player.key("1")                                  # a series is running: no insert now, said at once
+    refused = player.play("\n2\n")[-1]              # (issue 24 item 9), in Czech
+    assert refused["screen"] == "carom" and refused["message"]["text"] == "Nejdřív ukončete náběh"
     assert player.service.screen()["summary"]["players"]["a"]["series"] == [4, 5]
 
     player.key("0")                                  # the inning ended: B's forgotten inning goes at the end
@@ -195,15 +199,17 @@ def test_habitual_keys_take_nothing_irreversible_and_a_forfeit_is_taken_back(pla
     assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
     back = player.key("enter")                                     # Enter, Enter: "Ne"
     assert back["title"] == "Přítomni: Sokol Dvůr" and player.service.night.match is None
-    player.play("6\n\n\n\n")                                       # everybody present; the lot; A starts
+    player.play("6\n\n\n\n\n\n")                                   # everybody present; captains; the lot; A starts
     player.play("12")
     menu = player.key("enter", held=True)
     assert menu["items"][:2] == ["1 Vzdává " + player.service.night.board.header["a"],
                                  "2 Vzdává " + player.service.night.board.header["b"]]
-    assert player.key("1")["hint"] == "podržet Enter = ano, jiná = ne"
+    question = player.key("1")                                     # the one yes/no question (issue 24)
+    assert question["title"] == "Vzdává " + player.service.night.board.header["a"] + "?"
+    assert question["items"] == ["1 Ano", "2 Ne"] and question["selected"] == 1
     said = player.key("enter")                                     # a habitual Enter: "Ne"
-    assert said["message"]["text"] == "Ne (ano = podržet Enter)" and not player.service.night.board.finished
-    player.key("enter", held=True), player.key("1")
+    assert said["screen"] == "carom" and not player.service.night.board.finished
+    player.key("enter", held=True), player.key("1"), player.key("1")
     forfeited = player.key("enter", held=True)                     # the long press: A forfeits
     assert forfeited["summary"]["forfeit"] == "a"
     player.play("\n1h\n")                                          # closed: partie 2 is next

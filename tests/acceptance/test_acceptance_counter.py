@@ -2,7 +2,7 @@
 RULES 1.6 / A.3.6: the partie of the match and the team score; RULES 1.7: the inning)."""
 from display_helpers import Said
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 PARTIE = "870"          # A: 20 + 10 = 30, the limit (RULES 1.4.1); B misses the equalising inning
 CLOSE_AND_NEXT = "\n1h\n\n"   # Enter → close the partie? → 1 (Ano), held Enter → the next partie's lag
 

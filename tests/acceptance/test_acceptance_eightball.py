@@ -1,7 +1,7 @@
 """Acceptance: an 8-ball individual match played from the referee's keys in the emulator
 (bundled emulator-8ball.toml; 2 games a set, 2 sets to win, to keep the script short)."""
 
-PLAY = "\n3" + "\n" * 7   # setup, 3 other match → home team → away team → all present → home player → away player
+PLAY = "\n3" + "\n" * 9   # setup, 3 other match → home, away team → all present → captains → home, away player
 
 
 def current(model):

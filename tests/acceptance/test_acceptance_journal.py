@@ -3,7 +3,7 @@ started again on the same data (issue 12, "The journal never drops good strokes 
 docs/record-format.md, docs/referee.md "A partie the night journal lost")."""
 from firmware_host.match_night import TAKE_BACK_SECONDS
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 def spoil_both_copies(path, number: int) -> None:

@@ -2,7 +2,7 @@
 press) for a moment and nothing else changes (COMMON standards; docs/referee.md)."""
 import pytest
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 CAROM_STATES = {       # key script from the ready screen → the state's name
     "ready": "",
@@ -21,7 +21,7 @@ WRONG = {              # a key that does nothing in that state → what the coun
     "setup menu": ("9", "Vyberte 1–4, Enter"),
     "players present": ("9", "Vyberte 1–7, Enter"),
     "lot draw": ("5", "Enter = dál"),
-    "lag": ("3", "Vyberte 1–2, Enter"),
+    "lag": ("4", "Vyberte 1–3, Enter"),
     "partie": ("9", "Klávesa 9 nemá funkci"),
     "frozen": ("8", "Lpí: jen 1 nebo 2"),
     "partie over": ("1", "Partie skončila"),
@@ -47,7 +47,7 @@ def test_a_wrong_key_in_each_carom_state_says_why_and_changes_nothing(emulator, 
     assert player.service.night.partie_bytes == journal
 
 
-EIGHTBALL_PLAY = "\n3" + "\n" * 7                # setup, 3 other match → teams → all present → players
+EIGHTBALL_PLAY = "\n3" + "\n" * 9                # setup, 3 other match → teams → all present → captains → players
 EIGHTBALL_STATES = {
     "break": (EIGHTBALL_PLAY, "1", "Nejdřív koule, pak kapsa"),
     "pocket prompt": (EIGHTBALL_PLAY + "70" + "8", "7", "1–6, Zpět = zrušit"),    # after the break (issue 12)

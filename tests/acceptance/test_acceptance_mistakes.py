@@ -7,7 +7,7 @@ import pytest
 
 from firmware_host.match_night import TAKE_BACK_SECONDS
 
-LOT_DRAW = "\n" * 4         # ready → setup menu → tonight's fixture → home all present → away all present
+LOT_DRAW = "\n" * 6         # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 NO = 1                      # the index of "2 Ne" in a yes/no question
 
 

@@ -3,7 +3,7 @@ keys that work there (issue 12), from the active key map, in the counter's langu
 from cli.commands.emulate import BUNDLED, help_writer, key_help
 from firmware_host.settings import load
 
-SETUP = "\n" * 4        # ready → setup menu → tonight's fixture → home all present → away all present
+SETUP = "\n" * 6        # ready → setup → tonight's fixture → home, away all present → their captains (A.6.1)
 
 
 def line(player, model=None) -> str:
@@ -20,6 +20,8 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     player.key("enter")
     assert line(player) == "1–7 položka · - + posun · Enter OK · Esc zpět · q konec"          # attendance
     player.play("\n\n")
+    assert line(player) == "1–5 položka · - + posun · Enter OK · Esc zpět · q konec"          # the home captain
+    player.play("\n\n")
     assert line(player) == "Enter dál · Esc zrušit utkání · q konec"                          # the lot draw
     player.play("\n\n")
     fresh = line(player)                                                                      # partie 1
@@ -31,10 +33,10 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     player.key("-")
     assert "+ znovu" in line(player)
     player.key("enter", held=True)
-    assert line(player) == "1–4 vybrat · Esc zavřít · q konec"                                # the hold menu
+    assert line(player) == "1–5 vybrat · Esc zavřít · q konec"                                # the hold menu
     player.key("1")
-    assert line(player) == "h Enter ano · jiná klávesa ne · q konec"                          # Vzdává Novák?
-    player.key("esc")                                                                         # any other: no
+    assert line(player) == "1–2 položka · - + posun · Enter OK · h Enter ano · Esc zpět · q konec"  # Vzdává Novák?
+    player.key("esc")                                                                         # Back: no
     player.play("20" "\n")
     assert line(player) == "1–3 položka · - + posun · Enter OK · Esc zpět · q konec"          # Zápis partie
     player.play("\n\n\n")                                                                    # correct, A, 1.
@@ -44,9 +46,9 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
     assert player.service.night.board.finished
     assert line(player) == "- zpět · Enter uzavřít · h Enter menu · q konec"
     player.key("enter")
-    assert line(player) == "1–5 položka · - + posun · Enter OK · h Enter ano · Esc zpět · q konec"  # close?
+    assert line(player) == "1–2 položka · - + posun · Enter OK · h Enter ano · Esc zpět · q konec"  # close?
     player.play("1h\n")
-    assert line(player) == "1–2 položka · - + posun · Enter OK · - vrátit uzavření · q konec"  # partie 2
+    assert line(player) == "1–3 položka · + posun · Enter OK · - vrátit uzavření · q konec"  # partie 2
     for _ in range(3):
         player.play("\n" "888" "2" "0" "\n1h\n")
     assert player.service.screen()["screen"] == "match"
@@ -56,7 +58,7 @@ def test_each_carom_screen_shows_only_its_keys(emulator):
 def test_the_eightball_partie_shows_the_group_choice_and_the_illegal_break_never_8_twice(emulator):
     """Issue 12: the 8-ball key line had no group choice and no illegal break, and read "8 8"."""
     player = emulator(game="8ball", games_to_win=2, sets_to_win=2)
-    player.play("\n3" + "\n" * 7)
+    player.play("\n3" + "\n" * 9)                  # other match, teams, all present, captains, players
     on_break = line(player)
     assert on_break == ("7 plná · 9 půlená · 8 osmička · * bílá · . faul · 0 konec šťouchu · "
                         "h 0 neplatný rozstřel · h Enter menu · q konec")

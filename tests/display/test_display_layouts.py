@@ -5,22 +5,18 @@ import pytest
 from display.counter import Counter
 from display.devices import open_device
 from display.layouts import MatrixLayout, SegmentLayout
-from display.layouts.base import GAME_SCREENS, TEXT_SCREENS, Layout
+from display.layouts.base import TEXT_SCREENS, Layout
 from display.settings import DisplaySettings
 from display_samples import sample
-from rules.games import game_names
+from rules.games import GAMES
 
 LAYOUTS = [MatrixLayout(64, 16), SegmentLayout(8)]
-SCREEN_METHODS = sorted(set(TEXT_SCREENS) | set(GAME_SCREENS.values()) | {"unknown"})
+SCREEN_METHODS = sorted(set(TEXT_SCREENS) | {game.screen for game in GAMES.values()} | {"unknown"})
 
 
 def segment_counter(digits=8, **options):
     settings = DisplaySettings(driver="dummy", emulate="sevensegment", digits=digits, **options)
     return Counter(open_device(settings), settings)
-
-
-def test_every_game_of_the_rules_has_its_screen():
-    assert set(GAME_SCREENS) == set(game_names())
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=type)

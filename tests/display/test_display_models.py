@@ -173,7 +173,7 @@ def test_render_of_a_match_partie_draws_it_as_the_live_counter_does(emulator, tm
     from rules.record import replay_file
 
     player = emulator(points_limit=30, innings_limit=5)
-    player.play("\n" * 4 + "\n\n" + "87" "0" "0" "2" "0" "0")       # partie 1: A 30 in inning 1 … B misses
+    player.play("\n" * 6 + "\n\n" + "87" "0" "0" "2" "0" "0")       # captains; partie 1: A 30 … B misses
     player.play("\n1h\n\n")                                          # closed; partie 2: the home player starts
     live = player.play("12")[-1]
     assert live["match"]["partie"] == 2 and sum(live["match"]["points"].values()) == 2

@@ -1,8 +1,10 @@
 """docs/referee.md documents the `--keys` script format: every character the script reader takes,
-and nothing it refuses (issue 24)."""
+and nothing it refuses (issue 24); the key timings it states are the code's."""
 import re
+import tomllib
 from pathlib import Path
 
+from input.debounce import BOUNCE, HOLD_MARGIN, LONG_PRESS
 from input.terminal import CHARS, HOLD_PREFIX
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "referee.md"
@@ -27,3 +29,16 @@ def test_the_keys_that_are_not_printable_are_named():
     for words in ("line break", "Esc", "Backspace", "space", "Tab"):
         assert words in table
     assert "refused" in table and "script clock" in table
+
+
+def test_the_timings_the_doc_states_are_the_ones_the_keys_use():
+    """Issue 25, defaults said once: the long press, the scripts' hold margin and the debounce time
+    live in input/debounce.py; the guide's sentences and its [keypad] example state those values."""
+    text = DOC.read_text(encoding="utf-8")
+    assert f"`long_press` ({LONG_PRESS:g} s, `input.debounce.LONG_PRESS`)" in text
+    assert f"`long_press` + {HOLD_MARGIN:g} s" in text
+    assert f"(`debounce`, {BOUNCE * 1000:g} ms)" in text
+    example = re.search(r"```toml\n(\[keypad\]\n.*?)```", text, re.S)
+    assert example is not None
+    keypad = tomllib.loads(example.group(1))["keypad"]
+    assert (keypad["debounce"], keypad["long_press"]) == (BOUNCE, LONG_PRESS)

@@ -81,9 +81,10 @@ def table_for(tmp_path, evening):
 
 
 def start_fixture(table: Table) -> dict:
-    """Ready → tonight's fixture → everybody present (both teams) → the lot draw shown."""
+    """Ready → tonight's fixture → everybody present (both teams) → the captains (A.6.1: the first
+    present) → the lot draw shown."""
     assert table.screen["screen"] == "ready"
-    table.ui("confirm", "confirm", "confirm", "confirm")
+    table.ui("confirm", "confirm", "confirm", "confirm", "confirm", "confirm")
     lot = table.screen
     assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
     table.ui("confirm")
@@ -225,6 +226,7 @@ def test_eightball_team_match_reaches_the_league_server(evening, tmp_path, table
         table = table_for(http_sync(server.port), game="8ball")
         assert table.screen["screen"] == "ready"
         table.ui("confirm", "confirm", "confirm", "confirm")          # tonight's fixture, all present
+        table.ui("confirm", "confirm")                                # the captains (A.6.1)
         for number, winner in enumerate("aba", start=1):
             assert table.screen["title"] == f"Zápas {number}: domácí"
             table.ui(number, "confirm", number, "confirm")             # the n-th player of each team

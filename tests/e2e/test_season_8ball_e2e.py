@@ -102,6 +102,7 @@ def start_tonight(table: Table, fixture: dict) -> None:
     for side in ("home", "away"):
         assert_roster_shown(table, fixture[side], TEAMS[fixture[side]][1])    # Čermák after Bartoš, Chalupa after Hrubý
         table.ui("confirm")
+    table.ui("confirm", "confirm")                          # the captains (A.6.1): the first present
 
 
 def play_individual(table: Table, number: int, games: str, ending) -> None:
@@ -184,7 +185,7 @@ def player_of(fixture: dict, side: str, number: int) -> str:
 def check_the_match(port: int, fixture: dict) -> str:
     """The schedule links the fixture to its result (A.1.3); the match record (zápis) lists the
     individual matches with their players, winners, sets and games (RULES 2.9), the breaks
-    (RULES 2.3, 8B:8) and the captains' signatures (A.6.1). Returns the match's id."""
+    (RULES 2.3 with 8B:2b, 8B:8) and the captains' signatures (A.6.1). Returns the match's id."""
     record = linked_result(port, LEAGUE, fixture, {"home": 2, "away": 1})
     match_id = record["match"]
     assert record["game"] == "8ball" and record["fixture"] == fixture["id"] and record["closed"] is True
@@ -203,7 +204,9 @@ def check_the_match(port: int, fixture: dict) -> str:
         assert (m["home"]["games"], m["away"]["games"]) == games
         assert [s["winner"] for s in m["sets"]] == set_winners
         openers = [g["breaker"] for g in m["games"] if g["game"] == 1]
-        assert openers == ["away", "home", "away"][:len(openers)]      # RULES 2.3 away breaks; 8B:8 sets alternate
+        # RULES 2.3 (8B:2b): away breaks the 1st individual match, home the 2nd …; 8B:8 sets alternate
+        first, then = ("away", "home") if number % 2 else ("home", "away")
+        assert openers == [first, then, first][:len(openers)]
     assert record["totals"] == {"home": {"sets": 3, "games": 8, "matches": 2},
                                 "away": {"sets": 2, "games": 5, "matches": 1}}
     page = fetch_html(port, f"/matches/{match_id}.html")

@@ -88,7 +88,7 @@ def play_tonight(table: Table, fixture: dict, nights, *, offered=None, played=No
     for side in ("home", "away"):
         table.ui("confirm")
         assert_roster_shown(table, fixture[side], TEAMS[fixture[side]][1])     # Černý first, not last
-    table.ui("confirm")
+    table.ui("confirm", "confirm", "confirm")                                  # all present; the captains (A.6.1)
     lot = table.screen
     assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
     table.ui("confirm")

@@ -102,6 +102,7 @@ def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
         menu = table.service.screen()
         assert menu["items"][menu["selected"]] == "4 Sokol Dvůr – Jiskra Hořice"
         table.keys("enter", "enter", "enter")                 # tonight's fixture, all present
+        table.keys("enter", "enter")                          # the captains (A.6.1): the first present
         lot = table.service.screen()
         assert lot["screen"] == "lotdraw" and len(lot["pairs"]) == 4
         table.keys("enter")
@@ -120,8 +121,9 @@ def test_match_night_through_mock_buttons(night_config, tmp_path, clock):
         result = table.service.screen()
         assert result["screen"] == "match" and result["points"] == {"home": 8, "away": 0}
         table.keys("enter")                                   # A.6.9d: the captains sign, home …
-        table.keys("enter", "enter")
-        table.keys("enter", "enter")                          # … then away: the match is sent
+        table.keys("enter", "enter")                          # (habitual Enter presses sign nothing)
+        table.hold("enter")                                   # … by the long press (issue 24) …
+        table.hold("enter")                                   # … then away: the match is sent
         assert table.service.screen()["screen"] == "ready"
         assert table.service.screen()["unsent"] == 3          # partie 4 and the match can be taken back
         table.wait(TAKE_BACK_SECONDS)                         # nobody did: they are final

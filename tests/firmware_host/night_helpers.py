@@ -20,8 +20,11 @@ def write_night(path, points_limit: int) -> None:
 
 
 def sign_off(night) -> None:
-    """On the match result: Enter opens the home captain's menu; each captain takes the first name
-    offered and "Podepisuji" (A.6.9d); the away captain's menu follows, then the match is sent."""
+    """On the match result: Enter asks the home captain chosen at setup (A.6.1) to sign; the long
+    press takes "Podepisuji" (A.6.9d, issue 24); the away captain is asked next, then the match is
+    sent. A captain not chosen at setup (a team that did not come) picks the first name offered."""
     night.ui("confirm")
     while night.match is not None and night.match.awaiting is not None:
-        night.ui("confirm"), night.ui("confirm")
+        if night.screen()["items"][0] != "1 Podepisuji":
+            night.ui("confirm")                     # the first name offered
+        night.ui("menu")

@@ -188,7 +188,7 @@ def test_the_service_fetches_with_its_sync_identity_and_uses_the_league_from_the
     assert keeper.source == "league.toml" and keeper.refresh()
     service.night.ui("confirm")
     assert chosen(service.night.screen()) == "Sokol Dvůr – Jiskra Hořice"      # the receiver's, not the file's
-    for _ in range(3):                # tonight's fixture, then everybody present on both rosters
+    for _ in range(5):                # tonight's fixture, everybody present on both rosters, the captains
         service.night.ui("confirm")
     match = service.night.match
     assert match.present == {"home": list(FETCHED["Sokol Dvůr"]), "away": list(FETCHED["Jiskra Hořice"])}

@@ -92,6 +92,8 @@ def start_league_match(night):
     night.ui("confirm")            # tonight's fixture
     night.ui("confirm")            # home: everybody present (cursor starts on "Hotovo")
     night.ui("confirm")            # away: everybody present
+    night.ui("confirm")            # A.6.1: the home team's captain (the first present)
+    night.ui("confirm")            # … and the away team's: the match starts
 
 
 def test_lot_draw_is_seeded_shown_and_recorded(setup):
@@ -105,7 +107,7 @@ def test_lot_draw_is_seeded_shown_and_recorded(setup):
     assert screen == {"screen": "lotdraw", "seed": seed, "pairs": expected}
     night.ui("confirm")
     assert night.screen()["title"] == "Partie 1: kdo začíná?"
-    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"]]
+    assert night.screen()["items"] == ["1 " + expected[0]["home"], "2 " + expected[0]["away"], "3 Přerušit utkání"]
 
 
 def test_absent_player_is_not_drawn_and_too_few_players_are_refused(setup):
@@ -378,7 +380,7 @@ def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     assert screen["partie"] == ["Jiskra Hořice nepřišel (kontumace)"]
     night.ui("confirm")                                             # only Sokol's captain signs (A.3.7)
     assert night.screen()["title"] == "Kapitán: Sokol Dvůr" and night.screen()["items"][0] == "1 Novák"
-    night.ui("confirm"), night.ui("confirm")
+    night.ui("confirm"), night.ui("menu")                          # Novák signs by the long press
     settle(night)
     [item] = outbox.pending()
     summary = item.content["summary"]
@@ -571,7 +573,7 @@ def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stay
     night = league_night_after_the_first_partie(setup)
     settle(night)
     before = night.screen()
-    with pytest.raises(Said, match="1–2"):
+    with pytest.raises(Said, match="1–3"):
         night.ui("cancel")
     assert night.screen() == before and night.phase == "menu"
     night.ui(1), night.ui("confirm")
@@ -579,19 +581,23 @@ def test_back_on_who_starts_the_next_partie_says_what_it_wants_and_the_menu_stay
 
 
 def test_insert_offers_only_the_places_a_forgotten_inning_fits_and_says_why_where_none_does(setup):
-    """Issue 12, RULES 1.4 / B.4.1 / B.9.2: A reached the limit in their last inning, so an inning
-    inserted "na konec" could never fit (A would reach 20 before it) and is not offered; B has as
-    many innings as A, who opens every round, so no place fits B and the counter says why."""
+    """Issue 12, RULES 1.4 / B.4.1: B has as many innings as A, who opens every round, so no place
+    fits B and the counter says why; A's places are offered. After the end (B.9.2, RULES 1.4 item 9)
+    Enter only asks to close: the record is final."""
     night, _ = night_of(setup)
     start_single(night)
-    finish_partie(night)                                  # A: 20 in inning 1, B: an equalising miss
-    night.ui("confirm"), night.ui(4), night.ui("confirm")    # finished: Ano, Ne, Opravit, Vložit náběh
-    night.ui(1), night.ui("confirm")                          # A
-    assert night.screen()["items"] == ["1 před 1. náběh"]     # no "na konec"
-    night.ui("cancel")
+    play(night, {"cmd": "miss"}, {"cmd": "miss"})            # one inning each, A at the table
+    night.ui("confirm"), night.ui(2), night.ui("confirm")    # Zápis partie: Opravit, Vložit náběh
     night.ui(2)
     with pytest.raises(IllegalCommand, match="Vložit nelze: Hráč 2 by měl víc náběhů než začínající"):
         night.ui("confirm")                                   # B
+    night.ui("confirm"), night.ui(2), night.ui("confirm")
+    night.ui(1), night.ui("confirm")                          # A
+    assert night.screen()["items"] == ["1 před 1. náběh", "2 na konec"]
+    night.ui("cancel"), night.ui("cancel"), night.ui("cancel")
+    finish_partie(night)
+    night.ui("confirm")
+    assert night.screen()["items"] == ["1 Ano", "2 Ne"]
 
 
 def test_a_refused_forgotten_inning_says_which_limit_it_breaks(setup):
@@ -660,7 +666,10 @@ def test_a_closed_match_and_a_match_given_up_are_taken_back_on_the_ready_screen(
     assert summary["points"] == {"home": 8, "away": 0} and outbox.unsent() == 5
     assert len(summary["signatures"]) == 2
 
-    start_league_match(night)
+    night.ui("confirm"), night.ui(4), night.ui("confirm")     # tonight's fixture, played: asked (issue 24) …
+    night.ui(1), night.ui("menu")                             # … and set up again on purpose
+    for _ in range(4):
+        night.ui("confirm")                                   # everybody present; the captains
     night.ui("confirm"), night.ui(1), night.ui("confirm")
     play(night, {"cmd": "score", "value": 2})
     night.ui("confirm"), night.ui(3), night.ui("confirm"), night.ui(1), night.ui("menu")   # Zrušit utkání: Ano

@@ -67,6 +67,9 @@ def referee_step(night: Night) -> None:
     if screen["screen"] == "menu" and screen["items"][0] == "1 Ano":
         night.ui(1), night.ui("menu")            # closing: "Ano" is taken by the long press (issue 12)
         return
+    if screen["screen"] == "menu" and screen["items"][0] == "1 Podepisuji":
+        night.ui("menu")                         # a captain signs by the long press (issue 24)
+        return
     night.ui("confirm")
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from cli.commands.run import load_or_wait
 from cli.main import main
+from desk_helpers import FakeClock
 from display.counter import Counter
 from display.devices import DisplayFault, open_device
 from display.settings import DisplaySettings
@@ -18,7 +19,6 @@ from firmware_host.service import IDLE_WAKE, Command, Service, Stop, Ui
 from firmware_host.settings import load
 from input.events import DeviceStatus, KeyEvent
 from input.referee import Referee
-from input.testing import FakeClock
 
 CONFIG = '[device]\nvenue = "Test"\ndata_dir = "data"\n'
 
@@ -269,9 +269,44 @@ def test_config_error_is_shown_then_the_service_waits_for_a_fixed_file(tmp_path)
     config = load_or_wait(path, notifier, poll=3.0, sleep=sleep, show_error=shown.append)
     assert config.device.venue == "Test"
     expected = f'{path}: [rules.carom] points_limit: expected a whole number, got "many"'
-    assert shown == [{"screen": "error", "code": "config", "text": expected}]
+    on_counter = 'config.toml: [rules.carom] points_limit: expected a whole number, got "many"'
+    assert shown == [{"screen": "error", "code": "config", "text": on_counter, "where": "[rules.carom] points_limit"}]
     assert notifier.sent[0] == ("ready", f"config error: {expected}")
     assert sleeps == [3.0, 3.0, 3.0] and notifier.sent.count(("watchdog",)) == 3
+
+
+def test_a_config_error_pages_the_file_section_and_option_on_the_counter_while_it_waits(tmp_path, monkeypatch):
+    """Issue 24 item 4: the counter showed only "CHYBA config" — the error's pages never turned
+    while the service waited for a fixed file. Now the wait wakes for each page: the file, the
+    section, the option and the fault all come round on a 64x16 counter; a 7-segment board says
+    the section and the option a word at a time."""
+    from cli.commands.boot import ErrorCounter
+    from display_helpers import Said, segment_pages
+
+    path = tmp_path / "config.toml"
+    path.write_text('[device]\nvenue = "Test"\n[rules.carom]\npoints_limit = "many"\n'
+                    '[display]\ndriver = "dummy"\nwidth = 64\nheight = 16\n', encoding="utf-8")
+    now = [100.0]
+    monkeypatch.setattr("cli.commands.boot.time.monotonic", lambda: now[0])
+    said, sleeps = Said(monkeypatch), []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        now[0] += seconds
+        if now[0] > 160:                    # staff fix the file a minute later
+            path.write_text(CONFIG, encoding="utf-8")
+            os.utime(path, ns=(1, 1))
+
+    counter = ErrorCounter(path)
+    load_or_wait(path, Recorder(), sleep=sleep, show_error=counter.show, turn_page=counter.tick,
+                 clock=lambda: now[0])
+    counter.close()
+    shown = " ".join(said.texts).upper()
+    for part in ("CHYBA NASTAVENÍ", "CONFIG.TOML", "[RULES.CAROM]", "POINTS_LIMIT", "WHOLE", '"MANY"'):
+        assert part in shown, part
+    assert max(sleeps) <= 3.0 and len(sleeps) > 15               # woke for every page, and to poll
+    model = {"screen": "error", "code": "config", "where": "[rules.carom] points_limit", "text": "…"}
+    assert segment_pages(model, 8, seconds=12) == ["Err conf", "   rules", "   carom", "points_l"]
 
 
 def test_a_missing_league_file_is_named_by_its_option_and_the_service_waits(tmp_path):
@@ -285,7 +320,7 @@ def test_a_missing_league_file_is_named_by_its_option_and_the_service_waits(tmp_
 
     config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
     assert config.device.league == str(tmp_path / "liga.toml")
-    assert shown[0]["text"] == f"{path}: [device] league: {tmp_path / 'liga.toml'}: file not found"
+    assert shown[0]["text"] == f"config.toml: [device] league: {tmp_path / 'liga.toml'}: file not found"
 
 
 def test_run_with_missing_config_file_waits_too(tmp_path):
@@ -413,8 +448,8 @@ def test_a_broken_league_file_waits_like_a_broken_config(tmp_path):
 
     config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
     assert config.device.league == str(tmp_path / "league.toml")
-    assert shown == [{"screen": "error", "code": "config",
-                      "text": f"{tmp_path / 'league.toml'}: [teams.1] players: a player is listed twice"}]
+    assert shown == [{"screen": "error", "code": "config", "where": "[teams.1] players",
+                      "text": "league.toml: [teams.1] players: a player is listed twice"}]
 
 
 def test_a_failing_sd_card_refuses_the_command_and_says_so(config, monkeypatch):
@@ -450,8 +485,9 @@ def test_an_unusable_data_dir_is_a_config_error_naming_the_option(tmp_path):
 
     config = load_or_wait(path, Recorder(), sleep=sleep, show_error=shown.append)
     assert config.device.data_dir == str(tmp_path / "data")
-    assert shown == [{"screen": "error", "code": "config", "text":
-                      f"{path}: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: Not a directory"}]
+    assert shown == [{"screen": "error", "code": "config", "where": "[device] data_dir", "text":
+                      f"config.toml: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: "
+                      "Not a directory"}]
 
 
 def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_exit(tmp_path, monkeypatch):

@@ -11,16 +11,20 @@ import pytest
 from input import messages
 from input.keymap import actions_for
 from input.messages import LANGUAGES, catalog, has, label
-from rules.night import LOST_ON_THE_EIGHT
+from rules.eightball.match import LOST_ON_THE_EIGHT
+from rules.games import game_names
+from rules.night import INTERRUPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "input", ROOT / "firmware_host"]
-# Ids the code builds from a game or a screen (f"close_{game}", "hint_" + phase, …).
-GAMES = ("carom", "8ball")
-BUILT = ([f"{stem}_{game}" for stem in ("single", "close", "not_over") for game in GAMES]
+# Ids the code builds from a game or a screen (game_text: "close" and 8-ball's "close_8ball",
+# "hint_" + phase, …).
+GAME_WORDS = ("single", "close", "not_over", "partie_n", "close_partie", "not_finished", "hint_finished")
+BUILT = (list(GAME_WORDS) + [f"{stem}_8ball" for stem in GAME_WORDS]
          + [f"hint_{phase}" for phase in ("ready", "lotdraw", "result", "partie", "finished",
                                             "hold_menu", "menu")]
          + [f"pocket_last_{group}" for group in ("solid", "stripe")]
+         + [f"interrupt.{reason}" for reason in INTERRUPTIONS]
          + [f"loss.{reason}" for reason in LOST_ON_THE_EIGHT])
 
 
@@ -32,13 +36,15 @@ def po_entries(language: str) -> dict:
 
 
 def used_ids() -> set[str]:
-    """Text ids written literally in the code: say("…"), t("…"), self.t("…"), partie_text(t, board, "…")."""
+    """Text ids written literally in the code: say("…"), t("…"), self.t("…"), partie_text(t, board, "…"),
+    game_text("…", …), t.game("…", …)."""
     found = set()
     for folder in SOURCES:
         for path in folder.rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             found |= set(re.findall(r'\b(?:say|t)\("([a-z0-9_]+)"\s*[,)]', text))
             found |= set(re.findall(r'\bpartie_text\([^()"]*"([a-z0-9_]+)"\)', text))
+            found |= set(re.findall(r'\b(?:game_text|t\.game)\("([a-z0-9_]+)"', text))
     return found
 
 
@@ -69,7 +75,7 @@ def test_every_text_the_code_asks_for_is_in_the_catalog(language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_action_a_key_can_do_has_a_label(language, game):
     assert [a for a in actions_for(game) if not has(f"label.{a}", language)] == []
     assert label("score2", "cs") == "+2 (mantinel)" and label("no_such_action") == "no_such_action"

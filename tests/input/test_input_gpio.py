@@ -6,11 +6,11 @@ from gpiozero import Device
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from desk_helpers import Desk
 from input.buttons import Buttons
 from input.events import DeviceStatus, KeyEvent
 from input.matrix import MatrixKeypad, ghost_free
 from input.settings import DEFAULT_COLS, DEFAULT_ROWS, MATRIX_KEYS
-from input.testing import Desk
 from rules.board import Board
 
 ROWS, COLS = DEFAULT_ROWS, DEFAULT_COLS

@@ -3,7 +3,7 @@ from PIL import Image, ImageChops
 
 from cli.main import main
 from input.keycard import find_font, render
-from input.keymap import DEFAULTS
+from input.keymap import default_keymap
 from input.settings import KeypadSettings
 
 CONFIG = """
@@ -39,8 +39,8 @@ def test_cli_uses_the_config_game_and_devices(tmp_path, capsys):
 
 def test_a_changed_binding_changes_the_card():
     settings = KeypadSettings()
-    default = render(DEFAULTS["carom"], settings)
-    changed = render(DEFAULTS["carom"].with_overrides({"5": "score1"}, {}), settings)
+    default = render(default_keymap("carom"), settings)
+    changed = render(default_keymap("carom").with_overrides({"5": "score1"}, {}), settings)
     assert default.size == changed.size
     assert ImageChops.difference(default, changed).getbbox() is not None
 
@@ -54,7 +54,7 @@ def test_bad_config_is_one_line_and_status_2(tmp_path, capsys):
 
 
 def test_default_font_when_no_truetype_font_is_given():
-    assert render(DEFAULTS["8ball"], KeypadSettings(), "en", font_path="").width > 1000
+    assert render(default_keymap("8ball"), KeypadSettings(), "en", font_path="").width > 1000
     assert find_font() is None or find_font().endswith(".ttf")
 
 
@@ -63,21 +63,21 @@ def test_the_8ball_card_maps_the_pockets_as_rules_2_1_numbers_them():
     middle, 6 top right — each labelled with the key that enters that pocket."""
     from input.keycard import pocket_map
 
-    assert pocket_map(DEFAULTS["8ball"]) == [(1, (0, 0), "1"), (2, (0, 1), "2"), (3, (0, 2), "3"),
+    assert pocket_map(default_keymap("8ball")) == [(1, (0, 0), "1"), (2, (0, 1), "2"), (3, (0, 2), "3"),
                                              (4, (1, 2), "4"), (5, (1, 1), "5"), (6, (1, 0), "6")]
 
 
 def test_a_rebound_pocket_key_is_what_the_pocket_map_shows():
     from input.keycard import pocket_map
 
-    keymap = DEFAULTS["8ball"].with_overrides({"1": "none", "7": "pocket1"}, {})
+    keymap = default_keymap("8ball").with_overrides({"1": "none", "7": "pocket1"}, {})
     assert pocket_map(keymap)[0] == (1, (0, 0), "7")
     settings = KeypadSettings()
-    default, rebound = render(DEFAULTS["8ball"], settings), render(keymap, settings)
+    default, rebound = render(default_keymap("8ball"), settings), render(keymap, settings)
     assert ImageChops.difference(default.crop((0, 1000, default.width, 1500)),
                                  rebound.crop((0, 1000, rebound.width, 1500))).getbbox() is not None
 
 
 def test_only_the_8ball_card_has_a_pocket_map():
     settings = KeypadSettings()
-    assert render(DEFAULTS["8ball"], settings).height > render(DEFAULTS["carom"], settings).height + 400
+    assert render(default_keymap("8ball"), settings).height > render(default_keymap("carom"), settings).height + 400

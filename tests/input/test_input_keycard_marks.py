@@ -4,7 +4,7 @@ import pytest
 
 from display.text import texts
 from input.keycard import marks, render
-from input.keymap import DEFAULTS
+from input.keymap import default_keymap
 from input.settings import KeypadSettings
 
 
@@ -28,7 +28,7 @@ def test_the_card_explains_the_8ball_marks(language):
 
 def test_the_marks_are_drawn_on_the_card():
     settings = KeypadSettings()
-    card = render(DEFAULTS["carom"], settings)
+    card = render(default_keymap("carom"), settings)
     bare = card.crop((0, card.height - 200, card.width, card.height))
     assert bare.getbbox() is not None
     assert card.height < 3000

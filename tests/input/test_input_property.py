@@ -4,9 +4,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from desk_helpers import Desk
 from input.events import DeviceStatus, KeyEvent
 from input.keymap import KEY_NAMES
-from input.testing import Desk
 from rules.board import Board
 
 HEADERS = {

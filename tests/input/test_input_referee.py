@@ -1,8 +1,8 @@
 """The referee's keys → record commands on the real rule cores (issue 5, RULES Parts 1 and 2)."""
 import pytest
 
-from input.keymap import DEFAULTS
-from input.testing import Desk
+from desk_helpers import Desk
+from input.keymap import default_keymap
 from rules.board import Board
 
 CAROM = {"game": "carom", "a": "Novák", "b": "Dvořák", "points_limit": 200, "innings_limit": 15}
@@ -61,7 +61,8 @@ def test_english_messages():
 
 
 def test_forfeit_needs_long_press_menu_and_confirm():
-    """RULES 1.4.8: a forfeit is entered by the referee — through a long press and a confirm."""
+    """RULES 1.4.8: a forfeit is entered by the referee — through a long press and the one yes/no
+    question of an irreversible choice (issue 24): it starts on "Ne", "Ano" takes the long press."""
     desk = carom()
     desk.tap("enter")                     # a short press is just "confirm" for the service
     assert desk.ui == ["confirm"] and desk.screen is None
@@ -69,31 +70,42 @@ def test_forfeit_needs_long_press_menu_and_confirm():
     assert desk.screen["screen"] == "menu"
     assert desk.screen["items"][:2] == ["1 Vzdává Novák", "2 Vzdává Dvořák"]
     desk.tap("2")
-    assert desk.screen == {"screen": "prompt", "title": "Vzdává Dvořák?", "value": None,   # a question:
-                           "hint": "podržet Enter = ano, jiná = ne"}                      # no cursor
+    assert desk.screen == {"screen": "menu", "title": "Vzdává Dvořák?", "items": ["1 Ano", "2 Ne"], "selected": 1}
     assert desk.commands == []
-    desk.tap("enter")                     # issue 12: a habitual Enter answers "Ne" and says how to say "Ano"
-    assert desk.commands == [] and desk.screen is None and desk.messages[-1] == "Ne (ano = podržet Enter)"
-    desk.hold("enter"), desk.tap("2")
+    desk.tap("enter")                     # issue 12: a habitual Enter on "Ne" takes nothing
+    assert desk.commands == [] and desk.screen is None
+    desk.hold("enter"), desk.tap("2"), desk.tap("1")
+    desk.tap("enter")                     # Enter on "Ano" says how to say it
+    assert desk.commands == [] and desk.messages[-1] == "Ano = podržet Enter"
     desk.hold("enter")                    # the long press says "Ano"
     assert desk.commands == [{"cmd": "forfeit", "by": "b"}]
     assert desk.board.summary()["forfeit"] == "b" and desk.screen is None
 
 
-def test_confirm_is_cancelled_by_any_other_key():
+def test_the_forfeit_question_says_what_to_press_and_back_leaves_it():
     desk = carom().keys("hold:enter 1 0")
+    assert desk.commands == [] and desk.screen["title"] == "Vzdává Novák?"
+    assert desk.messages == ["Vyberte 1–2, Enter"]
+    desk.keys("esc")
     assert desk.commands == [] and desk.screen is None
-    assert desk.messages == ["Zrušeno"]
+
+
+def test_a_rare_action_that_can_be_undone_is_confirmed_with_enter_and_any_other_key_cancels():
+    desk = eight().keys("7 0 hold:enter 2")               # PAT (8B:8) after the break: Enter = yes
+    assert desk.screen["title"] == "PAT – opakovat hru?"
+    desk.keys("0")
+    assert desk.commands == [{"cmd": "pot", "ball": "solid"}, {"cmd": "shot"}]          # the break only
+    assert desk.screen is None and desk.messages[-1] == "Zrušeno"
 
 
 def test_menu_navigation_with_redo_and_undo_keys():
-    desk = carom().keys("hold:enter 1 hold:enter hold:enter")   # a forfeit ends it: the close is offered
+    desk = carom().keys("hold:enter 1 1 hold:enter hold:enter")   # a forfeit ends it: the close is offered
     assert desk.screen["items"] == ["3 Uzavřít partii", "4 Test kláves"]     # digits fixed (issue 12)
     desk.keys("+ +")
     assert desk.screen["selected"] == 0
     desk.keys("enter")
-    assert desk.screen["title"] == "Uzavřít partii?"
-    desk.keys("hold:enter")
+    assert desk.screen["title"] == "Uzavřít partii?" and desk.screen["selected"] == 1     # on "Ne"
+    desk.keys("1 hold:enter")
     assert desk.ui[-1] == "new_partie" and desk.commands == [{"cmd": "forfeit", "by": "a"}]
 
 
@@ -111,7 +123,7 @@ def test_the_close_item_names_the_games_unit(game, language, item):
     desk = (carom if game == "carom" else eight)(language=language)
     forfeit = next(i.split()[0] for i in desk.keys("hold:enter").screen["items"]
                    if "Vzdává" in i or "forfeits" in i)      # an item's digit is the start of its text
-    desk.keys(f"{forfeit} hold:enter hold:enter")
+    desk.keys(f"{forfeit} 1 hold:enter hold:enter")
     assert desk.board.finished
     items = desk.screen["items"]
     close = {"carom": 3, "8ball": 7}[game]                    # the hold menu's digits are fixed (issue 12)
@@ -121,23 +133,23 @@ def test_the_close_item_names_the_games_unit(game, language, item):
 
 def test_menu_leaves_out_a_forfeit_the_core_refuses():
     """RULES 1.4.8: no forfeit once the partie is over (the core refuses it)."""
-    desk = carom().keys("hold:enter 1 hold:enter hold:enter")
+    desk = carom().keys("hold:enter 1 1 hold:enter hold:enter")
     assert not any("Vzdává" in item for item in desk.screen["items"])
     desk.keys("-")
     assert desk.screen is None
 
 
 def test_destructive_key_bound_to_a_tap_only_fires_on_hold():
-    keymap = DEFAULTS["carom"].with_overrides({"9": "none"}, {"9": "end_match"})
+    keymap = default_keymap("carom").with_overrides({"9": "none"}, {"9": "end_match"})
     desk = carom(keymap=keymap).keys("9")
     assert desk.messages == ["Podržte klávesu déle"] and desk.screen is None
     desk.keys("hold:9")
     assert desk.messages[-1] == "Partie neskončila" and desk.screen is None   # nothing to close yet
-    desk.keys("hold:enter 1 hold:enter hold:9")
+    desk.keys("hold:enter 1 1 hold:enter hold:9")
     assert desk.screen["title"] == "Uzavřít partii?"
-    desk.keys("enter")                    # issue 12: closing takes the long press; Enter answers "Ne"
+    desk.keys("enter")                    # issue 12: closing takes the long press; Enter on "Ne" closes
     assert desk.ui == [] and desk.screen is None
-    desk.keys("hold:9 hold:enter")
+    desk.keys("hold:9 1 hold:enter")
     assert desk.ui == ["new_partie"]
 
 
@@ -305,7 +317,7 @@ def test_digit_outside_a_prompt_in_8ball():
 @pytest.mark.parametrize("game", ["carom", "8ball"])
 def test_every_default_binding_is_a_known_action(game):
     from input.keymap import actions_for
-    keymap = DEFAULTS[game]
+    keymap = default_keymap(game)
     assert set(keymap.tap.values()) | set(keymap.hold.values()) <= set(actions_for(game))
 
 
@@ -335,7 +347,7 @@ def test_unplugged_keypad_forgets_its_held_keys():
 
 
 def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
-    keymap = DEFAULTS["carom"].with_overrides({}, {"enter": "none", "D": "none"})
+    keymap = default_keymap("carom").with_overrides({}, {"enter": "none", "D": "none"})
     desk = carom(keymap=keymap)
     desk.referee.start_keytest()
     desk.keys("hold:5")
@@ -344,7 +356,7 @@ def test_keytest_ends_with_any_held_key_when_no_key_opens_the_menu():
 
 def test_direct_stalemate_key_refused_before_the_break_without_a_confirm():
     """RULES 2.8: no PAT while the rack is full; the refusal comes at once."""
-    keymap = DEFAULTS["8ball"].with_overrides({}, {"/": "stalemate"})
+    keymap = default_keymap("8ball").with_overrides({}, {"/": "stalemate"})
     desk = eight(keymap=keymap).keys("hold:/")
     assert desk.screen is None and desk.messages == ["Hra ještě nezačala"]
     break_and_take_solids(desk)

@@ -1,7 +1,7 @@
 """Corrections after the fact: ``correct`` and ``insert`` (rules/carom/corrections.py).
 
-The rules are documented in docs/record-format.md ("Corrections"); B.9.2 and B.4.1 are the league
-clauses they rest on.
+The rules are documented in docs/record-format.md ("Corrections"); B.9.2 (RULES 1.4 item 9: the
+end stands) and B.4.1 are the league clauses they rest on.
 """
 import pytest
 from carom_helpers import board, command, players, refused
@@ -65,14 +65,6 @@ def test_insert_must_keep_the_players_alternating(player, reason):
     assert reason in str(err)
 
 
-def test_insert_beyond_the_innings_limit_is_refused():
-    """B.9.2: the last inning played stays the last; RULES 1.4.2 innings limit."""
-    b = board("1 m 1 m", innings_limit=1)
-    assert b.finished
-    err = refused(b, {"cmd": "insert", "player": "a", "inning": 1, "points": 0}, "inconsistent")
-    assert "innings limit 1" in str(err)
-
-
 def test_a_correction_cannot_reach_the_limit_before_the_last_inning():
     """RULES 1.4.1: reaching the limit ends the inning and leads to the end of the partie."""
     b = board("10 m 1 m 1 m", points_limit=30)
@@ -109,14 +101,35 @@ def test_a_correction_that_ends_the_partie_ends_the_frozen_announcement_too():
     assert b.finished and b.summary()["counter"]["frozen"] is False
 
 
-def test_correcting_points_after_the_innings_limit_changes_the_result():
-    """RULES 1.4.5: the result follows the corrected points."""
-    b = board("10 m 2 2 1 m", innings_limit=1)
-    assert b.summary()["result"] == "a"
-    fix(b, "correct", "b", 1, 10)
-    assert b.summary()["result"] == "draw"
-    fix(b, "correct", "b", 1, 11)
-    assert b.summary()["result"] == "b" and b.finished
+@pytest.mark.parametrize("played, ending", [
+    ("10 m 2 2 1 m", "both played the innings limit (1.4.5)"),
+    ("1 m 1 m 1 m 20 10", "B reached the limit (1.4.3)"),
+    ("10 m 2 m Fb", "B forfeited (1.4.8)"),
+])
+@pytest.mark.parametrize("cmd", [{"cmd": "correct", "player": "b", "inning": 1, "points": 11},
+                                 {"cmd": "insert", "player": "a", "inning": 1, "points": 0}])
+def test_1_4_9_after_the_ending_stroke_corrections_are_refused_citing_b_9_2(played, ending, cmd):
+    """RULES 1.4 item 9 (B.9.2): once the stroke that ends the partie counted, the result is final
+    even if an error in the record is found later: a correction or an inserted inning is refused,
+    saying why, and changes nothing."""
+    b = board(played, innings_limit=1 if played == "10 m 2 2 1 m" else 15, points_limit=30)
+    before = b.summary()
+    assert before["finished"], ending
+    err = refused(b, cmd, "end_stands")
+    assert "B.9.2" in str(err) and b.summary() == before
+
+
+def test_1_4_9_the_ending_stroke_undone_at_once_reopens_the_corrections():
+    """RULES 1.4 item 9 Decision: the referee may still undo the last stroke at once (a mis-keyed
+    stroke); the partie goes on, and an earlier inning can be corrected before it ends again."""
+    b = board("10 m 2 2 1 m 1 m m", innings_limit=2)          # B's last inning a miss: A won 11:5
+    assert b.finished and b.summary()["result"] == "a"
+    b.push(command("u"))                                       # the ending miss undone
+    assert not b.finished
+    fix(b, "correct", "a", 1, 4)                               # A's first inning was really 4
+    b.push({"cmd": "score", "value": 1}), b.push({"cmd": "miss"})
+    assert b.finished and players(b)["a"]["points"] == 5 and players(b)["b"]["points"] == 6
+    assert b.summary()["result"] == "b"
 
 
 def test_a_player_who_reached_the_limit_keeps_it_the_last_inning_takes_up_a_change():
@@ -145,20 +158,6 @@ def test_an_inning_after_the_one_that_reached_the_limit_is_refused():
     """RULES 1.4.1: reaching the limit ends the player's innings."""
     b = board("10 m m 20", points_limit=30)
     refused(b, {"cmd": "insert", "player": "a", "inning": 3, "points": 0}, "inconsistent")
-
-
-def test_after_b_reached_the_limit_a_has_no_later_inning():
-    """RULES 1.4.3."""
-    b = board("1 m 1 m 1 m 20 10", points_limit=30)
-    assert b.summary()["result"] == "b"
-    refused(b, {"cmd": "insert", "player": "a", "inning": 1, "points": 0}, "inconsistent")
-
-
-def test_correcting_a_forfeited_partie_keeps_the_forfeit():
-    """RULES 1.4.8: the forfeit stands; the figures are corrected."""
-    b = fix(board("10 m 2 m Fb"), "correct", "b", 1, 3)
-    s = b.summary()
-    assert s["result"] == "a" and s["forfeit"] == "b" and players(b)["b"]["points"] == 3
 
 
 def test_a_correction_can_be_undone():

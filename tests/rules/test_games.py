@@ -53,10 +53,22 @@ def test_2_9_an_individual_match_won_brings_one_team_point_by_default():
     assert eightball.partie_points(board.summary()) == {"a": 0, "b": 1}
 
 
-def test_2_3_the_away_player_breaks_the_first_game_of_a_team_match():
-    """8B:2b: the home player racks, the away player breaks; a single match: player "a" starts."""
+def test_2_3_the_away_player_breaks_the_first_individual_match_then_they_alternate():
+    """RULES 2.3 (8B:2b corrected): the home player racks and the away player breaks the 1st
+    individual match of a team meeting, the home player the 2nd, the away player the 3rd …; a
+    single match outside the league: player "a", the one picked to start."""
     first_break = game_for("8ball").first_break
-    assert first_break("a") == "b" and first_break("b") == "a"
-    assert first_break(None) == "a"
+    assert [first_break("a", n) for n in (1, 2, 3, 4)] == ["b", "a", "b", "a"]
+    assert [first_break("b", n) for n in (1, 2, 3, 4)] == ["a", "b", "a", "b"]
+    assert first_break(None, 1) == first_break(None, 2) == "a"
     with pytest.raises(ValueError):
-        first_break("home")
+        first_break("home", 1)
+
+
+@pytest.mark.parametrize("partie, breaker", [(None, "b"), (1, "b"), (2, "a"), (3, "b"), (4, "a")])
+def test_2_3_a_header_without_first_break_takes_it_from_home_and_the_partie_number(partie, breaker):
+    """RULES 2.3 (8B:2b): a record of individual match ``partie`` that does not say who broke."""
+    header = {"game": "8ball", "a": "A", "b": "B", "home": "a"}
+    if partie is not None:
+        header["partie"] = partie
+    assert Board(header).summary()["current"]["breaker"] == breaker

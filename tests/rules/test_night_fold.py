@@ -1,4 +1,6 @@
 """The match night as a pure fold (rules/night.py): events in, an immutable night out."""
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -6,6 +8,7 @@ from hypothesis import strategies as st
 from rules import night
 from rules.board import Board
 from rules.carom.match import match_result
+from rules.eightball.match import LOST_ON_THE_EIGHT, news
 
 HOME = ["Novák", "Dvořák", "Svoboda", "Černý"]
 AWAY = ["Kučera", "Veselý", "Horák", "Němec"]
@@ -95,9 +98,12 @@ def test_2_9_an_individual_match_scores_through_team_score(winner, home):
     assert line["home"] == header[home]
 
 
-def test_8b_2b_the_away_player_breaks_in_a_match_the_starter_in_a_single():
-    assert night.first_break("a") == "b" and night.first_break("b") == "a"
-    assert night.first_break(None) == "a"
+def test_8b_2b_each_individual_matchs_header_says_who_breaks_it():
+    """RULES 2.3 (8B:2b corrected): away, home, away … by the individual match's number."""
+    match = fold({**MATCH, "game": "8ball"}).match
+    for number, breaker in ((1, "b"), (2, "a"), (3, "b")):
+        match = replace(match, closed=({},) * (number - 1))
+        assert night.partie_header(match, "Novák", "Kučera", "a", {}, PLACE)["first_break"] == breaker
 
 
 def test_the_partie_header_carries_the_match_and_its_seed():
@@ -113,21 +119,21 @@ def test_the_partie_header_carries_the_match_and_its_seed():
 def test_2_3_rack_news_says_who_took_the_game_or_that_the_breaker_breaks_again():
     before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": True}}
     won = {**before, "games": {"a": 0, "b": 1}, "finished": False}
-    assert night.rack_news({"cmd": "pot8"}, before, won) == ("game_won", "b", None)
+    assert news({"cmd": "pot8"}, before, won) == ("game_won", "b", None)
     again = {**before, "finished": False}
-    assert night.rack_news({"cmd": "shot"}, before, again) == ("rerack", None, None)
-    assert night.rack_news({"cmd": "foul"}, before, again) is None
+    assert news({"cmd": "shot"}, before, again) == ("rerack", None, None)
+    assert news({"cmd": "foul"}, before, again) is None
 
 
-@pytest.mark.parametrize("reason", night.LOST_ON_THE_EIGHT)
+@pytest.mark.parametrize("reason", LOST_ON_THE_EIGHT)
 def test_2_7_a_game_lost_on_the_8_says_how(reason):
     """Issue 12: the counter says how the 8 lost the game, not only who took it."""
     before = {"sets": {"a": 0, "b": 0}, "games": {"a": 0, "b": 0}, "current": {"break_shot": False},
               "games_log": []}
     lost = {**before, "games": {"a": 0, "b": 1}, "games_log": [{"winner": "b", "reason": reason}]}
-    assert night.rack_news({"cmd": "shot"}, before, lost) == ("game_won", "b", reason)
+    assert news({"cmd": "shot"}, before, lost) == ("game_won", "b", reason)
     won = {**lost, "games_log": [{"winner": "b", "reason": "eight"}]}         # the 8 potted legally
-    assert night.rack_news({"cmd": "shot"}, before, won) == ("game_won", "b", None)
+    assert news({"cmd": "shot"}, before, won) == ("game_won", "b", None)
 
 
 def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
@@ -137,3 +143,50 @@ def test_a_3_7_a_match_a_team_did_not_come_to_has_nobody_present():
     single = night.match_event("s1", "carom", "2026-11-29", 1)
     assert list(single) == ["ev", "id", "game", "date", "partie_count"]      # no teams
     assert not fold(single).match.league
+
+
+@pytest.mark.parametrize("game, points", [("carom", {"home": 8, "away": 0}), ("8ball", {"home": 3, "away": 0})])
+def test_a_3_7_a_no_show_entered_at_the_table_is_a_match_item_with_the_absent_side(game, points):
+    """A.3.7 / issue 22: "Tým nepřišel" at the table gives the match item docs/record-format.md
+    ("A no-show") describes — the absent side under the match-level "forfeit", no partie, the
+    fixture — so the receiver can count it as the organiser's no-show."""
+    event = night.match_event("m2", game, "2026-11-29", 4 if game == "carom" else 3, home="Sokol",
+                              away="Jiskra", forfeit="away", fixture="f-1")
+    state = fold(event, night.sign_event("home", "Novák", "2026-11-29T19:45:00+01:00"))
+    summary = night.match_summary(state.match, {"venue": "U Lva", "table": "1"})
+    assert summary == {"id": "m2", "game": game, "date": "2026-11-29", "venue": "U Lva", "table": "1",
+                       "home": "Sokol", "away": "Jiskra", "seed": None, "partie_ids": [], "points": points,
+                       "finished": True, "forfeit": "away", "partie": [], "fixture": "f-1",
+                       "signatures": [{"side": "home", "captain": "Novák", "at": "2026-11-29T19:45:00+01:00"}],
+                       "objections": [], "unsigned": []}
+
+
+def test_a_6_5_an_interrupted_match_is_over_and_its_item_says_at_which_partie_and_why():
+    """A.6.5: interrupted at partie 2 for a dispute, the home captain confirming; the result is next,
+    the match is not given up any more; the item carries where and why, not finished."""
+    state = fold(MATCH, night.lot_event(fold(MATCH).match, 3))
+    board = carom_partie(state.match, "a", [20])
+    state = night.apply(state, night.closed_event(1, board.header, board.summary()))
+    in_play = carom_partie(state.match, "a", [5])
+    event = night.interrupt_event(state.match, "dispute", "Novák", "2026-11-29T21:00:00+01:00",
+                                  night.partie_line(in_play.header, in_play.summary()))
+    interrupted = night.apply(state, event)
+    match = interrupted.match
+    assert match.over and not match.abandonable and match.awaiting == "home" and interrupted.decision == "interrupt"
+    summary = night.match_summary(match, PLACE)
+    assert summary["interrupted"] == {"partie": 2, "reason": "dispute", "captain": "Novák",
+                                      "at": "2026-11-29T21:00:00+01:00",
+                                      "in_play": {"id": "m1-p2", "home": "A", "away": "B", "score": "5:0"}}
+    assert summary["finished"] is False and summary["partie_ids"] == ["m1-p1"]
+    assert night.apply(interrupted, {"ev": "reopen"}).match.interrupted is None     # taken back
+
+
+@pytest.mark.parametrize("events, reason", [
+    ((MATCH,), "boredom"),                                                     # not on the list
+    (({"ev": "match", "id": "s", "game": "carom", "date": "2026-11-29", "partie_count": 1},), "dispute"),  # no league
+    ((dict(MATCH, present={}, forfeit="away"),), "dispute"),                   # over already
+])
+def test_a_6_5_only_a_league_match_under_way_is_interrupted_for_a_listed_reason(events, reason):
+    state = fold(*events)
+    with pytest.raises(night.NightEventError):
+        night.apply(state, night.interrupt_event(state.match, reason, None, "2026-11-29T21:00:00+01:00"))

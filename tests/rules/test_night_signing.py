@@ -42,6 +42,31 @@ def test_a_6_9d_the_home_captain_answers_first_then_the_away_captain():
     assert state.match.awaiting is None and state.match.signed_off
 
 
+def test_a_6_1_the_captains_chosen_after_attendance_are_the_ones_who_answer():
+    """A.6.1: each team's captain is chosen before the first partie from its players present; the
+    sign-off is then that captain's (an objection too), and the match item names them."""
+    event = night.match_event("m1", "8ball", "2026-11-29", 2, home="Sokol", away="Jiskra",
+                              present={"home": HOME, "away": AWAY}, captains={"home": "Dvořák", "away": "Kučera"})
+    state = fold(event, closed(1), closed(2))
+    assert state.match.captains == {"home": "Dvořák", "away": "Kučera"}
+    with pytest.raises(night.NightEventError, match="captain of home is 'Dvořák'"):
+        night.apply(state, night.sign_event("home", "Novák", AT))
+    with pytest.raises(night.NightEventError):
+        night.apply(state, night.object_event("home", "Novák", "referee", 1, AT))
+    state = night.apply(state, night.sign_event("home", "Dvořák", AT))
+    state = night.apply(state, night.object_event("away", "Kučera", "scoring", None, AT))
+    summary = night.match_summary(state.match, {"venue": "U Lva", "table": "1"})
+    assert summary["captains"] == {"home": "Dvořák", "away": "Kučera"}
+    assert summary["signatures"] == [{"side": "home", "captain": "Dvořák", "at": AT}]
+
+
+def test_a_6_1_a_captain_not_present_is_refused_when_the_match_is_set_up():
+    with pytest.raises(night.NightEventError, match="not among the players present"):
+        fold(dict(MATCH, captains={"home": "Kučera", "away": "Veselý"}))
+    assert "captains" not in night.match_event("m1", "carom", "2026-11-29", 4, home="Sokol", away="Jiskra",
+                                               forfeit="away", captains={"home": "Novák"})   # nobody present
+
+
 def test_a_6_9d_a_captain_answers_once():
     state = fold(*OVER, night.sign_event("home", "Novák", AT))
     with pytest.raises(night.NightEventError):

@@ -1,9 +1,10 @@
-"""Drive a Referee and a Board by script with a fake clock: for tests and the service's tests.
+"""Drive a Referee and a Board by script with a fake clock: the input tests' and the service's tests'.
 
     desk = Desk(Board(header), "carom")
     desk.tap("1"); desk.hold("enter"); desk.tap("1"); desk.tap("enter")
     desk.board.summary()      # every accepted command was pushed, as the service would
 """
+from input.debounce import held_for
 from input.events import KeyEvent
 from input.keymap import KeyMap
 from input.referee import Referee
@@ -68,7 +69,7 @@ class Desk:
         return self
 
     def hold(self, key: str):
-        return self.tap(key, self.referee.debouncer.long_press + 0.2)
+        return self.tap(key, held_for(self.referee.debouncer.long_press))
 
     def keys(self, text: str):
         """Space-separated key names; "hold:enter" holds."""
