@@ -23,6 +23,16 @@ def test_a_store_is_at_the_latest_revision_and_reopening_changes_nothing(store, 
         again.close()
 
 
+def test_an_empty_postgresql_database_is_migrated_to_the_latest_revision(postgresql):
+    """The other PostgreSQL tests start from a copy of a migrated database; this one from nothing."""
+    store = Store(postgresql(migrated=False))
+    try:
+        assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+        assert store.devices.all() == []
+    finally:
+        store.close()
+
+
 LEGACY = [   # a store as the receiver made it before the migrations (rowid order, no seq columns)
     "CREATE TABLE devices (id TEXT PRIMARY KEY, secret BLOB NOT NULL, note TEXT NOT NULL DEFAULT '', "
     "added TEXT NOT NULL, role TEXT NOT NULL DEFAULT 'device')",
