@@ -25,7 +25,8 @@ which a device fetches and caches (firmware_host.league_keeper, docs/league.md).
 import datetime as dt
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from config.load import read_toml
 from config.options import Section
@@ -53,6 +54,12 @@ class League:
     name: str
     teams: tuple[Team, ...]
     fixtures: tuple[Fixture, ...]
+    rules: Mapping[str, int] = field(default_factory=dict)    # the competition's rules of play (wire.league)
+
+    def rules_header(self, game: str, config_rules: dict) -> dict:
+        """A league partie's rules: the competition's (from the receiver) over the config's, which
+        are the fallback for a league without them (league.toml, an older receiver)."""
+        return {**config_rules, **{key: value for key, value in self.rules.items() if key in config_rules}}
 
     def team(self, name: str) -> Team:
         for team in self.teams:
@@ -129,7 +136,7 @@ def league_from_document(doc: dict) -> League:
     fixtures = tuple(Fixture(f["id"], dt.date.fromisoformat(f["date"]), f["home"], f["away"], f["venue"],
                              dt.time.fromisoformat(f["start"]) if f["start"] else None)
                      for f in doc["fixtures"])
-    return League(doc["league"]["name"], teams, fixtures)
+    return League(doc["league"]["name"], teams, fixtures, dict(doc["league"].get("rules") or {}))
 
 
 def same_venue(a: str, b: str) -> bool:

@@ -551,7 +551,8 @@ class Night:
         self.finalize()                      # the match before is final now
         self.show_lot = False
         game = self.device.game
-        count = rules_night.partie_count(game, self.config.partie_count(game))
+        # the competition's partie per match when the receiver sent its rules, else the config's
+        count = rules_night.partie_count(game, self.league.rules.get("partie_per_match", self.config.partie_count(game)))
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
                                              forfeit=forfeit, fixture=setup.fixture, captains=setup.captains))
@@ -569,7 +570,10 @@ class Night:
 
     def _start_partie(self, a: str, b: str, home: str | None) -> None:
         match = self.current
-        header = rules_night.partie_header(match, a, b, home, self.config.rules_header(match.game),
+        rules = self.config.rules_header(match.game)
+        if match.league:                    # the competition's rules, when the receiver sent them
+            rules = self.league.rules_header(match.game, rules)
+        header = rules_night.partie_header(match, a, b, home, rules,
                                            {"device": self.device.name, **self._place()})
         self.partie = self.store.start_partie(header, self._now_iso())
 

@@ -103,7 +103,8 @@ def setup_menu(t: Texts, game: str, league, venue: str, today: dt.date, *, on_ke
     selected = len(entries) - len(fixtures) if tonight else 0
     if on_keytest:                        # under the key test, so leaving it returns there
         selected = KEYTEST_ITEM - 1
-    return menu(t, t("setup"), [entry for _, entry in entries], selected=selected,
+    title = t("setup") if league.rules else t("setup_config_rules")     # the league's rules, or the config's
+    return menu(t, title, [entry for _, entry in entries], selected=selected,
                 numbers=tuple(number for number, _ in entries))
 
 

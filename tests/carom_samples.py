@@ -117,3 +117,17 @@ def eightball_match(match_id: str, home: str, away: str, results: list[str], *, 
     summary = {**info, "game": "8ball", "table": "1", "points": {"home": score["home"], "away": score["away"]},
                "partie": [{"id": pid} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)
+
+
+def no_show(match_id: str, home: str, away: str, absent: str, *, venue: str = "Hostinec U Lva",
+            date: str = "2026-11-27", fixture: str | None = None) -> tuple[str, str, dict]:
+    """The match item of a match a team did not turn up to ("Tým nepřišel", A.3.7), as
+    firmware_host.match_night sends it at once: no partie, the forfeit's points, the absent side."""
+    from rules.carom.match import forfeited_match
+
+    info = {"id": match_id, "home": home, "away": away, "venue": venue, "date": date}
+    if fixture is not None:
+        info["fixture"] = fixture
+    summary = {**info, "game": "carom", "table": "1", "points": forfeited_match(absent).as_dict()["points"],
+               "partie": [], "forfeit": absent}
+    return match_id, json.dumps(info, ensure_ascii=False) + "\n", summary

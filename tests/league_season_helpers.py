@@ -6,11 +6,13 @@ receiver's CSV exports read back.
 The receiver itself (`pocitadlo serve` with the web admin) is the ``receiver_on`` fixture of
 tests/conftest.py.
 """
+import contextlib
 import csv
 import datetime as dt
 import io
 import re
 from dataclasses import dataclass
+from unittest import mock
 from urllib.parse import unquote
 
 from admin_http_helpers import TOKEN
@@ -20,10 +22,15 @@ from server.league.czech_order import czech_key
 from sync_helpers import wait_for
 
 
-def organiser(db: str, capsys):
-    """``run(*argv)``: `pocitadlo server ARGV --db DB` as the organiser types it; its output."""
+def organiser(db: str, capsys, clock=None):
+    """``run(*argv)``: `pocitadlo server ARGV --db DB` as the organiser types it; its output.
+    ``clock``: the store's clock in those commands (the league's "today": A.3.3 refuses a move to
+    a day in the past), by default the wall clock."""
     def run(*argv) -> str:
-        code = main(["server", *argv, "--db", db])
+        with contextlib.ExitStack() as stack:
+            if clock is not None:
+                stack.enter_context(mock.patch("server.storage.store.SystemClock", lambda: clock))
+            code = main(["server", *argv, "--db", db])
         out = capsys.readouterr()
         assert code == 0, out.err
         return out.out
@@ -38,6 +45,7 @@ class League:
     venues: dict                # name: the weekdays it is open ("po,út", "" for any)
     teams: dict                 # name: (venue, roster — the first is the captain, A.3.2)
     device: tuple               # (its id, its venue, its secret)
+    rules: tuple = ()           # the competition's rules, KEY=VALUE (A.1.2): the counters play by them
 
     @property
     def in_season(self) -> tuple:
@@ -45,13 +53,16 @@ class League:
 
 
 def set_up_the_season(run, league: League, tmp_path) -> None:
-    """docs/league.md "Running a season", steps 1-4 on the command line (A.2.1, A.3.2, A.6.1)."""
+    """docs/league.md "Running a season", steps 1-4 on the command line (A.2.1, A.3.2, A.6.1), and
+    the competition's rules (A.1.2)."""
     assert "autumn 2025-10-01..2025-11-30, spring 2026-03-01..2026-04-30" in run("season", "add", league.season)
     for venue, days in league.venues.items():
         run("venue", "add", venue, *(("--days", days) if days else ()))
     for name, (venue, players) in league.teams.items():
         assert f"({league.competition} {league.season})" in run(
             "team", "add", name, *league.in_season, "--venue", venue, "--captain", players[0], "--phone", "777 123 456")
+    if league.rules:
+        run("competition", "set", *league.in_season, *league.rules)
     device, venue, secret = league.device
     secret_file = tmp_path / f"{device}.secret"
     secret_file.write_text(secret, encoding="utf-8")

@@ -4,7 +4,8 @@ Both ends read it through ``parse_document``, which checks every field and retur
 plain data in a canonical form (texts stripped, optional fields filled in), or raises
 ``LeagueError`` naming the first field that is wrong::
 
-    {"league": {"name": "Královédvorská kulečníková liga", "season": "2026/27", "competition": "carom"},
+    {"league": {"name": "Královédvorská kulečníková liga", "season": "2026/27", "competition": "carom",
+                "rules": {"points_limit": 200, "innings_limit": 15, "partie_per_match": 4}},
      "teams": [{"name": "Sokol Dvůr", "venue": "Hospoda U Lva", "players": ["Novák", "Dvořák"],
                 "captain": "Novák"}],
      "fixtures": [{"id": "2026-11-29-sokol-jiskra", "date": "2026-11-29", "start": "17:00",
@@ -12,7 +13,9 @@ plain data in a canonical form (texts stripped, optional fields filled in), or r
 
 Texts are valid, printable Unicode of 1 to 200 characters; team names, players of a team and
 fixture ids are unique; a fixture's teams are in ``teams`` and differ; dates are ``YYYY-MM-DD``,
-start times ``HH:MM``; a fixture without a venue is played at its home team's. Keys this version
+start times ``HH:MM``; a fixture without a venue is played at its home team's. ``rules`` are the
+competition's rules of play (issue 22): each a whole number 1 to 10,000; absent (an older receiver):
+``{}``, and the counter plays by its config. Keys this version
 does not know are left out (a newer receiver may add some); known keys of the wrong type are errors.
 """
 import datetime as dt
@@ -27,6 +30,8 @@ MAX_TEAMS = 500
 MAX_PLAYERS = 100           # on one team's roster
 MAX_FIXTURES = 5000
 MAX_BYTES = 1 << 20         # the document as JSON, at most
+RULES = ("points_limit", "innings_limit", "games_to_win", "sets_to_win", "partie_per_match")
+MAX_RULE = 10_000
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")     # as the receiver demands of a match id
 
 
@@ -40,7 +45,8 @@ def parse_document(doc: object) -> JSONObject:
     head = _object(top.get("league", {}), "\"league\"")
     league = {"name": _optional_text(head.get("name"), "\"league\" \"name\"") or "",
               "season": _optional_text(head.get("season"), "\"league\" \"season\""),
-              "competition": _optional_text(head.get("competition"), "\"league\" \"competition\"")}
+              "competition": _optional_text(head.get("competition"), "\"league\" \"competition\""),
+              "rules": _rules(head.get("rules", {}))}
     teams = [_team(t, i) for i, t in enumerate(_list(top.get("teams", []), "\"teams\"", MAX_TEAMS))]
     _unique([t["name"] for t in teams], "team", "teams")
     venues = {t["name"]: t["venue"] for t in teams}
@@ -48,6 +54,21 @@ def parse_document(doc: object) -> JSONObject:
                                                                    MAX_FIXTURES))]
     _unique([f["id"] for f in fixtures], "fixture id", "fixtures")
     return {"league": league, "teams": teams, "fixtures": fixtures}
+
+
+def _rules(value: object) -> JSONObject:
+    """The competition's rules of play: the known keys, each a whole number 1 to MAX_RULE."""
+    rules = _object(value, "\"league\" \"rules\"")
+    out: JSONObject = {}
+    for key in RULES:
+        if key not in rules:
+            continue
+        number = rules[key]
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_RULE:
+            raise LeagueError(f"\"league\" \"rules\" \"{key}\" must be a whole number 1 to {MAX_RULE}, "
+                              f"got {_shown(number)}")
+        out[key] = number
+    return out
 
 
 def _team(value: object, i: int) -> JSONObject:

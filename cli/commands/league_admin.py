@@ -6,11 +6,17 @@
     team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
+    competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
     fixture list --season S                                 the schedule with statuses and results
     schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
-    schedule move FIXTURE DATE                              move a match to another day
-    postpone FIXTURE --team T [--to DATE] [--reason R]      a team's postponement (at most 2 a season, A.3.3)
+    schedule move FIXTURE DATE [--override R]               move a match to another day (R: despite the rules, A.3.3)
+    postpone FIXTURE --team T [--to DATE] [--reason R] [--override R]
+                                                            a team's postponement (at most 2 a season, A.3.3)
     no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
+    unassigned --season S                                   league matches off the schedule (they count nowhere)
+    assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
+    rule FIXTURE award|replay --reason R [--points H:A] [--to DATE [--override R]]
+                                                            the ruling on an interrupted match (A.6.5)
 
 A refused change prints its reason (exit status 2) and changes nothing.
 """
@@ -44,6 +50,12 @@ def configure(sub, leaf) -> None:
         action = _in_season(leaf(player.add_parser(verb, help=what)))
         action.add_argument("name")
         action.add_argument("--team", required=True)
+    competition = _group(sub, "competition", "a season's competition and its rules (A.1.2)")
+    _in_season(leaf(competition.add_parser("show", help="the competition's rules, each with its default and clause")))
+    change = _in_season(leaf(competition.add_parser("set", help="change rules of the competition")))
+    change.add_argument("settings", nargs="+", metavar="KEY=VALUE",
+                        help="e.g. innings_limit=20 win_points=3 entry_fee=500 (KEY= sets it back to its default "
+                             "where it may be empty); `competition show` lists the keys")
     fixture = _group(sub, "fixture", "fixtures")
     _in_season(leaf(fixture.add_parser("list", help="the schedule: date, start, teams, venue, status, result")))
     schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
@@ -54,14 +66,27 @@ def configure(sub, leaf) -> None:
     move = leaf(schedule.add_parser("move", help="move a match to another working day"))
     move.add_argument("fixture")
     move.add_argument("date", help="YYYY-MM-DD")
+    _override(move)
     postpone = leaf(sub.add_parser("postpone", help="a team's postponement of a match (at most 2 a season, A.3.3)"))
     postpone.add_argument("fixture")
     postpone.add_argument("--team", required=True, help="the team that asks")
     postpone.add_argument("--to", help="the new date (default: postponed until `schedule move`)")
     postpone.add_argument("--reason", default="")
+    _override(postpone)
     no_show = leaf(sub.add_parser("no-show", help="a team did not turn up (forfeit; the second expels it, A.3.7)"))
     no_show.add_argument("fixture")
     no_show.add_argument("--team", required=True, help="the team that did not turn up")
+    _in_season(leaf(sub.add_parser("unassigned", help="matches of two league teams off the schedule (count nowhere)")))
+    assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
+    assign.add_argument("match")
+    assign.add_argument("fixture")
+    rule = leaf(sub.add_parser("rule", help="rule on an interrupted match (A.6.5): award it, or replay the rest"))
+    rule.add_argument("fixture")
+    rule.add_argument("kind", choices=("award", "replay"))
+    rule.add_argument("--reason", required=True)
+    rule.add_argument("--points", help="award: the team points HOME:AWAY, e.g. 6:2")
+    rule.add_argument("--to", help="replay: the date the rest is played on")
+    _override(rule)
 
 
 def _group(sub, name: str, what: str):
@@ -87,14 +112,20 @@ def run(args, store) -> int:
         raise user_error(f"{name}: {exc}") from None
 
 
-def check_venue(store, venue: str | None) -> None:
-    """``add-device --venue``: once the league has venues, a device is registered at one of them."""
+def check_venue(store, venue: str | None) -> str | None:
+    """``add-device --venue``: once the league has venues, a device is registered at one of them,
+    under the league's spelling of it ("na  růžku" is the venue "Na Růžku", server.league.names)."""
     from cli.commands import user_error
+    from server.league.names import cleaned
 
+    if venue is None:
+        return None
     names = [v["name"] for v in store.league.venues()]
-    if venue is not None and names and store.league.venue_named(venue) is None:
+    known = store.league.venue_named(venue)
+    if names and known is None:
         raise user_error(f"add-device: no venue {venue!r} in the league; the venues: {', '.join(names)} "
                          "(venue add adds one)")
+    return known or cleaned(venue)
 
 
 def _season_add(args, store) -> int:
@@ -137,6 +168,11 @@ def _team_add(args, store) -> int:
     return 0
 
 
+def _override(parser) -> None:
+    parser.add_argument("--override", metavar="REASON", help="the organiser's reason to take a date the rules refuse "
+                                                             "(past, busy, outside the half: A.3.3); the schedule shows it")
+
+
 def _teams(args, store) -> int:
     from server.league.admin_fields import days_label
 
@@ -154,10 +190,42 @@ def _player(args, store) -> int:
     return 0
 
 
+def _competition_show(args, store) -> int:
+    from server.league.competition_rules import described
+
+    for rule in described(args.competition, store.league.rules(args.season, args.competition)):
+        default = "" if rule["value"] == rule["default"] else f"\t(default {_shown(rule['default'])})"
+        print(f"{rule['key']}\t{_shown(rule['value'])}\t{rule['clause']}\t{rule['label']}{default}")
+    return 0
+
+
+def _shown(value) -> str:
+    return "-" if value in (None, "") else str(value)
+
+
+def _competition_set(args, store) -> int:
+    from server.league.admin_fields import LeagueError
+
+    changes = {}
+    for setting in args.settings:
+        key, sep, value = setting.partition("=")
+        if not sep:
+            raise LeagueError(f"a rule is set as KEY=VALUE, got {setting!r}")
+        changes[key.strip()] = value
+    store.league.set_rules(args.season, args.competition, changes)
+    print(f"{args.competition} {args.season}: " + ", ".join(f"{k} {_shown(v)}" for k, v in
+                                                            store.league.rules(args.season, args.competition).items()
+                                                            if k in changes))
+    return 0
+
+
 def _fixture_list(args, store) -> int:
     for f in store.fixtures.of(args.season, args.competition):
         result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
-        print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result)))
+        notes = [f"override: {f['override']}"] if f["override"] else []
+        if f["forfeited_to"]:
+            notes.append(f"forfeited to {f['forfeited_to']}")
+        print("\t".join((f["id"], f["date"], f["start"], f["home"], f["away"], f["venue"], f["status"], result, *notes)))
     return 0
 
 
@@ -166,17 +234,20 @@ def _generate(args, store) -> int:
     print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
     for sentence in plan["unmet"]:
         print(f"not honoured: {sentence}")
+    for sentence in plan["short"]:
+        print(f"warning: {sentence}")
     return 0
 
 
 def _move(args, store) -> int:
-    fixture = store.fixtures.move(args.fixture, args.date)
-    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}")
+    fixture = store.fixtures.move(args.fixture, args.date, override=args.override)
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}"
+          + (f" (override: {fixture['override']})" if fixture["override"] else ""))
     return 0
 
 
 def _postpone(args, store) -> int:
-    done = store.fixtures.postpone(args.fixture, args.team, to=args.to, reason=args.reason)
+    done = store.fixtures.postpone(args.fixture, args.team, to=args.to, reason=args.reason, override=args.override)
     fixture = done["fixture"]
     when = f"moved to {fixture['date']}" if fixture["status"] == "scheduled" else "postponed (schedule move sets its date)"
     print(f"{fixture['id']} {when}; {args.team} has {done['left']} postponement(s) left this season (A.3.3)")
@@ -192,8 +263,34 @@ def _no_show(args, store) -> int:
     return 0
 
 
+def _unassigned(args, store) -> int:
+    for m in store.fixtures.unassigned(args.season, args.competition):
+        print("\t".join((m["match"], m["date"] or "-", m["home"], m["away"], m["venue"] or "-",
+                         f"{m['points_home']}:{m['points_away']}")))
+    return 0
+
+
+def _assign(args, store) -> int:
+    done = store.fixtures.assign(args.match, args.fixture)
+    replaced = f" (replacing {', '.join(done['replaced'])})" if done["replaced"] else ""
+    print(f"{done['match']} is the result of {done['fixture']}{replaced}")
+    return 0
+
+
+def _rule(args, store) -> int:
+    fixture = store.fixtures.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
+                                  override=args.override)
+    ruling = fixture["ruling"]
+    what = (f"awarded {ruling['points_home']}:{ruling['points_away']}" if ruling["kind"] == "award"
+            else f"the rest replayed on {fixture['date']}")
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}): {what} (A.6.5)")
+    return 0
+
+
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
+           "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
-           "postpone": _postpone, "no-show": _no_show}
+           "postpone": _postpone, "no-show": _no_show, "unassigned": _unassigned, "assign": _assign,
+           "rule": _rule}
 NAMES = {name.split()[0] for name in ACTIONS}

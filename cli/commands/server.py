@@ -117,7 +117,9 @@ def run(args) -> int:
     try:
         figures.bring_up_to_date(store)     # a store from before figures, or with items left pending
         if args.action in league_admin.NAMES:
-            return league_admin.run(args, store)
+            done = league_admin.run(args, store)
+            figures.settle(store)           # the figures a league change made due (an expulsion, a rule)
+            return done
         return ACTIONS[args.action](args, store)
     finally:
         store.close()
@@ -127,15 +129,15 @@ def _add(args, store) -> int:
     import secrets
 
     role = "device" if args.action == "add-device" else "gateway"
-    league_admin.check_venue(store, getattr(args, "venue", None))
+    venue = league_admin.check_venue(store, getattr(args, "venue", None))
     again = "re-" if store.devices.role_of(args.id) else ""
     registered = f"{again}registered {role} {args.id}" + (" (its old secret no longer works)" if again else "")
     if args.secret_file:
-        store.devices.add(args.id, read_secret(args.secret_file), role=role, venue=getattr(args, "venue", None))
+        store.devices.add(args.id, read_secret(args.secret_file), role=role, venue=venue)
         print(registered)
         return 0
     secret = secrets.token_urlsafe(32)
-    store.devices.add(args.id, secret.encode("utf-8"), role=role, venue=getattr(args, "venue", None))
+    store.devices.add(args.id, secret.encode("utf-8"), role=role, venue=venue)
     where = "the device's [sync] secret_file" if role == "device" else "the gateway's --gateway-secret-file"
     print(f"{registered}; its secret (shown once, put it in {where}):")
     print(secret)

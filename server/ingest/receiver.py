@@ -14,6 +14,8 @@ The answer waits for the item's commit only: its match's figures are computed af
 import logging
 import threading
 
+from server.ingest import league_checks
+from server.league import fixture_claims, names
 from server.league.errors import Refused
 from server.league.verify import check, parse_body
 from server.storage.items import Conflict
@@ -149,19 +151,46 @@ class Receiver:
         return registered
 
     def _store(self, parsed, signed, mine: str | None, via: str) -> str:
-        """``mine``: the venue the signing device is registered for."""
+        """``mine``: the venue the signing device is registered for. A new item of a league match is
+        authorised (its venue, its fixture: 403), held to its competition's rules (422), and, once
+        stored, its match is its fixture's result and a no-show at the table is the team's no-show."""
         stored = self.store.items.body(parsed.id)
         if stored is not None and stored != signed.body:
             raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
-        venue = None
+        venue, claim = None, None
         if stored is None:
             parsed = check(parsed)
             venue = self._authorise(parsed, signed.device, mine)
+            claim = self._fixture_claim(parsed, signed.device, mine)
+            league_checks.hold_to_rules(self.store, parsed, claim)
+            if claim is not None and claim[1] is not None and not self.store.fixtures.claim(parsed.match_id, *claim):
+                raise Refused(403, f"fixture {claim[0]} got its result from another match meanwhile")
         try:
-            return self.store.items.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
-                                  game=parsed.game, match_id=parsed.match_id, origin=signed.fields(), venue=venue)
+            status = self.store.items.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
+                                          game=parsed.game, match_id=parsed.match_id, origin=signed.fields(),
+                                          venue=venue)
         except Conflict as exc:
             raise Refused(409, f"conflict: {exc}") from None
+        if status == "stored" and claim is not None and parsed.kind == "match":
+            league_checks.no_show_at_table(self.store, parsed, claim[0])
+        return status
+
+    def _fixture_claim(self, parsed, device: str, mine: str | None) -> tuple[str, int | None] | None:
+        """(the fixture an item of a league match names, the part its match becomes of it: None
+        when it is that already), or None when it names no fixture; Refused (403) when the device
+        may not write it (server.league.fixture_claims)."""
+        if parsed.match_id is None:
+            return None
+        fixtures = self.store.fixtures
+        assignment = fixtures.assignment(parsed.match_id)
+        assigned = assignment["fixture"] if assignment else None
+        fixture_id = fixture_claims.named(parsed.match_id, parsed.match or {}, assigned=assigned,
+                                          exists=fixtures.exists, on_date=fixtures.on_date)
+        if fixture_id is None:
+            return None
+        part = fixture_claims.decide(fixtures.get(fixture_id), parsed.match_id, parsed.match or {}, device=device,
+                                     venue=mine, assigned=assigned)
+        return fixture_id, part
 
     def _authorise(self, parsed, device: str, mine: str | None) -> str | None:
         """A match's items come only from devices of its venue (``mine``: the device's; a gateway
@@ -174,7 +203,7 @@ class Receiver:
                                "(pocitadlo server add-device --venue)")
         venue = self.store.items.match_venue(parsed.match_id) or parsed.venue or mine
         for claimed, what in ((venue, f"match {parsed.match_id!r} is played at"), (parsed.venue, "the item names")):
-            if claimed is not None and claimed != mine:
+            if claimed is not None and not names.same(claimed, mine):
                 raise Refused(403, f"device {device!r} is registered for {mine!r}; {what} {claimed!r}")
         return venue
 

@@ -6,6 +6,8 @@ import datetime as dt
 import re
 import unicodedata
 
+from server.league import names
+
 NAME_MAX = 100           # characters of a season, team, venue, player or captain name
 PHONE_MAX = 30
 REASON_MAX = 500
@@ -31,6 +33,18 @@ def text(value, what: str, *, limit: int = NAME_MAX, empty: bool = False) -> str
     if not value.isprintable():
         raise LeagueError(f"{what} must be one line of printable characters")
     return value
+
+
+def name(value, what: str) -> str:
+    """A venue, team, player or captain name: a one-line text kept in its cleaned spelling (NFC,
+    trimmed, inner whitespace one space: server.league.names)."""
+    return names.cleaned(text(value, what))
+
+
+def near_duplicate(what: str, given: str, existing: str) -> "LeagueError":
+    """The refusal of a name that is an existing one spelled otherwise (server.league.names)."""
+    return LeagueError(f"{what} {given!r} is the {what} {existing!r} already there (names are compared "
+                       f"without regard to case and spacing); write it as {existing!r}")
 
 
 def phone(value) -> str:

@@ -163,12 +163,13 @@ def _wish_text(match: Planned, kind: str, who: str, asked: frozenset[int]) -> st
 
 def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day: datetime.date,
                  holidays: frozenset[datetime.date] = frozenset(), *,
-                 halves: Sequence[Half] = (), opening: Mapping[str, frozenset[int]] = {}) -> str | None:
+                 halves: Sequence[Half] = (), opening: Mapping[str, frozenset[int]] = {},
+                 today: datetime.date | None = None) -> str | None:
     """None when the organiser may move `match` to `day`; else the reason, one English sentence.
 
     The match's half is the one of `halves` (or of the plan's halves, or by default of A.2.1's months)
     that holds its current date, or the nearest one. `opening` (optional) refuses days the venue is
-    closed."""
+    closed; `today` (optional) a day before it (A.3.3: a postponed match is played later, not earlier)."""
     if isinstance(plan_or_matches, Plan):
         plan, matches = plan_or_matches, plan_or_matches.matches
     else:
@@ -177,6 +178,8 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     others = [m for m in matches if (m.round, m.home, m.away) != key]
     if len(others) == len(matches):
         return f"{match.text()} is not in this schedule"
+    if today is not None and day < today:
+        return f"{long_date(day)} is in the past (today is {long_date(today)})"
     off = day_off_reason(day, frozenset(holidays))
     if off:
         return f"{off}: matches are played on working days only (A.2.2)"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rules.errors import RuleError
 from rules.record import canonical, parse_json, replay_lines
-from server.league import captains
+from server.league import captains, match_fields
 from server.league.errors import Refused
 from server.league.item_fields import MAX_POINTS, MAX_SEED, all_unicode, name, number, safe_id, surrogate_escape, whole
 
@@ -28,6 +28,7 @@ class Parsed:
     match_id: str | None = None
     venue: str | None = None
     escaped: bool = True            # the body may spell a lone surrogate (server.league.item_fields.surrogate_escape)
+    match: dict | None = None       # what the item says of its match: home, away, date, fixture (issue 22)
 
 
 def parse_body(body: bytes) -> Parsed:
@@ -92,7 +93,9 @@ def _check_partie(p: Parsed) -> Parsed:
     number(header.get("partie"), "the partie number (\"partie\")", optional=False)
     if header.get("home", "a") not in ("a", "b"):
         raise Refused(422, "the record's \"home\" must be \"a\" or \"b\"")
-    return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"), info["id"], info.get("venue"))
+    facts = {**info, "date": header.get("date")} if header.get("date") is not None else dict(info)
+    return Parsed(p.id, p.kind, p.record, p.summary, header, header.get("game"), info["id"], info.get("venue"),
+                  match=facts)
 
 
 def _match_fields(info: dict, what: str) -> dict:
@@ -158,4 +161,12 @@ def _check_match(p: Parsed) -> Parsed:
     if game not in (None, "carom", "8ball"):
         raise Refused(422, "\"game\" must be \"carom\" or \"8ball\"")
     captains.check(p.summary)
-    return Parsed(p.id, p.kind, p.record, p.summary, None, game, info["id"], info.get("venue"))
+    match_fields.check(p.summary)
+    facts = {**info, "fixture": p.summary.get("fixture"), "forfeit": p.summary.get("forfeit"),
+             "interrupted": _closed_before(p.summary.get("interrupted")), "partie": ids}
+    return Parsed(p.id, p.kind, p.record, p.summary, None, game, info["id"], info.get("venue"), match=facts)
+
+
+def _closed_before(interrupted) -> int | None:
+    """The partie an interrupted match closed (its ``partie`` is the one in play or next, A.6.5)."""
+    return interrupted["partie"] - 1 if isinstance(interrupted, dict) else None

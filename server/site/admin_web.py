@@ -4,8 +4,8 @@ with the league's seasons, venues, teams, rosters and fixtures and the forms tha
     GET  /admin/login, POST /admin/login     the login form (the admin token)
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
-    POST /admin/<action>                      season, venue, team, player-add, player-remove,
-                                              generate, move, postpone, no-show
+    POST /admin/<action>                      season, venue, team, rules, player-add, player-remove,
+                                              generate, move, postpone, no-show, assign, rule
 
 Every POST carries the session's CSRF token (server.site.admin_session); a refused change is answered
 400 with its reason on the page, and changes nothing. Store calls run in the thread pool.
@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
 from server.league import admin_fields as fields
+from server.league import competition_rules
 from server.league.admin_fields import LeagueError
 from server.league.errors import Refused
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
@@ -135,10 +136,13 @@ def _change(sessions):
 
 
 def settled(action, store, form):
-    """An admin change, once the figures of every item answered before are computed: it may
-    read them (a no-show refused for a fixture already played, A.3.7)."""
+    """An admin change, once the figures of every item answered before are computed (it may read
+    them: a no-show refused for a fixture already played, A.3.7); then the figures it made due (an
+    expulsion's annulled matches, a rule's team points)."""
     figures.settle(store)
-    return action(store, form)
+    done = action(store, form)
+    figures.settle(store)
+    return done
 
 
 def _page(store, session, context, done: str | None = None, error: str | None = None) -> str:
@@ -151,8 +155,14 @@ def _page(store, session, context, done: str | None = None, error: str | None = 
     fixtures = store.fixtures.of(season, competition) if season else []
     for f in fixtures:
         f["status_text"] = STATUSES.get(f["status"], f["status"])
+    rules = competition_rules.described(competition, store.league.rules(season, competition)) if season else []
+    # issue 22: what the organiser must look at: short rosters (A.3.1), matches off the schedule
+    warnings = store.league.short_rosters(season, competition) if season else []
+    unassigned = store.fixtures.unassigned(season, competition) if season else []
+    flagged = store.figures.flagged(competition, season) if season else []
     return render("admin.html", title="Správa ligy", csrf=session["csrf"], done=done, error=error,
                   seasons=seasons, season=season, competition=competition, competitions=store.league.competitions(),
+                  rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged,
                   venues=[dict(v, days_text=fields.days_label(v["days"])) for v in store.league.venues()],
                   teams=teams, fixtures=fixtures, weekdays=fields.WEEKDAYS)
 
@@ -197,21 +207,33 @@ def _player(add: bool):
     return change
 
 
+def _rules(store, form) -> str:
+    """The competition's rules (A.1.2): every field of the form (rule_KEY) as the organiser left it."""
+    competition = fields.competition(form.get("competition", ""))
+    changes = {s.key: form[f"rule_{s.key}"] for s in competition_rules.settings(competition)
+               if f"rule_{s.key}" in form}
+    store.league.set_rules(form.get("season", ""), competition, changes)
+    return f"Pravidla soutěže {competition} {form.get('season', '')} uložena."
+
+
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
     unmet = "".join(f" Nevyhověno: {sentence}" for sentence in plan["unmet"])
-    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}"
+    short = "".join(f" Upozornění: {sentence}" for sentence in plan["short"])
+    return f"Rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}{short}"
 
 
 def _move(store, form) -> str:
-    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""))
-    return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}."
+    fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
+                                  override=form.get("override") or None)
+    noted = f" Výjimka: {fixture['override']}" if fixture["override"] else ""
+    return f"Utkání {fixture['home']} – {fixture['away']} přesunuto na {fixture['date']}.{noted}"
 
 
 def _postpone(store, form) -> str:
     done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
-                          reason=form.get("reason", ""))
+                          reason=form.get("reason", ""), override=form.get("override") or None)
     return f"Utkání {done['fixture']['id']} odloženo; {form.get('team')}: zbývá odkladů {done['left']} (A.3.3)."
 
 
@@ -223,6 +245,23 @@ def _no_show(store, form) -> str:
     return text
 
 
-ACTIONS = {"season": _season, "venue": _venue, "team": _team, "player-add": _player(True),
+def _assign(store, form) -> str:
+    done = store.fixtures.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
+    replaced = f" (místo {', '.join(done['replaced'])})" if done["replaced"] else ""
+    return f"Utkání {done['match']} je výsledkem {done['fixture']}{replaced}."
+
+
+def _rule(store, form) -> str:
+    """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest."""
+    fixture = store.fixtures.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
+                                  to=form.get("date") or None, points=form.get("points") or None,
+                                  reason=form.get("reason", ""), override=form.get("override") or None)
+    ruling = fixture["ruling"]
+    what = (f"kontumováno {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
+            else f"zbytek se dohraje {fixture['date']}")
+    return f"Utkání {fixture['home']} – {fixture['away']}: {what} (A.6.5)."
+
+
+ACTIONS = {"season": _season, "venue": _venue, "team": _team, "rules": _rules, "player-add": _player(True),
            "player-remove": _player(False), "generate": _generate, "move": _move, "postpone": _postpone,
-           "no-show": _no_show}
+           "no-show": _no_show, "assign": _assign, "rule": _rule}

@@ -36,9 +36,16 @@ def _table(head, rows) -> dict:
     return {"head": head, "rows": rows}
 
 
+# where a match stands in its league (server/tables/standing.py), when it is not simply counted
+STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
+             "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
+             "pending": "přerušeno, čeká na rozhodnutí řídícího orgánu (A.6.5)"}
+
+
 def _facts(record: dict, *extra) -> dict:
     points = record["points"]
-    interrupted = [["Stav", "přerušeno (A.6.5)"]] if record.get("interrupted") else []
+    state = STANDINGS.get(record.get("standing") or "") or ("přerušeno (A.6.5)" if record.get("interrupted") else None)
+    interrupted = [["Stav", state]] if state else []
     team, _ = links.in_match(record)
     return {"tables": [_table(["", ""], [
         ["Místo", _or_dash(record["venue"])], ["Datum", _or_dash(record["date"])],

@@ -11,7 +11,7 @@ from server.site.pages import render
 # the league's pages (this one and the admin's) load nothing, run no script and may not be framed
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'"
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno"}
+            "cancelled": "zrušeno", "interrupted": "přerušeno"}
 
 
 def page(text: str, status: int = 200) -> HTMLResponse:
@@ -39,7 +39,10 @@ def _schedule(store, request, *, html: bool):
         f["home_href"], f["away_href"] = (team_href(f[side], competition, season) for side in ("home", "away"))
         rounds.setdefault(f["round"], []).append(f)
     expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
-    notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {', '.join(expelled)}"] if expelled else []
+    # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
+    fee = expelled and store.league.rules(season, competition)["entry_fee"] is not None
+    notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány{', bez náhrady startovného' if fee else ''}: "
+             f"{', '.join(expelled)}"] if expelled else []
     return page(render("schedule.html", title=f"Rozpis utkání {season}".strip(), seasons=seasons, season=season,
                        competition=competition, competitions=competitions, fixtures=fixtures, notes=notes,
                        rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)]))

@@ -8,20 +8,14 @@ from server.storage.repository import Repository, upsert
 
 SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
           "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures
-MATCH_LIST = ("match_id", "game", "date", "venue", "home", "away", "points_home", "points_away", "closed")
-
-# A.3.7 Decision (docs/league.md): an expelled team's results are annulled, for it and its opponents
-_EXPELLED = "SELECT name FROM teams WHERE season = ? AND competition = ? AND expelled IS NOT NULL"
-_NOT_EXPELLED = f"game = ? AND season = ? AND team NOT IN ({_EXPELLED}) AND opponent NOT IN ({_EXPELLED})"
+MATCH_LIST = ("match_id", "game", "date", "venue", "home", "away", "points_home", "points_away", "closed", "standing")
+# only the matches that count have team rows (server/tables/standing.py): not those off the schedule
+# unassigned, waiting for a ruling (A.6.5), annulled with an expelled team (A.3.7), or a friendly
+_OF_SEASON = "game = ? AND season = ?"
 # the seasons with a match, latest first: an index seek each (match_figures_season), not a scan
 _SEASONS = ("WITH RECURSIVE found(season) AS (SELECT MAX(season) FROM match_figures UNION ALL "
             "SELECT (SELECT MAX(season) FROM match_figures WHERE season < found.season) FROM found "
             "WHERE found.season IS NOT NULL) SELECT season FROM found WHERE season IS NOT NULL")
-
-
-def _counted(game: str, season: str | None) -> tuple:
-    """The arguments of _NOT_EXPELLED: this competition's season, without its expelled teams."""
-    return (game, season or "", season, game, season, game)
 
 
 def _season_clause(season):
@@ -41,15 +35,17 @@ def _difference(old, new) -> dict:
 
 def _listed(row) -> dict:
     return {"match": row[0], "game": row[1], "date": row[2], "venue": row[3], "home": row[4], "away": row[5],
-            "points": {"home": row[6], "away": row[7]}, "closed": bool(row[8])}
+            "points": {"home": row[6], "away": row[7]}, "closed": bool(row[8]), "standing": row[9]}
 
 
 class Figures(Repository):
     # -- what is still to compute ---------------------------------------------------------------
     def pending(self) -> bool:
-        """True when a stored item's match still waits for its figures (a read)."""
+        """True when a stored item's match, or a match a league change made due, still waits for
+        its figures (a read)."""
         with self._read() as db:
-            return db.execute("SELECT 1 FROM figures_pending LIMIT 1").fetchone() is not None
+            return db.execute("SELECT 1 FROM figures_pending UNION ALL SELECT 1 FROM figures_due "
+                              "LIMIT 1").fetchone() is not None
 
     def pending_matches(self) -> list[tuple[int, str]]:
         """(item seq, match id) of the items whose match's figures are to be computed, in the
@@ -58,10 +54,28 @@ class Figures(Repository):
             return [tuple(row) for row in db.execute("SELECT seq, match_id FROM figures_pending "
                                                      "ORDER BY seq").fetchall()]
 
-    def done(self, seqs: list[int]) -> None:
-        """These items' figures are computed (in the caller's transaction, with the figures)."""
+    def due_matches(self) -> list[str]:
+        """The matches a league change made due (in the caller's transaction, under the lock)."""
+        with self._write() as db:
+            return [m for (m,) in db.execute("SELECT match_id FROM figures_due ORDER BY match_id").fetchall()]
+
+    def due(self, match_ids) -> None:
+        """These matches' figures are to be computed again (a league change: in its transaction)."""
+        with self._write() as db:
+            db.execute_many("INSERT INTO figures_due(match_id) VALUES (?) ON CONFLICT DO NOTHING",
+                            [(m,) for m in match_ids])
+
+    def due_for(self, db, where: str, args: tuple) -> None:
+        """Every match whose figures row fits ``where`` is due (in the caller's transaction ``db``)."""
+        db.execute(f"INSERT INTO figures_due(match_id) SELECT match_id FROM match_figures WHERE {where} "
+                   "ON CONFLICT DO NOTHING", args)
+
+    def done(self, seqs: list[int], due=()) -> None:
+        """These items' figures, and these due matches', are computed (in the caller's transaction,
+        with the figures)."""
         with self._write() as db:
             db.execute_many("DELETE FROM figures_pending WHERE seq = ?", [(seq,) for seq in seqs])
+            db.execute_many("DELETE FROM figures_due WHERE match_id = ?", [(m,) for m in due])
 
     # -- a match's figures --------------------------------------------------------------------
     def replace(self, match_id: str, match_row: dict, team_rows: list[dict]) -> None:
@@ -74,24 +88,17 @@ class Figures(Repository):
                 db.execute_many(upsert("team_figures", list(team_rows[0]), ("match_id", "team")),
                                 [tuple(r.values()) for r in team_rows])
 
-    def drop_stand_in(self, fixture_id: str) -> None:
-        """Drop the figures standing in for a fixture's result with no item of its own (a no-show's
-        8 : 0, A.3.7): the device's record of the match, which names the fixture, replaces them."""
+    def drop(self, match_id: str) -> None:
+        """A match's figures gone (a no-show's forfeit whose place a device's record took)."""
         with self._write() as db:
-            if db.execute("SELECT 1 FROM items WHERE match_id = ? LIMIT 1", (fixture_id,)).fetchone():
-                return
-            self._drop(db, fixture_id)
+            self._drop(db, match_id)
 
-    def next_seq(self) -> int:
-        """An arrival number after every match's (for figures that stand in without an item)."""
+    def seq_of(self, match_id: str) -> int:
+        """The arrival number a match's figures have, or one after every match's (for figures that
+        stand in without an item: a no-show's forfeit)."""
         with self._read() as db:
-            return db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM match_figures").scalar()
-
-    def has_result(self, fixture_id: str) -> bool:
-        """True when a match (or a stand-in) counts for the fixture."""
-        with self._read() as db:
-            return db.execute("SELECT 1 FROM match_figures WHERE fixture = ? LIMIT 1",
-                              (fixture_id,)).fetchone() is not None
+            return db.execute("SELECT COALESCE((SELECT seq FROM match_figures WHERE match_id = ?), "
+                              "(SELECT COALESCE(MAX(seq), 0) + 1 FROM match_figures))", (match_id,)).scalar()
 
     def _drop(self, db, match_id: str, replacing=()) -> None:
         """Delete a match's figures; the running totals change by the difference to ``replacing``
@@ -129,20 +136,20 @@ class Figures(Repository):
             return [season for (season,) in db.execute(_SEASONS).fetchall()]
 
     def team_sums(self, game: str, season: str | None) -> list[dict]:
-        """Per team, the sums of its figures (from the running totals: a row per team and opponent),
-        without the teams expelled (A.3.7) and the matches played against them."""
+        """Per team, the sums of its figures (from the running totals: a row per team and opponent):
+        of the matches that count (an expelled team's are annulled, A.3.7)."""
         with self._read() as db:
             rows = db.execute(f"SELECT team, {', '.join(f'SUM({c})' for c in SUMMED)} FROM team_totals "
-                              f"WHERE {_NOT_EXPELLED} GROUP BY team HAVING SUM(matches) > 0",
-                              _counted(game, season)).fetchall()
+                              f"WHERE {_OF_SEASON} GROUP BY team HAVING SUM(matches) > 0",
+                              (game, season or "")).fetchall()
         return [dict(zip(("team", *SUMMED), row)) for row in rows]
 
     def head_to_head(self, game: str, season: str | None) -> dict[str, dict[str, int]]:
         """Team points each team won against each opponent (RULES 1.8 d)."""
         against: dict[str, dict[str, int]] = {}
         with self._read() as db:
-            rows = db.execute(f"SELECT team, opponent, points FROM team_totals WHERE {_NOT_EXPELLED} "
-                              "AND matches > 0", _counted(game, season)).fetchall()
+            rows = db.execute(f"SELECT team, opponent, points FROM team_totals WHERE {_OF_SEASON} "
+                              "AND matches > 0", (game, season or "")).fetchall()
         for team, opponent, points in rows:
             against.setdefault(team, {})[opponent] = points
         return against
@@ -156,6 +163,14 @@ class Figures(Repository):
         with self._read() as db:
             rows = db.execute(query + " ORDER BY seq", args).fetchall()
         return [item for (text,) in rows for item in json.loads(text)]
+
+    def flagged(self, game: str, season: str) -> list[dict]:
+        """The matches of a competition's season with something for the organiser to look at: the
+        names on neither team's roster (A.3.4), by arrival."""
+        with self._read() as db:
+            rows = db.execute("SELECT match_id, date, home, away, flags FROM match_figures WHERE game = ? AND "
+                              "season = ? AND flags IS NOT NULL ORDER BY seq", (game, season)).fetchall()
+        return [{"match": m, "date": d, "home": h, "away": a, **json.loads(f)} for m, d, h, a, f in rows]
 
     def matches(self, season: str | None = None) -> list[dict]:
         """The matches of one season in the order they first arrived: teams, date, venue, points,

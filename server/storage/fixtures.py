@@ -1,27 +1,31 @@
 """The league's fixtures in the receiver's store: the generated schedule (server.league.schedule, A.2.2-A.2.5),
-moves, postponements (at most 2 per team and season, A.3.3) and no-shows (a forfeit; the second
-expels the team, A.3.7 — the Decision is in docs/league.md).
+moves and postponements (A.3.3, the organiser may override the date's checks with a reason),
+no-shows (a forfeit; the competition's second expels the team, A.3.7 — the Decision is in
+docs/league.md), the match that is each fixture's result (issue 22: only once per fixture, the
+organiser assigns or corrects it) and the organiser's rulings on interrupted matches (A.6.5).
 
+A change that alters what counts (a no-show, an expulsion, an assignment, a ruling) marks the
+matches it concerns due (``figures_due``); the next figures step computes them again
+(server/tables/figures.py ``settle``: after a device's item, before an admin page, after every
+league command of the CLI and the web admin).
 """
 import datetime as dt
 
 from server.league import admin_fields as fields
+from server.league import names
 from server.league.admin_fields import LeagueError
-from server.storage.figures import SUMMED
 from server.storage.repository import Repository
 
-MAX_POSTPONEMENTS = 2          # A.3.3: a team may ask for a postponement at most twice a season
-EXPELLING_NO_SHOWS = 2         # A.3.7: the second unexcused no-show expels the team
-FORFEIT_POINTS = 8             # a carom match forfeited: all 4 partie won, 2 team points each (A.3.6, A.5.3)
 OPEN = ("scheduled", "postponed")
 FIXTURE_COLUMNS = ("f.id", "f.season", "f.competition", "f.round", "f.date", "f.start", "h.name", "a.name", "f.venue",
-                   "f.status", "f.planned", "m.points_home", "m.points_away", "m.closed", "m.match_id")
-# A fixture's result: the match played for it (a closed one first, then the latest to arrive); a
-# device's match names its fixture (server/tables/figures.py), a no-show's forfeit stands under its id
-RESULT_OF_FIXTURE = ("SELECT r.match_id FROM match_figures r WHERE r.fixture = f.id "
-                     "ORDER BY r.closed DESC, r.seq DESC LIMIT 1")
+                   "f.status", "f.planned", "f.override")
 FIXTURE_KEYS = ("id", "season", "competition", "round", "date", "start", "home", "away", "venue", "status", "planned",
-                "points_home", "points_away", "closed", "match")
+                "override")
+RESULT_COLUMNS = ("r.fixture", "r.part", "r.match_id", "r.assigned_by", "m.points_home", "m.points_away", "m.closed",
+                  "m.standing")
+RULING_COLUMNS = ("fixture", "kind", "points_home", "points_away", "date", "reason", "at")
+RESULT, CONTINUATION = 1, 2     # fixture_matches.part: the fixture's match, the rest replayed after a ruling
+RULINGS = ("replay", "award")   # A.6.5
 
 
 class Fixtures(Repository):
@@ -34,7 +38,9 @@ class Fixtures(Repository):
                           holidays: frozenset[dt.date] = frozenset()) -> dict:
         """Draw the season's double round robin (server.league.schedule: the teams in the order of the
         published ``lot``, A.2.3; default "SEASON COMPETITION") and store it; what could not be
-        honoured is returned (A.2.4). ``replace``: drop a schedule not yet begun."""
+        honoured is returned (A.2.4), and the teams whose rosters are short of the competition's
+        minimum (A.3.1: a warning; the schedule is drawn all the same). ``replace``: drop a schedule
+        not yet begun."""
         season_row, competition = self._league.season(fields.season_name(season)), fields.competition(competition)
         season = season_row["name"]
         teams = [t for t in self._league.teams(season, competition) if not t["expelled"]]
@@ -51,7 +57,8 @@ class Fixtures(Repository):
                             [(_fixture_id(m, taken), season, competition, m.round, m.date.isoformat(),
                               m.start.isoformat(timespec="minutes"), ids[m.home], ids[m.away], m.venue,
                               m.date.isoformat()) for m in plan.matches])
-        return {"fixtures": len(plan.matches), "unmet": list(plan.unmet), "lot": lot}
+        return {"fixtures": len(plan.matches), "unmet": list(plan.unmet), "lot": lot,
+                "short": self._league.short_rosters(season, competition)}
 
     def _plan(self, season_row: dict, competition: str, teams: list[dict], lot: str, holidays):
         """server.league.schedule's plan for these teams, drawn by the lot, in the season's halves."""
@@ -77,46 +84,64 @@ class Fixtures(Repository):
             raise LeagueError(f"{competition} {season} already has a schedule of {count} fixtures "
                               "(--replace draws it again while none is played, postponed or forfeited)")
         begun = db.execute("SELECT f.id FROM fixtures f WHERE f.season = ? AND f.competition = ? AND (f.status != "
-                           "'scheduled' OR f.date != f.planned OR EXISTS (SELECT 1 FROM items i WHERE i.match_id = "
-                           "f.id)) LIMIT 1", (season, competition)).fetchone()
+                           "'scheduled' OR f.date != f.planned OR EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture "
+                           "= f.id)) LIMIT 1", (season, competition)).fetchone()
         if begun:
             raise LeagueError(f"the {competition} {season} schedule has begun (fixture {begun[0]} was played, "
                               "moved, postponed or forfeited); it cannot be drawn again")
         db.execute("DELETE FROM fixtures WHERE season = ? AND competition = ?", (season, competition))
 
+    # -- reading the schedule -----------------------------------------------------------------
     def of(self, season: str, competition: str, *, first: dt.date | None = None,
-                 last: dt.date | None = None) -> list[dict]:
-        """The fixtures of a season's competition by date, with their results from the stored match
-        items (the fixture id is the match id): status "played" once a closed match record is stored."""
-        query, args = self._fixture_query() + " WHERE f.season = ? AND f.competition = ?", [season, competition]
+           last: dt.date | None = None) -> list[dict]:
+        """The fixtures of a season's competition by date, each with its result (``_with_results``)."""
+        where, args = "f.season = ? AND f.competition = ?", [season, competition]
         for clause, day in (("f.date >= ?", first), ("f.date <= ?", last)):
             if day is not None:
-                query += f" AND {clause}"
+                where += f" AND {clause}"
                 args.append(day.isoformat())
-        with self._read() as db:
-            rows = db.execute(query + " ORDER BY f.date, f.start, f.id", args).fetchall()
-        return [_fixture(row) for row in rows]
+        return self._load(where + " ORDER BY f.date, f.start, f.id", args)
 
     def get(self, fixture_id: str) -> dict:
-        with self._read() as db:
-            row = db.execute(self._fixture_query() + " WHERE f.id = ?", (fixture_id,)).fetchone()
-        if row is None:
+        found = self._load("f.id = ?", [fixture_id])
+        if not found:
             raise LeagueError(f"no fixture {fixture_id!r} (fixture list shows them)")
-        return _fixture(row)
+        return found[0]
 
-    @staticmethod
-    def _fixture_query() -> str:
-        return (f"SELECT {', '.join(FIXTURE_COLUMNS)} FROM fixtures f JOIN teams h ON h.id = f.home "
-                "JOIN teams a ON a.id = f.away LEFT JOIN match_figures m ON m.match_id = (" + RESULT_OF_FIXTURE + ")")
+    def on_date(self, day: str) -> list[dict]:
+        """Every fixture (of any competition) on that date: the fixture a match names by its teams and date."""
+        return self._load("f.date = ?", [day])
 
-    def move(self, fixture_id: str, day) -> dict:
-        """Move a match to another day, if the schedule allows it (server.league.schedule.move_refusal and
-        the season's halves, A.2.1); a postponed match gets its new date this way."""
+    def _load(self, where: str, args: list) -> list[dict]:
+        query = (f"SELECT {', '.join(FIXTURE_COLUMNS)} FROM fixtures f JOIN teams h ON h.id = f.home "
+                 f"JOIN teams a ON a.id = f.away WHERE {where}")
+        with self._read() as db:
+            fixtures = [dict(zip(FIXTURE_KEYS, row)) for row in db.execute(query, args).fetchall()]
+            if not fixtures:
+                return []
+            ids = [f["id"] for f in fixtures]
+            marks = ", ".join("?" * len(ids))
+            results = db.execute(f"SELECT {', '.join(RESULT_COLUMNS)} FROM fixture_matches r LEFT JOIN match_figures m "
+                                 f"ON m.match_id = r.match_id WHERE r.fixture IN ({marks}) ORDER BY r.part", ids).fetchall()
+            rulings = db.execute(f"SELECT {', '.join(RULING_COLUMNS)} FROM rulings WHERE fixture IN ({marks})",
+                                 ids).fetchall()
+            absent = db.execute(f"SELECT n.fixture, t.name, n.source FROM no_shows n JOIN teams t ON t.id = n.team "
+                                f"WHERE n.fixture IN ({marks})", ids).fetchall()
+        return [_with_results(f, results, rulings, absent) for f in fixtures]
+
+    # -- moving a match (A.3.3) ------------------------------------------------------------------
+    def move(self, fixture_id: str, day, *, override: str | None = None) -> dict:
+        """Move a match to another day, if the schedule allows it (server.league.schedule.move_refusal:
+        a working day, in the match's half, neither team nor the venue busy, the venue open, not in
+        the past); ``override``: the organiser's reason to move it all the same (A.3.3: a late
+        postponement can always get a date), which the schedule shows. A postponed match gets its
+        new date this way."""
         day = fields.date(day, "the new date")
         fixture = self._movable(fixture_id)
-        self._check_day(fixture, day)
+        noted = self._check_day(fixture, day, override)
         with self._changing() as db:
-            db.execute("UPDATE fixtures SET date = ?, status = 'scheduled' WHERE id = ?", (day.isoformat(), fixture_id))
+            db.execute("UPDATE fixtures SET date = ?, status = 'scheduled', override = ? WHERE id = ?",
+                       (day.isoformat(), noted, fixture_id))
         return self.get(fixture_id)
 
     def _movable(self, fixture_id: str) -> dict:
@@ -125,42 +150,50 @@ class Fixtures(Repository):
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; only a match still to be played can move")
         return fixture
 
-    def _check_day(self, fixture: dict, day: dt.date) -> None:
-        """Refused with the reason server.league.schedule.move_refusal gives (not a working day, outside
-        the match's half-season, a team or the venue already plays that day, the venue is closed)."""
+    def _check_day(self, fixture: dict, day: dt.date, override: str | None) -> str | None:
+        """Refused with the reason server.league.schedule.move_refusal gives, unless the organiser
+        overrides it with a reason: then the reason and what it overrode (kept with the fixture)."""
         from server.league import schedule
 
         season = self._league.season(fixture["season"])
         others = [_planned(schedule, f) for f in self.of(fixture["season"], fixture["competition"])
                   if f["id"] == fixture["id"] or f["status"] in OPEN]
-        opening = self._opening()
-        refusal = schedule.move_refusal(others, _planned(schedule, fixture), day, opening=opening,
-                                        halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])))
+        refusal = schedule.move_refusal(others, _planned(schedule, fixture), day, opening=self._opening(),
+                                        halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])),
+                                        today=self._store.clock.today())
+        if override is not None and override.strip():
+            reason = fields.text(override, "the reason of the override", limit=fields.REASON_MAX)
+            return f"{reason} ({refusal})" if refusal else None
         if refusal:
-            raise LeagueError(f"fixture {fixture['id']} cannot move to {day}: {refusal}")
+            raise LeagueError(f"fixture {fixture['id']} cannot move to {day}: {refusal} (the organiser may "
+                              "override it with a reason: --override \"…\", A.3.3)")
+        return None
 
     # -- postponements (A.3.3) -----------------------------------------------------------------
-    def postpone(self, fixture_id: str, team: str, *, to=None, reason: str = "") -> dict:
-        """A team's request to postpone a match (A.3.3): the third in a season is refused with the
-        two before it. ``to``: the new date (checked as a move); none: "postponed" until moved."""
+    def postpone(self, fixture_id: str, team: str, *, to=None, reason: str = "", override: str | None = None) -> dict:
+        """A team's request to postpone a match (A.3.3): one over the competition's limit is refused
+        with those before it. ``to``: the new date (checked as a move, ``override`` as there); none:
+        "postponed" until moved."""
         reason = fields.text(reason, "the reason", limit=fields.REASON_MAX, empty=True)
         fixture = self._movable(fixture_id)
         asking = self._side(fixture, team)
         day = fields.date(to, "the new date") if to not in (None, "") else None
-        if day is not None:
-            self._check_day(fixture, day)
+        noted = self._check_day(fixture, day, override) if day is not None else fixture["override"]
+        most = self._league.rules(fixture["season"], fixture["competition"])["postponements"]
         with self._changing() as db:
             earlier = [f for (f,) in db.execute("SELECT fixture FROM postponements WHERE team = ? ORDER BY seq",
                                                 (asking["id"],)).fetchall()]
-            if len(earlier) >= MAX_POSTPONEMENTS:
-                raise LeagueError(f"{team} has already postponed {len(earlier)} matches in {fixture['season']} "
-                                  f"({', '.join(earlier)}); a team may postpone at most {MAX_POSTPONEMENTS} (A.3.3)")
+            if len(earlier) >= most:
+                raise LeagueError(f"{asking['name']} has already postponed {len(earlier)} matches in "
+                                  f"{fixture['season']} ({', '.join(earlier) or 'none'}); a team may postpone at most "
+                                  f"{most} (A.3.3)")
             db.execute("INSERT INTO postponements(fixture, team, at, was, reason) VALUES (?, ?, ?, ?, ?)",
                        (fixture_id, asking["id"], self.now(), fixture["date"], reason))
-            db.execute("UPDATE fixtures SET status = ?, date = ? WHERE id = ?",
-                       ("scheduled" if day else "postponed", (day.isoformat() if day else fixture["date"]), fixture_id))
+            db.execute("UPDATE fixtures SET status = ?, date = ?, override = ? WHERE id = ?",
+                       ("scheduled" if day else "postponed", (day.isoformat() if day else fixture["date"]), noted,
+                        fixture_id))
         count = len(earlier) + 1
-        return {"fixture": self.get(fixture_id), "postponements": count, "left": MAX_POSTPONEMENTS - count}
+        return {"fixture": self.get(fixture_id), "postponements": count, "left": most - count}
 
     def postponements(self, season: str, competition: str, team: str) -> list[dict]:
         with self._read() as db:
@@ -170,8 +203,8 @@ class Fixtures(Repository):
         return [dict(zip(("fixture", "at", "was", "reason"), r)) for r in rows]
 
     def _side(self, fixture: dict, team: str) -> dict:
-        team = fields.text(team, "the team")
-        if team not in (fixture["home"], fixture["away"]):
+        team = fields.name(team, "the team")
+        if not (names.same(team, fixture["home"]) or names.same(team, fixture["away"])):
             raise LeagueError(f"{team!r} does not play fixture {fixture['id']} "
                               f"({fixture['home']} – {fixture['away']})")
         with self._read() as db:
@@ -179,59 +212,198 @@ class Fixtures(Repository):
 
     # -- no-shows (A.3.7) ------------------------------------------------------------------
     def no_show(self, fixture_id: str, team: str) -> dict:
-        """A team did not turn up without excuse (A.3.7): the match is forfeited to the opponent (a
-        carom match counts 8 : 0 in the table until the device's own record of it arrives); the
-        team's second no-show expels it: its results are annulled and its open fixtures cancelled."""
+        """The organiser's record that a team did not turn up without excuse (A.3.7): the match is
+        forfeited to the opponent (it counts the competition's forfeit score in the table until the
+        device's own record of it arrives); the team's no-show that reaches the competition's limit
+        expels it: its results are annulled and its open fixtures cancelled."""
         fixture = self.get(fixture_id)
         absent = self._side(fixture, team)
         if absent["expelled"]:
-            raise LeagueError(f"{team} was expelled on {absent['expelled'][:10]} (A.3.7)")
-        if fixture["status"] in ("forfeited", "cancelled") or fixture["closed"]:
+            raise LeagueError(f"{absent['name']} was expelled on {absent['expelled'][:10]} (A.3.7)")
+        if fixture["status"] in ("forfeited", "cancelled") or fixture["match"] is not None:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
                               "not yet played")
-        opponent = fixture["away"] if team == fixture["home"] else fixture["home"]
         with self._changing() as db:
-            db.execute("INSERT INTO no_shows(fixture, team, at) VALUES (?, ?, ?)",
-                       (fixture_id, absent["id"], self.now()))
-            db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture_id,))
-            [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
-            if fixture["competition"] == "carom" and not self._figures.has_result(fixture_id):
-                self._forfeit_figures(fixture, winner=opponent)
-            cancelled = self._expel(db, absent["id"]) if count >= EXPELLING_NO_SHOWS else None
-        return {"fixture": fixture_id, "forfeited_to": opponent, "no_shows": count,
+            done = self._no_show(db, fixture, absent, "organiser")
+            # the forfeit stands under the fixture's own id until a device's record of it takes its place
+            db.execute("INSERT INTO fixture_matches(match_id, fixture, part, assigned_by, at) VALUES (?, ?, ?, ?, ?)",
+                       (fixture_id, fixture_id, RESULT, "organiser", self.now()))
+            self._figures.due([fixture_id])
+        return done
+
+    def no_show_at_table(self, fixture_id: str, side: str, match_id: str) -> dict | None:
+        """A device's match item saying ``side``'s team did not turn up ("Tým nepřišel", A.3.7):
+        recorded exactly as the organiser's no-show (in the caller's transaction); None when the
+        organiser had recorded it already."""
+        fixture = self.get(fixture_id)
+        if fixture["no_show"] is not None:
+            return None
+        with self._changing() as db:
+            absent = self._league.team_row(db, fixture["season"], fixture["competition"], fixture[side])
+            return self._no_show(db, fixture, absent, match_id)
+
+    def _no_show(self, db, fixture: dict, absent: dict, source: str) -> dict:
+        opponent = fixture["away"] if absent["name"] == fixture["home"] else fixture["home"]
+        db.execute("INSERT INTO no_shows(fixture, team, at, source) VALUES (?, ?, ?, ?)",
+                   (fixture["id"], absent["id"], self.now(), source))
+        db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture["id"],))
+        [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
+        expelling = self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]
+        cancelled = self._expel(db, absent, fixture) if count >= expelling else None
+        return {"fixture": fixture["id"], "absent": absent["name"], "forfeited_to": opponent, "no_shows": count,
                 "expelled": cancelled is not None, "cancelled": cancelled or []}
 
-    def _expel(self, db, team_id: int) -> list[str]:
-        """Expel the team; its fixtures not yet played are cancelled (their ids returned)."""
-        db.execute("UPDATE teams SET expelled = ? WHERE id = ?", (self.now(), team_id))
+    def _expel(self, db, team: dict, fixture: dict) -> list[str]:
+        """Expel the team: its fixtures not yet played are cancelled (their ids returned) and every
+        match of it in the competition's season is due to be computed again (annulled, A.3.7)."""
+        db.execute("UPDATE teams SET expelled = ? WHERE id = ?", (self.now(), team["id"]))
         cancelled = [f for (f,) in db.execute(
             "SELECT f.id FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.status IN ('scheduled', 'postponed') "
-            "AND NOT EXISTS (SELECT 1 FROM match_figures m WHERE m.fixture = f.id AND m.closed = 1) "
-            "ORDER BY f.date, f.id", (team_id, team_id)).fetchall()]
+            "AND NOT EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id) "
+            "ORDER BY f.date, f.id", (team["id"], team["id"])).fetchall()]
         db.execute_many("UPDATE fixtures SET status = 'cancelled' WHERE id = ?", [(f,) for f in cancelled])
+        self._figures.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
+                              (fixture["competition"], fixture["season"], team["name"], team["name"]))
         return cancelled
 
-    def _forfeit_figures(self, fixture: dict, winner: str) -> None:
-        """The forfeit's figures, as a device's forfeited match gives them (server/tables/figures.py)."""
-        seq = self._figures.next_seq()
-        points = {side: FORFEIT_POINTS if fixture[side] == winner else 0 for side in ("home", "away")}
-        match_row = {"match_id": fixture["id"], "seq": seq, "game": "carom", "season": fixture["season"],
-                     "date": fixture["date"], "venue": fixture["venue"], "home": fixture["home"],
-                     "away": fixture["away"],
-                     "points_home": points["home"], "points_away": points["away"], "closed": 1, "unreadable": None,
-                     "fixture": fixture["id"]}
-        teams = [{"match_id": fixture["id"], "game": "carom", "season": fixture["season"], "team": fixture[side],
-                  "opponent": fixture[other], **dict.fromkeys(SUMMED, 0), "matches": 1, "points": points[side]}
-                 for side, other in (("home", "away"), ("away", "home"))]
-        self._figures.replace(fixture["id"], match_row, teams)
+    # -- which match is a fixture's result (issue 22) ---------------------------------------------
+    def assignment(self, match_id: str) -> dict | None:
+        """The fixture a match is the result of (``part`` 1) or the replayed rest of (2), by whom."""
+        with self._read() as db:
+            row = db.execute("SELECT fixture, part, assigned_by, at FROM fixture_matches WHERE match_id = ?",
+                             (match_id,)).fetchone()
+        return dict(zip(("fixture", "part", "by", "at"), row)) if row else None
+
+    def exists(self, fixture_id: str) -> bool:
+        with self._read() as db:
+            return db.execute("SELECT 1 FROM fixtures WHERE id = ?", (fixture_id,)).fetchone() is not None
+
+    def claim(self, match_id: str, fixture_id: str, part: int) -> bool:
+        """A device's match becomes a fixture's result (or its replayed rest), in the caller's
+        transaction (the item's): the receiver decided it may (server.league.fixture_claims). A
+        no-show's forfeit standing under the fixture's id gives way to the device's record of it.
+        False when another match took that place meanwhile (another receiver, PostgreSQL)."""
+        with self._changing() as db:
+            stand_in = db.execute("SELECT match_id FROM fixture_matches WHERE fixture = ? AND part = ? AND "
+                                  "match_id = fixture", (fixture_id, part)).fetchone()
+            if stand_in is not None:
+                db.execute("DELETE FROM fixture_matches WHERE match_id = ?", (fixture_id,))
+                self._figures.due([fixture_id])
+            db.execute("INSERT INTO fixture_matches(match_id, fixture, part, assigned_by, at) VALUES (?, ?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", (match_id, fixture_id, part, "device", self.now()))
+            row = db.execute("SELECT fixture FROM fixture_matches WHERE match_id = ?", (match_id,)).fetchone()
+        return row is not None and row[0] == fixture_id
+
+    def assign(self, match_id: str, fixture_id: str) -> dict:
+        """The organiser makes a stored match the fixture's result (a friendly played for it, or a
+        correction: the match standing before is unassigned). Its teams must be the fixture's."""
+        fixture = self.get(fixture_id)
+        with self._changing() as db:
+            row = db.execute("SELECT home, away, game, season FROM match_figures WHERE match_id = ?",
+                             (match_id,)).fetchone()
+            if row is None:
+                raise LeagueError(f"no match {match_id!r} (the admin lists the unassigned ones)")
+            home, away, game, season = row
+            if (game, season) != (fixture["competition"], fixture["season"]) or not (
+                    names.same(home, fixture["home"]) and names.same(away, fixture["away"])):
+                raise LeagueError(f"match {match_id} is {home} – {away} ({game} {season}); fixture {fixture_id} is "
+                                  f"{fixture['home']} – {fixture['away']} ({fixture['competition']} {fixture['season']})")
+            if fixture["status"] == "cancelled":
+                raise LeagueError(f"fixture {fixture_id} is cancelled (a team expelled, A.3.7)")
+            before = [m for (m,) in db.execute("SELECT match_id FROM fixture_matches WHERE fixture = ? OR match_id = ?",
+                                               (fixture_id, match_id)).fetchall()]
+            db.execute("DELETE FROM fixture_matches WHERE fixture = ? OR match_id = ?", (fixture_id, match_id))
+            db.execute("INSERT INTO fixture_matches(match_id, fixture, part, assigned_by, at) VALUES (?, ?, ?, ?, ?)",
+                       (match_id, fixture_id, RESULT, "organiser", self.now()))
+            if fixture["status"] == "postponed":
+                db.execute("UPDATE fixtures SET status = 'scheduled' WHERE id = ?", (fixture_id,))
+            self._figures.due({*before, match_id})
+        return {"match": match_id, "fixture": fixture_id, "replaced": [m for m in before if m != match_id]}
+
+    def unassigned(self, season: str, competition: str) -> list[dict]:
+        """The matches of a competition's season between two of its teams that are not on the
+        schedule (no fixture's result): they count nowhere until the organiser assigns them."""
+        with self._read() as db:
+            rows = db.execute("SELECT match_id, date, venue, home, away, points_home, points_away, closed "
+                              "FROM match_figures WHERE game = ? AND season = ? AND standing = 'unassigned' "
+                              "ORDER BY seq", (competition, season)).fetchall()
+        return [dict(zip(("match", "date", "venue", "home", "away", "points_home", "points_away", "closed"), r))
+                for r in rows]
+
+    # -- rulings on interrupted matches (A.6.5) -----------------------------------------------------
+    def rule(self, fixture_id: str, kind: str, *, to=None, points: str | None = None, reason: str = "",
+             override: str | None = None) -> dict:
+        """The organiser's ruling on a fixture whose match was interrupted (A.6.5): ``replay`` the
+        rest on the date ``to`` (checked as a move; ``override`` as there), or ``award`` the match
+        with the team ``points`` "HOME:AWAY". Until then the match counts nowhere (pending)."""
+        fixture = self.get(fixture_id)
+        reason = fields.text(reason, "the reason", limit=fields.REASON_MAX)
+        if kind not in RULINGS:
+            raise LeagueError(f"a ruling is {' or '.join(RULINGS)}, got {kind!r}")
+        if fixture["ruling"] is not None:
+            raise LeagueError(f"fixture {fixture_id} was ruled on already ({fixture['ruling']['kind']}, "
+                              f"{fixture['ruling']['at'][:10]}); the organiser's ruling is final (A.6.5)")
+        if fixture["standing"] != "pending":
+            raise LeagueError(f"fixture {fixture_id} has no interrupted match waiting for a ruling (A.6.5)")
+        day, noted = None, fixture["override"]
+        scores: tuple[int | None, int | None] = (None, None)
+        if kind == "replay":
+            day = fields.date(to, "the date of the replay")
+            noted = self._check_day(fixture, day, override)
+        else:
+            scores = _score(points)
+        with self._changing() as db:
+            db.execute(f"INSERT INTO rulings({', '.join(RULING_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (fixture_id, kind, *scores, day.isoformat() if day else None, reason, self.now()))
+            if day is not None:
+                db.execute("UPDATE fixtures SET date = ?, status = 'scheduled', override = ? WHERE id = ?",
+                           (day.isoformat(), noted, fixture_id))
+            self._figures.due([fixture["match"]])
+        return self.get(fixture_id)
+
+    def ruling(self, fixture_id: str) -> dict | None:
+        with self._read() as db:
+            row = db.execute(f"SELECT {', '.join(RULING_COLUMNS)} FROM rulings WHERE fixture = ?",
+                             (fixture_id,)).fetchone()
+        return dict(zip(RULING_COLUMNS, row)) if row else None
 
 
-def _fixture(row) -> dict:
-    fixture = dict(zip(FIXTURE_KEYS, row))
-    fixture["closed"] = bool(fixture["closed"])
-    if fixture["status"] == "scheduled" and fixture["closed"]:
-        fixture["status"] = "played"
+def _with_results(fixture: dict, results, rulings, absent) -> dict:
+    """A fixture with what was played for it: ``match`` (its result's match id), ``points_home`` /
+    ``points_away`` (the result's, with a replayed rest added), ``closed``, ``standing`` of its
+    match, the ``ruling`` (A.6.5), the ``no_show`` (A.3.7: the absent team and who recorded it) and
+    the ``status`` as the schedule says it: "played" once closed, "interrupted" while a ruling is
+    awaited."""
+    mine = [r for r in results if r[0] == fixture["id"]]
+    parts = {part: dict(zip(("match", "by", "points_home", "points_away", "closed", "standing"), rest))
+             for _, part, *rest in mine}
+    first, rest = parts.get(RESULT), parts.get(CONTINUATION)
+    ruling = next((dict(zip(RULING_COLUMNS, r)) for r in rulings if r[0] == fixture["id"]), None)
+    no_show = next(({"team": team, "by": source} for f, team, source in absent if f == fixture["id"]), None)
+    counted = [p for p in (first, rest) if p is not None and p["points_home"] is not None]
+    closed = bool(first and first["closed"]) and (ruling is None or ruling["kind"] != "replay" or
+                                                  bool(rest and rest["closed"]))
+    fixture.update(match=first["match"] if first else None, assigned_by=first["by"] if first else None,
+                   continuation=rest["match"] if rest else None,
+                   points_home=sum(p["points_home"] for p in counted) if counted else None,
+                   points_away=sum(p["points_away"] for p in counted) if counted else None,
+                   closed=closed, standing=first["standing"] if first else None, ruling=ruling, no_show=no_show,
+                   forfeited_to=None if no_show is None else
+                   (fixture["away"] if no_show["team"] == fixture["home"] else fixture["home"]))
+    if fixture["status"] in OPEN and first is not None:
+        if first["standing"] == "pending":
+            fixture["status"] = "interrupted"
+        elif closed:
+            fixture["status"] = "played"
     return fixture
+
+
+def _score(points) -> tuple[int, int]:
+    """"8:0" (the team points an awarded match gives home and away)."""
+    home, sep, away = str(points or "").replace(" ", "").partition(":")
+    if not sep or not home.isdigit() or not away.isdigit() or max(len(home), len(away)) > 4:
+        raise LeagueError(f"the awarded score is written HOME:AWAY, e.g. 8:0, got {str(points)[:20]!r}")
+    return int(home), int(away)
 
 
 def _planned(schedule, fixture: dict):

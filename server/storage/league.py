@@ -3,18 +3,15 @@ days and the devices registered there, teams with their venue and captain (A.3.2
 team per player and season, A.3.4). Fixtures, postponements and no-shows: server/storage/fixtures.py.
 """
 import datetime as dt
+import json
 
 from server.league import admin_fields as fields
+from server.league import competition_rules, names
 from server.league.admin_fields import LeagueError
 from server.league.czech_order import czech_key
 from server.storage.repository import Repository
 
 TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
-
-
-def fold(name: str) -> str:
-    """A venue name compared as the device compares it: without regard to case and spacing."""
-    return " ".join(name.casefold().split())
 
 
 class League(Repository):
@@ -49,12 +46,51 @@ class League(Repository):
         with self._read() as db:
             return dict(db.execute("SELECT id, name FROM competitions ORDER BY id").fetchall())
 
+    # -- a competition's rules (server.league.competition_rules) -------------------------------
+    def rules(self, season: str, competition: str) -> dict:
+        """The rules of a season's competition: the organiser's settings over the defaults."""
+        competition = fields.competition(competition)
+        with self._read() as db:
+            stored = db.execute("SELECT rules FROM competition_rules WHERE season = ? AND competition = ?",
+                                (season, competition)).scalar()
+        return competition_rules.merged(competition, json.loads(stored) if stored else {})
+
+    def competition_rules(self, season: str | None, competition: str | None) -> dict | None:
+        """The rules of the competition a match of that season and game belongs to; None when the
+        league has no such season (a receiver without its league: nothing to hold the match to)."""
+        if season is None or competition not in fields.COMPETITIONS:
+            return None
+        with self._read() as db:
+            if db.execute("SELECT 1 FROM seasons WHERE name = ?", (season,)).fetchone() is None:
+                return None
+        return self.rules(season, competition)
+
+    def set_rules(self, season: str, competition: str, changes: dict) -> dict:
+        """Change settings of a season's competition (key -> value, as text or number); LeagueError
+        naming an unknown rule or a value out of range. The competition's figures are computed again
+        (team points, forfeits: server.tables)."""
+        season = self.season(fields.season_name(season))["name"]
+        competition = fields.competition(competition)
+        with self._changing() as db:
+            stored = db.execute("SELECT rules FROM competition_rules WHERE season = ? AND competition = ?",
+                                (season, competition)).scalar()
+            kept = competition_rules.changed(competition, json.loads(stored) if stored else {}, changes)
+            db.execute("DELETE FROM competition_rules WHERE season = ? AND competition = ?", (season, competition))
+            if kept:
+                db.execute("INSERT INTO competition_rules(season, competition, rules) VALUES (?, ?, ?)",
+                           (season, competition, json.dumps(kept, ensure_ascii=False, sort_keys=True)))
+            self._store.figures.due_for(db, "game = ? AND season = ?", (competition, season))
+        return self.rules(season, competition)
+
     # -- venues and their devices ------------------------------------------------------
     def add_venue(self, name: str, days="") -> dict:
         """A venue and the weekdays it is open for matches (empty: any working day); an existing
         venue gets the new opening days."""
-        name, opening = fields.text(name, "the venue"), fields.days_text(days)
+        name, opening = fields.name(name, "the venue"), fields.days_text(days)
         with self._changing() as db:
+            existing = names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
+            if existing not in (None, name):
+                raise fields.near_duplicate("venue", name, existing)
             db.execute("INSERT INTO venues(name, days) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                        "days = excluded.days", (name, opening))
         return {"name": name, "days": opening}
@@ -65,31 +101,35 @@ class League(Repository):
         with self._read() as db:
             rows = sorted(db.execute("SELECT name, days FROM venues").fetchall(), key=lambda row: czech_key(row[0]))
             devices = db.execute("SELECT id, venue FROM devices WHERE venue IS NOT NULL ORDER BY id").fetchall()
-        return [{"name": name, "days": days, "devices": [d for d, v in devices if fold(v) == fold(name)]}
+        return [{"name": name, "days": days, "devices": [d for d, v in devices if names.same(v, name)]}
                 for name, days in rows]
 
     def venue_named(self, name: str) -> str | None:
-        """The league's venue of that name, as a device spells it (case and spacing aside)."""
-        return next((v["name"] for v in self.venues() if fold(v["name"]) == fold(name)), None)
+        """The league's venue of that name however it is spelled (server.league.names), or None."""
+        with self._read() as db:
+            return names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
 
     def _venue(self, db, name: str) -> str:
-        row = db.execute("SELECT name FROM venues WHERE name = ?", (name,)).fetchone()
-        if row is None:
+        found = names.find(name, [n for (n,) in db.execute("SELECT name FROM venues").fetchall()])
+        if found is None:
             raise LeagueError(f"no venue {name!r}; add it first (venue add)")
-        return row[0]
+        return found
 
     # -- teams and rosters -------------------------------------------------------------
     def add_team(self, season: str, competition: str, name: str, *, venue: str, captain: str, phone: str,
                  days="") -> dict:
         """A team of a season's competition, at its home venue, with its captain and the captain's
         phone (A.3.2) and the weekdays it asks to play on (A.2.4; empty: any)."""
-        competition, name = fields.competition(competition), fields.text(name, "the team")
-        captain, phone, days = fields.text(captain, "the captain"), fields.phone(phone), fields.days_text(days)
+        competition, name = fields.competition(competition), fields.name(name, "the team")
+        captain, phone, days = fields.name(captain, "the captain"), fields.phone(phone), fields.days_text(days)
         season = self.season(fields.season_name(season))["name"]
         with self._changing() as db:
             venue = self._venue(db, fields.text(venue, "the venue"))
-            if self.team_row(db, season, competition, name, missing=None):
+            existing = self.team_row(db, season, competition, name, missing=None)
+            if existing is not None and existing["name"] == name:
                 raise LeagueError(f"team {name!r} already plays {competition} in {season}")
+            if existing is not None:
+                raise fields.near_duplicate("team", name, existing["name"])
             db.execute("INSERT INTO teams(season, competition, name, venue, captain, phone, days) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (season, competition, name, venue, captain, phone, days))
         return self.team(season, competition, name)
@@ -109,41 +149,82 @@ class League(Repository):
         return teams
 
     def team(self, season: str, competition: str, name: str) -> dict:
-        for team in self.teams(season, competition):
-            if team["name"] == name:
-                return team
-        raise LeagueError(f"no team {name!r} in {competition} {season}")
+        """The team of that name however it is spelled (server.league.names)."""
+        teams = self.teams(season, competition)
+        found = names.find(name, [t["name"] for t in teams])
+        if found is None:
+            raise LeagueError(f"no team {name!r} in {competition} {season}")
+        return next(t for t in teams if t["name"] == found)
+
+    def team_named(self, season: str | None, competition: str, name: str) -> str | None:
+        """The competition's team of that name however it is spelled, or None."""
+        if season is None:
+            return None
+        with self._read() as db:
+            row = self.team_row(db, season, competition, name, missing=None)
+        return row["name"] if row else None
+
+    def short_rosters(self, season: str, competition: str) -> list[str]:
+        """A.3.1: a warning for each team (not expelled) with fewer players on its roster than the
+        competition's minimum (a team has at least 4 members in carom)."""
+        minimum = self.rules(season, competition)["min_players"]
+        return [f"{t['name']} has {len(t['players'])} player{'s' if len(t['players']) != 1 else ''} on its roster; "
+                f"a team has at least {minimum} (A.3.1)"
+                for t in self.teams(season, competition) if not t["expelled"] and len(t["players"]) < minimum]
 
     @staticmethod
     def team_row(db, season, competition, name, *, missing="error"):
-        row = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? "
-                         "AND name = ?", (season, competition, name)).fetchone()
+        """The team's row, its name compared as an identity (server.league.names)."""
+        rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ?",
+                          (season, competition)).fetchall()
+        wanted = names.identity(name)
+        row = next((r for r in rows if names.identity(r[TEAM_COLUMNS.index("name")]) == wanted), None)
         if row is None and missing == "error":
             raise LeagueError(f"no team {name!r} in {competition} {season}")
         return dict(zip(TEAM_COLUMNS, row)) if row else None
 
     def add_player(self, season: str, competition: str, team: str, player: str) -> None:
         """Put a player on a team's roster; a player already on another team of the same season's
-        competition is refused with that team's name (A.3.4)."""
-        player = fields.text(player, "the player")
+        competition, or who has played for another team of it this season (taken off its roster
+        since), is refused with that team's name (A.3.4)."""
+        player = fields.name(player, "the player")
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
-            other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team WHERE p.season = ? "
-                               "AND p.competition = ? AND p.name = ?", (season, competition, player)).fetchone()
-            if other is not None:
-                where = "this team" if other[0] == team else f"team {other[0]!r}"
-                raise LeagueError(f"{player} already plays for {where} in {season}; a player plays for one "
+            rostered = db.execute("SELECT p.name, t.id, t.name FROM players p JOIN teams t ON t.id = p.team "
+                                  "WHERE p.season = ? AND p.competition = ?", (season, competition)).fetchall()
+            spelled = names.find(player, [name for name, _, _ in rostered])
+            if spelled is not None:
+                team_id, team_name = next((t, n) for name, t, n in rostered if name == spelled)
+                where = "this team" if team_id == row["id"] else f"team {team_name!r}"
+                also = "" if spelled == player else f" as {spelled!r}"
+                raise LeagueError(f"{player} already plays for {where}{also} in {season}; a player plays for one "
                                   "team a season (A.3.4)")
+            played = next(((name, t) for name, t in db.execute(
+                "SELECT DISTINCT player, team FROM player_totals WHERE game = ? AND season = ? AND partie > 0",
+                (competition, season)).fetchall() if names.same(name, player) and not names.same(t, row["name"])),
+                None)
+            if played is not None:
+                raise LeagueError(f"{played[0]} has played for team {played[1]!r} in {season}; a player plays for "
+                                  "one team a season, over the whole season (A.3.4)")
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
 
     def remove_player(self, season: str, competition: str, team: str, player: str) -> None:
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
-            gone = db.execute("DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
-                              (season, competition, player, row["id"])).rowcount
+            spelled = names.find(player, [n for (n,) in db.execute(
+                "SELECT name FROM players WHERE team = ?", (row["id"],)).fetchall()])
+            gone = spelled is not None and db.execute(
+                "DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
+                (season, competition, spelled, row["id"])).rowcount
         if not gone:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
+
+    def folded_names(self) -> list[dict]:
+        """The near-duplicate names migration 0008 folded into one (server.league.names)."""
+        with self._read() as db:
+            rows = db.execute("SELECT kind, scope, kept, folded FROM name_folds ORDER BY seq").fetchall()
+        return [dict(zip(("kind", "scope", "kept", "folded"), row)) for row in rows]
 
     def places(self) -> list[tuple[str, str, str, str | None]]:
         """(season, competition, venue, date) of every team (its home venue, no date) and fixture."""

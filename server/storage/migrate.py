@@ -26,8 +26,8 @@ COPIED = {   # table: (its columns here, what an older store may lack and its va
 }
 
 
-def upgrade(connection: sa.Connection) -> None:
-    """Apply every migration the store lacks (in the connection's transaction)."""
+def upgrade(connection: sa.Connection, target: str = "head") -> None:
+    """Apply every migration the store lacks, up to ``target`` (in the connection's transaction)."""
     names = set(sa.inspect(connection).get_table_names())
     legacy = "alembic_version" not in names and "items" in names
     if legacy:
@@ -35,7 +35,7 @@ def upgrade(connection: sa.Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    command.upgrade(config, target)
     if legacy:
         _copy_back(connection, names)
 

@@ -14,6 +14,7 @@ from server.tables.items import (
     forfeit_of,
     header_of,
     in_playing_order,
+    league_fields_of,
     match_info,
     missing,
     outcome,
@@ -33,37 +34,50 @@ def _average(points: int, innings: int) -> dict:
     return {"points": points, "innings": innings, "average": average_text(exact), "exact": str(exact)}
 
 
-def _partie_entry(row) -> dict:
-    """One partie as the match record lists it, players by side (home/away)."""
+def _partie_entry(row, rules: dict) -> dict:
+    """One partie as the match record lists it, players by side (home/away); its team points are
+    the competition's for its result (A.5.3-A.5.5)."""
     content = content_of(row)
     header, summary = header_of(content["record"]), content["summary"]
     home = header.get("home", "a")
     away = "b" if home == "a" else "a"
     players = summary.get("players", {})
 
-    def side(letter):
+    result = side_of(summary.get("result"), home)
+
+    def side(letter, mine):
         p = players.get(letter, {})
         return {"player": letter, "name": text(p.get("name", header.get(letter))),
                 "points": whole(p.get("points", 0)), "innings": whole(p.get("innings", 0)),
                 "best_series": whole(p.get("best_series", 0)), "average": text(p.get("average")),
                 "series": [whole(x) for x in p.get("series", [])],
-                "team_points": whole(p.get("team_points"), optional=True)}
+                "team_points": _team_points(result, mine, rules)}
 
     return {"id": content["id"], "number": header.get("partie"), "game": header.get("game"),
-            "device": row["device"], "result": side_of(summary.get("result"), home),
-            "forfeit": side_of(summary.get("forfeit"), home), "home": side(home), "away": side(away)}
+            "device": row["device"], "result": result,
+            "forfeit": side_of(summary.get("forfeit"), home), "home": side(home, "home"), "away": side(away, "away")}
 
 
-def match_record(store, match_id: str) -> dict | None:
-    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning."""
-    rows = store.items.all(match_id=match_id)
+def _team_points(result, side: str, rules: dict) -> int | None:
+    """A partie's team points for ``side``: the competition's for a win, a draw, a loss; None while
+    it goes on."""
+    if result is None:
+        return None
+    if result == "draw":
+        return rules["draw_points"]
+    return rules["win_points"] if result == side else rules["loss_points"]
+
+
+def match_record(rows: list[dict], match_id: str, rules: dict) -> dict | None:
+    """The zápis o utkání (RULES 1.6): venue, date, teams, points, every partie inning by inning;
+    the team points by the competition's ``rules`` (A.5.3-A.5.5, a forfeit's A.3.7)."""
     if not rows:
         return None
     info, listed, declared, closed = match_info(rows)
-    partie, unreadable = in_playing_order(rows, _partie_entry)
+    partie, unreadable = in_playing_order(rows, lambda row: _partie_entry(row, rules))
     forfeit = forfeit_of(rows)
     points = result_points({side: sum(p[side]["team_points"] or 0 for p in partie) for side in SIDES},
-                           declared, forfeit)
+                           forfeit, rules)
     return {
         "match": match_id, "game": "carom",
         "venue": info.get("venue"), "date": info.get("date"), "home": info.get("home"), "away": info.get("away"),
@@ -71,7 +85,7 @@ def match_record(store, match_id: str) -> dict | None:
         "points": points,
         "declared_points": declared,
         "missing_partie": missing(listed, partie), "unreadable": unreadable,
-        **captains_of(rows),
+        **captains_of(rows), **league_fields_of(rows),
         "partie": partie,
         "averages": {side: _average(sum(p[side]["points"] for p in partie),
                                     sum(p[side]["innings"] for p in partie)) for side in SIDES},
@@ -138,20 +152,18 @@ def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
 
 
 def team_figures(record) -> list[dict | None]:
-    """RULES 1.8 per side: team points, partie, carom points scored and conceded, innings; a forfeited
-    match (A.3.7) gives its declared team points. A side with nothing counted is not in the table."""
+    """RULES 1.8 per side: team points (the record's: the partie's, a forfeit's (A.3.7) or an
+    award's (A.6.5)), partie, carom points scored and conceded, innings. A side with nothing
+    counted is not in the table."""
     out = []
     for side, other in (("home", "away"), ("away", "home")):
-        figures, counted = zero_figures(), False
-        if record["forfeit"]:
-            figures["points"] += record["points"][side]
-            counted = True
+        figures, counted = zero_figures(), bool(record["forfeit"] or record.get("awarded"))
+        figures["points"] = record["points"][side]
         for p in record["partie"]:
             if p["result"] is None:
                 continue
             counted = True
             figures["partie"] += 1
-            figures["points"] += p[side]["team_points"] or 0
             figures["scored"] += p[side]["points"]
             figures["conceded"] += p[other]["points"]
             figures["innings"] += p[side]["innings"]

@@ -17,6 +17,7 @@ from server.tables.items import (
     forfeit_of,
     header_of,
     in_playing_order,
+    league_fields_of,
     match_info,
     missing,
     outcome,
@@ -78,11 +79,12 @@ def _individual(row) -> dict:
     }
 
 
-def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | None:
-    """The 8-ball team match record: every individual match with its sets, games and winners."""
-    rows = store.items.all(match_id=match_id)
+def match_record(rows: list[dict], match_id: str, rules: dict) -> dict | None:
+    """The 8-ball team match record: every individual match with its sets, games and winners; the
+    team points by the competition's ``rules`` (points per individual match won, a forfeit's)."""
     if not rows:
         return None
+    points_per_match = rules["win_points"]
     info, listed, declared, closed = match_info(rows)
     played, unreadable = in_playing_order(rows, _individual)
     score = team_score([m.pop("summary") for m in played], [m["home"]["player"] for m in played],
@@ -95,21 +97,20 @@ def match_record(store, match_id: str, *, points_per_match: int = 1) -> dict | N
         "match": match_id, "game": "8ball", "venue": info.get("venue"), "date": info.get("date"),
         "home": info.get("home"), "away": info.get("away"), "fixture": info.get("fixture"),
         "closed": closed, "forfeit": forfeit,
-        "points": result_points({side: score[side] for side in SIDES}, declared, forfeit),
+        "points": result_points({side: score[side] for side in SIDES}, forfeit, rules),
         "points_per_match": points_per_match,
         "declared_points": declared, "missing_partie": missing(listed, played), "unreadable": unreadable,
-        **captains_of(rows),
+        **captains_of(rows), **league_fields_of(rows),
         "totals": totals, "individual": played,
     }
 
 
-def league_table(store, season: str | None = None, *, points_per_match: int = 1) -> dict:
-    """The 8-ball league table over one season (default: the latest): team points (individual matches
-    won), sets difference, games difference; summed from the figures stored at ingestion."""
+def league_table(store, season: str | None = None) -> dict:
+    """The 8-ball league table over one season (default: the latest): team points (the competition's
+    per individual match won, RULES 2.9 Decision; a forfeit's, A.3.7), sets difference, games
+    difference; summed from the figures stored at ingestion."""
     season = sums.season_or_latest(store, "8ball", season)
     teams = store.figures.team_sums("8ball", season)
-    for t in teams:
-        t["points"] += points_per_match * t["won"]      # RULES 2.9 Decision: points per individual match won
 
     def key(t):
         return (t["points"], t["sets_won"] - t["sets_lost"], t["games_won"] - t["games_lost"])
@@ -125,7 +126,7 @@ def league_table(store, season: str | None = None, *, points_per_match: int = 1)
             "games_won": t["games_won"], "games_lost": t["games_lost"],
             "games_difference": t["games_won"] - t["games_lost"], "tied": keys.count(key(t)) > 1,
         })
-    return {"game": "8ball", "season": season, "order": ORDER, "points_per_match": points_per_match, "rows": rows,
+    return {"game": "8ball", "season": season, "order": ORDER, "rows": rows,
             "unreadable": store.figures.unreadable("8ball", season)}
 
 
@@ -135,9 +136,7 @@ def team_figures(record) -> list[dict]:
     out = []
     for side, other in (("home", "away"), ("away", "home")):
         figures = zero_figures()
-        # points: only what a forfeited match declares; the table adds points_per_match per match won
-        declared = record["points"][side] if record["forfeit"] and record["declared_points"] else 0
-        figures.update(matches=1, points=declared, won=totals[side]["matches"],
+        figures.update(matches=1, points=record["points"][side], won=totals[side]["matches"],
                        lost=totals[other]["matches"], sets_won=totals[side]["sets"], sets_lost=totals[other]["sets"],
                        games_won=totals[side]["games"], games_lost=totals[other]["games"])
         out.append(figures)

@@ -4,15 +4,28 @@
 Both are built from the stored items only: partie records grouped by their header's match id,
 and the match item (kind "match") that closes a match.
 """
-from server.tables import games
+from server.league import competition_rules
+from server.tables import games, standing
+from server.tables.items import match_info
+from server.tables.sums import season_of
 
 
 def match_record(store, match_id: str) -> dict | None:
-    """The match record (zápis o utkání) of the game its items name; None: no item of that match."""
-    rows = store.items.all(match_id=match_id)
+    """The match record (zápis o utkání) of the game its items name, by its competition's rules,
+    with where it stands in the league (server/tables/standing.py); None: no item of that match
+    (nor a no-show of the organiser's under that id)."""
+    rows = store.items.all(match_id=match_id) or standing.stand_in(store, match_id)
     if not rows:
         return None
-    return games.of_items(rows).match_record(store, match_id)
+    game = games.of_items(rows)
+    rules = store.league.competition_rules(season_of(match_info(rows)[0].get("date")), game.name)
+    default = competition_rules.defaults(game.name) if game.name in competition_rules.SETTINGS else {}
+    record = game.match_record(rows, match_id, rules or default)
+    if record is None or "home" not in record:
+        return record
+    if rules is None and record.get("forfeit") and record.get("declared_points"):
+        record["points"] = dict(record["declared_points"])   # no league holds it: the counter's forfeit score
+    return standing.judged(store, record, rules, game.played)
 
 
 def league_table(store, game: str = "carom", season: str | None = None) -> dict:

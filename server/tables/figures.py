@@ -26,13 +26,14 @@ def settle(store, *, matches: int | None = None) -> bool:
     # disk (a crash may undo the step, marks with it; the next durable commit carries it)
     with store.transaction(durable=False):
         store.lock_generation()
-        pending = store.figures.pending_matches()
-        if not pending:
+        pending, due = store.figures.pending_matches(), store.figures.due_matches()
+        if not pending and not due:
             return False        # another receiver's step took them
-        chosen = list(dict.fromkeys(match_id for _, match_id in pending))[:matches]
+        chosen = list(dict.fromkeys([match_id for _, match_id in pending] + due))[:matches]
         for match_id in chosen:
             refresh(store, match_id)
-        store.figures.done([seq for seq, match_id in pending if match_id in chosen])
+        store.figures.done([seq for seq, match_id in pending if match_id in chosen],
+                           [match_id for match_id in due if match_id in chosen])
         store.changed()         # pages built before are out of date
     return True
 
@@ -58,25 +59,28 @@ def refresh(store, match_id: str) -> None:
 
 def _refresh(store, match_id: str) -> None:
     record = exports.match_record(store, match_id)
-    if record is None:
+    if record is None:                  # a no-show's forfeit a device's record took the place of
+        store.figures.drop(match_id)
+        player_figures.replace(store, match_id, [])
         return
-    seq = store.items.first_of_match(match_id)
+    seq = store.items.first_of_match(match_id) or store.figures.seq_of(match_id)
     season = season_of(record["date"])
+    counted = record["standing"] == "counted"
+    flags = {"unrostered": record["unrostered"]} if record["unrostered"] else None
     match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
                  "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
                  "points_home": record["points"]["home"], "points_away": record["points"]["away"],
-                 "closed": int(record["closed"]), "fixture": record.get("fixture") or match_id,
-                 "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None}
+                 "closed": int(record["closed"]), "fixture": record["fixture"] or match_id,
+                 "unreadable": json.dumps(record["unreadable"]) if record["unreadable"] else None,
+                 "standing": record["standing"], "flags": json.dumps(flags, ensure_ascii=False) if flags else None}
     teams = []
-    if record["home"] and record["away"]:
+    if record["home"] and record["away"] and counted:
         per_side = table_game(record["game"]).team_figures(record)
         teams = [{"match_id": match_id, "game": record["game"], "season": season, "team": record[side],
-                  "opponent": record[other], **figures}
+                  "opponent": record[other], **figures, **({"matches": 0} if record["part"] == 2 else {})}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
     store.figures.replace(match_id, match_row, teams)
-    if match_row["fixture"] != match_id:
-        store.figures.drop_stand_in(match_row["fixture"])
-    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season))
+    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season) if counted else [])
 
 
 def rebuild_if_missing(store) -> None:

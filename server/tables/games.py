@@ -12,7 +12,7 @@ from server.tables import carom, eightball
 @dataclass(frozen=True)
 class TableGame:
     name: str
-    match_record: Callable      # (store, match_id) -> the match record (zápis) or None
+    match_record: Callable      # (a match's stored rows, match_id, its competition's rules) -> the zápis or None
     league_table: Callable      # (store, season) -> the league table of a season (default: the latest)
     team_figures: Callable      # a match record -> the figures of its home and away team (None: nothing counted)
     played: Callable            # a match record -> the partie (individual matches) its players' figures count

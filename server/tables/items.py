@@ -5,7 +5,8 @@ or a bug): such an item is listed by id as unreadable and the rest of the page s
 """
 import json
 
-from server.league import captains
+from server.league import captains, match_fields
+from server.league.competition_rules import forfeit_points
 from server.league.errors import Refused
 from server.league.verify import match_summary
 from server.storage.figures import SUMMED
@@ -87,6 +88,15 @@ def captains_of(rows) -> dict:
     return captains.read(closing.get("summary"))
 
 
+def league_fields_of(rows) -> dict:
+    """The captains chosen (A.6.1) and the interruption (A.6.5) the match item carries, and whether
+    the match was interrupted (the item's interruption, or a captain's objection saying so)."""
+    closing = _closing(rows) or {}
+    fields = match_fields.read(closing.get("summary"))
+    objected = captains.read(closing.get("summary"))["interrupted"]
+    return {**fields, "interrupted": objected or fields["interruption"] is not None}
+
+
 def in_playing_order(rows, entry) -> tuple[list[dict], list[str]]:
     """(``entry(row)`` of each readable stored partie of a match by partie number (unnumbered last)
     then id, the ids of the partie that could not be read)."""
@@ -110,10 +120,12 @@ def missing(listed: list[str], entries: list[dict]) -> list[str]:
     return [pid for pid in listed if pid not in received]
 
 
-def result_points(played: dict, declared: dict | None, forfeit: str | None) -> dict:
-    """The match points: summed over the partie received, or for a forfeited match (no partie
-    played) the points its match item declares."""
-    return dict(declared) if forfeit and declared else played
+def result_points(played: dict, forfeit: str | None, rules: dict) -> dict:
+    """The match points: summed over the partie received, or for a match a team did not turn up
+    to (A.3.7) the competition's forfeit score for the team that did (``rules``)."""
+    if not forfeit:
+        return played
+    return {side: 0 if side == forfeit else forfeit_points(rules) for side in SIDES}
 
 
 def whole(value, *, optional: bool = False):

@@ -1,10 +1,10 @@
-"""The league as a venue's device fetches it (docs/league.md): its competition and season, the
-teams with their rosters and captains, and the venue's fixtures still to be played."""
+"""The league as a venue's device fetches it (docs/league.md): its competition and season with its
+rules of play, the teams with their rosters and captains, and the venue's fixtures still to be played."""
 import datetime as dt
 
 from rules.games import GAMES
 from server.league import admin_fields as fields
-from server.storage.league import fold
+from server.league import competition_rules, names
 
 
 def league_document(store, venue: str, today: dt.date, days: int = 28, *,
@@ -22,9 +22,10 @@ def league_document(store, venue: str, today: dt.date, days: int = 28, *,
     teams = [t for t in store.league.teams(season, competition) if not t["expelled"]]
     first, last = today - dt.timedelta(days=days), today + dt.timedelta(days=days)
     fixtures = [f for f in store.fixtures.of(season, competition, first=first, last=last)
-                if f["status"] == "scheduled" and fold(f["venue"]) == fold(venue)]
+                if f["status"] == "scheduled" and names.same(f["venue"], venue)]
+    rules = competition_rules.for_device(competition, store.league.rules(season, competition))
     return {"league": {"name": store.league.competitions()[competition], "season": season,
-                       "competition": competition},
+                       "competition": competition, "rules": rules},
             "teams": [{"name": t["name"], "venue": t["venue"], "players": t["players"],
                        "captain": t["captain"] if t["captain"] in t["players"] else None}     # wire.league
                       for t in teams],
@@ -38,7 +39,7 @@ def _venue_league(store, venue: str, today: dt.date, competition: str | None = N
     None when the venue has neither."""
     current = fields.season_containing(today)
     here = [(season, played, date) for season, played, where, date in store.league.places()
-            if fold(where) == fold(venue) and competition in (None, played)]
+            if names.same(where, venue) and competition in (None, played)]
     if not here:
         return None
 

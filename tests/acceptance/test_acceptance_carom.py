@@ -29,7 +29,7 @@ def test_league_night_from_the_ready_screen_to_the_closed_records(player):
     ready = player.service.screen()
     assert ready["screen"] == "ready" and ready["venue"] == "Hospoda U Lva"
     menu = player.key("enter")
-    assert menu["title"] == "Utkání" and menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání",
+    assert menu["title"] == "Utkání (pravidla z konfigurace)" and menu["items"] == ["1 Jedna partie", "2 Test kláves", "3 Jiné utkání",
                                                           "4 Sokol Dvůr – Jiskra Hořice"]
     assert menu["selected"] == 3                                            # tonight's fixture
     present = player.key("enter")

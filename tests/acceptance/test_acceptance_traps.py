@@ -38,7 +38,7 @@ def test_a_bug_behind_a_key_or_a_screen_is_said_and_the_service_goes_on(player, 
     monkeypatch.setattr(night, "screen", lambda: {}["broken"])
     assert service.screen() == {"screen": "error", "code": "bug", "text": "Chyba obrazovky: hrajte dál"}
     monkeypatch.setattr(night, "screen", real_screen)
-    assert player.key("enter")["title"] == "Utkání"                 # the keys still work
+    assert player.key("enter")["title"] == "Utkání (pravidla z konfigurace)"     # the keys still work
 
 
 def test_a_restart_in_the_middle_of_a_partie_says_where_it_came_back(emulator):
@@ -157,6 +157,6 @@ def test_a_fixture_played_here_is_marked_and_set_up_again_only_on_purpose(player
     player.key("enter")
     question = player.play("4\n")[-1]
     assert question["title"] == "Sokol Dvůr – Jiskra Hořice už odehráno: znovu?" and question["selected"] == 1
-    assert player.key("enter")["title"] == "Utkání"                   # "Ne": back to the setup menu
+    assert player.key("enter")["title"] == "Utkání (pravidla z konfigurace)"     # "Ne": back to the setup menu
     again = player.play("4\n1h\n")[-1]
     assert again["title"] == "Přítomni: Sokol Dvůr"

@@ -5,16 +5,20 @@ import datetime as dt
 import pytest
 
 from cli.main import main
+from clock import ManualClock
 from server.league.schedule import working_day
 
 SEASON = ("--season", "2026/27")
 
 
 @pytest.fixture
-def league(tmp_path, capsys):
+def league(tmp_path, capsys, monkeypatch):
     """A store with a season, two venues and four teams of two players; ``run(*argv)`` runs
-    ``pocitadlo server ARGV --db STORE`` and returns (exit status, stdout, stderr)."""
+    ``pocitadlo server ARGV --db STORE`` and returns (exit status, stdout, stderr). The store's
+    "today" is 1 September 2026, before the season (A.3.3 refuses a day in the past), whatever
+    day the tests run."""
     db = str(tmp_path / "league.sqlite")
+    monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime(2026, 9, 1, 12, 0)))
 
     def run(*argv):
         code = main(["server", *argv, "--db", db])
@@ -36,7 +40,7 @@ def league(tmp_path, capsys):
 def _fixtures(run):
     code, out, _ = run("fixture", "list", *SEASON)
     assert code == 0
-    return [dict(zip(("id", "date", "start", "home", "away", "venue", "status", "result"), line.split("\t")))
+    return [dict(zip(("id", "date", "start", "home", "away", "venue", "status", "result", "note"), line.split("\t")))
             for line in out.splitlines()]
 
 
@@ -135,3 +139,31 @@ def test_A_2_4_schedule_generate_honours_requested_days_where_it_can_and_prints_
     assert weekdays["Slavoj"] == {1} and weekdays["Baník"] <= {0, 1, 2, 3}
     assert [line for line in unmet if "Baník (home) asked for Friday" in line]
     assert not [line for line in unmet if "Slavoj (home)" in line]
+
+
+def test_A_3_1_schedule_generate_warns_of_each_team_below_four_players_and_draws_all_the_same(league):
+    code, out, _ = league("schedule", "generate", *SEASON)
+    assert code == 0 and out.startswith("stored 12 fixtures")
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert sorted(warnings) == [f"warning: {team} has 2 players on its roster; a team has at least 4 (A.3.1)"
+                                for team in ("Jiskra", "Lvi", "Orli", "Sokoli")]
+
+
+def test_A_3_3_the_organiser_overrides_a_refused_date_with_a_reason_the_schedule_shows(league, monkeypatch):
+    """A late postponement can always get a date: a day in the past (the league's today moved on)
+    and a day a team already plays are refused, naming --override; with a reason they are taken
+    and `fixture list` shows the reason and what it overrode."""
+    league("schedule", "generate", *SEASON)
+    fixture, *others = _fixtures(league)
+    busy = next(f for f in others if fixture["home"] in (f["home"], f["away"]))
+    code, _, err = league("schedule", "move", fixture["id"], busy["date"])
+    assert code == 2 and "already plays" in err and '--override "…", A.3.3' in err
+    code, out, err = league("schedule", "move", fixture["id"], busy["date"], "--override", "dohoda kapitánů")
+    assert code == 0 and "(override: dohoda kapitánů (" in out
+    listed = {f["id"]: f for f in _fixtures(league)}[fixture["id"]]
+    assert (listed["date"], listed["status"]) == (busy["date"], "scheduled")
+    assert listed["note"].startswith("override: dohoda kapitánů (") and "already plays" in listed["note"]
+    monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime(2026, 11, 30, 12, 0)))
+    code, _, err = league("schedule", "move", fixture["id"], "2026-10-06")
+    assert code == 2 and "2026 is in the past (today is" in err
+    assert league("schedule", "move", fixture["id"], "2026-10-06", "--override", "odklad pozdě")[0] == 0

@@ -64,8 +64,9 @@ TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
     "Štěpánka Meziboří": (SIBENIK, ("Toman", "Doležal", "Mach", "Kříž")),
 }
 CAROM = ("Sokol Dvůr", "Slavoj Bílá Třemešná")     # the venue's carom league too, at its other table
-LEAGUE = League(SEASON, "8ball", {LVA: "po,út,st,čt", SIBENIK: ""}, TEAMS, (DEVICE, LVA, SECRET))
 RACES = (2, 2, 3)            # RULES 2.9 (config): 2 games win a set, 2 sets an individual match, 3 of them a team match
+LEAGUE = League(SEASON, "8ball", {LVA: "po,út,st,čt", SIBENIK: ""}, TEAMS, (DEVICE, LVA, SECRET),
+                rules=(f"games_to_win={RACES[0]}", f"sets_to_win={RACES[1]}", f"partie_per_match={RACES[2]}"))
 GAME = {"home": {"cmd": "game", "winner": "a"}, "away": {"cmd": "game", "winner": "b"}}   # the home player is a
 # the first night's individual matches: the games won by side in order ("|" between sets), then how it
 # ends; what it gives the home player (won?, sets home:away, games home:away, set winners)
@@ -122,7 +123,7 @@ def test_an_eightball_season_is_run_from_the_receiver(tmp_path, capsys, receiver
     """The 8-ball season (competition 8ball) from set-up to the site: RULES 2.1, 2.3, 2.9, 8B:8,
     issue 13 (a forfeit is a won individual match), A.1.3, A.2.1-A.2.5, A.3.2, A.3.4, A.3.7, A.6.1."""
     db = str(tmp_path / "league.sqlite")
-    run = organiser(db, capsys)
+    run = organiser(db, capsys, clock=evening)
     set_up_the_season(run, LEAGUE, tmp_path)
     clock = evening
     server = receiver_on(db, clock)
@@ -166,17 +167,18 @@ def test_an_eightball_season_is_run_from_the_receiver(tmp_path, capsys, receiver
         table.close()
     entry = next(f for f in fetch(server.port, f"/schedule.json?season={SEASON}&competition=8ball")["fixtures"]
                  if f["id"] == second["id"])
-    assert entry["status"] == "played" and (entry["points_home"], entry["points_away"]) == (3, 0)
+    # A.3.7 (issue 22): the no-show at the table is the away team's no-show, as the organiser's would be
+    assert entry["status"] == "forfeited" and (entry["points_home"], entry["points_away"]) == (3, 0)
 
     at_sibenik = [f for f in fixtures if f["venue"] == SIBENIK and f["date"] >= "2026-03-01"]   # A.3.7 by the organiser
     absent = at_sibenik[0]["away"]
     assert f"forfeited to {at_sibenik[0]['home']}" in run("no-show", at_sibenik[0]["id"], "--team", absent)
     status = {f["id"]: f["status"] for f in fixtures_of(run, SEASON, "8ball")}
-    assert [status[f["id"]] for f in (first, second, at_sibenik[0])] == ["played", "played", "forfeited"]
+    assert [status[f["id"]] for f in (first, second, at_sibenik[0])] == ["played", "forfeited", "forfeited"]
     seen_by_the_receiver(server)
     assert "kontumováno" in fetch_html(server.port, f"/schedule?season={SEASON}&competition=8ball")
 
-    check_the_table(server.port, first, second)
+    check_the_table(server.port, first, second, at_sibenik[0])
 
 
 def player_of(fixture: dict, side: str, number: int) -> str:
@@ -251,13 +253,13 @@ def check_the_site(port: int, fixture: dict, match_id: str) -> None:
         assert fixture[side] in fetch_html(port, f"/teams/{fixture[side]}.html?game=8ball&season={SEASON}")
 
 
-def check_the_table(port: int, first: dict, second: dict) -> None:
+def check_the_table(port: int, first: dict, second: dict, forfeited: dict) -> None:
     """RULES 2.9: the 8-ball table (individual matches won and lost, sets, games; points = individual
-    matches won; a team that did not come: the match's 3 : 0) and its CSV export in the same order.
-    The organiser's no-show is on the schedule only (docs/league.md: an 8-ball no-show's points
-    come from the device's record)."""
+    matches won; a team that did not come, at the table (``second``) or by the organiser's no-show
+    (``forfeited``): the competition's forfeit score, the match's 3 : 0, issue 22) and its CSV
+    export in the same order."""
     rows = {row["team"]: row for row in fetch(port, f"/table-8ball.json?season={SEASON}")["rows"]}
-    assert set(rows) == {first["home"], first["away"], second["home"], second["away"]}
+    assert set(rows) == {f[side] for f in (first, second, forfeited) for side in ("home", "away")}
     expected = {team: dict.fromkeys(("matches", "points", "individual_won", "individual_lost", "sets_won",
                                       "sets_lost", "games_won", "games_lost"), 0) for team in rows}
     for side, mine in (("home", 0), ("away", 1)):
@@ -269,7 +271,9 @@ def check_the_table(port: int, first: dict, second: dict) -> None:
         line["sets_won"], line["sets_lost"] = line["sets_won"] + (3, 2)[mine], line["sets_lost"] + (2, 3)[mine]
         line["games_won"], line["games_lost"] = line["games_won"] + (8, 5)[mine], line["games_lost"] + (5, 8)[mine]
         expected[second[side]]["matches"] += 1
+        expected[forfeited[side]]["matches"] += 1
     expected[second["home"]]["points"] += 3
+    expected[forfeited["home"]]["points"] += 3
     assert {team: {key: row[key] for key in expected[team]} for team, row in rows.items()} == expected
     ordered = sorted(rows.values(), key=lambda r: r["place"])
     assert [r["team"] for r in ordered] == [r["team"] for r in

@@ -67,7 +67,8 @@ TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
     "Slavoj Bílá Třemešná": (LVA, ("Marek", "Pospíšil", "Hájek", "Jelínek")),
     "Baník Zábřezí": (RUZEK, ("Král", "Růžička", "Beneš", "Fiala")),
 }
-LEAGUE = League(SEASON, "carom", {LVA: "po,út,st,čt", RUZEK: ""}, TEAMS, (DEVICE, LVA, SECRET))
+LEAGUE = League(SEASON, "carom", {LVA: "po,út,st,čt", RUZEK: ""}, TEAMS, (DEVICE, LVA, SECRET),
+                rules=("points_limit=20", "innings_limit=3"))      # the device config's (device_table_helpers)
 FIRST_NIGHT = datetime(2026, 3, 11, 19, 30)      # the first spring match at Hospoda U Lva (see the schedule)
 MOVED_TO = "2026-03-17"                           # its next one, moved by the organiser to the next Tuesday
 SECOND_PAIR = [DRAW, HOME_WINS, AWAY_WINS, HOME_WINS]      # the second night's partie: home 5 : 3 away
@@ -103,7 +104,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     fixtures, matches arrive, the tables and statistics update (A.1.3, A.2.1, A.2.2, A.2.3, A.2.5,
     A.3.2, A.3.3, A.3.4, A.3.7, A.6.1; RULES 1.5, 1.6, 1.8)."""
     db = str(tmp_path / "league.sqlite")
-    run = organiser(db, capsys)
+    run = organiser(db, capsys, clock=evening)
     set_up_the_season(run, LEAGUE, tmp_path)
     clock = evening                      # the device's and the receiver's, running from the first night
     clock.set(FIRST_NIGHT)

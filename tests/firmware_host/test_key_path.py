@@ -58,7 +58,7 @@ def test_a_refused_key_says_why_and_changes_nothing(service):
 def test_the_setup_menu_on_the_keypad_is_the_one_overlay_and_the_one_screen(ready):
     """Keys in the night's setup menu: a digit moves the cursor, - moves up, Enter chooses."""
     tap(ready, "enter")
-    assert ready.display.model["title"] == "Utkání" and ready.referee.screen == ready.display.model
+    assert ready.display.model["title"] == "Utkání (pravidla z konfigurace)" and ready.referee.screen == ready.display.model
     tap(ready, "2")
     assert ready.display.model["selected"] == 1
     tap(ready, "-")
@@ -77,7 +77,7 @@ def test_the_key_test_from_setup_returns_to_its_item(ready):
     tap(ready, "7")
     assert ready.display.model["key"] == "7"
     tap(ready, "enter", ready.referee.debouncer.long_press + 0.1)     # hold Enter: the end
-    assert ready.display.model["title"] == "Utkání" and ready.display.model["selected"] == 1
+    assert ready.display.model["title"] == "Utkání (pravidla z konfigurace)" and ready.display.model["selected"] == 1
 
 
 def test_a_protocol_correction_typed_on_the_keypad_is_checked_once(service, monkeypatch):

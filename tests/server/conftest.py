@@ -81,6 +81,15 @@ def store_place(request, tmp_path):
     return request.getfixturevalue("postgresql")()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_store_place(request, tmp_path):
+    """Where a store is yet to be made (a migration test's older store): a new SQLite file, or an
+    empty database on the session's PostgreSQL server (not a copy of the migrated one)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "league.sqlite")
+    return request.getfixturevalue("postgresql")(migrated=False)
+
+
 def register_devices(s: Store) -> Store:
     """The devices of the receiver's tests: one of each venue, one of none, a gateway."""
     s.devices.add("u-lva-1", SECRETS["u-lva-1"], venue=LVA)
@@ -95,6 +104,18 @@ def store(store_place):
     s = register_devices(Store(store_place))
     yield s
     s.close()
+
+
+@pytest.fixture
+def carom_league(store):
+    """The store with league_admin_helpers' league, its carom schedule drawn, its clock before the
+    season (A.3.3 refuses a day in the past: the tests do not depend on the day they run)."""
+    from league_admin_helpers import SEASON, before_the_season, set_up_league
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    return store
 
 
 @pytest.fixture
@@ -154,10 +175,10 @@ def client(server):
     return Client(server.port)
 
 
-def match_items(match_id="KD-1", seed=1, **options):
+def match_items(match_id="KD-1", seed=1, home="Lvi", away="Orli", points_limit=20, innings_limit=3, **options):
     """A carom league match (carom_samples.match) as item bodies: four partie, then the match item."""
-    played, (mid, mtext, msummary) = carom_samples.match(match_id, "Lvi", "Orli", seed=seed, points_limit=20,
-                                                   innings_limit=3, **options)
+    played, (mid, mtext, msummary) = carom_samples.match(match_id, home, away, seed=seed, points_limit=points_limit,
+                                                   innings_limit=innings_limit, **options)
     return [item_body(pid, "partie", text, summary) for pid, text, summary in played] + \
         [item_body(mid, "match", mtext, msummary)]
 

@@ -2,6 +2,8 @@
 the store fixture's devices and of samples.match), four carom teams with captains and rosters."""
 import datetime as dt
 
+from clock import ManualClock, SystemClock
+
 LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"
 SEASON = "2026/27"
 TEAMS = {   # name: (venue, requested weekdays, roster); Lvi and Orli are samples.match's teams
@@ -12,9 +14,34 @@ TEAMS = {   # name: (venue, requested weekdays, roster); Lvi and Orli are sample
 }
 
 
-def set_up_league(store, competition: str = "carom", season: str = SEASON, teams=TEAMS) -> None:
+BEFORE_THE_SEASON = dt.datetime(2026, 9, 1, 12, 0)      # the league's "today" in these tests: A.3.3 refuses the past
+
+
+def before_the_season(store):
+    """The store's clock (its "today") on 1 September 2026, before SEASON begins: a match can be
+    moved to any day of the season (A.3.3 refuses a day in the past) whatever day the tests run."""
+    store.clock = ManualClock(BEFORE_THE_SEASON)
+    return store
+
+
+def device_receiver(store):
+    """A receiver whose freshness window runs on the wall clock the tests' signers sign by,
+    whatever the store's clock says (``before_the_season``)."""
+    from server.ingest.receiver import Receiver
+
+    return Receiver(store, clock=SystemClock().time)
+
+
+SAMPLE_RULES = {"carom": {"points_limit": 20, "innings_limit": 3}}     # conftest.match_items' partie (issue 22)
+
+
+def set_up_league(store, competition: str = "carom", season: str = SEASON, teams=TEAMS, rules=SAMPLE_RULES) -> None:
+    """The league above; its competition plays by the rules the tests' sample matches were played
+    by (``rules``: None keeps the defaults)."""
     if season not in [s["name"] for s in store.league.seasons()]:
         store.league.add_season(season)
+    if rules and competition in rules:
+        store.league.set_rules(season, competition, rules[competition])
     store.league.add_venue(LVA, "po,út,st,čt")
     store.league.add_venue(KOULE)
     for name, (venue, days, roster) in teams.items():
@@ -45,9 +72,7 @@ def free_working_day(store, fixture: dict) -> dt.date:
 def play_as_device(store, match_items, sign, fixture, device: str = "u-lva-1") -> str:
     """The device's record of a fixture's match, through the receiver: its own match id (the
     fixture's and a suffix, as firmware_host sets a match up) naming the fixture (issue 16)."""
-    from server.ingest.receiver import Receiver
-
-    receiver = Receiver(store)
+    receiver = device_receiver(store)
     match_id = f"{fixture['id']}-a1b2c3"
     for body in match_items(match_id, date=fixture["date"], fixture=fixture["id"]):
         status, answer = receiver.handle(sign(device).sign(body), via="test")

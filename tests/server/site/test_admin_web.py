@@ -9,6 +9,7 @@ from markupsafe import escape
 
 from admin_http_helpers import TOKEN, AdminClient
 from server.site.admin_session import Sessions
+from server.tables import figures
 
 
 @pytest.fixture
@@ -158,12 +159,17 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     for body in items(played["id"], date=played["date"]):
         assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    figures.settle(store)           # as the CLI and the web admin do after a change
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
     assert all(f"{f['date']} 17:00" in page for f in store.fixtures.of(SEASON, "carom"))
     record = store.fixtures.get(played["id"])
     assert f'<a href="/matches/{played["id"]}.html">{record["points_home"]} : {record["points_away"]}</a>' in page
     assert "kontumováno" in page
+    forfeited = fixture_between(store, "Sokoli", "Jiskra")["id"]          # A.3.7: its 8 : 0 links to its zápis
+    assert f'<a href="/matches/{forfeited}.html">8 : 0</a>' in page
+    status, zapis, _ = admin.get(f"/matches/{forfeited}.html")
+    assert status == 200 and "Sokoli" in zapis and "Jiskra" in zapis
     status, data, _ = admin.get("/schedule.json")
     statuses = {f["status"] for f in json.loads(data)["fixtures"]}
     assert status == 200 and {"played", "forfeited"} <= statuses
@@ -181,3 +187,46 @@ def test_the_league_pages_load_nothing_run_no_script_and_may_not_be_framed(logge
     for status, _, headers in answers:
         policy = headers["content-security-policy"]
         assert status == 200 and "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_issue_22_the_admin_warns_overrides_and_assigns(logged_in, store, items, sign):
+    """A.3.1: a team below 4 players is warned of; A.3.3: a refused date is taken with the
+    organiser's reason, which the fixture list shows; a league match off the schedule is listed as
+    not counted until the organiser makes it a fixture's result; the names of its partie on
+    neither roster are listed for the organiser (A.3.4)."""
+    from league_admin_helpers import LVA, before_the_season, device_receiver
+
+    before_the_season(store)
+    set_up_league(store)
+    store.league.add_team(SEASON, "carom", "Hasiči", venue=LVA, captain="Hasič", phone="+420 777 000 222")
+    context = {"season": SEASON, "competition": "carom"}
+    status, page, _ = logged_in.post("/admin/generate", context)
+    assert status == 200 and "Upozornění: Hasiči has 0 players on its roster; a team has at least 4 (A.3.1)" in page
+    fixture = fixture_between(store, "Lvi", "Orli")
+    busy = next(f for f in store.fixtures.of(SEASON, "carom") if f["id"] != fixture["id"] and "Lvi" in (f["home"], f["away"]))
+    move = context | {"fixture": fixture["id"], "date": busy["date"]}
+    status, page, _ = logged_in.post("/admin/move", move)
+    assert status == 400 and f"cannot move to {busy['date']}" in page and "override it with a reason" in page
+    status, page, _ = logged_in.post("/admin/move", move | {"override": "dohoda kapitánů"})
+    assert status == 200 and "výjimka: dohoda kapitánů (" in page
+    for body in items("m-off", date="2026-09-30"):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert "Utkání mimo rozpis (nezapočtena)" in page and "<td>m-off</td>" in page
+    assert "Hráči mimo soupisky (A.3.4)" in page and "Lvi hráč 1, Lvi hráč 2" in page
+    status, page, _ = logged_in.post("/admin/assign", context | {"match": "m-off", "fixture": fixture["id"]})
+    assert status == 200 and f"Utkání m-off je výsledkem {fixture['id']}." in page
+    assert store.fixtures.get(fixture["id"])["match"] == "m-off" and "<td>m-off</td>" not in page
+
+
+@pytest.mark.parametrize("fee, said", [(None, False), ("500", True)])
+def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(admin, store, fee, said):
+    set_up_league(store)
+    if fee:
+        store.league.set_rules(SEASON, "carom", {"entry_fee": fee})
+    store.fixtures.generate(SEASON, "carom")
+    for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
+        store.fixtures.no_show(fixture_between(store, home, away)["id"], "Orli")
+    page = admin.get(f"/schedule?season={SEASON}&competition=carom")[1]
+    assert "Vyřazeno ze soutěže (A.3.7), výsledky anulovány" in page
+    assert ("bez náhrady startovného" in page) is said

@@ -132,11 +132,14 @@ def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(s
     an organiser records a no-show (A.3.7: the match forfeited 8 : 0 to the opponent)."""
     from league_admin_helpers import SEASON, fixture_between, set_up_league
 
+    from server.tables import figures
+
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     path = f"/table.json?season={SEASON.replace('/', '%2F')}"
     assert json.loads(client.get(path)[1])["rows"] == []
     store.fixtures.no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
+    figures.settle(store)           # as the organiser's commands do after a change (cli, admin)
     table = {row["team"]: row for row in json.loads(client.get(path)[1])["rows"]}
     assert table["Sokoli"]["points"] == 8
 

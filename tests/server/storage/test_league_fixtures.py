@@ -3,18 +3,23 @@
 import datetime as dt
 
 import pytest
-from league_admin_helpers import SEASON, fixture_between, free_working_day, play_as_device, set_up_league
+from league_admin_helpers import (
+    SEASON,
+    device_receiver,
+    fixture_between,
+    free_working_day,
+    play_as_device,
+    set_up_league,
+)
 
 from server.ingest.receiver import Receiver
 from server.league.admin_fields import LeagueError
-from server.tables import exports
+from server.tables import exports, figures
 
 
 @pytest.fixture
-def league(store):
-    set_up_league(store)
-    store.fixtures.generate(SEASON, "carom")
-    return store
+def league(carom_league):
+    return carom_league
 
 
 def test_A_2_5_the_generated_schedule_is_stored_home_and_away_from_17_00(league):
@@ -81,7 +86,7 @@ def test_A_3_3_a_team_postpones_at_most_twice_a_season_the_third_is_refused_with
 def _play(store, match_items, sign):
     """The device's record of Lvi v Orli (carom_samples.match) under the fixture's id, through the receiver."""
     fixture = fixture_between(store, "Lvi", "Orli")
-    receiver = Receiver(store)
+    receiver = device_receiver(store)
     for body in match_items(fixture["id"], date=fixture["date"]):
         status, answer = receiver.handle(sign("u-lva-1").sign(body), via="test")
         assert status == 200, answer
@@ -93,12 +98,14 @@ def test_A_3_7_a_no_show_forfeits_the_match_and_the_second_expels_the_team_its_r
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert set(table) == {"Lvi", "Orli"}
     first = league.fixtures.no_show(fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
-    assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "forfeited_to": "Sokoli",
-                     "no_shows": 1, "expelled": False, "cancelled": []}
+    assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "absent": "Orli",
+                     "forfeited_to": "Sokoli", "no_shows": 1, "expelled": False, "cancelled": []}
+    figures.settle(league)          # the figures the no-show made due (the CLI and the admin do it at once)
     assert fixture_between(league, "Orli", "Sokoli")["status"] == "forfeited"
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert table["Sokoli"]["points"] == 8 and table["Orli"]["matches"] == 2      # forfeited 8 : 0
     second = league.fixtures.no_show(fixture_between(league, "Jiskra", "Orli")["id"], "Orli")
+    figures.settle(league)
     assert second["expelled"] and second["no_shows"] == 2
     assert fixture_between(league, "Orli", "Lvi")["id"] in second["cancelled"]
     assert played["id"] not in second["cancelled"]
@@ -140,7 +147,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     import carom_samples
     from delivery.outbox import item_body
 
-    set_up_league(store, "8ball")
+    set_up_league(store, "8ball", rules={"8ball": {"partie_per_match": 2}})     # the sample's two
     store.fixtures.generate(SEASON, "8ball")
     fixture = fixture_between(store, "Jiskra", "Orli", "8ball")
     played, (match_id, *closing) = carom_samples.eightball_match(fixture["id"], "Jiskra", "Orli", ["hhhhhh", "wwwhhhwww"],
@@ -153,7 +160,25 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == {"Jiskra", "Orli"}
     for home, away in (("Orli", "Sokoli"), ("Lvi", "Orli")):
         store.fixtures.no_show(fixture_between(store, home, away, "8ball")["id"], "Orli")
+    figures.settle(store)
     assert exports.league_table(store, "8ball", SEASON)["rows"] == []
+
+
+def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(store):
+    """Issue 22: an 8-ball no-show counts in the table (the full score of a match won by default:
+    4 individual matches, 1 point each, RULES 2.9), or the competition's forfeit_points when the
+    organiser set it; the schedule says for whom."""
+    set_up_league(store, "8ball")
+    store.fixtures.generate(SEASON, "8ball")
+    store.fixtures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
+    figures.settle(store)
+    assert fixture_between(store, "Lvi", "Orli", "8ball")["forfeited_to"] == "Lvi"
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == \
+        {"Lvi": 4, "Orli": 0}
+    store.league.set_rules(SEASON, "8ball", {"forfeit_points": "3"})
+    figures.settle(store)
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"]} == \
+        {"Lvi": 3, "Orli": 0}
 
 
 def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, sign):
@@ -165,12 +190,192 @@ def test_a_fixture_is_played_by_the_device_match_that_names_it(league, items, si
     assert fixture_between(league, "Orli", "Lvi")["status"] == "scheduled"      # the return leg is not
 
 
-def test_A_3_7_the_device_record_of_a_forfeited_fixture_replaces_the_8_to_0(league, items, sign):
+def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organisers(league, items, sign):
+    """The organiser recorded Orli's no-show; the counter's own "Tým nepřišel" record of it follows
+    and takes the forfeit's place (a zápis from the table). A match played for the fixture after
+    all is refused: the forfeit stands, a correction is the organiser's act (issue 22)."""
+    import carom_samples
+    from delivery.outbox import item_body
+
     fixture = fixture_between(league, "Lvi", "Orli")
     league.fixtures.no_show(fixture["id"], "Orli")
+    figures.settle(league)
     assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == {"Lvi": 8, "Orli": 0}
-    match_id = play_as_device(league, items, sign, fixture)
-    record = exports.match_record(league, match_id)
+    receiver = device_receiver(league)
+    played = items(f"{fixture['id']}-played", date=fixture["date"], fixture=fixture["id"])
+    status, answer = receiver.handle(sign("u-lva-1").sign(played[0]), via="test")
+    assert status == 403 and "was forfeited: Orli did not turn up" in answer["reason"]
+    match_id = f"{fixture['id']}-a1b2c3"
+    item_id, text, summary = carom_samples.no_show(match_id, "Lvi", "Orli", "away", date=fixture["date"],
+                                                   fixture=fixture["id"])
+    body = item_body(item_id, "match", text, summary)
+    assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
-    assert table["Lvi"]["points"] == record["points"]["home"] and table["Lvi"]["matches"] == 1
+    assert (table["Lvi"]["points"], table["Lvi"]["matches"]) == (8, 1)
     assert league.fixtures.get(fixture["id"])["match"] == match_id
+    assert exports.match_record(league, fixture["id"]) is None          # the organiser's stand-in is gone
+    assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
+
+
+def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league, items, sign):
+    """Lvi's partie were played by names on neither roster: the match is stored, those names are
+    flagged on it; once "Lvi hráč 1" has played for Lvi, he cannot be put on Sokoli's roster this
+    season, though he is on no roster (A.3.4: one team a season, over the season's history)."""
+    match_id = play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli"))
+    assert "Lvi hráč 1" in exports.match_record(league, match_id)["unrostered"]
+    with pytest.raises(LeagueError, match=r"Lvi hráč 1 has played for team 'Lvi' in 2026/27; .*\(A.3.4\)"):
+        league.league.add_player(SEASON, "carom", "Sokoli", "lvi  HRÁČ 1")
+    league.league.add_player(SEASON, "carom", "Lvi", "Lvi hráč 1")             # his own team's roster
+    assert "Lvi hráč 1" not in exports.match_record(league, match_id)["unrostered"]
+
+
+def _interrupted(store, fixture: dict, match_id: str, closed: int) -> None:
+    """U Lva's counter records the fixture's match, interrupted after ``closed`` partie (A.6.5)."""
+    import json
+
+    import carom_samples
+    from delivery.outbox import item_body
+
+    played, _ = carom_samples.match(match_id, "Lvi", "Orli", date=fixture["date"], fixture=fixture["id"],
+                                    points_limit=20, innings_limit=3)
+    played = played[:closed]
+    _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played)
+    summary["interrupted"] = {"partie": closed + 1, "reason": "closing", "captain": "Novák",
+                              "at": "2026-10-06T20:10:00+02:00"}       # as rules/night.py's match_summary
+    bodies = [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(match_id, "match", text, summary)]
+    receiver = device_receiver(store)
+    for body in bodies:
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+
+
+def sign_as(device: str, body: bytes):
+    from conftest import signer
+
+    return signer(device).sign(body)
+
+
+def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(league, store_place, capsys):
+    """The match interrupted after 2 partie counts nowhere and the schedule says "interrupted"
+    until the organiser's ruling (`pocitadlo server rule … award`), which is final."""
+    from cli.main import main
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _interrupted(league, fixture, "m-int", 2)
+    assert fixture_between(league, "Lvi", "Orli")["status"] == "interrupted"
+    assert exports.match_record(league, "m-int")["standing"] == "pending"
+    assert exports.league_table(league, "carom", SEASON)["rows"] == []
+    rule = ["server", "rule", fixture["id"], "award", "--reason", "herna zavřena", "--db", store_place]
+    assert main([*rule, "--points", "osm"]) == 2
+    assert "written HOME:AWAY" in capsys.readouterr().err
+    assert main([*rule, "--points", "6:2"]) == 0
+    assert "awarded 6:2 (A.6.5)" in capsys.readouterr().out
+    assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == \
+        {"Lvi": 6, "Orli": 2}
+    assert fixture_between(league, "Lvi", "Orli")["ruling"]["kind"] == "award"
+    with pytest.raises(LeagueError, match=r"ruling is final \(A.6.5\)"):
+        league.fixtures.rule(fixture["id"], "award", points="8:0", reason="znovu")
+
+
+def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(league, items):
+    """The organiser rules the rest be replayed: the fixture gets the new date; the counter's match
+    of the remaining partie is accepted as its rest, and a third match is refused."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _interrupted(league, fixture, "m-int", 2)
+    day = free_working_day(league, fixture)
+    league.fixtures.rule(fixture["id"], "replay", to=day, reason="zranění")
+    figures.settle(league)          # as the CLI and the admin do after a change
+    ruled = league.fixtures.get(fixture["id"])
+    assert (ruled["date"], ruled["status"]) == (day.isoformat(), "scheduled")
+    receiver = device_receiver(league)
+    import carom_samples
+    from delivery.outbox import item_body
+
+    played, (mid, text, summary) = carom_samples.match("m-rest", "Lvi", "Orli", date=day.isoformat(),
+                                                       fixture=fixture["id"], points_limit=20, innings_limit=3)
+    played = played[:2]
+    _, text, summary = carom_samples.closing(summary | {"id": "m-rest"}, played)
+    for body in [item_body(p, "partie", t, s) for p, t, s in played] + [item_body("m-rest", "match", text, summary)]:
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+    figures.settle(league)
+    after = league.fixtures.get(fixture["id"])
+    assert (after["match"], after["continuation"], after["status"]) == ("m-int", "m-rest", "played")
+    status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
+                                                                fixture=fixture["id"])[0]), via="test")
+    assert status == 403 and "already has its result" in answer["reason"]
+
+
+def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_rest(empty_store_place):
+    """A store from before issue 22 holds two matches naming fixture f1 (a forged second one could
+    land then): the result stays the one the schedule showed (closed, then the latest to arrive),
+    the other is listed unassigned and counts nowhere."""
+    import json
+
+    import sqlalchemy as sa
+    from sql_helpers import store_at
+
+    from conftest import match_items
+    from server.storage.store import Store
+
+    store_place = empty_store_place
+    with store_at(store_place, "0009", (
+        "INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', '2027-04-30')",
+        "INSERT INTO venues(name, days) VALUES ('Hostinec U Lva', '')",
+        "INSERT INTO teams(id, season, competition, name, venue, captain, phone) VALUES "
+        "(1, '2026/27', 'carom', 'Lvi', 'Hostinec U Lva', 'Novák', '777123456'), "
+        "(2, '2026/27', 'carom', 'Orli', 'Hostinec U Lva', 'Kučera', '777123456')",
+        "INSERT INTO fixtures VALUES ('f1', '2026/27', 'carom', 1, '2026-10-05', '17:00', 1, 2, 'Hostinec U Lva', "
+        "'scheduled', '2026-10-05')",
+    )) as db:
+        for seed, match_id in ((1, "m-first"), (2, "m-later")):
+            for body in match_items(match_id, seed=seed, date="2026-10-05", fixture="f1"):
+                item = json.loads(body)
+                db.execute(sa.text("INSERT INTO items(id, kind, game, match_id, device, via, received, body) VALUES "
+                                   "(:id, :kind, 'carom', :m, 'u-lva-1', 'test', :at, :body)"),
+                           {"id": item["id"], "kind": item["kind"], "m": match_id, "at": f"2026-10-05T2{seed}:00:00",
+                            "body": body})
+            db.execute(sa.text("INSERT INTO match_figures(match_id, seq, game, season, date, venue, home, away, "
+                               "points_home, points_away, closed, fixture) VALUES (:m, :seq, 'carom', '2026/27', "
+                               "'2026-10-05', 'Hostinec U Lva', 'Lvi', 'Orli', 4, 4, 1, 'f1')"),
+                       {"m": match_id, "seq": seed * 10})
+    store = Store(store_place)
+    try:
+        figures.bring_up_to_date(store)
+        figures.settle(store)
+        assert store.fixtures.get("f1")["match"] == "m-later"
+        assert [m["match"] for m in store.fixtures.unassigned(SEASON, "carom")] == ["m-first"]
+        assert {r["team"]: r["matches"] for r in exports.league_table(store, "carom", SEASON)["rows"]} == \
+            {"Lvi": 1, "Orli": 1}
+    finally:
+        store.close()
+
+
+def test_A_6_5_the_counters_own_interrupted_match_item_is_accepted_and_pending(league):
+    """The match item as rules/night.py writes it when the referee interrupts at partie 2 (the
+    venue closing, the home captain confirming): accepted, the fixture "interrupted"."""
+    import json
+
+    import carom_samples
+    from delivery.outbox import item_body
+    from rules import night
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    played, (match_id, text, _) = carom_samples.match("m-int", "Lvi", "Orli", date=fixture["date"],
+                                                      fixture=fixture["id"], points_limit=20, innings_limit=3)
+    pid, partie_text, partie_summary = played[0]
+    present = {"home": ["Novák", "Dvořák", "Svoboda", "Černý"], "away": ["Procházka", "Kučera", "Veselý", "Horák"]}
+    state = night.apply(night.NightState(), {"ev": "match", "id": match_id, "game": "carom", "date": fixture["date"],
+                                             "home": "Lvi", "away": "Orli", "present": present, "partie_count": 4,
+                                             "fixture": fixture["id"], "captains": {"home": "Novák", "away": "Kučera"}})
+    state = night.apply(state, night.lot_event(state.match, 3))
+    state = night.apply(state, night.closed_event(1, json.loads(partie_text.splitlines()[0]), partie_summary))
+    state = night.apply(state, night.interrupt_event(state.match, "closing", "Novák", "2026-10-06T21:00:00+02:00"))
+    summary = night.match_summary(state.match, {"device": "u-lva-1", "venue": fixture["venue"], "table": "1"})
+    receiver = device_receiver(league)
+    for body in (item_body(pid, "partie", partie_text, partie_summary), item_body(match_id, "match", text, summary)):
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+    assert fixture_between(league, "Lvi", "Orli")["status"] == "interrupted"
+    record = exports.match_record(league, match_id)
+    assert record["standing"] == "pending" and record["interruption"]["reason_text"] == "zavírací doba herny"

@@ -2,7 +2,7 @@
 import carom_samples
 from delivery.outbox import item_body
 from server.site import pages
-from server.tables import eightball
+from server.tables import eightball, exports
 
 MATCH = {"id": "PK-1", "home": "Koule", "away": "Tágo", "venue": "Hospoda U Koule", "date": "2026-11-27"}
 
@@ -18,7 +18,7 @@ def test_a_forfeit_before_the_next_break_counts_as_a_won_match_not_a_won_game(re
     assert (row["team"], row["points"], row["individual_won"], row["individual_lost"]) == ("Koule", 1, 1, 0)
     assert (row["games_won"], row["games_lost"], row["games_difference"]) == (2, 1, 1)     # as played
     assert (row["sets_won"], row["sets_lost"]) == (0, 0)
-    record = eightball.match_record(receiver.store, "PK-1")
+    record = exports.match_record(receiver.store, "PK-1")
     [individual] = record["individual"]
     assert individual["sets"] == [{"set": 1, "games": {"home": 2, "away": 1}, "winner": None}]   # a race to 3: not won
     assert (individual["winner"], individual["forfeit"]) == ("home", "away")
@@ -34,7 +34,7 @@ def test_a_set_a_forfeit_cuts_short_has_no_winner_on_the_zapis(receiver, sign):
                                       home="a", forfeit="b", games_to_win=2)
     assert receiver.handle(sign("u-koule-1").sign(item_body("PK-1-m1", "partie", text, summary)),
                            via="test")[0] == 200
-    [individual] = eightball.match_record(receiver.store, "PK-1")["individual"]
+    [individual] = exports.match_record(receiver.store, "PK-1")["individual"]
     assert (individual["home"]["sets"], individual["away"]["sets"]) == (1, 0)
     assert individual["sets"] == [{"set": 1, "games": {"home": 2, "away": 0}, "winner": "home"},
                                   {"set": 2, "games": {"home": 0, "away": 1}, "winner": None}]

@@ -7,6 +7,7 @@ from league_admin_helpers import (
     LVA,
     SEASON,
     TEAMS,
+    before_the_season,
     fixture_between,
     free_working_day,
     play_as_device,
@@ -31,7 +32,8 @@ def test_the_document_has_the_league_every_team_with_roster_and_captain_and_the_
     today = dt.date(2026, 10, 20)
     document = league_document(store, LVA, today)
     assert document["league"] == {"name": "Královédvorská kulečníková liga", "season": "2026/27",
-                                  "competition": "carom"}
+                                  "competition": "carom",       # and its rules of play (issue 22)
+                                  "rules": {"points_limit": 20, "innings_limit": 3, "partie_per_match": 4}}
     lvi = next(t for t in document["teams"] if t["name"] == "Lvi")
     assert lvi == {"name": "Lvi", "venue": LVA, "players": ["Černý", "Dvořák", "Novák", "Svoboda"],
                    "captain": "Novák"}
@@ -47,6 +49,7 @@ def test_the_document_has_the_league_every_team_with_roster_and_captain_and_the_
 
 
 def test_a_moved_match_is_fetched_on_its_new_date_and_a_postponed_or_forfeited_one_not_at_all(store):
+    before_the_season(store)
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     moved = fixture_between(store, "Orli", "Jiskra")

@@ -77,10 +77,13 @@ def test_a_forfeited_individual_match_counts_for_the_winner(league):
 
 
 def test_points_per_match_is_configurable(league):
-    """RULES 2.9: team score = individual matches won (Decision; configurable)."""
+    """RULES 2.9: team score = individual matches won (Decision), each worth the competition's
+    ``win_points`` (issue 22: the organiser sets it)."""
+    league.store.league.add_season("2026/27")
+    league.store.league.set_rules("2026/27", "8ball", {"win_points": "2"})
     league.match("PK-3", "Koule", "Tágo", ["hhhhhh", "wwwwww", "hhhhhh"])
-    assert eightball.match_record(league.store, "PK-3", points_per_match=2)["points"] == {"home": 4, "away": 2}
-    assert [r["points"] for r in table(league, points_per_match=2)] == [4, 2]
+    assert exports.match_record(league.store, "PK-3")["points"] == {"home": 4, "away": 2}
+    assert [r["points"] for r in table(league)] == [4, 2]
 
 
 def test_table_orders_by_points(league):

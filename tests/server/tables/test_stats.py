@@ -154,8 +154,13 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     before = stats.players(store)["rows"]
     sql(store, "DROP TABLE player_totals")
     sql(store, "DROP TABLE player_figures")
-    sql(store, "DROP TABLE generation")                       # and what 0004 to 0008 added after it
-    sql(store, "DROP TABLE refusal_clients")
+    sql(store, "DROP TABLE refusal_clients")                  # what 0011 added
+    for table in ("name_folds", "competition_rules", "figures_due", "fixture_matches", "rulings"):
+        sql(store, f"DROP TABLE {table}")                     # what 0008 to 0010 added
+    for table, column in (("match_figures", "standing"), ("match_figures", "flags"), ("fixtures", "override"),
+                          ("no_shows", "source")):
+        sql(store, f"ALTER TABLE {table} DROP COLUMN {column}")
+    sql(store, "DROP TABLE generation")                       # and what 0004 to 0007 added after it
     sql(store, "DROP INDEX match_figures_season")
     sql(store, "DROP TABLE figures_pending")
     sql(store, "DROP INDEX match_figures_fixture")

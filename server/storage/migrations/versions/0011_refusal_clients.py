@@ -2,13 +2,13 @@
 and status, the count, the first refusal's time and reason and the latest's, beside the bounded
 list of the latest refusals, which a flood overwrites (server/storage/refusals.py).
 
-Revision ID: 0008
+Revision ID: 0011
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

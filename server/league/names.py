@@ -1,0 +1,41 @@
+"""Names as identities (issue 22): a venue, a team or a player is one name however it is typed.
+
+Two names are the same when they are after Unicode NFC, trimmed, with every run of inner
+whitespace one space, and case folded (Czech letters fold like any other: "Ř" is "ř"):
+``na  růžku`` is the venue ``Na Růžku``, ``  jan  novák `` is Jan Novák. A name is stored in its
+cleaned spelling (``cleaned``); a new name that is the same as a stored one but spelled otherwise
+is refused naming the stored one (``server.storage.league``).
+"""
+import unicodedata
+from collections.abc import Iterable
+
+
+def cleaned(name: str) -> str:
+    """The spelling kept: NFC, trimmed, inner whitespace one space."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def identity(name: str) -> str:
+    """What two names are compared by: the cleaned name, case folded (and composed again: a
+    folded letter may decompose)."""
+    return unicodedata.normalize("NFC", cleaned(name).casefold())
+
+
+def same(a: str | None, b: str | None) -> bool:
+    """Both names given and the same name."""
+    return a is not None and b is not None and identity(a) == identity(b)
+
+
+def find(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` that is ``name`` (its stored spelling), or None."""
+    wanted = identity(name)
+    return next((known for known in names if identity(known) == wanted), None)
+
+
+def duplicates(names: Iterable[str]) -> dict[str, list[str]]:
+    """Identity -> the spellings of the names that share it, for the identities with more than one
+    (in the order given)."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(identity(name), []).append(name)
+    return {key: spellings for key, spellings in groups.items() if len(spellings) > 1}

@@ -1,0 +1,74 @@
+"""Where a match stands in its league (issue 22): what the zápis shows and what the figures count.
+
+``judged`` adds to a match record the fixture it is the result of (``fixture``, ``part``,
+``assigned_by``), the organiser's ruling (A.6.5), its ``standing`` and what the organiser must look
+at (``unrostered``: names on neither team's roster, A.3.4):
+
+    counted      it counts in the table, the rankings, the players' statistics and the exports
+    unassigned   two teams of the competition, off the schedule: it counts nowhere until the
+                 organiser assigns it to a fixture (a friendly never moves the table)
+    pending      interrupted (A.6.5): it counts nowhere until the organiser rules on it
+    annulled     a team of it is expelled (A.3.7): it counts nowhere
+    friendly     a team of it is not of the competition ("Jiné utkání"): it never moves the table
+
+A match of a season the league does not hold, or of a competition without teams, counts as
+before (a receiver without its league). An award (A.6.5) replaces the match's team points by the
+awarded ones. ``stand_in`` is the organiser's no-show (A.3.7) as a match item of its own, so the
+forfeit has a zápis and figures like a device's.
+"""
+import json
+
+from server.league import names
+from server.tables.sums import season_of
+
+STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
+
+
+def judged(store, record: dict, rules: dict | None, played) -> dict:
+    """The record with its league standing (``played(record)``: its partie, for the names)."""
+    assignment = store.fixtures.assignment(record["match"])
+    fixture = store.fixtures.get(assignment["fixture"]) if assignment else None
+    ruling = fixture["ruling"] if fixture else None
+    record.update(fixture=fixture["id"] if fixture else None, part=assignment["part"] if assignment else None,
+                  assigned_by=assignment["by"] if assignment else None, ruling=ruling, unrostered=[],
+                  awarded=False, standing="counted")
+    if rules is None:
+        return record
+    teams = store.league.teams(season_of(record.get("date")), record["game"])
+    mine = [next((t for t in teams if names.same(t["name"], record.get(side))), None) for side in ("home", "away")]
+    if any(t is not None and t["expelled"] for t in mine):
+        record["standing"] = "annulled"
+    elif fixture is not None:
+        if record.get("interrupted") and assignment["part"] == 1 and ruling is None:
+            record["standing"] = "pending"
+        elif ruling is not None and ruling["kind"] == "award" and assignment["part"] == 1:
+            record["points"] = {"home": ruling["points_home"], "away": ruling["points_away"]}
+            record["awarded"] = True
+    elif all(mine):
+        record["standing"] = "unassigned"
+    elif teams:
+        record["standing"] = "friendly"
+    home, away = mine
+    if home is not None and away is not None:
+        rostered = home["players"] + away["players"]
+        record["unrostered"] = sorted({p[side]["name"] for p in played(record) for side in ("home", "away")
+                                       if p[side]["name"] and names.find(p[side]["name"], rostered) is None})
+    return record
+
+
+def stand_in(store, match_id: str) -> list[dict]:
+    """The organiser's no-show (A.3.7) of a fixture still without a device's record of it, as the
+    rows of a match item under the fixture's id (none for any other id)."""
+    assignment = store.fixtures.assignment(match_id)
+    if assignment is None or assignment["fixture"] != match_id:
+        return []
+    fixture = store.fixtures.get(match_id)
+    if fixture["no_show"] is None:
+        return []
+    absent = "home" if fixture["home"] == fixture["no_show"]["team"] else "away"
+    summary = {"id": match_id, "game": fixture["competition"], "date": fixture["date"], "venue": fixture["venue"],
+               "home": fixture["home"], "away": fixture["away"], "fixture": match_id, "forfeit": absent,
+               "points": {"home": 0, "away": 0}, "partie": [], "recorded_by": "organiser"}
+    body = json.dumps({"id": match_id, "kind": "match", "record": "", "summary": summary}, ensure_ascii=False)
+    return [{"id": match_id, "kind": "match", "game": fixture["competition"], "match_id": match_id,
+             "device": "organiser", "via": "organiser", "received": assignment["at"], "body": body.encode("utf-8")}]

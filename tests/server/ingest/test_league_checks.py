@@ -1,0 +1,105 @@
+"""Issue 22: an incoming league item is held to its competition (A.1.2: the organiser's rules, 422
+naming the rule and the value), and a no-show entered at the table ("Tým nepřišel") counts exactly
+as the organiser's (A.3.7: the second expels the team, its results annulled everywhere)."""
+import pytest
+from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between
+
+import carom_samples
+from delivery.outbox import item_body
+from server.site import pages
+from server.tables import exports, stats
+
+
+@pytest.fixture
+def league(carom_league):
+    return carom_league         # carom 2026/27 plays to 20 points in 3 innings (the samples' rules)
+
+
+def _post(store, body: bytes, device: str = "u-lva-1") -> tuple[int, dict]:
+    from conftest import signer
+
+    return device_receiver(store).handle(signer(device).sign(body), via="test")
+
+
+def test_A_1_2_a_league_partie_played_with_a_1_inning_limit_is_refused_naming_the_rule(league, items):
+    """A misconfigured counter's partie of a fixture, played with innings_limit 1: 422 with the
+    rule and both values, nothing stored, the fixture still to be played."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    first = items("m-1", date=fixture["date"], fixture=fixture["id"], innings_limit=1)[0]
+    status, answer = _post(league, first)
+    assert status == 422
+    assert answer["reason"] == ("carom 2026/27 plays innings_limit 3 (A.5.2); this partie was played with "
+                                "innings_limit 1 (the counter's rules: its league document, else its config)")
+    assert league.items.count() == 0 and league.fixtures.get(fixture["id"])["match"] is None
+
+
+def test_A_3_6_a_league_match_item_listing_too_few_partie_is_refused(league, items):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    played, (match_id, text, summary) = carom_samples.match("m-2", "Lvi", "Orli", date=fixture["date"],
+                                                            fixture=fixture["id"], points_limit=20, innings_limit=3)
+    summary = {**summary, "partie": summary["partie"][:3]}
+    status, answer = _post(league, item_body(match_id, "match", text, summary))
+    assert status == 422 and "plays partie_per_match 4 (A.3.6, RULES 2.9); this match lists 3" in answer["reason"]
+
+
+def test_a_single_partie_outside_the_league_keeps_its_own_rules(league):
+    text, summary = carom_samples.partie("solo-1", "Novák", "Dvořák", seed=2, points_limit=50, innings_limit=1)
+    assert _post(league, item_body("solo-1", "partie", text, summary), "u-nowhere")[0] == 200
+
+
+def _no_show_at_table(store, home: str, away: str, absent: str, device: str = "u-lva-1") -> dict:
+    fixture = fixture_between(store, home, away)
+    match_id, text, summary = carom_samples.no_show(f"{fixture['id']}-t", home, away, absent, date=fixture["date"],
+                                                    fixture=fixture["id"], venue=fixture["venue"])
+    status, answer = _post(store, item_body(match_id, "match", text, summary), device)
+    assert status == 200, answer
+    return store.fixtures.get(fixture["id"])
+
+
+def test_A_3_7_a_no_show_at_the_table_counts_as_the_organisers_and_the_second_expels(league, items):
+    """Orli do not turn up at U Lva twice ("Tým nepřišel" on the counter): the first forfeits the
+    match to Lvi (the competition's forfeit score, 8 : 0), the second expels Orli and annuls its
+    results, for it and its opponents (the Decision in docs/league.md): Jiskra's match with Orli and
+    Lvi's forfeit leave the table, the rankings and the players' statistics."""
+    jiskra = fixture_between(league, "Jiskra", "Orli")
+    for body in items("m-jiskra", home="Jiskra", away="Orli", venue=KOULE, date=jiskra["date"],
+                      fixture=jiskra["id"]):
+        assert _post(league, body, "u-koule-1")[0] == 200
+    assert {r["team"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == {"Jiskra", "Orli"}
+    first = _no_show_at_table(league, "Lvi", "Orli", "away")
+    assert (first["status"], first["forfeited_to"], first["no_show"]["team"]) == ("forfeited", "Lvi", "Orli")
+    table = {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    assert table["Lvi"] == 8 and league.league.team(SEASON, "carom", "Orli")["expelled"] is None
+    _no_show_at_table(league, "Sokoli", "Orli", "away")
+    assert league.league.team(SEASON, "carom", "Orli")["expelled"] is not None
+    assert fixture_between(league, "Orli", "Lvi")["status"] == "cancelled"
+    annulled = exports.match_record(league, "m-jiskra")
+    assert annulled["standing"] == "annulled" and "anulováno: družstvo vyřazeno ze soutěže (A.3.7)" in pages.match(annulled)
+    assert exports.league_table(league, "carom", SEASON)["rows"] == []
+    assert stats.players(league, "carom", SEASON)["rows"] == []      # the rankings are ranked from these
+
+
+def test_A_6_5_the_interruption_reasons_are_the_counters():
+    from rules.night import INTERRUPTIONS
+    from server.league.match_fields import REASONS
+
+    assert list(REASONS) == list(INTERRUPTIONS)
+
+
+@pytest.mark.parametrize("interrupted, reason", [
+    ({"partie": 3, "reason": "weather", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
+     "\"interrupted\" \"reason\" must be one of dispute, equipment, injury, closing, other"),
+    ({"partie": 2, "reason": "closing", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
+     "\"interrupted\" at partie 2: 1 partie were closed before; the match lists 2"),
+])
+def test_A_6_5_a_malformed_interruption_is_refused_naming_it(league, interrupted, reason):
+    import json
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    played, _ = carom_samples.match("m-int", "Lvi", "Orli", date=fixture["date"], fixture=fixture["id"],
+                                    points_limit=20, innings_limit=3)
+    for pid, text, summary in played[:2]:
+        assert _post(league, item_body(pid, "partie", text, summary))[0] == 200
+    _, text, summary = carom_samples.closing(json.loads(played[0][1].splitlines()[0])["match"], played[:2])
+    status, answer = _post(league, item_body("m-int", "match", text, {**summary, "interrupted": interrupted}))
+    assert status == 422 and answer["reason"] == reason
