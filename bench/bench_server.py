@@ -10,7 +10,9 @@
    SQLite insert loop of the same durability (WAL, synchronous=FULL, one commit per item) (goal:
    at least half), the two alternating in 4 blocks each; the figures computed after the answers
    are timed apart and shown with it; beside it a device's backlog in batches (/api/v1/batch)
-   and the bare loop committing once a batch.
+   and the bare loop committing once a batch;
+4. every public page under 50 readers vs Caddy's static copy of it, and a device's POST meanwhile,
+   and under 200 readers of the table (bench/bench_pages.py).
 
 The receiver runs as `pocitadlo serve` in its own process; the stores for (1) are filled with
 direct inserts of one real match's rows (fast), then read over HTTP.
@@ -32,7 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
+sys.path.insert(0, str(Path(__file__).resolve().parent))                       # bench_pages
 
+import bench_pages
 import carom_samples
 from delivery.outbox import item_body
 from delivery.sync import BATCH
@@ -312,6 +316,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--posts", type=int, default=400, help="posts timed alone and under readers, and items "
                                                                  "ingested (400: a p99 is the 4th slowest, not the 2nd)")
+    parser.add_argument("--seconds", type=int, default=4, help="seconds of reading each page (bench/bench_pages.py)")
     args = parser.parse_args()
     print(f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start")
@@ -333,6 +338,7 @@ def main() -> None:
             print(f"POST p99 ({how}): alone {quiet[1] * 1000:.1f} ms (median {quiet[0] * 1000:.1f}), while "
                   f"10 clients read /table.json {busy[1] * 1000:.1f} ms (median {busy[0] * 1000:.1f}) "
                   f"(ratio {busy[1] / quiet[1]:.2f}; goal <= 2); the readers got {rate:.0f} answers/s")
+        bench_pages.under_readers(tmp / "pages", args.seconds)
         rate = ingestion(tmp, args.posts)
         print(f"ingestion: receiver {rate['receiver']:.0f} items/s answered (verified and durable), bare SQLite "
               f"insert loop (WAL, synchronous=FULL, a commit per item) {rate['bare']:.0f} items/s (ratio "

@@ -151,13 +151,13 @@ def load(path: str | os.PathLike[str], *, readers: Mapping[str, Callable[[Sectio
 
 
 def read_device(sec: Section, base_dir: str) -> DeviceSettings:
-    venue = sec.str("venue", nonempty=True)
-    table = sec.str("table", "1", nonempty=True)
+    venue = sec.recorded("venue")
+    table = sec.recorded("table", "1")
     language = sec.choice("language", LANGUAGES, "cs")
     data_dir = _resolve(sec.str("data_dir", DeviceSettings.data_dir, nonempty=True), base_dir)
     league = sec.str("league", None, nonempty=True)
     game = sec.choice("game", game_names(), "carom")
-    name = sec.str("name", "pocitadlo", nonempty=True)
+    name = sec.recorded("name", "pocitadlo")
     sec.finish()
     return DeviceSettings(venue, table, language, data_dir,
                           _resolve(league, base_dir) if league else None, game, name)

@@ -35,9 +35,12 @@ class ConfigError(Exception):
         super().__init__(f"{self.path}: {where}: {problem}")
 
 
+MAX_NAME = 200       # characters of a name written into records: what the league's receiver takes
+
+
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return f'"{value}"'
+        return '"' + "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in value) + '"'
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value)
@@ -122,6 +125,19 @@ class Section:
             raise self.error(option, f"expected a text in quotes, got {_show(value)}")
         if nonempty and not value.strip():
             raise self.error(option, "must not be empty")
+        return value
+
+    def recorded(self, option: builtins.str, default: _T | _Missing = _MISSING) -> builtins.str | _T:
+        """A name written into every record and shown on the counter (a venue, a table, a device):
+        1 to MAX_NAME printable characters, as the league's receiver takes them."""
+        if not self._given(option):
+            return self._default(option, default)
+        value = self.str(option, nonempty=True)        # a text, not empty
+        if len(value) > MAX_NAME:
+            raise self.error(option, f"must be a text of 1 to {MAX_NAME} characters (as the league's receiver "
+                                     f"takes), got {len(value)}")
+        if not value.isprintable():
+            raise self.error(option, f"must be printable text (no control characters), got {_show(value)}")
         return value
 
     def choice(self, option: builtins.str, choices: Sequence[_C], default: _T | _Missing = _MISSING) -> _C | _T:

@@ -61,13 +61,15 @@ class HttpTransport:
         body = json.dumps({"items": [self.signer.sign(b).to_json() for b in bodies]}).encode("utf-8")
         status, _, data = self.exchange("POST", body, {"Content-Type": "application/json"},
                                         path=self._batch_path)
+        answers = _batch_answers(data, len(bodies))
+        if answers is not None:         # 200, or 400 when the receiver took none of them
+            return [_acknowledged(Answer.from_obj(status, said), said, sent, data) for said, sent in zip(answers, bodies)]
         if status in NO_BATCHES:
             self._batch_path = None
             log.info("sync: the receiver takes no batches (%s); sending one item at a time", status)
         if status in NO_BATCHES or status in ONE_AT_A_TIME:
             return None
-        return [_acknowledged(Answer.from_obj(200, said), said, sent, data)
-                for said, sent in zip(_batch_answers(status, data, len(bodies)), bodies)]
+        raise TransportError(f"a batch answered {status}, not the receiver's answer for its items: {_shown(data)!r}")
 
     def post(self, body: bytes) -> tuple[int, bytes]:
         """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
@@ -100,13 +102,13 @@ ACKNOWLEDGED = ("stored", "duplicate")
 NOT_AN_ANSWER = 502     # not final: the Syncer retries it
 
 
-def _batch_answers(status: int, data: bytes, count: int) -> list[dict[str, Any]]:
-    """The items' answers of a batch's answer (TransportError when it is not the receiver's)."""
+def _batch_answers(data: bytes, count: int) -> list[dict[str, Any]] | None:
+    """The items' answers of a batch's answer, or None when it is not the receiver's."""
     said = _json(data)
     answers = said.get("answers") if isinstance(said, dict) and said.get("status") == "batch" else None
-    if status != 200 or not isinstance(answers, list) or len(answers) != count \
+    if not isinstance(answers, list) or len(answers) != count \
             or not all(isinstance(a, dict) and isinstance(a.get("code", 0), int) for a in answers):
-        raise TransportError(f"a batch answered {status}, not the receiver's answer for its items: {_shown(data)!r}")
+        return None
     return answers
 
 

@@ -169,9 +169,19 @@ class BitmapFont:
         return _Text(placed, x)
 
     def fit(self, text: str, width: int) -> str:
-        """``text`` shortened to fit ``width`` pixels (dropping letters from the end)."""
-        while text and self.width(text) > width:
-            text = text[:-1].rstrip()
+        """``text`` shortened to fit ``width`` pixels (dropping letters from the end, and the spaces
+        left at the end with them). One pass over the letters that fit, so a long text (a venue's
+        name of thousands of letters) costs no more than the width allows."""
+        used = glyphs = end = 0         # end: the longest start that fits and ends in no space
+        for n, ch in enumerate(text, start=1):
+            glyph = self._glyph_width(self._resolve(ch))
+            if glyph:
+                used += glyph + (self.spacing if glyphs else 0)
+                glyphs += 1
+                if used > width:
+                    return text[:end]
+            if not ch.isspace():
+                end = n
         return text
 
 

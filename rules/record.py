@@ -8,10 +8,11 @@ See docs/record-format.md.
 """
 import json
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from rules.board import Board
 from rules.core import JSONObject
@@ -19,6 +20,7 @@ from rules.errors import RecordError, RuleError
 
 FORMAT_VERSION = 1
 META_KEYS = ("at", "crc", "n")     # time, checksum, sequence number: not part of what a line says
+MAX_RECORD = 16 << 20              # bytes of a record file at most (a long partie's is some 20 KiB)
 
 
 def _canonical_encoder() -> Callable[[object], str]:
@@ -38,6 +40,9 @@ def _canonical_encoder() -> Callable[[object], str]:
 
 canonical = _canonical_encoder()     # the one text form of a record line (no newline)
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+# a lone surrogate in a line: spelled as a JSON escape ("\ud800"), or one already in the text (a
+# record read from a body whose own JSON spelled it); text decoded from UTF-8 bytes holds none
+_MAY_SPELL_SURROGATE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 
@@ -89,9 +94,19 @@ def decode_line(text: str, line: int) -> JSONObject:
         raise RecordError(line, f"not valid JSON ({exc})") from None
     if not isinstance(obj, dict):
         raise RecordError(line, "a record line must be a JSON object")
+    if _MAY_SPELL_SURROGATE.search(text) is not None and not _unicode(obj):
+        raise RecordError(line, "holds text that is not valid Unicode (a lone surrogate)")
     if "crc" in obj and obj["crc"] != crc_of(obj):
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return obj
+
+
+def _unicode(obj: JSONObject) -> bool:
+    try:
+        canonical(obj).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def strip_meta(obj: JSONObject) -> JSONObject:
@@ -174,9 +189,22 @@ def decode_lines(raw_lines: Iterable[bytes]) -> Iterator[str]:
             raise RecordError(number, f"not UTF-8 text ({exc.reason})") from None
 
 
-def replay_file(path: str | os.PathLike[str]) -> Replay:
-    """The replay of a record file; zeros after the last line are a journal's unused room (the
+def read_bounded(fh: BinaryIO) -> bytes:
+    """A record's bytes from a binary file, at most MAX_RECORD: a bigger one (a symlink to
+    /dev/zero, a disk image) is no partie record and is refused before it fills the memory."""
+    data = fh.read(MAX_RECORD + 1)
+    if len(data) > MAX_RECORD:
+        raise RuleError(f"larger than {MAX_RECORD >> 20} MiB: not a partie record", "bad_record")
+    return data
+
+
+def replay_data(data: bytes) -> Replay:
+    """The replay of a record's bytes; zeros after the last line are a journal's unused room (the
     device keeps some ahead of a partie in play), not a line."""
+    return replay_lines(decode_lines(data.rstrip(b"\0").splitlines(keepends=True)))
+
+
+def replay_file(path: str | os.PathLike[str]) -> Replay:
+    """The replay of a record file (at most MAX_RECORD bytes)."""
     with open(path, "rb") as fh:
-        data = fh.read().rstrip(b"\0")
-    return replay_lines(decode_lines(data.splitlines(keepends=True)))
+        return replay_data(read_bounded(fh))

@@ -20,10 +20,14 @@ STARTUP_BOUND = 30.0     # seconds start() waits for the server to listen (a han
 class ReceiverServer:
     def __init__(self, address, receiver, *, certfile: str | None = None, keyfile: str | None = None,
                  header_deadline: float = HEADER_DEADLINE, body_deadline: float = BODY_DEADLINE,
-                 max_connections: int = MAX_CONNECTIONS, **app_options):
+                 max_connections: int = MAX_CONNECTIONS, proxies: list[str] | None = None, **app_options):
+        """``proxies``: the addresses of the proxies in front (Caddy: 127.0.0.1), whose
+        X-Forwarded-For and X-Forwarded-Proto are believed; none (the default): nobody's, the
+        client is the address the connection comes from."""
         self.receiver = receiver
         self.app = create_app(receiver, body_deadline=body_deadline, **app_options)
         config = uvicorn.Config(self.app, ssl_certfile=certfile, ssl_keyfile=keyfile, lifespan="off",
+                                proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []),
                                 access_log=False, log_level="warning", timeout_keep_alive=KEEP_ALIVE,
                                 server_header=False, http=guarded(header_deadline, max_connections),
                                 backlog=2048, timeout_graceful_shutdown=5)

@@ -107,7 +107,7 @@ def receiver_on(tmp_path):
         token = tmp_path / "admin.token"
         token.write_text(TOKEN, encoding="utf-8")
         store = Store(db, clock=clock)
-        args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=str(token))
+        args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=str(token), proxy=None)
         server = serve._listen(args, "127.0.0.1", 0, Receiver(store), ReceiverServer, UserError)
         server.start(poll_interval=0.02)
         running.append((server, store))

@@ -42,8 +42,8 @@ def page_state(html: bytes) -> list:
 class Events(Viewer):
     """A /live/events client on a raw socket: ``next()`` is (event name, data) of the next event."""
 
-    def __init__(self, port: int):
-        super().__init__(("127.0.0.1", port), path="/live/events")
+    def __init__(self, port: int, *, source: str | None = None):
+        super().__init__(("127.0.0.1", port), path="/live/events", source=source)
 
     def next(self) -> tuple[str, object]:
         fields = self.next_event()

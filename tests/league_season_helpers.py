@@ -19,6 +19,7 @@ from admin_http_helpers import TOKEN
 from cli.main import main
 from device_table_helpers import fetch, fetch_html
 from server.league.czech_order import czech_key
+from sync_helpers import wait_for
 
 
 def organiser(db: str, capsys, clock=None):
@@ -136,3 +137,12 @@ def linked_result(port: int, league: League, fixture: dict, points: dict) -> dic
 def rows_of(text: str) -> list[dict]:
     """A CSV export (UTF-8 with a BOM) as dicts by its header."""
     return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+
+
+def seen_by_the_receiver(server) -> None:
+    """The organiser's commands change the store from outside the receiver, like another receiver:
+    its kept pages show such a change within page_cache.FRESH seconds (docs/server.md). Wait
+    until the receiver has read the store's generation since, not for a time."""
+    store, pages = server.receiver.store, server.app.state.pages
+    now = store.generation()
+    assert wait_for(lambda: pages.generation(store) >= now)

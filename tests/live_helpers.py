@@ -65,8 +65,10 @@ class Viewer:
     """An /events client on a raw socket: ``next_state()`` is the next state event."""
 
     def __init__(self, address, *, receive_buffer: int | None = None, last_event_id: int | None = None,
-                 path: str = "/events"):
+                 path: str = "/events", source: str | None = None):
         self.sock = socket.socket()
+        if source is not None:          # another loopback address: another client
+            self.sock.bind((source, 0))
         if receive_buffer:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(WAIT)

@@ -18,10 +18,10 @@ def read_record(path):
     import sys
 
     from rules.errors import RuleError
-    from rules.record import decode_lines, replay_file, replay_lines
+    from rules.record import read_bounded, replay_data, replay_file
 
     try:
-        return replay_lines(decode_lines(sys.stdin.buffer)) if path == "-" else replay_file(path)
+        return replay_data(read_bounded(sys.stdin.buffer)) if path == "-" else replay_file(path)
     except RuleError as exc:
         raise user_error(f"{'standard input' if path == '-' else path}: {exc}") from None
 

@@ -14,6 +14,16 @@ def _baudrate(text: str) -> int:
     return int(text)
 
 
+def _address(text: str) -> str:
+    import argparse
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an IP address such as 127.0.0.1, got {text!r}") from None
+
+
 def configure(parser) -> None:
     from cli.commands.server import device_id
 
@@ -27,6 +37,9 @@ def configure(parser) -> None:
     parser.add_argument("--baudrate", type=_baudrate, default=115200)
     parser.add_argument("--admin-token-file", help="a file holding the token that opens the admin views "
                                                    "(/refusals.json, the record list); without it they stay shut")
+    parser.add_argument("--proxy", action="append", type=_address, metavar="ADDRESS",
+                        help="a proxy in front (Caddy: 127.0.0.1) whose X-Forwarded-For/-Proto name the client; "
+                             "repeat for several; without it such headers are ignored")
     gateway = parser.add_argument_group("gateway: pass every stored record on to the league's receiver")
     gateway.add_argument("--forward", metavar="URL", help="the league's receiver, https://…/api/v1/records")
     gateway.add_argument("--gateway-id", type=device_id, help="this gateway's id as registered there (add-gateway)")
@@ -40,9 +53,11 @@ def run(args) -> int:
 
     from cli.commands.server import open_store
     from cli.main import UserError
+    from server import quiet_logs
     from server.ingest.receiver import Receiver
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    quiet_logs.install()        # also for a serial listener or a gateway without HTTP
     _check_listen(args, UserError)
     store = open_store(args.db, must_exist=False)
     try:
@@ -138,7 +153,7 @@ def _listen(args, host, port, receiver, ReceiverServer, UserError):
     with _tls_errors("--cert", " / ".join(f for f in (args.cert, args.key) if f), UserError):
         try:
             return ReceiverServer((host, port), receiver, certfile=args.cert, keyfile=args.key,
-                                  admin_token=_admin_token(args),
+                                  admin_token=_admin_token(args), proxies=args.proxy,
                                   # the devices' league fetch, from the league the store keeps (issue 16)
                                   league_source=partial(league_document, receiver.store))
         except OSError as exc:

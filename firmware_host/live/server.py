@@ -8,6 +8,8 @@ loop sleeps in epoll between changes: 20 idle viewers cost a keep-alive comment 
 Bounds: at most ``max_clients`` connections (more get 503 once their head is read; beyond twice
 that they are closed unread), a request head within ``header_deadline`` seconds and 8 KiB, a viewer's queue cut back to the newest state when it
 lags (hub.Client), a viewer whose socket takes no data for ``write_deadline`` seconds dropped.
+One client (address) holds at most PER_CLIENT event streams; a new stream past that, or past
+``max_clients``, ends the idlest stream (its own, or of all: wire/streams.py) instead of a 503.
 """
 import logging
 import threading
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 from firmware_host.live import http
 from firmware_host.live.hub import QUEUE_LIMIT, Client, Hub
 from firmware_host.live.state import live_view
+from wire.streams import Streams
 
 if TYPE_CHECKING:
     import asyncio
@@ -24,6 +27,7 @@ log = logging.getLogger("pocitadlo.live")
 
 HEADER_LIMIT = 8192
 HEARTBEAT = 20.0
+PER_CLIENT = 4           # event streams of one address (a phone's tabs, the TV)
 
 
 class LiveServer:
@@ -43,6 +47,7 @@ class LiveServer:
         self._thread: threading.Thread | None = None
         self._up = threading.Event()
         self._handlers: set = set()          # the connections' tasks (the loop thread's)
+        self.streams: Streams[asyncio.StreamWriter] = Streams(settings.max_clients, PER_CLIENT)     # the /events viewers (the loop's)
 
     # -- the service thread ------------------------------------------------
     def observe(self, model: dict) -> None:
@@ -149,13 +154,17 @@ class LiveServer:
             head = await self._head(reader)
             if head is None:
                 return                         # slow, truncated or oversized head: just close
-            if self.connections > self.settings.max_clients:
-                writer.write(http.error(503, "too many viewers, try again", extra=(("Retry-After", "5"),)))
-                return
+            request: http.Request | http.BadRequest
             try:
                 request = http.parse(head)
             except http.BadRequest as exc:
-                writer.write(http.error(400, str(exc)))
+                request = exc
+            full = self.connections > self.settings.max_clients
+            if full and not (isinstance(request, http.Request) and request.path == "/events" and len(self.streams)):
+                writer.write(http.error(503, "too many viewers, try again", extra=(("Retry-After", "5"),)))
+                return                         # (a stream, though, ends the idlest to get in)
+            if isinstance(request, http.BadRequest):
+                writer.write(http.error(400, str(request)))
                 return
             await self._answer(request, reader, writer)
         except (ConnectionError, asyncio.TimeoutError, asyncio.CancelledError):
@@ -204,6 +213,9 @@ class LiveServer:
             writer.transport.set_write_buffer_limits(high=self.send_buffer)
         client = Client(asyncio.Event(), self.queue_limit)
         client.push(self.hub.greeting())
+        loop = asyncio.get_running_loop()
+        for ended in self.streams.admit(writer, writer.get_extra_info("peername")[0], loop.time()):
+            ended.transport.abort()            # its writer sees the connection gone and ends
         self.hub.clients.add(client)
         gone = asyncio.ensure_future(reader.read(1))       # EOF (or anything) when the viewer leaves
         try:
@@ -216,8 +228,10 @@ class LiveServer:
                 for chunk in client.take():
                     writer.write(chunk)
                 await asyncio.wait_for(writer.drain(), self.write_deadline)
+                self.streams.sent(writer, loop.time())
         finally:
             self.hub.clients.discard(client)
+            self.streams.leave(writer)
             gone.cancel()
 
 

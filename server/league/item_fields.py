@@ -1,7 +1,7 @@
 """What ingestion demands of every field a page or a table reads (refused with 422 otherwise).
 
 Texts are valid Unicode (no lone surrogates from a crafted JSON escape), printable and bounded;
-ids are in a safe character set; partie numbers are whole numbers. A stored item therefore
+ids are in a safe character set; partie numbers, points and seeds are whole numbers in range. A stored item therefore
 always renders; the readers still survive one that does not (server/tables/items.py).
 """
 import re
@@ -14,6 +14,8 @@ SURROGATE_ESCAPE = re.compile(r"\\u[dD]")
 MAX_TEXT = 200           # a team, player or venue name, a date
 MAX_DEPTH = 12
 MAX_PARTIE = 10_000
+MAX_POINTS = 10_000      # a team's points in a match
+MAX_SEED = 2 ** 53 - 1   # a match's lot: a number JSON readers all keep exact
 
 
 def safe_id(value, what: str) -> str:
@@ -36,10 +38,15 @@ def name(value, what: str, *, optional: bool = True):
 
 def number(value, what: str, *, optional: bool = True):
     """A partie (individual match) number: a whole number 1 to 10,000."""
+    return whole(value, what, 1, MAX_PARTIE, optional=optional)
+
+
+def whole(value, what: str, least: int, most: int, *, optional: bool = False):
+    """A whole number from ``least`` to ``most`` (JSON's true and false are no numbers)."""
     if value is None and optional:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PARTIE:
-        raise Refused(422, f"{what} must be a whole number 1 to {MAX_PARTIE}, got {_shown(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise Refused(422, f"{what} must be a whole number {least} to {most:,}, got {_shown(value)}")
     return value
 
 

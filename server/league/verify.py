@@ -11,10 +11,10 @@ from rules.errors import RuleError
 from rules.record import canonical, parse_json, replay_lines
 from server.league import captains, match_fields
 from server.league.errors import Refused
-from server.league.item_fields import all_unicode, name, number, safe_id, surrogate_escape
+from server.league.item_fields import MAX_POINTS, MAX_SEED, all_unicode, name, number, safe_id, surrogate_escape, whole
 
 KINDS = ("partie", "match")
-TEXTS = ("home", "away", "venue", "date")
+TEXTS = ("home", "away", "venue", "date", "table")
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _check_partie(p: Parsed) -> Parsed:
     if not isinstance(match, dict):
         raise Refused(422, "the record's \"match\" must be an object")
     info = _match_fields(match, "the record's match")
-    number(header.get("partie"), "the partie number (\"partie\")")
+    number(header.get("partie"), "the partie number (\"partie\")", optional=False)
     if header.get("home", "a") not in ("a", "b"):
         raise Refused(422, "the record's \"home\" must be \"a\" or \"b\"")
     facts = {**info, "date": header.get("date")} if header.get("date") is not None else dict(info)
@@ -104,6 +104,7 @@ def _match_fields(info: dict, what: str) -> dict:
         safe_id(info["fixture"], f"{what} \"fixture\"")
     for key in TEXTS:
         name(info.get(key), f"{what} \"{key}\"")
+    whole(info.get("seed"), f"{what} \"seed\"", 0, MAX_SEED, optional=True)
     return info
 
 
@@ -141,8 +142,10 @@ def match_summary(summary: dict) -> tuple[dict, list, dict]:
     if ids is None or not all(isinstance(x, str) for x in ids):
         raise Refused(422, "a match item's summary needs \"partie\": the partie (ids or objects with \"id\")")
     points = summary.get("points")
-    if not isinstance(points, dict) or not all(isinstance(points.get(side), int) for side in ("home", "away")):
+    if not isinstance(points, dict):
         raise Refused(422, "a match item's summary needs \"points\": {\"home\": n, \"away\": n}")
+    for side in ("home", "away"):
+        whole(points.get(side), f"the match's \"points\" of {side}", 0, MAX_POINTS)
     return info, ids, {"home": points["home"], "away": points["away"]}
 
 

@@ -2,7 +2,9 @@
 
 ``POST /api/v1/live`` takes a device's signed snapshot (wire.live), verified like a record
 (signature, fresh timestamp, the device's venue) but never stored: the board keeps the latest per
-(venue, table) in memory with its receive time and forgets it after ``EXPIRY`` seconds. Nothing
+(venue, table) in memory with its receive time and forgets it after ``EXPIRY`` seconds; one
+device shows at most TABLES_PER_DEVICE tables (its latest), so the board is bounded by the
+devices registered. Nothing
 here writes a record, a match or a table. ``GET /live`` and ``GET /live/events`` (Server-Sent
 Events: the whole list on connect, then one ``table`` or ``gone`` event per change) show it.
 The board lives on the event loop's thread; store look-ups run in the thread pool.
@@ -18,11 +20,14 @@ from starlette.concurrency import run_in_threadpool
 from server.league.errors import Refused
 from wire import live as wire_live
 from wire.signing import Signed
+from wire.streams import Streams
 
 log = logging.getLogger("pocitadlo.server")
 
 EXPIRY = 180.0           # seconds a table stays on the board after its last snapshot
-MAX_VIEWERS = 200        # /live/events connections at once; more get 503
+MAX_VIEWERS = 200        # /live/events streams at once; a new one past it ends the idlest
+PER_CLIENT = 20          # streams of one client (address, IPv6 /64); a new one past it ends its idlest
+TABLES_PER_DEVICE = 2    # tables one device shows at most (its own; one left a moment ago): the latest
 VIEWER_QUEUE = 64        # events a viewer may have waiting; beyond it is sent the whole list again
 HEARTBEAT = 15.0         # seconds between keep-alive comments (and expiry and record-link checks)
 LINK_EVERY = 5.0         # seconds between two looks into the store for records to link
@@ -30,15 +35,17 @@ LINK_EVERY = 5.0         # seconds between two looks into the store for records 
 
 class LiveBoard:
     def __init__(self, receiver, *, expiry: float = EXPIRY, max_viewers: int = MAX_VIEWERS,
-                 monotonic=time.monotonic):
-        self.receiver, self.expiry, self.max_viewers = receiver, expiry, max_viewers
+                 per_client: int = PER_CLIENT, monotonic=time.monotonic):
+        self.receiver, self.expiry = receiver, expiry
         self._monotonic = monotonic          # ages only; the receive time shown is the store's clock
         self.tables: dict[tuple, dict] = {}  # (venue, table) -> entry
         self._seen: dict[str, tuple] = {}    # device -> (timestamp, seq) of its latest snapshot
         self._heard: dict[tuple, float] = {}
+        self._shown_by: dict[str, list[tuple]] = {}     # device -> the tables it shows, oldest first
         self._linked_at, self.link_every = None, LINK_EVERY
         self.viewers: set[asyncio.Queue] = set()
-        self.loop = None
+        self.streams: Streams[asyncio.Queue] = Streams(max_viewers, per_client)     # who holds them (wire/streams.py)
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- the POST ------------------------------------------------------------
     def verify(self, signed: Signed) -> tuple[dict, str]:
@@ -74,7 +81,12 @@ class LiveBoard:
         if device in self._seen and order <= self._seen[device]:
             return False
         self._seen[device] = order
+        self.expire()
         key = (snap["venue"], snap["table"])
+        shown = [k for k in self._shown_by.get(device, []) if k != key and k in self.tables] + [key]
+        for older in shown[:-TABLES_PER_DEVICE]:
+            self._drop(older)
+        self._shown_by[device] = shown[-TABLES_PER_DEVICE:]
         self.tables[key], self._heard[key] = snap, self._monotonic()
         self._tell("table", snap)
         return True
@@ -87,8 +99,11 @@ class LiveBoard:
     def expire(self) -> None:
         old = self._monotonic() - self.expiry
         for key in [key for key, heard in self._heard.items() if heard < old]:
-            del self.tables[key], self._heard[key]
-            self._tell("gone", {"venue": key[0], "table": key[1]})
+            self._drop(key)
+
+    def _drop(self, key: tuple) -> None:
+        del self.tables[key], self._heard[key]
+        self._tell("gone", {"venue": key[0], "table": key[1]})
 
     async def link_records(self) -> None:
         """A finished partie's record may arrive after its last snapshot: link it once stored
@@ -117,16 +132,25 @@ class LiveBoard:
     def close(self) -> None:
         """End every stream (the server is shutting down); any thread."""
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(lambda: [queue.put_nowait(None) for queue in self.viewers])
+            self.loop.call_soon_threadsafe(self._end_all)
 
-    async def stream(self):
-        """One viewer's events: the list, then changes, keep-alive comments between."""
+    def _end_all(self) -> None:
+        for queue in self.viewers:
+            queue.put_nowait(None)
+
+    async def stream(self, address: str | None = None):
+        """One viewer's events: the list, then changes, keep-alive comments between. Let in past
+        the bounds (``streams``), ending the idlest stream of its client or of all."""
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
+        for ended in self.streams.admit(queue, address, self._monotonic()):
+            self.viewers.discard(ended)
+            ended.put_nowait(None)
         self.viewers.add(queue)
         try:
             yield b"retry: 2000\n\n" + sse("tables", self.entries())
             while True:
+                self.streams.sent(queue, self._monotonic())
                 try:
                     event = await asyncio.wait_for(queue.get(), HEARTBEAT)
                 except asyncio.TimeoutError:       # (a viewer who left: Starlette cancels this)
@@ -138,6 +162,7 @@ class LiveBoard:
                 yield event
         finally:
             self.viewers.discard(queue)
+            self.streams.leave(queue)
 
 
 def sse(name: str, data) -> bytes:

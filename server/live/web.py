@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from server.league.errors import Refused
 from server.live.board import sse
 from server.site import chrome, pages
-from server.site.answers import SITE_CSP, JSONAnswer, limited, logged_refusal, read_body, refused
+from server.site.answers import SITE_CSP, JSONAnswer, limited, logged_refusal, read_body, remote
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
@@ -24,20 +24,22 @@ SCRIPT = (Path(__file__).resolve().parent.parent / "site" / "templates" / "live.
 
 
 def post_live(board, body_deadline: float, limiter):
-    """A device's signed snapshot: 200 "shown", or refused like a record (and counted by the limiter)."""
+    """A device's signed snapshot: 200 "shown", or refused like a record (logged, so counted by the limiter)."""
     async def handle(request, remote):
         try:
             length = int(request.headers.get("content-length", ""))
         except ValueError:
-            return refused(411, "Content-Length required")
+            return await _refuse(board, Refused(411, "Content-Length required"), None, remote)
         if not 0 <= length <= MAX_SNAPSHOT:
             return await _refuse(board, Refused(413, f"snapshot too large ({length} bytes)"), None, remote)
         try:
             body = await read_body(request, length, body_deadline)
             signed = Signed.from_headers(request.headers, body)
         except asyncio.TimeoutError:
-            return refused(408, f"the body did not arrive within {body_deadline:g} s")
-        except ClientDisconnect:
+            return await _refuse(board, Refused(408, f"the body did not arrive within {body_deadline:g} s"), None,
+                                 remote)
+        except ClientDisconnect:        # it hung up mid-body: nobody to answer
+            await _refuse(board, Refused(400, "the client hung up before its body was in"), None, remote)
             return Response(status_code=400)
         except ValueError as exc:
             return await _refuse(board, Refused(401, str(exc)), None, remote)
@@ -70,11 +72,11 @@ def sse_data(entries) -> str:
 
 
 def live_events(board):
+    """The stream; its connection ends with it (a viewer ended to make room is gone at once)."""
     async def endpoint(request):
-        if len(board.viewers) >= board.max_viewers:
-            return Response("too many viewers, try again\n", status_code=503, headers={"Retry-After": "5"})
-        return StreamingResponse(board.stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(board.stream(remote(request)), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no",
+                                          "Connection": "close"})
     return endpoint
 
 

@@ -37,10 +37,11 @@ from starlette.routing import Route
 from server.league import admin_fields as fields
 from server.league import competition_rules
 from server.league.admin_fields import LeagueError
+from server.league.errors import Refused
 from server.site import chrome, czech, links, pages, words
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.site.answers import html_page as page
-from server.site.answers import remote, too_many
+from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
 from server.site.schedule_web import STATUSES
 from server.tables import figures
@@ -49,7 +50,7 @@ MAX_DONE = 600        # characters of a sealed "done" text
 
 
 def routes(admin_token: str | None, clock) -> list[Route]:
-    sessions = Sessions(admin_token, clock)
+    sessions = Sessions(clock)
     return [Route("/admin/login", _login_page(sessions), methods=["GET"]),
             Route("/admin/login", _login(sessions, admin_token), methods=["POST"]),
             Route("/admin/logout", _logout(sessions), methods=["POST"]),
@@ -71,7 +72,7 @@ def _secure(request) -> bool:
 
 
 def _session(sessions, request) -> dict | None:
-    return sessions.decode(request.cookies.get(COOKIE))
+    return sessions.get(request.cookies.get(COOKIE))
 
 
 def _login_page(sessions):
@@ -96,28 +97,33 @@ def _login(sessions, admin_token):
         if not limiter.allow(client):
             return too_many(limiter)
         session = _session(sessions, request)
+        store = request.app.state.receiver.store
         try:
             form = await read_form(request, session)
         except FormRefused as exc:
-            limiter.refused(client)
+            await run_in_threadpool(log_refusal, store, Refused(exc.status, str(exc)), via="http-admin",
+                                    what="a login", remote=client)
             return _login_answer(sessions, request, sessions.new(admin=False), str(exc), exc.status)
         if not token_matches(admin_token, form.get("token", "")):
-            limiter.refused(client)
             reason = ("the admin token is not right" if admin_token else
                       "the web admin is off (serve --admin-token-file turns it on)")
+            await run_in_threadpool(log_refusal, store, Refused(401, reason), via="http-admin", what="a login",
+                                    remote=client)
             return _login_answer(sessions, request, session, reason, 401)
         answer = RedirectResponse("/admin", status_code=303)
-        sessions.set_cookie(answer, sessions.new(admin=True), secure=_secure(request))     # a new CSRF token
+        sessions.set_cookie(answer, sessions.logged_in(session), secure=_secure(request))    # a new CSRF token
         return answer
     return endpoint
 
 
 def _logout(sessions):
     async def endpoint(request):
+        session = _session(sessions, request)
         try:
-            await read_form(request, _session(sessions, request))
+            await read_form(request, session)
         except FormRefused as exc:
             return _refused(str(exc), exc.status)
+        sessions.end(session)           # its cookie, wherever copied, opens nothing now
         answer = RedirectResponse("/admin/login", status_code=303)
         sessions.set_cookie(answer, None, secure=_secure(request))
         return answer

@@ -7,6 +7,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, Response
 
 log = logging.getLogger("pocitadlo.server")
+# a page's Content-Security-Policy: its own inline style only; no script, nothing loaded, no framing
+PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 
 class JSONAnswer(Response):
@@ -58,24 +60,27 @@ def too_many(limiter) -> JSONAnswer:
 
 
 def limited(limiter, handle):
-    """An endpoint around ``handle(request, remote)``: a client that keeps being refused (4xx) is
-    answered 429 before any work (server.site.access.RefusalLimiter)."""
+    """An endpoint around ``handle(request, remote)``: a client that keeps being refused is
+    answered 429 before any work (server.site.access.RefusalLimiter; its refusals count as they
+    are logged)."""
     async def endpoint(request):
         client = remote(request)
         if not limiter.allow(client):
             return too_many(limiter)
-        answer = await handle(request, client)
-        if 400 <= answer.status_code < 500:
-            limiter.refused(client)
-        return answer
+        return await handle(request, client)
     return endpoint
 
 
-async def logged_refusal(store, exc, *, via: str, what: str, device, remote, **extra) -> JSONAnswer:
-    """Refuse a request that stores nothing (a live snapshot, a league fetch): logged and kept in
-    the store's refusal log like a refused post, then answered with the reason (and ``extra``)."""
+def log_refusal(store, exc, *, via: str, what: str, device=None, remote=None) -> None:
+    """Log a refusal of a request that stores nothing (a live snapshot, a league fetch, an admin
+    view, a body that never came) and keep it in the store's refusal log, like a refused post:
+    it counts towards the client's limit there."""
     shown = ascii(device) if device is not None else None
     log.warning("refused %s from %s (%s): %s %s", what, shown, remote or "-", exc.status, exc.reason)
-    await run_in_threadpool(store.refusals.log, via=via, remote=remote, device=shown, item_id=None,
-                            status=exc.status, reason=exc.reason)
+    store.refusals.log(via=via, remote=remote, device=shown, item_id=None, status=exc.status, reason=exc.reason)
+
+
+async def logged_refusal(store, exc, *, via: str, what: str, device=None, remote=None, **extra) -> JSONAnswer:
+    """``log_refusal`` (in the thread pool), then the answer with the reason (and ``extra``)."""
+    await run_in_threadpool(lambda: log_refusal(store, exc, via=via, what=what, device=device, remote=remote))
     return refused(exc.status, exc.reason, **extra)

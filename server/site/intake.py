@@ -4,7 +4,8 @@
     POST /api/v1/batch     {"items": [<signed item>, ...]}: each as a line of an exported backlog
                            (wire.signing ``Signed.to_json``: device, timestamp, nonce, signature,
                            [origin], body as text), at most BATCH_ITEMS; answered
-                           {"code": 200, "status": "batch", "answers": [<each item's answer>]}
+                           {"code": 200, "status": "batch", "answers": [<each item's answer>]};
+                           the same with 400 when none of its items was taken
 
 A batch is a device's backlog after an outage: every item is checked, answered and logged as if
 posted alone (``Receiver.receive_many``), and all are durable when the answer leaves, but they
@@ -20,7 +21,8 @@ from starlette.responses import Response
 
 from rules.record import parse_json
 from server.ingest.receiver import MAX_BODY
-from server.site.answers import JSONAnswer, limited, read_body, refused
+from server.league.errors import Refused
+from server.site.answers import JSONAnswer, limited, logged_refusal, read_body
 from wire.signing import Signed
 
 log = logging.getLogger("pocitadlo.server")
@@ -64,7 +66,11 @@ async def _post_batch(request, receiver, body_deadline: float, remote):
     status, answers = await _durably(request, receiver.receive_many, remote, items)
     if status != 200:
         return JSONAnswer(answers, status_code=status)
-    return JSONAnswer({"code": 200, "status": "batch", "answers": [answer for _, answer in answers]})
+    # a batch with no item taken is a 400 (each refused item counted and logged); a device from
+    # before this reads a 400 as "send them alone", a newer one reads each item's answer in it
+    status = 200 if any(code == 200 for code, _ in answers) else 400
+    return JSONAnswer({"code": status, "status": "batch", "answers": [answer for _, answer in answers]},
+                      status_code=status)
 
 
 def _batch_items(body: bytes) -> list[Signed]:
@@ -86,11 +92,12 @@ def _batch_items(body: bytes) -> list[Signed]:
 
 
 async def _body(request, receiver, body_deadline: float, remote) -> bytes | Response:
-    """The POST's body, or the answer that refuses it (no length, too large, too slow, gone)."""
+    """The POST's body, or the answer that refuses it (no length, too large, too slow, gone);
+    every refusal logged, so that it counts towards the client's limit."""
     try:
         length = int(request.headers.get("content-length", ""))
     except ValueError:
-        return refused(411, "Content-Length required")
+        return await _refused(receiver, Refused(411, "Content-Length required"), remote)
     if length < 0 or length > MAX_BODY:
         status, answer = await run_in_threadpool(
             receiver.refuse_unsigned, f"body too large ({length} bytes)", status=413, via="http", remote=remote)
@@ -98,9 +105,14 @@ async def _body(request, receiver, body_deadline: float, remote) -> bytes | Resp
     try:
         return await read_body(request, length, body_deadline)
     except asyncio.TimeoutError:
-        return refused(408, f"the body did not arrive within {body_deadline:g} s")
-    except ClientDisconnect:      # it hung up mid-body: nobody to answer, nothing to log
+        return await _refused(receiver, Refused(408, f"the body did not arrive within {body_deadline:g} s"), remote)
+    except ClientDisconnect:      # it hung up mid-body: nobody to answer
+        await _refused(receiver, Refused(400, "the client hung up before its body was in"), remote)
         return Response(status_code=400)
+
+
+async def _refused(receiver, exc: Refused, remote) -> JSONAnswer:
+    return await logged_refusal(receiver.store, exc, via="http", what="a post", remote=remote)
 
 
 async def _durably(request, store_them, remote, signed):

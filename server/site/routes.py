@@ -25,16 +25,17 @@ from memory, a device's item when the SQLite writer is free (server/site/intake.
 step a reader waits for (server/tables/settling.py), and a bounded page built from SQLite.
 """
 import logging
-import time
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.routing import Route
 
+from server.league.errors import Refused
 from server.site import admin_web, assets, chrome, czech, home, intake, league_web, pages, schedule_web, stats_web
 from server.site.access import RefusalLimiter, admin_allowed
-from server.site.answers import JSONAnswer, html_page
+from server.site.answers import JSONAnswer, html_page, log_refusal
 from server.site.answers import remote as _remote
 from server.site.answers import too_many as _too_many
 from server.site.errors import failed, failed_bare
@@ -46,6 +47,10 @@ log = logging.getLogger("pocitadlo.server")
 
 
 
+BUILDERS = 2        # pages built in the thread pool at once; more readers of other pages wait their turn
+KEYED = ("season", "game", "min_partie", "competition", "q")    # the query parameters a kept page reads
+
+
 def _page(build, *, on_loop: bool = False):
     """A GET endpoint: ``build(store, request)`` in the thread pool; a failure is a 500, logged.
     The figures of items stored before it are computed first, so a page never misses an item
@@ -53,22 +58,34 @@ def _page(build, *, on_loop: bool = False):
     what they leave pending) by the step after the answers, which the page waits for
     (server/tables/settling.py); on PostgreSQL, where other receivers store items too, here
     (``settled``). ``on_loop``: on the event loop when the store is SQLite, whose reads never
-    wait for a lock (a kept page: built once per change; in a thread it would only contend with
-    the loop for the interpreter's lock, on every read of the database)."""
+    wait for a lock. At most BUILDERS builds run in the thread pool at once (a reader waits
+    for its turn on the loop, holding no thread), so readers of pages that cost leave the
+    thread pool and the interpreter's lock to the devices' posts."""
     async def endpoint(request):
-        receiver = request.app.state.receiver
-        store = receiver.store
+        state = request.app.state
+        store = state.receiver.store
+        if store.dialect == "sqlite":
+            await state.figures.caught_up()
+            if on_loop:
+                return build(store, request)
+            async with state.builders:
+                return await run_in_threadpool(build, store, request)
+        async with state.builders:
+            return await run_in_threadpool(settled(build), state.receiver, request)
+    return _failing_500(endpoint)
+
+
+def _failing_500(endpoint):
+    """``endpoint``, whose failure (a bug) is answered 500 and logged."""
+    async def answered(request):
         try:
-            if store.dialect == "sqlite":
-                await request.app.state.figures.caught_up()
-                return build(store, request) if on_loop else await run_in_threadpool(build, store, request)
-            return await run_in_threadpool(settled(build), receiver, request)
+            return await endpoint(request)
         except HTTPException:
             raise
         except Exception:
             log.exception("GET %s failed", request.url.path)
             return failed_bare(request, 500, "internal error")
-    return endpoint
+    return answered
 
 
 def settled(build):
@@ -81,30 +98,50 @@ def settled(build):
 
 def _kept(build, *, bounded: bool = True, dated: bool = False):
     """A page kept until the store's generation moves on (server/site/page_cache.py): built once per
-    change of the store, whichever receiver made it, not once per reader. While the generation
-    read last is fresh, ``Front`` answers it before it gets here. ``bounded``: its cost does not
-    grow with what is stored (a table from the running sums, one match's record), so on SQLite it
-    is built on the event loop; a list of every match is built in the thread pool, where the loop
-    still gets its turns (a device's POST among them) while it is built. ``dated``: the page
-    shows today (the home page), so it is kept per day in the league's zone too (``Front`` then
-    leaves it to the route, whose key has the day)."""
-    return _page(_kept_or_built(build, dated), on_loop=bounded)
+    change of the store, whichever receiver made it, not once per reader; the readers asking
+    while it is built await that build. While the generation read last is fresh, ``Front``
+    answers it before it gets here. ``bounded``: its cost does not grow with what is stored (a
+    table from the running sums, one match's record), so on SQLite it is built on the event loop;
+    the others (a list of every match, the statistics) in the thread pool, where the loop still
+    gets its turns (a device's POST among them) while it is built. ``dated``: the page shows
+    today (the home page), so it is kept per day in the league's zone too (``Front`` then leaves
+    it to the route, whose key has the day)."""
+    def settled_generation(receiver, pages) -> int:
+        receiver.settle()
+        return pages.generation(receiver.store)
+
+    def built(store, request) -> tuple:
+        with store.reading():
+            return _parts(build(store, request))
+
+    async def endpoint(request):
+        state = request.app.state
+        store, pages = state.receiver.store, state.pages
+        if store.dialect == "sqlite":
+            await state.figures.caught_up()
+            now = pages.generation(store)
+        else:
+            now = await run_in_threadpool(settled_generation, state.receiver, pages)
+
+        async def build_it():
+            if bounded and store.dialect == "sqlite":
+                return built(store, request)
+            async with state.builders:
+                return await run_in_threadpool(built, store, request)
+        key = page_key(request.scope) + ((czech.today(store.clock).isoformat(),) if dated else ())
+        return _answer(await pages.page(key, now, build_it))
+    return _failing_500(endpoint)
 
 
 def page_key(scope) -> tuple:
-    """A kept page's key: the path and the query string as the client sent them."""
-    return scope["path"], scope["query_string"]
-
-
-def _kept_or_built(build, dated: bool = False):
-    def kept(store, request):
-        pages, changes, now = request.app.state.pages, store.changes, time.monotonic()
-        key = page_key(request.scope) + ((czech.today(store.clock).isoformat(),) if dated else ())
-        with store.reading():
-            generation = store.generation()
-            pages.confirm(generation, changes, now)
-            return _answer(pages.page(key, generation, lambda: _parts(build(store, request))))
-    return kept
+    """A kept page's key: its path and the query parameters it reads (KEYED; the last of each,
+    as Starlette reads them): other parameters (``?x=1``, ``?x=2``, …) ask for the same page,
+    not a build each."""
+    query = scope["query_string"]
+    if query:
+        given = dict(parse_qsl(query.decode("latin-1"), keep_blank_values=True))
+        query = urlencode(sorted((name, given[name]) for name in KEYED if name in given)).encode()
+    return scope["path"], query
 
 
 def _answer(page: tuple) -> Response:
@@ -125,9 +162,9 @@ def _admin(build):
         if not state.limiter.allow(_remote(request)):
             return _too_many(state.limiter)
         if not admin_allowed(state.admin_token, request.headers.get("authorization")):
-            state.limiter.refused(_remote(request))
             reason = ("admin views need \"Authorization: Bearer <token>\" (serve --admin-token-file)"
                       if state.admin_token else "admin views are off (serve --admin-token-file turns them on)")
+            log_refusal(store, Refused(401, reason), via="http-admin", what="an admin view", remote=_remote(request))
             return JSONAnswer({"code": 401, "status": "refused", "reason": reason}, status_code=401,
                               headers={"WWW-Authenticate": "Bearer"})
         return build(store, request)
@@ -214,10 +251,10 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
         Route("/table-8ball.json", _kept(stats_web.checked(_table("8ball", False))), methods=["GET"]),
         Route("/table-8ball.html", _kept(stats_web.checked(_table("8ball", True))), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
-        Route("/schedule", _page(schedule_web.schedule(html=True)), methods=["GET"]),
-        Route("/schedule.json", _page(schedule_web.schedule(html=False)), methods=["GET"]),
+        Route("/schedule", _kept(schedule_web.schedule(html=True), bounded=False), methods=["GET"]),
+        Route("/schedule.json", _kept(schedule_web.schedule(html=False), bounded=False), methods=["GET"]),
         *admin_web.routes(admin_token, receiver.store.clock),
-        *stats_web.routes(_page),
+        *stats_web.routes(lambda build: _kept(build, bounded=False)),
         *assets.routes(),
     ]
 
@@ -225,4 +262,7 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
 async def not_found(request, exc):
     """An unknown address (404) or method (405): a page in the site's style, or JSON for the API."""
     status = getattr(exc, "status_code", 404)
-    return failed_bare(request, status, "not found" if status == 404 else "method not allowed")
+    answer = failed_bare(request, status, "not found" if status == 404 else "method not allowed")
+    if status == 405 and getattr(exc, "headers", None):
+        answer.headers["Allow"] = exc.headers["Allow"]         # the methods the path takes
+    return answer

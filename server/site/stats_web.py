@@ -14,6 +14,7 @@ page, JSON for .json and the API).
 """
 import csv
 import io
+import re
 
 from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse, Response
@@ -30,12 +31,24 @@ FORMATS = (".html", ".json", ".csv")
 ROBOTS = "User-agent: *\nDisallow: /admin\nDisallow: /api/\nAllow: /\n"
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows and never runs (OWASP, CSV injection): a text beginning
+    with = + - @ tab or CR gets a ' before it; a number, or a text that is one, stays as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def csv_answer(head: list[str], rows, name: str) -> Response:
-    """RFC 4180 CSV (UTF-8 with a BOM for spreadsheets, CRLF), the stored texts verbatim."""
+    """RFC 4180 CSV (UTF-8 with a BOM for spreadsheets, CRLF): the stored texts, each ``cell``."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(head)
-    writer.writerows(rows)
+    writer.writerows([cell(value) for value in row] for row in rows)
     return Response("\ufeff" + out.getvalue(), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
 

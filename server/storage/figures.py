@@ -4,7 +4,7 @@ The reads the lists and tables make of them, summed by SQL over one competition 
 """
 import json
 
-from server.storage.repository import Repository
+from server.storage.repository import Repository, upsert
 
 SUMMED = ("matches", "points", "partie", "scored", "conceded", "innings", "won", "lost",
           "sets_won", "sets_lost", "games_won", "games_lost")     # the per-team figures
@@ -83,12 +83,10 @@ class Figures(Repository):
         totals per team and opponent change by the difference."""
         with self._write() as db:
             self._drop(db, match_id, team_rows)
-            db.execute(f"INSERT INTO match_figures({', '.join(match_row)}) "
-                       f"VALUES ({', '.join('?' * len(match_row))})", tuple(match_row.values()))
+            db.execute(upsert("match_figures", list(match_row), ("match_id",)), tuple(match_row.values()))
             if team_rows:
-                columns = list(team_rows[0])
-                db.execute_many(f"INSERT INTO team_figures({', '.join(columns)}) "
-                                f"VALUES ({', '.join('?' * len(columns))})", [tuple(r.values()) for r in team_rows])
+                db.execute_many(upsert("team_figures", list(team_rows[0]), ("match_id", "team")),
+                                [tuple(r.values()) for r in team_rows])
 
     def drop(self, match_id: str) -> None:
         """A match's figures gone (a no-show's forfeit whose place a device's record took)."""

@@ -1,7 +1,7 @@
 """Per-player figures (statistics, A.1.3): a row per player and counted partie (an 8-ball
 individual match), and their sums per competition, season, player and team (server/tables/player_figures.py
 keeps the sums in step with the rows)."""
-from server.storage.repository import Repository
+from server.storage.repository import Repository, upsert
 
 PER_PARTIE = ("won", "drawn", "lost", "forfeited", "points", "innings", "best_series", "team_points",
               "sets_won", "sets_lost", "games_won", "games_lost", "fouls")
@@ -29,8 +29,7 @@ class PlayerFigures(Repository):
 
     def add(self, row: dict) -> None:
         with self._write() as db:
-            db.execute(f"INSERT INTO player_figures({', '.join(ROW)}) VALUES ({', '.join('?' * len(ROW))})",
-                       tuple(row[c] for c in ROW))
+            db.execute(upsert("player_figures", ROW, ("match_id", "partie_id", "side")), tuple(row[c] for c in ROW))
 
     def of_key(self, key: tuple) -> list[dict]:
         """A player's rows in one team, competition and season."""

@@ -2,6 +2,13 @@
 from contextlib import contextmanager
 
 
+def upsert(table: str, columns, key: tuple[str, ...]) -> str:
+    """INSERT of a row that replaces the row of the same key, if any (a row written twice is written once)."""
+    return (f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+            f"ON CONFLICT({', '.join(key)}) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key))
+
+
 class Repository:
     """A small class over the store's one Database: its tables' SQL and nothing else's."""
 
@@ -12,9 +19,10 @@ class Repository:
         """A read on a pooled connection of its own (inside a write: joins it)."""
         return self._store.database.transaction(write=False)
 
-    def _write(self):
-        """One write transaction (inside another: joins it)."""
-        return self._store.database.transaction()
+    def _write(self, *, durable: bool = True):
+        """One write transaction (inside another: joins it); ``durable=False``: its commit does not
+        wait for the disk (server/storage/database.py)."""
+        return self._store.database.transaction(durable=durable)
 
     @contextmanager
     def _changing(self):

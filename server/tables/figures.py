@@ -46,9 +46,12 @@ def bring_up_to_date(store) -> None:
 
 
 def refresh(store, match_id: str) -> None:
-    """Compute one match's figures again from its stored items: in the caller's transaction, or in
-    one of its own under the generation's lock, so that it never interleaves with another step's
-    figures of the same match (settle's, this receiver's or another's)."""
+    """Compute one match's figures again from its stored items, in the caller's transaction (or
+    one of its own). Under the figures' lock (``Store.lock_generation``, held to the commit): two
+    steps for the same match, in two threads or two receivers on one PostgreSQL, run one after
+    the other, the second reading what the first wrote. One lock for every match, not one per
+    match: a player's and a team's totals sum several matches, and a step computing several
+    matches would deadlock with another taking the same matches' locks in another order."""
     with store.transaction():
         store.lock_generation()
         _refresh(store, match_id)
@@ -83,6 +86,7 @@ def _refresh(store, match_id: str) -> None:
 def rebuild_if_missing(store) -> None:
     """Compute the figures of every stored match that has none (a store from before figures)."""
     with store.transaction():
+        store.lock_generation()         # another receiver opening at once computes them after this one
         missing = store.items.matches_without_figures()
         for match_id in missing:
             refresh(store, match_id)

@@ -95,6 +95,9 @@ def test_checksummed_journal_lines_are_accepted(tmp_path, capsys):
     ('{"cmd":"miss"}\n', "line 1: the first line must be a header"),
     ("", "empty record"),
     (HEADER + '\n{"cmd":"miss","crc":"00000000"}\n', "line 2: checksum mismatch"),
+    (HEADER + '\n{"cmd":"miss","at":"\\ud800","crc":"00000000"}\n', "line 2: holds text that is not valid Unicode"),
+    (HEADER[:-1] + ',"crc":"00000000","x":"\\udfff"}\n', "line 1: holds text that is not valid Unicode"),
+    (HEADER.replace("Dvořák", "Dvo\\ud800ák") + "\n", "line 1: holds text that is not valid Unicode"),
 ])
 def test_unreadable_records_exit_2_with_one_line(tmp_path, capsys, text, fault):
     code, out, err = replay(capsys, write(tmp_path, text))
@@ -151,3 +154,31 @@ def test_console_script_missing_file():
     done = run_script("examples/no-such-partie.jsonl")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "no-such-partie.jsonl" in done.stderr
+
+
+def run_bounded(command: str, *args, stdin=None):
+    """The console script with its memory capped at 1 GiB (a record read whole would hit the cap)."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    return subprocess.run([str(POCITADLO), command, *map(str, args)], stdin=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, preexec_fn=cap)
+
+
+@pytest.mark.parametrize("command, options", [("replay", []), ("render", ["--png", "out.png"])])
+def test_a_record_over_16_mib_is_refused_in_one_line(tmp_path, command, options):
+    """A symlink to /dev/zero (or a disk image) is no record: refused at 16 MiB, not read to the end."""
+    (tmp_path / "endless.jsonl").symlink_to("/dev/zero")
+    done = run_bounded(command, tmp_path / "endless.jsonl", *[o if o != "out.png" else tmp_path / o for o in options])
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "larger than 16 MiB: not a partie record" in done.stderr
+    with open("/dev/zero", "rb") as zero:
+        done = run_bounded(command, "-", *[o if o != "out.png" else tmp_path / o for o in options], stdin=zero)
+    assert done.returncode == 2 and "larger than 16 MiB" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_render_of_a_line_with_a_lone_surrogate_exits_2(tmp_path):
+    path = write(tmp_path, HEADER + '\n{"cmd":"miss","at":"\\ud800","crc":"00000000"}\n')
+    done = run_bounded("render", path, "--png", tmp_path / "out.png")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "not valid Unicode" in done.stderr

@@ -19,7 +19,7 @@ def test_serve_hands_the_stores_league_to_the_devices(tmp_path, evening, monkeyp
         return league_document(today) if venue == LVA else None
     monkeypatch.setattr("server.tables.league_document.league_document", the_league)
     store.devices.add(DEVICE, SECRET, venue=LVA)
-    args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=None)
+    args = Namespace(cert=None, key=None, listen="127.0.0.1:0", admin_token_file=None, proxy=None)
     server = serve._listen(args, "127.0.0.1", 0, Receiver(store), ReceiverServer, UserError)
     server.start(poll_interval=0.02)
     try:

@@ -1,6 +1,7 @@
 """The one clock (issue 10): clock/ is the only reader of the wall clock; a ManualClock answers in
 its own zone and moves only when told."""
 import ast
+import re
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -43,6 +44,26 @@ def test_no_module_but_the_clock_adapter_reads_the_wall_clock():
             tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
             offenders += [f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in wall_clock_reads(tree)]
     assert offenders == [], "read the time from an injected clock (clock/) instead:\n" + "\n".join(offenders)
+
+
+# The databases' own clocks: SQL that reads them would answer from the server's wall clock.
+SQL_CLOCK = re.compile(r"current_(date|time|timestamp)|localtime(stamp)?|(?<![.\w])(?<!def )now\(|'now'|func\.now", re.I)
+
+
+def test_no_sql_reads_the_database_s_clock():
+    """The store writes the times its clock gives (Store.now()). This is also why CI's second run,
+    on a shifted clock, runs the store's tests on SQLite only: PostgreSQL runs the same Python."""
+    offenders = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+                 for path in sorted((ROOT / "server").rglob("*.py"))
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if SQL_CLOCK.search(line)]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("line", ["SELECT CURRENT_TIMESTAMP", "default=sa.func.now()", "datetime('now')",
+                                  "WHERE day < current_date", "SELECT NOW()"])
+def test_the_sql_scan_finds_each_way_of_reading_the_database_s_clock(line):
+    assert SQL_CLOCK.search(line)
 
 
 @pytest.mark.parametrize("source", [

@@ -74,6 +74,28 @@ def test_wrong_types(tmp_path, extra, expected):
     assert error_of(tmp_path, GOOD + extra) == expected
 
 
+@pytest.mark.parametrize("option", ["venue", "table", "name"])
+@pytest.mark.parametrize("value, expected", [
+    ("x" * 201, "must be a text of 1 to 200 characters (as the league's receiver takes), got 201"),
+    (r"U Lva\u0007", r'must be printable text (no control characters), got "U Lva\x07"'),
+    (r"U Lva\nstůl 2", r'must be printable text (no control characters), got "U Lva\nstůl 2"'),
+    (r"U Lva\t", r'must be printable text (no control characters), got "U Lva\t"'),
+])
+def test_the_names_written_into_every_record_are_bounded_and_printable(tmp_path, option, value, expected):
+    """[device] venue, table and name go into every record header (and on the counter): a name the
+    league's receiver would refuse (server/league/item_fields.py) is refused here, naming it."""
+    text = GOOD.replace('table = "1"', 'table = "1"\nname = "u-lva-1"')
+    text = text.replace(f'{option} = "', f'{option} = "{value}" #', 1)
+    assert error_of(tmp_path, text).startswith(f"[device] {option}: {expected}")
+
+
+def test_the_config_bounds_names_as_the_receiver_does():
+    from config.options import MAX_NAME
+    from server.league.item_fields import MAX_TEXT
+
+    assert MAX_NAME == MAX_TEXT
+
+
 def test_device_language_must_be_known(tmp_path):
     text = GOOD.replace('table = "1"', 'table = "1"\nlanguage = "de"')
     assert error_of(tmp_path, text) == '[device] language: must be one of "cs", "en", got "de"'

@@ -4,6 +4,8 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from display import fonts
@@ -199,6 +201,32 @@ def test_fit_shortens_to_the_width():
     font = fonts.text_font()
     text = font.fit("Slavoj Žacléř", 30)
     assert font.width(text) <= 30 and "Slavoj".startswith(text)
+
+
+def fit_by_letters(font, text: str, width: int) -> str:
+    """What fit gives, by its definition: letters dropped from the end (and the spaces left
+    at the end with them) until the text fits."""
+    while text and font.width(text) > width:
+        text = text[:-1].rstrip()
+    return text
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="ab Ř\t☃.1", max_size=30), width=st.integers(0, 80))
+def test_fit_gives_the_longest_start_that_fits(text, width):
+    font = fonts.text_font()
+    assert font.fit(text, width) == fit_by_letters(font, text, width)
+
+
+def test_fit_of_a_long_text_measures_each_letter_at_most_once(monkeypatch):
+    """A venue of 20,000 letters took the first frame 100 s: fitting measured the whole text
+    again after every letter dropped. Now the work grows with the letters that fit, at most."""
+    font = fonts.text_font()
+    measured = []
+    glyph_width = font._glyph_width
+    monkeypatch.setattr(font, "_glyph_width", lambda ch: measured.append(ch) or glyph_width(ch))
+    fitted = font.fit("Hospoda U Lva " * 1500, 60)
+    assert fitted and font.width(fitted) <= 60 and len(measured) <= 2 * len(fitted) + 2
 
 
 def test_terminal_device_writes_half_blocks_to_any_stream():

@@ -45,6 +45,7 @@ from league_season_helpers import (
     offered_tonight,
     organiser,
     rows_of,
+    seen_by_the_receiver,
     set_up_the_season,
 )
 from server.league.czech_order import czech_key
@@ -174,6 +175,7 @@ def test_an_eightball_season_is_run_from_the_receiver(tmp_path, capsys, receiver
     assert f"forfeited to {at_sibenik[0]['home']}" in run("no-show", at_sibenik[0]["id"], "--team", absent)
     status = {f["id"]: f["status"] for f in fixtures_of(run, SEASON, "8ball")}
     assert [status[f["id"]] for f in (first, second, at_sibenik[0])] == ["played", "forfeited", "forfeited"]
+    seen_by_the_receiver(server)
     assert "kontumováno" in fetch_html(server.port, f"/schedule?season={SEASON}&competition=8ball")
 
     check_the_table(server.port, first, second, at_sibenik[0])

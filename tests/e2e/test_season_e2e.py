@@ -50,6 +50,7 @@ from league_season_helpers import (
     offered_tonight,
     organiser,
     rows_of,
+    seen_by_the_receiver,
     set_up_the_season,
 )
 from server.league.schedule import working_day
@@ -157,6 +158,7 @@ def test_a_whole_season_is_run_from_the_receiver(tmp_path, capsys, receiver_on, 
     assert "1 postponement(s) left" in run("postpone", at_ruzek[1]["id"], "--team", "Slavoj Bílá Třemešná")
     status = {f["id"]: f["status"] for f in fixtures_of(run, SEASON)}
     assert [status[f["id"]] for f in (first, second, *at_ruzek[:2])] == ["played", "played", "forfeited", "postponed"]
+    seen_by_the_receiver(server)
     assert "kontumováno" in fetch_html(server.port, "/schedule") and "odloženo" in fetch_html(server.port, "/schedule")
 
     rows = {row["team"]: row for row in fetch(server.port, f"/table.json?season={SEASON}")["rows"]}   # RULES 1.8

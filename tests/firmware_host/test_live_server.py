@@ -140,6 +140,45 @@ def test_the_connection_cap_answers_503_and_frees_a_place_when_a_viewer_leaves(e
         second.close()
 
 
+def ended(viewer) -> bool:
+    """The server ended this viewer's stream (after the state it was sent on connect)."""
+    try:
+        for _ in range(10):
+            viewer.next_state()
+    except (EOFError, ConnectionResetError):
+        return True
+    return False
+
+
+def test_one_address_holds_at_most_its_share_of_the_streams(emulator):
+    """A client opening stream after stream ends its own oldest, never another's: it cannot
+    take every place."""
+    with serving(emulator(), max_clients=10) as live:
+        live.streams.per_client = 2
+        other = Viewer(live.address, source="127.0.0.2")
+        mine = [Viewer(live.address) for _ in range(3)]
+        try:
+            assert other.status == 200 and all(v.status == 200 for v in mine)
+            assert ended(mine[0]) and other.next_state()[1]["view"]
+            until(lambda: len(live.streams) == 3, "the ended stream left")
+        finally:
+            for viewer in [other, *mine]:
+                viewer.close()
+
+
+def test_when_every_place_is_held_a_new_viewer_ends_the_idlest_stream(emulator):
+    with serving(emulator(), max_clients=2) as live:
+        first, second = Viewer(live.address, source="127.0.0.2"), Viewer(live.address, source="127.0.0.3")
+        first.next_state(), second.next_state()
+        third = Viewer(live.address, source="127.0.0.4")
+        try:
+            assert third.status == 200 and third.next_state()[1]["view"]
+            assert ended(first)
+        finally:
+            for viewer in (first, second, third):
+                viewer.close()
+
+
 def test_beyond_twice_the_cap_connections_are_closed_unread(emulator):
     with serving(emulator(), max_clients=1) as live:
         viewer = Viewer(live.address)

@@ -103,3 +103,24 @@ def test_a_malformed_batch_is_refused_with_its_reason_and_stores_nothing(receive
         assert (status, answer["status"]) == (400, "refused") and reason in answer["reason"], body[:60]
     assert oversized(client.port) == 413
     assert receiver.store.items.count() == 0
+
+
+def with_surrogate_line(body: bytes) -> bytes:
+    """The item with a checksummed record line holding a lone surrogate (a crafted "\\ud800")."""
+    item = json.loads(body)
+    header, rest = item["record"].split("\n", 1)
+    item["record"] = header + '\n{"cmd":"miss","at":"\\ud800","crc":"00000000"}\n' + rest
+    return json.dumps(item).encode()
+
+
+def test_a_record_line_with_a_lone_surrogate_is_refused_422_alone_and_the_batch_goes_on(receiver, client, items):
+    """Its checksum cannot even be computed: the item is refused (422, the line named), alone or
+    in a batch, where the others are stored; never a 500 for the whole batch."""
+    first, second, *_ = items("KD-5", 5)
+    status, answer = client.post(with_surrogate_line(first))
+    assert status == 422 and "line 2: holds text that is not valid Unicode" in answer["reason"], answer
+    status, answer = post_batch(client, batch(signer("u-lva-1").sign(with_surrogate_line(first)),
+                                              signer("u-lva-1").sign(second)))
+    assert status == 200 and [(a["code"], a["status"]) for a in answer["answers"]] == [(422, "refused"),
+                                                                                         (200, "stored")]
+    assert receiver.store.items.count() == 1

@@ -17,8 +17,12 @@ from server.tables import exports, figures
 
 def carom_partie(item_id="KD-1-p1", number=1, match=None, a="Novák", b="Dvořák"):
     match = match or {"id": "KD-1", "home": "Lvi", "away": "Orli", "venue": "Hostinec U Lva"}
-    text, summary = carom_samples.partie(item_id, a, b, seed=number, match=match, number=number,
+    # played with a stand-in for player a, then renamed: the rule core refuses a record whose name
+    # is no valid Unicode, and the receiver must refuse such an item whoever built it
+    text, summary = carom_samples.partie(item_id, "Player-A", b, seed=number, match=match, number=number,
                                    points_limit=20, innings_limit=3)
+    text = text.replace('"Player-A"', json.dumps(a, ensure_ascii=False), 1)
+    summary = json.loads(json.dumps(summary).replace("Player-A", json.dumps(a)[1:-1]))
     # escaped as ASCII, so a crafted lone surrogate travels as the JSON escape an attacker would send
     return json.dumps({"id": item_id, "kind": "partie", "record": text, "summary": summary}).encode()
 
@@ -39,6 +43,17 @@ def match_item(**fields):
     (carom_partie(match={"id": "KD-1", "home": "Lvi", "away": "Orli", "fixture": 7}), 'match "fixture"'),
     (carom_partie(number="2"), "partie number"),                              # partie "2" beside 1
     (carom_partie(number=True), "partie number"),
+    (carom_partie(number=None), "partie number"),                           # a match's partie has one
+    (match_item(points={"home": True, "away": False}), '"points"'),         # "True : False" on the zápis
+    (match_item(points={"home": 10 ** 30, "away": 0}), '"points"'),
+    (match_item(points={"home": -5, "away": 8}), '"points"'),
+    (match_item(points={"home": 1.5, "away": 0}), '"points"'),
+    (match_item(seed=True), 'the match "seed"'),
+    (match_item(seed=-1), 'the match "seed"'),
+    (match_item(seed=10 ** 30), 'the match "seed"'),
+    (carom_partie(match={"id": "KD-1", "home": "Lvi", "away": "Orli", "seed": "x"}), 'match "seed"'),
+    (match_item(table="1\n2"), 'the match "table"'),
+    (match_item(table=7), 'the match "table"'),
     (json.dumps({"id": "\ud800", "kind": "match", "record": "", "summary": {}}).encode(), '"id" must be'),
     (json.dumps({"id": "a b/../c", "kind": "match", "record": "", "summary": {}}).encode(), '"id" must be'),
 ])
@@ -67,7 +82,7 @@ def test_a_lone_surrogate_however_spelled_in_the_header_is_refused(client, store
     no escape in the body (the last two) does not mean none in the record."""
     assert b"\\u005" not in body or (b"\\ud" not in body and b"\\uD" not in body)
     status, answer = client.post(body)
-    assert status == 422 and "the record's header holds text that is not valid Unicode" in answer["reason"], answer
+    assert status == 422 and "line 1: holds text that is not valid Unicode" in answer["reason"], answer
     assert store.items.count() == 0
 
 

@@ -148,17 +148,46 @@ def test_a_hostile_name_stays_text(server):
         events.close()
 
 
-def test_the_stream_has_a_connection_cap(receiver, serving):
+def ended(events: Events) -> bool:
+    """The receiver ended this stream (after the list it was sent on connect)."""
+    try:
+        for _ in range(10):
+            events.next()
+    except EOFError:
+        return True
+    return False
+
+
+def test_one_address_holds_at_most_its_share_of_the_streams(receiver, serving):
+    """A client opening stream after stream ends its own oldest ones, never another client's:
+    it cannot hold every slot."""
     with serving(receiver) as srv:
-        srv.app.state.live.max_viewers = 1
-        first = Events(srv.port)
+        board = srv.app.state.live
+        board.streams.per_client = 3
+        other = Events(srv.port, source="127.0.0.2")
+        mine = [Events(srv.port) for _ in range(5)]
         try:
-            first.next()
-            second = Events(srv.port)
-            assert second.status == 503
-            second.close()
+            assert other.status == 200 and all(events.status == 200 for events in mine)
+            assert ended(mine[0]) and ended(mine[1])
+            assert len(board.streams) == 4 and other.next()[0] == "tables"
         finally:
-            first.close()
+            for events in [other, *mine]:
+                events.close()
+
+
+def test_when_every_stream_is_held_a_new_viewer_ends_the_idlest(receiver, serving):
+    with serving(receiver) as srv:
+        board = srv.app.state.live
+        board.streams.most = 2
+        first, second = Events(srv.port, source="127.0.0.2"), Events(srv.port, source="127.0.0.3")
+        first.next(), second.next()
+        third = Events(srv.port, source="127.0.0.4")
+        try:
+            assert third.status == 200 and third.next()[0] == "tables"
+            assert ended(first) and len(board.streams) == 2
+        finally:
+            for events in (first, second, third):
+                events.close()
 
 
 def test_a_table_not_heard_from_expires(receiver):
@@ -169,3 +198,22 @@ def test_a_table_not_heard_from_expires(receiver):
     assert len(board.entries()) == 1
     now[0] = 61
     assert board.entries() == []
+
+
+def test_one_device_holds_at_most_two_tables_on_the_board(receiver):
+    """A device posting snapshots of table after table (2.9 MB from one device) moves its own
+    older tables off the board: it shows its latest two, another device's table stays."""
+    board = LiveBoard(receiver)
+    board.put("u-koule-1", 1, {"venue": KOULE, "table": "9", "seq": 1})
+    for n in range(1, 200):
+        board.put("u-lva-1", n, {"venue": LVA, "table": f"t{n}", "seq": 1})
+    assert [entry["table"] for entry in board.entries()] == ["9", "t198", "t199"]
+
+
+def test_stale_tables_leave_the_board_as_snapshots_arrive_with_no_viewer(receiver):
+    now = [0.0]
+    board = LiveBoard(receiver, expiry=60, monotonic=lambda: now[0])
+    board.put("u-koule-1", 1, {"venue": KOULE, "table": "9", "seq": 1})
+    now[0] = 61
+    board.put("u-lva-1", 2, {"venue": LVA, "table": "1", "seq": 1})
+    assert list(board.tables) == [(LVA, "1")]

@@ -72,11 +72,14 @@ def test_a_client_that_never_finishes_its_headers_is_dropped(receiver, serving):
 
 
 def test_a_body_that_never_arrives_is_answered_408(receiver, serving):
+    """... and logged, as it counts towards the client's limit (issue 26, item 15)."""
     with serving(receiver, body_deadline=0.2) as server:
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=HANG)
         sock.sendall(b"POST /api/v1/records HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"id\"")
         assert sock.recv(1024).startswith(b"HTTP/1.1 408 ")
         sock.close()
+    [refusal] = receiver.store.refusals.latest()
+    assert (refusal["status"], refusal["via"], refusal["remote"]) == (408, "http", "127.0.0.1")
 
 
 def test_an_unsigned_flood_is_limited_per_client_and_a_device_elsewhere_still_delivers(
@@ -158,3 +161,41 @@ def test_server_refusals_prints_the_counted_report(store, capsys):
     assert main(["server", "--db", store.path, "refusals"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["total"] == 1 and report["latest"][0]["reason"] == "missing header"
+
+
+def _wrong_logins(port: int, count: int) -> list[int]:
+    """``count`` wrong admin tokens from 127.0.0.1, each claiming another client (X-Forwarded-For)."""
+    statuses = []
+    for n in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG)
+        try:
+            conn.request("GET", "/refusals.json", headers={"Authorization": f"Bearer guess-{n}",
+                                                           "X-Forwarded-For": f"198.51.100.{n}"})
+            response = conn.getresponse()
+            response.read()
+            statuses.append(response.status)
+        finally:
+            conn.close()
+    return statuses
+
+
+@pytest.mark.parametrize("proxies", [None, ["10.9.9.9"]])
+def test_forwarded_headers_are_not_trusted_from_an_address_not_named_a_proxy(receiver, serving, proxies):
+    """40 wrong admin tokens, each with another X-Forwarded-For: without --proxy (or from an
+    address that is not the proxy) the header is ignored, so they are one client, and limited."""
+    with serving(receiver, admin_token="s3cret-admin-token-0123456789", proxies=proxies) as server:
+        statuses = _wrong_logins(server.port, 40)
+    assert statuses[:20] == [401] * 20 and set(statuses[20:]) == {429}
+
+
+def test_behind_the_named_proxy_each_forwarded_client_is_its_own(receiver, serving):
+    with serving(receiver, admin_token="s3cret-admin-token-0123456789", proxies=["127.0.0.1"]) as server:
+        statuses = _wrong_logins(server.port, 40)
+    assert statuses == [401] * 40
+
+
+def test_serve_refuses_a_proxy_that_is_no_address(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_status:
+        main(["serve", "--db", str(tmp_path / "league.sqlite"), "--listen", "127.0.0.1:0", "--proxy", "caddy"])
+    err = capsys.readouterr().err
+    assert exit_status.value.code == 2 and err.count("\n") == 1 and "--proxy" in err and "'caddy'" in err

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 from markupsafe import escape
-from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, hand_league, hostile_match, hrefs
+from stats_helpers import HOSTILE_PLAYER, HOSTILE_TEAM, carom_match, hand_league, hostile_match, hrefs, post
 
 from server.tables import stats
 
@@ -152,3 +152,34 @@ def test_a_hostile_name_is_text_on_every_page_and_its_link_leads_to_it(client, r
         assert "<script>alert" not in text and "<b>Tým" not in text
     assert {r["player"] for r in csv.DictReader(io.StringIO(client.get("/players.csv")[1].decode("utf-8-sig")))} == \
         {HOSTILE_PLAYER, "Svoboda"}
+
+
+FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+cmd", "-2+3", "@SUM(A1)"]
+
+
+def csv_cells(data: bytes) -> list[str]:
+    return [cell for row in csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")) for cell in row]
+
+
+def test_every_csv_neutralises_a_text_that_a_spreadsheet_would_run(client, receiver, sign):
+    """OWASP's CSV injection guidance: a cell whose text begins with = + - @ tab or CR is sent with
+    a ' before it (the spreadsheet shows the text, runs nothing); numbers are sent as numbers."""
+    partie = [(FORMULAS[0], FORMULAS[2], "2 0 0 0 0"), (FORMULAS[1], FORMULAS[3], "0 2 0 0 0")]
+    post(receiver, sign("u-lva-1"), carom_match("KD-F", FORMULAS[0], FORMULAS[2], partie, date="2026-11-27"))
+    texts = []
+    for path in ("/players.csv", "/rankings.csv", "/table.csv"):
+        status, _, data = client.request("GET", path)
+        assert status == 200
+        cells = csv_cells(data)
+        texts += [cell for cell in cells if cell.lstrip("'") in FORMULAS]
+        assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")], path
+        assert all(c[1:].replace(".", "", 1).isdigit() for c in cells if c.startswith("-")), path
+    assert set(texts) == {"'" + name for name in FORMULAS}
+
+
+def test_a_csv_cell_beginning_with_a_tab_or_cr_is_neutralised_too():
+    """The receiver refuses such names (not printable), but a CSV does not rely on it."""
+    from server.site.stats_web import csv_answer
+
+    cells = csv_cells(csv_answer(["a", "b", "c"], [["\tTab", "\rCr", -5], ["-1.5", "x=1", 3]], "t").body)
+    assert cells == ["a", "b", "c", "'\tTab", "'\rCr", "-5", "-1.5", "x=1", "3"]

@@ -1,12 +1,12 @@
 """The admin's audit log: every change the organiser makes on the web (who, when, what).
 
-Revision ID: 0011
+Revision ID: 0012
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,157 @@
+"""Ingestion through the served receiver, as ratios to a bare SQLite loop from the same run (issue
+26's concurrency section):
+
+1. single posts of 1, 4 and 16 devices at once, each posting its items one after the other and
+   answered once each is durable (`pocitadlo serve` on SQLite; the devices in processes of their
+   own): items a second over the bare loop's, a commit per item (WAL, synchronous=FULL)
+   (goal: at least 0.5);
+2. `pocitadlo server import` of a backlog file vs the same bare loop (goal: at least 0.5).
+
+    .venv/bin/python bench/bench_ingest.py [--items 800]
+"""
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))     # carom_samples
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import carom_samples
+from bench_pages import Running, free_port
+from delivery.outbox import item_body
+from server.storage.store import Store
+from wire.signing import Signer
+
+SECRET = b"bench-secret-0123456789abcdef"
+VENUE = "Hostinec U Lva"
+POCITADLO = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
+DEVICES = (1, 4, 16)
+
+POSTER = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+from delivery.transport_http import HttpTransport
+from wire.signing import Signer
+url, device, secret, go = sys.argv[2], sys.argv[3], sys.argv[4].encode(), sys.argv[5]
+bodies = [line.encode() for line in sys.stdin.read().splitlines()]
+transport = HttpTransport(url, Signer(device, secret), timeout=300)
+print("ready", flush=True)
+while not os.path.exists(go):           # every device starts at once
+    time.sleep(0.001)
+for body in bodies:
+    assert transport.send(body).delivered
+print("done", flush=True)
+"""
+
+
+def bodies(prefix: str, count: int) -> list[bytes]:
+    out: list[bytes] = []
+    for m in range(-(-count // 5)):
+        played, (mid, text, summary) = carom_samples.match(f"{prefix}-{m}", "Lvi", "Orli", seed=m, venue=VENUE,
+                                                           points_limit=30, innings_limit=5)
+        out += [item_body(pid, "partie", t, s) for pid, t, s in played] + [item_body(mid, "match", text, summary)]
+    return out[:count]
+
+
+def bare_loop(path: Path, items: list[bytes]) -> float:
+    """Items a second of the bare loop: a commit per item (WAL, synchronous=FULL), after a warm-up."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE items (id TEXT PRIMARY KEY, body BLOB NOT NULL)")
+    for n, body in enumerate(items[:200]):
+        db.execute("INSERT INTO items VALUES (?, ?)", (f"w-{n}", body))
+    started = time.perf_counter()
+    for n, body in enumerate(items):
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO items VALUES (?, ?)", (f"x-{n}", body))
+        db.execute("COMMIT")
+    rate = len(items) / (time.perf_counter() - started)
+    db.close()
+    return rate
+
+
+def registered(path: Path, devices: int) -> None:
+    store = Store(path)
+    try:
+        for n in range(devices):
+            store.devices.add(f"dev-{n}", SECRET, venue=VENUE)
+    finally:
+        store.close()
+
+
+def posting(tmp: Path, devices: int, per_device: int) -> float:
+    """Items a second that ``devices`` devices posting at once get stored by `pocitadlo serve`."""
+    db = tmp / f"served-{devices}.sqlite"
+    registered(db, devices)
+    port = free_port()
+    server = Running(POCITADLO + ["serve", "--db", str(db), "--listen", f"127.0.0.1:{port}"], port)
+    go = tmp / f"go-{devices}"
+    root = str(Path(__file__).resolve().parent.parent)
+    try:
+        posters = []
+        for n in range(devices):
+            proc = subprocess.Popen([sys.executable, "-c", POSTER, root, f"http://127.0.0.1:{port}/api/v1/records",
+                                     f"dev-{n}", SECRET.decode(), str(go)],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            proc.stdin.write("\n".join(b.decode() for b in bodies(f"D{devices}-{n}", per_device)))
+            proc.stdin.close()
+            posters.append(proc)
+        for proc in posters:
+            assert proc.stdout.readline() == "ready\n"
+        started = time.perf_counter()
+        go.touch()
+        for proc in posters:
+            assert proc.stdout.readline() == "done\n"
+            proc.wait(60)
+        return devices * per_device / (time.perf_counter() - started)
+    finally:
+        server.stop()
+
+
+def importing(tmp: Path, items: list[bytes]) -> float:
+    """Items a second of `pocitadlo server import` of a backlog file of ``items`` (figures included)."""
+    db, backlog = tmp / "import.sqlite", tmp / "backlog.jsonl"
+    registered(db, 1)
+    signer = Signer("dev-0", SECRET)
+    backlog.write_text("".join(json.dumps(signer.sign(b).to_json(), ensure_ascii=False) + "\n" for b in items),
+                       encoding="utf-8")
+    started = time.perf_counter()
+    subprocess.run(POCITADLO + ["server", "--db", str(db), "import", str(backlog)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return len(items) / (time.perf_counter() - started)
+
+
+def run(tmp: Path, items: int) -> None:
+    tmp.mkdir(exist_ok=True)
+    for devices in DEVICES:
+        served = posting(tmp, devices, max(10, items // devices))
+        bare = bare_loop(tmp / f"bare-{devices}.sqlite", bodies("B", items))
+        print(f"single posts, {devices} device{'s' if devices > 1 else ''} at once: {served:.0f} items/s stored and "
+              f"answered vs the bare loop's {bare:.0f} (a commit per item) (ratio {served / bare:.2f}; goal >= 0.5)")
+    backlog = bodies("I", 5 * items)
+    imported = importing(tmp, backlog)
+    bare = bare_loop(tmp / "bare-import.sqlite", backlog)
+    print(f"pocitadlo server import of {len(backlog)} items: {imported:.0f} items/s (figures included) vs the bare "
+          f"loop's {bare:.0f} (ratio {imported / bare:.2f}; goal >= 0.5)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=800, help="items posted by the devices together")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
+    with tempfile.TemporaryDirectory() as folder:
+        run(Path(folder), args.items)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    main()
