@@ -35,8 +35,9 @@ class Viewers:
     def __init__(self, address, count: int, *, path: str = "/events", event: bytes = b"event: state"):
         self.selector = selectors.DefaultSelector()
         self.events, self.event = {}, event
-        for _ in range(count):
-            sock = socket.create_connection(address, timeout=WAIT)
+        for n in range(count):          # each from its own loopback address: a spectator's phone each,
+            source = (f"127.0.{n // 250}.{2 + n % 250}", 0)     # as the servers cap streams per client
+            sock = socket.create_connection(address, timeout=WAIT, source_address=source)
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, data=[b""])
