@@ -91,9 +91,14 @@ def _captains(record: dict, unit: str) -> list[dict]:
 
 
 def _notes(record: dict, unit: str) -> list[str]:
-    """What the organiser must notice: not closed, missing or unreadable partie, the device's own result differs."""
+    """What the organiser must notice: not closed, missing or unreadable partie, the device's own
+    result differs, names on neither team's roster (A.3.4: stored, but flagged)."""
     points = record["points"]
     notes = []
+    unrostered = record.get("unrostered") or []
+    if unrostered:
+        who = "Hráč" if len(unrostered) == 1 else "Hráči"
+        notes.append(f"{who} mimo soupisky obou družstev (A.3.4): {', '.join(unrostered)}.")
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
     if record.get("interrupted"):

@@ -1,0 +1,70 @@
+"""What the public site says of the league's exceptions (issue 22), over real HTTP: a partie by a
+name on neither roster is flagged on its zápis (A.3.4). The store's SQL is not involved
+beyond what its own tests cover on PostgreSQL: SQLite only."""
+import html
+import re
+
+import pytest
+from league_admin_helpers import SEASON, TEAMS, before_the_season, fixture_between, play_as_device, set_up_league
+from markupsafe import escape
+
+from admin_http_helpers import AdminClient
+from conftest import register_devices
+from server.ingest.receiver import Receiver
+from server.site import pages
+from server.storage.store import Store
+from server.tables import exports
+
+# the rosters of the sample matches' players (carom_samples.match: "Lvi hráč 1" …)
+ROSTERED = {name: (venue, days, tuple(f"{name} hráč {n}" for n in range(1, 5)))
+            for name, (venue, days, _) in TEAMS.items()}
+
+
+@pytest.fixture
+def league(tmp_path):
+    """A SQLite store with a league (league_admin_helpers) before its season; its schedule is drawn
+    by the test, after the rosters it needs."""
+    store = before_the_season(register_devices(Store(str(tmp_path / "league.sqlite"))))
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def site(league, serving):
+    with serving(Receiver(league)) as server:
+        yield AdminClient(server.port)
+
+
+def shown(page: str) -> str:
+    """The text a reader sees of a page's main part (tags dropped, spaces collapsed)."""
+    main = page[page.index("<main"):page.index("</main>")]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", main)).split())
+
+
+@pytest.mark.parametrize("teams, flag", [
+    (TEAMS, "Hráči mimo soupisky obou družstev (A.3.4): Lvi hráč 1, Lvi hráč 2, Lvi hráč 3, Lvi hráč 4, "
+            "Orli hráč 1, Orli hráč 2, Orli hráč 3, Orli hráč 4."),
+    (ROSTERED, None),
+])
+def test_A_3_4_a_partie_by_a_name_on_neither_roster_is_flagged_on_its_zapis(league, site, items, sign, teams, flag):
+    """A.3.4: the match is stored and counted, the names on neither team's roster are named on its
+    zápis for the organiser; a match of rostered players has no such note."""
+    set_up_league(league, teams=teams)
+    league.fixtures.generate(SEASON, "carom")
+    match_id = play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli"))
+    status, page, _ = site.get(f"/matches/{match_id}.html")
+    assert status == 200 and "Zápis o utkání" in page
+    if flag is None:
+        assert "mimo soupisky" not in page
+    else:
+        assert flag in shown(page)
+
+
+def test_A_3_4_the_flagged_names_are_escaped_on_the_zapis(league, items, sign):
+    set_up_league(league)
+    league.fixtures.generate(SEASON, "carom")
+    record = exports.match_record(league, play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli")))
+    evil = '<script>alert("x")</script>'
+    page = pages.match(dict(record, unrostered=[evil]))
+    assert evil not in page and f"Hráč mimo soupisky obou družstev (A.3.4): {escape(evil)}." in page
+
