@@ -43,7 +43,7 @@ from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, 
 from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
-from server.site.schedule_web import STATUSES
+from server.site.schedule_web import STATUSES, override_text
 from server.tables import figures
 
 MAX_DONE = 600        # characters of a sealed "done" text
@@ -227,20 +227,7 @@ def _status(fixture: dict) -> str:
     if fixture.get("forfeited_to"):
         text += f" ve prospěch družstva {fixture['forfeited_to']}"
     if fixture.get("override"):
-        text += f"; výjimka: {_override(fixture['override'])}"
-    return text
-
-
-def _override(text: str) -> str:
-    """An override as the store keeps it ("REASON (REFUSAL)", server.storage.fixtures), the refusal
-    it overrode said in Czech."""
-    start = text.find(" (")
-    while start != -1 and text.endswith(")"):
-        refusal = text[start + 2:-1]
-        said = words.czech(refusal)
-        if said != refusal:
-            return f"{text[:start]} ({said.rstrip('.')})"
-        start = text.find(" (", start + 1)
+        text += f"; výjimka: {override_text(fixture['override'])}"
     return text
 
 
@@ -471,7 +458,7 @@ def _override_of(form: dict) -> str | None:
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
                                   override=_override_of(form))
-    noted = f" Výjimka: {_override(fixture['override'])}." if fixture["override"] else ""
+    noted = f" Výjimka: {override_text(fixture['override'])}." if fixture["override"] else ""
     return (f"utkání {fixture['home']} – {fixture['away']} přesunuto na "
             f"{czech.fixture_time(fixture['date'], fixture['start'])}.{noted}")
 

@@ -2,7 +2,7 @@
 readable on a phone) and ``/schedule.json``. A result comes from the stored match items under the
 fixture's id (the match id the device records it with) and links to its match record; each team
 links to its page (from the season's start, before anything is played)."""
-from server.site import chrome
+from server.site import chrome, words
 from server.site.answers import JSONAnswer, html_page
 from server.site.pages import fixture_card, render
 
@@ -16,11 +16,28 @@ def schedule(html: bool):
 
 
 def status_text(fixture: dict) -> str:
-    """What became of a fixture, when it is not simply to be played or played (a forfeit: for whom)."""
-    if fixture["status"] in ("scheduled", "played"):
-        return ""
-    text = STATUSES.get(fixture["status"], fixture["status"])
-    return f"{text} ve prospěch {fixture['forfeited_to']}" if fixture.get("forfeited_to") else text
+    """What became of a fixture, when it is not simply to be played or played (a forfeit: for whom),
+    and the organiser's override of the rules for its date (A.3.3)."""
+    said = []
+    if fixture["status"] not in ("scheduled", "played"):
+        text = STATUSES.get(fixture["status"], fixture["status"])
+        said.append(f"{text} ve prospěch {fixture['forfeited_to']}" if fixture.get("forfeited_to") else text)
+    if fixture.get("override"):
+        said.append(f"termín povolen výjimkou z pravidel (A.3.3): {override_text(fixture['override'])}")
+    return "; ".join(said)
+
+
+def override_text(text: str) -> str:
+    """An override as the store keeps it ("REASON (REFUSAL)", server.storage.fixtures), the refusal
+    it overrode said in Czech."""
+    start = text.find(" (")
+    while start != -1 and text.endswith(")"):
+        refusal = text[start + 2:-1]
+        said = words.czech(refusal)
+        if said != refusal:
+            return f"{text[:start]} ({said.rstrip('.')})"
+        start = text.find(" (", start + 1)
+    return text
 
 
 def _schedule(store, request, *, html: bool):

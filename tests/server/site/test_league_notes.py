@@ -1,5 +1,6 @@
 """What the public site says of the league's exceptions (issue 22), over real HTTP: a partie by a
-name on neither roster is flagged on its zápis (A.3.4). The store's SQL is not involved
+name on neither roster is flagged on its zápis (A.3.4), a date the organiser took against the rules
+is shown on the schedule with the organiser's reason (A.3.3). The store's SQL is not involved
 beyond what its own tests cover on PostgreSQL: SQLite only."""
 import html
 import re
@@ -11,7 +12,7 @@ from markupsafe import escape
 from admin_http_helpers import AdminClient
 from conftest import register_devices
 from server.ingest.receiver import Receiver
-from server.site import pages
+from server.site import czech, pages
 from server.storage.store import Store
 from server.tables import exports
 
@@ -68,3 +69,21 @@ def test_A_3_4_the_flagged_names_are_escaped_on_the_zapis(league, items, sign):
     page = pages.match(dict(record, unrostered=[evil]))
     assert evil not in page and f"Hráč mimo soupisky obou družstev (A.3.4): {escape(evil)}." in page
 
+
+def test_A_3_3_the_schedule_shows_the_organisers_override_of_a_refused_date(league, site):
+    """A.3.3: a move to a day on which a team already plays is refused unless the organiser gives a
+    reason; the public schedule then shows that reason and what it overrode, in Czech, at that
+    fixture only (escaped)."""
+    set_up_league(league)
+    league.fixtures.generate(SEASON, "carom")
+    fixture = fixture_between(league, "Lvi", "Orli")
+    busy = next(f for f in league.fixtures.of(SEASON, "carom") if f["id"] != fixture["id"]
+                and "Lvi" in (f["home"], f["away"]) and f["date"][:4] == fixture["date"][:4])     # the same half
+    status, before, _ = site.get(f"/schedule?season={SEASON}&competition=carom")
+    assert status == 200 and "výjimkou" not in before
+    league.fixtures.move(fixture["id"], busy["date"], override="dohoda kapitánů <b>")
+    status, page, _ = site.get(f"/schedule?season={SEASON}&competition=carom")
+    text = shown(page)
+    assert status == 200 and "<b>" not in page and text.count("výjimkou z pravidel") == 1
+    said = "termín povolen výjimkou z pravidel (A.3.3): dohoda kapitánů <b> (Lvi už "      # the refusal in Czech
+    assert f"{said}{czech.day(busy['date'], year=True)} hraje utkání" in text, text
