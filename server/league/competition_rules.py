@@ -18,6 +18,7 @@ from rules.eightball.match import PLAYERS_PER_TEAM as EIGHTBALL_PLAYERS
 from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
 from server.league.admin_fields import REASON_MAX, LeagueError
 from server.league.errors import Refused
+from server.league.said import Said
 
 MAX_POSTPONEMENTS = 2          # A.3.3: a team may ask for a postponement at most twice a season
 EXPELLING_NO_SHOWS = 2         # A.3.7: the second unexcused no-show expels the team
@@ -36,24 +37,34 @@ class Setting:
     text: bool = False      # a text, not a number
 
     def parse(self, value) -> int | str | None:
-        """The setting's value from the organiser's text (or a number); LeagueError naming it."""
+        """The setting's value from the organiser's text (or a number); SettingRefused naming it."""
         if self.text:
             value = "" if value is None else str(value).strip()
             if len(value) > REASON_MAX or not value.isprintable():
-                raise LeagueError(f"{self.key} ({self.clause}) is one line of at most {REASON_MAX} characters")
+                raise SettingRefused(self, "{key} ({clause}) is one line of at most {most} characters",
+                                     most=REASON_MAX)
             return value
         if value is None or (isinstance(value, str) and not value.strip()):
             if self.optional:
                 return None
-            raise LeagueError(f"{self.key} ({self.clause}) must be a whole number {self.minimum} to {self.maximum}")
+            raise SettingRefused(self, "{key} ({clause}) must be a whole number {minimum} to {maximum}")
         text = str(value).strip()
         if isinstance(value, bool) or not text.lstrip("-").isdigit() or len(text) > 9:
-            raise LeagueError(f"{self.key} ({self.clause}) must be a whole number {self.minimum} to "
-                              f"{self.maximum}, got {text[:40]!r}")
+            raise SettingRefused(self, "{key} ({clause}) must be a whole number {minimum} to {maximum}, got {value}",
+                                 value=repr(text[:40]), site={"value": f"„{text[:40]}“"})
         number = int(text)
         if not self.minimum <= number <= self.maximum:
-            raise LeagueError(f"{self.key} ({self.clause}) must be {self.minimum} to {self.maximum}, got {number}")
+            raise SettingRefused(self, "{key} ({clause}) must be {minimum} to {maximum}, got {value}", value=number)
         return number
+
+
+class SettingRefused(Said, LeagueError):
+    """A value a setting does not take: the English text names the setting by its key, the site by
+    its label (server/site/words.py)."""
+
+    def __init__(self, setting: Setting, template: str, *, site: dict | None = None, **values):
+        super().__init__(template, key=setting.key, clause=setting.clause, minimum=setting.minimum,
+                         maximum=setting.maximum, **values, site={"key": setting.label, **(site or {})})
 
 
 def _common(min_players: int) -> tuple[Setting, ...]:

@@ -3,8 +3,10 @@ site can say it in Czech from its catalog (server/site/words.py) and the command
 
 
 class Said(ValueError):
-    """``Said("no team {team!r} in {season}", team=..., season=...)``: ``str()`` is the English text."""
+    """``Said("no team {team!r} in {season}", team=..., season=...)``: ``str()`` is the English text.
+    ``site``: values the site says otherwise than the English text (a rule's Czech label for its key)."""
 
-    def __init__(self, template: str, **values):
+    def __init__(self, template: str, *, site: dict | None = None, **values):
         super().__init__(template.format(**values) if values else template)
         self.template, self.values = template, values
+        self.site_values = {**values, **(site or {})}

@@ -56,7 +56,7 @@ def czech(said) -> str:
     template = getattr(said, "template", None)
     if template is None:
         return _say(str(said), DEPTH)
-    return catalog().gettext(template).format(**said.values)
+    return catalog().gettext(template).format(**getattr(said, "site_values", said.values))
 
 
 def _say(text: str, depth: int) -> str:

@@ -70,7 +70,7 @@ def test_A_1_2_the_web_admin_shows_and_sets_the_rules(receiver, serving):
         assert 'name="rule_innings_limit" value="25"' in page
         status, page, _ = admin.post("/admin/rules", {"season": SEASON, "competition": "carom",
                                                       "rule_points_limit": "-3"})
-        assert status == 400 and "Pravidlo points_limit (A.5.1) musí být od 1 do 10000; zadáno -3." in page
+        assert status == 400 and "Pravidlo „Limit bodů v partii“ (A.5.1) musí být od 1 do 10000; zadáno -3." in page
     assert receiver.store.league.rules(SEASON, "carom")["innings_limit"] == 25
 
 

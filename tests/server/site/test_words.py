@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from server.league import competition_rules
 from server.league.admin_fields import LeagueError, halves, phone
 from server.site import words
 
@@ -16,7 +17,7 @@ PO = words.LOCALE_DIR / "cs" / "LC_MESSAGES" / "site.po"
 # where refusals the site shows are written: (folder or file, the calls whose text is one)
 SOURCES = [("server/league/admin_fields.py", {"LeagueError"}), ("server/storage/league.py", {"LeagueError"}),
            ("server/storage/fixtures.py", {"LeagueError"}), ("server/league/schedule.py", {"ValueError", "Unmet"}),
-           ("server/league/competition_rules.py", {"LeagueError"}),
+           ("server/league/competition_rules.py", {"LeagueError", "SettingRefused"}),
            ("server/site", {"LeagueError", "FormRefused", "failed", "failed_bare", "_refused", "_login_answer"})]
 # the schedule's reasons within a refusal: the sentences these functions return
 REASONS = [("server/league/schedule.py", {"move_refusal", "_clash", "_wish_text", "text"}),
@@ -80,7 +81,7 @@ def test_every_refusal_the_site_can_show_has_its_czech_text():
     assert {"{} must not be empty", "season {} already exists", "the autumn half", "{} is a public holiday",
             "no such admin action", "round {}, {} – {}"} <= found          # the scan finds them
     catalog = {_shape(msgid) for msgid in po_entries()}
-    assert sorted(found - catalog) == []
+    assert sorted({_shape(t) for t in found} - catalog) == []       # a Said's template names its values
 
 
 def test_every_czech_text_fills_in_only_values_its_english_one_has():
@@ -131,6 +132,26 @@ def test_refusals_of_the_leagues_input_are_said_in_czech():
                                                     "případně + na začátku; zadáno „nic“.")
     assert words.czech(_refusal(halves, "2026/27", "2026-09-01..2026-11-30")) == (
         "Pole „podzimní část“ musí ležet v období říjen–listopad 2026 (A.2.1); út 1. 9. 2026 mezi ně nepatří.")
+
+
+@pytest.mark.parametrize("game, changes, english, czech", [
+    ("carom", {"innings_limit": "0"}, "innings_limit (A.5.2) must be 1 to 1000, got 0",
+     "Pravidlo „Limit náběhů v partii“ (A.5.2) musí být od 1 do 1000; zadáno 0."),
+    ("8ball", {"win_points": "dva"}, "win_points (RULES 2.9) must be a whole number 0 to 100, got 'dva'",
+     "Pravidlo „Body družstvu za vyhraný zápas“ (RULES 2.9) musí být celé číslo od 0 do 100; zadáno „dva“."),
+    ("carom", {"partie_per_match": ""}, "partie_per_match (A.3.6) must be a whole number 1 to 20",
+     "Pravidlo „Partií v utkání“ (A.3.6) musí být celé číslo od 1 do 20."),
+    ("carom", {"prize_key": "a\nb"}, "prize_key (A.1.5) is one line of at most 500 characters",
+     "Pravidlo „Klíč rozdělení cen“ (A.1.5) je jeden řádek o nejvýše 500 znacích."),
+])
+def test_A_1_2_a_competitions_rule_is_named_by_its_key_in_english_and_its_label_in_czech(game, changes, english,
+                                                                                         czech):
+    """The organiser's rules (A.1.2) refused: the command line names the setting by its key, the site
+    by the label the admin's form shows it under (one key may have a label per game)."""
+    with pytest.raises(LeagueError) as refused:
+        competition_rules.changed(game, {}, changes)
+    assert str(refused.value) == english
+    assert words.czech(refused.value) == czech
 
 
 def test_a_text_the_catalog_does_not_know_stays_as_it_is():
