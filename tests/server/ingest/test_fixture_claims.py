@@ -99,3 +99,24 @@ def test_a_friendly_never_moves_the_table(league, items):
     bodies = items("m-friendly", home="Hasiči", away="Myslivci")
     assert {s for s, _ in _post(league, bodies, "u-lva-1")} == {200}
     assert _table(league) == {} and league.fixtures.unassigned(SEASON, "carom") == []
+
+
+def test_a_gateway_writes_a_fixture_only_with_the_signature_of_a_device_of_its_venue(league, items):
+    """A gateway relays a device's own signature (RelaySigner): relaying U Koule's counter for Lvi –
+    Orli, played at U Lva, is refused like that counter itself; relaying U Lva's is the fixture's result."""
+    from conftest import SECRETS, signer
+    from wire.signing import RelaySigner
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    receiver = device_receiver(league)
+
+    def relayed(body: bytes, device: str) -> tuple[int, dict]:
+        origin = signer(device).sign(body)
+        return receiver.handle(RelaySigner("gw-lva", SECRETS["gw-lva"], lambda _: origin).sign(body), via="http")
+
+    foreign = _naming(items, fixture, "field", venue=KOULE)
+    assert {relayed(body, "u-koule-1")[0] for body in foreign} == {403}
+    assert league.items.count() == 0 and league.fixtures.get(fixture["id"])["match"] is None
+    own = items("m-lva-9", date=fixture["date"], fixture=fixture["id"])
+    assert {relayed(body, "u-lva-1")[0] for body in own} == {200}
+    assert league.fixtures.get(fixture["id"])["match"] == "m-lva-9"
