@@ -2,7 +2,7 @@
 of its autumn (tests/site_helpers.py): every public and admin page on a phone (390×844) and a
 desktop (1280×900) is no wider than the screen, has its header (the league, the season, the
 competition switcher) and one <h1>, and is kept as a screenshot (out/screens/, or
-$POCITADLO_ARTEFACTS); axe-core finds no serious or critical violation on any page; the tables
+$POCITADLO_ARTEFACTS; JPEG, which Chromium encodes in a fraction of a PNG's time); axe-core finds no serious or critical violation on any page; the tables
 sort and the players' search filters with the script; /live shows Prague's time.
 Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import os
@@ -52,6 +52,7 @@ def _pages(site, context):
     yield from site.admin_pages()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_every_page_fits_the_screen_and_has_the_leagues_header(site, chromium, size):
     context = chromium.new_context(**SIZES[size])
@@ -69,7 +70,7 @@ def test_every_page_fits_the_screen_and_has_the_leagues_header(site, chromium, s
                 assert header.locator("nav.games a, nav.games strong").count() == 2, name
                 assert "sezóna" in header.inner_text() or name in ("rules", "live", "not-found"), name
             descriptions[name] = page.locator('meta[name="description"]').get_attribute("content")
-            page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+            page.screenshot(path=str(folder / f"{name}.jpeg"), full_page=True, type="jpeg", quality=70)
             page.close()
     finally:
         context.close()
@@ -79,6 +80,7 @@ def test_every_page_fits_the_screen_and_has_the_leagues_header(site, chromium, s
     assert len(set(public)) == len(public), "each page describes itself"
 
 
+@pytest.mark.slow
 def test_axe_finds_no_serious_or_critical_violation_on_any_page(site, chromium):
     """axe-core (axe-playwright-python) on every page as a phone shows it: no violation of impact
     serious or critical (landmarks, names, contrast, scroll boxes reachable by keyboard …)."""
