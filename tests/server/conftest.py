@@ -73,21 +73,23 @@ def postgresql(tmp_path_factory):
     server.cleanup()
 
 
+def _place(request, tmp_path, *, migrated: bool) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "league.sqlite")
+    return request.getfixturevalue("postgresql")(migrated=migrated)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_place(request, tmp_path):
     """Where the store lives: a SQLite file, or a database on the session's PostgreSQL server."""
-    if request.param == "sqlite":
-        return str(tmp_path / "league.sqlite")
-    return request.getfixturevalue("postgresql")()
+    return _place(request, tmp_path, migrated=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_store_place(request, tmp_path):
     """Where a store is yet to be made (a migration test's older store): a new SQLite file, or an
     empty database on the session's PostgreSQL server (not a copy of the migrated one)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "league.sqlite")
-    return request.getfixturevalue("postgresql")(migrated=False)
+    return _place(request, tmp_path, migrated=False)
 
 
 def register_devices(s: Store) -> Store:
