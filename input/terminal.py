@@ -29,11 +29,26 @@ class TerminalKeys:
         import sys
         self.stream = stream if stream is not None else sys.stdin
         self.clock, self.hold_time, self.name = clock, hold_time, name
-        self.on_end = on_end            # called when a script's stream ends
+        self._on_end, self._ended = on_end, False
+        self._end_lock = threading.Lock()
         self._saved: tuple[int, list] | None = None
         self._thread: threading.Thread | None = None
         self._timers: list[threading.Timer] = []
         self._closed = threading.Event()
+
+    @property
+    def on_end(self):
+        """Called when a script's stream ends — at once if it ended before it was given: the
+        service is built after the keypad starts reading (cli.commands.run), and a short script
+        can end in between."""
+        return self._on_end
+
+    @on_end.setter
+    def on_end(self, callback) -> None:
+        with self._end_lock:
+            self._on_end, ended = callback, self._ended
+        if ended:
+            self._say_ended(callback)
 
     def start(self, callback) -> None:
         self._callback = callback
@@ -78,8 +93,13 @@ class TerminalKeys:
                 timer.start()
             else:
                 self._release(key)
-        if self.on_end is not None and not self._closed.is_set():
-            self.on_end()
+        with self._end_lock:
+            self._ended, callback = True, self._on_end
+        self._say_ended(callback)
+
+    def _say_ended(self, callback) -> None:
+        if callback is not None and not self._closed.is_set():
+            callback()
 
     def _release(self, key: str) -> None:
         if not self._closed.is_set():

@@ -26,6 +26,18 @@ def test_script_stream_gives_press_and_release_per_key_then_ends():
     assert ended == [1]
 
 
+def test_a_stream_that_ended_before_on_end_was_given_calls_it_when_given():
+    """`pocitadlo emulate` starts the keypad, then builds the service and only then gives on_end:
+    a short script piped in ("\nq") can end in between, and the emulator must still stop."""
+    ended = []
+    keys = TerminalKeys(io.StringIO("1"), clock=lambda: 5.0)
+    keys.start(lambda event: None)
+    keys._thread.join(timeout=5)
+    keys.on_end = lambda: ended.append(1)
+    keys.close()
+    assert ended == [1]
+
+
 def test_held_key_is_released_later():
     got = queue.Queue()
     keys = TerminalKeys(io.StringIO("h+"), hold_time=0.01)
