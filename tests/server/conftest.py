@@ -48,9 +48,10 @@ def postgresql(tmp_path_factory):
     server = _started(pgserver, tmp_path_factory.mktemp("pg"))
     base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite
+    with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite,
         for setting in ("fsync", "synchronous_commit", "full_page_writes"):
             conn.exec_driver_sql(f"ALTER SYSTEM SET {setting} = off")
+        conn.exec_driver_sql("ALTER SYSTEM SET max_wal_size = '96MB'")    # and its log small: it may be in memory
         conn.exec_driver_sql("SELECT pg_reload_conf()")
     numbers = itertools.count()
 
