@@ -43,6 +43,15 @@ def _temporary_files_in_memory(place: Path = Path("/dev/shm"), room: int = 4 << 
 
 _temporary_files_in_memory()
 
+def pytest_collection_modifyitems(items):
+    """The modules with browser tests first, then those with slow tests, each in its own order:
+    run in parallel, a slow test collected last (the site's browser sweeps take a minute) kept
+    one worker busy while the others had nothing left to do."""
+    browser = {item.path for item in items if item.get_closest_marker("browser")}
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: (item.path not in browser, item.path not in slow))
+
+
 CET = timezone(timedelta(hours=1), "CET")
 EVENING = datetime(2026, 3, 4, 19, 30)           # a Wednesday; any date would do
 
