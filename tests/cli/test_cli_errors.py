@@ -1,15 +1,16 @@
 """Bad input at every subcommand, as venue staff and league organisers produce it.
 
 The standard: one line on stderr that names the file or option and the fault, exit status 2,
-never a traceback; Ctrl-C is exit status 130. Every case runs the real console script in a
-subprocess; the cases run a few at a time in one shared temporary folder, so the file stays fast.
+never a traceback; Ctrl-C is exit status 130. Every case runs the console script's main() in a
+process of its own, forked from one that imported it (tests/cli/forked_cli.py), in one shared
+temporary folder, so the file stays fast; some run again as the real script, which must answer alike.
 """
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from cli.main import main
 
 POCITADLO = str(Path(sys.executable).with_name("pocitadlo"))
+FORKED = Path(__file__).with_name("forked_cli.py")
 GOOD = ('{"game":"carom","a":"Novák","b":"Dvořák","points_limit":200,"innings_limit":15}\n'
         '{"cmd":"score","value":10}\n{"cmd":"miss"}\n')
 SECRET = "cli-errors-secret-0123456789"
@@ -193,7 +195,8 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def results(workdir):
-    """Every case run once, four at a time; the port in use is held open by this process meanwhile."""
+    """Every case run once (tests/cli/forked_cli.py: the script's main() in a process of its own,
+    forked from one that imported it); the port in use is held open by this process meanwhile."""
     env = env_for(workdir)
     made = subprocess.run([POCITADLO, "server", "--db", str(workdir / "league.sqlite"), "add-device", "dev1",
                            "--venue", "Hostinec U Lva", "--secret-file", str(workdir / "secret")],
@@ -207,24 +210,24 @@ def results(workdir):
     def fill(text: str) -> str:
         return text.format(d=workdir, busy=port)
 
-    def run(case):
-        name, argv, stdin, _ = case
-        data = (workdir / stdin).read_bytes() if stdin else b""
-        done = subprocess.run([POCITADLO, *map(fill, argv)], input=data, env=env, capture_output=True, timeout=60)
-        return name, (done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace"))
-
+    cases = [[name, [fill(arg) for arg in argv], str(workdir / stdin) if stdin else None]
+             for name, argv, stdin, _ in CASES]
+    (workdir / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
+    (workdir / "forked").mkdir()
     try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            out = dict(pool.map(run, CASES))
+        done = subprocess.run([sys.executable, str(FORKED), str(workdir / "cases.json"), str(workdir / "forked")],
+                              env=env, capture_output=True, timeout=300)
     finally:
         busy.close()
-    return out, fill
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    out = {name: tuple(result) for name, result in json.loads(done.stdout).items()}
+    return out, fill, env
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_is_one_line_naming_the_fault_and_exit_status_2(results, case):
-    out, fill = results
+    out, fill, _ = results
     name, _, _, words = case
     status, stdout, stderr = out[name]
     assert "Traceback" not in stdout + stderr, stderr
@@ -234,6 +237,19 @@ def test_bad_input_is_one_line_naming_the_fault_and_exit_status_2(results, case)
     assert lines[0].startswith("pocitadlo"), stderr
     for word in words:
         assert fill(word) in lines[0], (word, lines[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["no-command", "replay-stdin-binary", "keycard-broken-config", "emulate-keys-unknown",
+                                  "outbox-missing-secret", "serve-db-missing"])
+def test_the_real_script_answers_as_its_forked_main_did(results, workdir, name):
+    """The cases run forked from one process (above); some of them again as the installed
+    console script, a fresh interpreter: the same status and the same words."""
+    out, fill, env = results
+    _, argv, stdin, _ = next(case for case in CASES if case[0] == name)
+    data = (workdir / stdin).read_bytes() if stdin else b""
+    done = subprocess.run([POCITADLO, *map(fill, argv)], input=data, env=env, capture_output=True, timeout=60)
+    assert (done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")) == out[name]
 
 
 @pytest.mark.slow
