@@ -43,13 +43,31 @@ def _temporary_files_in_memory(place: Path = Path("/dev/shm"), room: int = 4 << 
 
 _temporary_files_in_memory()
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     """The modules with browser tests first, then those with slow tests, each in its own order:
     run in parallel, a slow test collected last (the site's browser sweeps take a minute) kept
-    one worker busy while the others had nothing left to do."""
+    one worker busy while the others had nothing left to do. And of a test marked
+    ``postgresql_once`` (cases of input refused before anything is stored: the same SQL in each)
+    only the first case runs on PostgreSQL; every case runs on SQLite."""
     browser = {item.path for item in items if item.get_closest_marker("browser")}
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: (item.path not in browser, item.path not in slow))
+    first, once = set(), []
+    for item in items:
+        if item.get_closest_marker("postgresql_once") and _database_kind(item) == "postgresql":
+            test = (item.path, item.originalname)
+            if test in first:
+                once.append(item)
+            first.add(test)
+    if once:
+        config.hook.pytest_deselected(items=once)
+        dropped = set(once)
+        items[:] = [item for item in items if item not in dropped]
+
+
+def _database_kind(item) -> str | None:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return params.get("store_place", params.get("empty_store_place"))
 
 
 CET = timezone(timedelta(hours=1), "CET")

@@ -8,6 +8,7 @@ import pytest
 from conftest import Client
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("path", ["/", "/table.json", "/table.html", "/matches/none.json", "/nowhere",
                                   "/api/v1/records/nope"])
 def test_every_answer_says_nosniff(client, path):
@@ -66,6 +67,7 @@ def test_every_html_page_has_a_content_security_policy(client, items):
             assert status == (404 if path == "/nowhere.html" else 200), path
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("method, path", [("GET", "/admin"), ("GET", "/admin/login"), ("POST", "/admin/logout"),
                                           ("POST", "/admin/season")])
 def test_the_admin_is_never_cached(client, method, path):

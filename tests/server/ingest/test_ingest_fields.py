@@ -33,6 +33,7 @@ def match_item(**fields):
     return json.dumps({"id": "KD-1", "kind": "match", "record": "{}\n", "summary": summary}).encode()
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("body, reason", [
     (match_item(home="\ud800"), "not valid Unicode"),                       # a lone surrogate in a team
     (carom_partie(a="Nov\ud800k"), "not valid Unicode"),                     # ... in a player's name
@@ -72,6 +73,7 @@ def header_with(text: str) -> bytes:
     return json.dumps(body).encode()
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("body", [
     header_with("\\ud800"),                                                  # the record's own escape
     header_with("\\ud800").replace(b"\\\\ud800", b"\\u005cud800"),           # ... its backslash escaped

@@ -88,6 +88,7 @@ def test_A_6_5_the_interruption_reasons_are_the_counters():
     assert list(REASONS) == list(INTERRUPTIONS)
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("interrupted, reason", [
     ({"partie": 3, "reason": "weather", "captain": None, "at": "2026-10-06T20:10:00+02:00"},
      "\"interrupted\" \"reason\" must be one of dispute, equipment, injury, closing, other"),

@@ -69,6 +69,7 @@ def obj(**fields):
     return {"side": "away", "captain": "Orli hráč 1", "kind": "scoring", "partie": 1, "at": AT, **fields}
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("captains, reason", [
     ({"signatures": {"side": "home"}}, "list of at most 2"),
     ({"signatures": [sig(), sig(side="away"), sig()]}, "list of at most 2"),

@@ -110,6 +110,7 @@ def test_the_refusal_log_keeps_the_latest_and_counts_them_all(tmp_path):
         store.close()
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("path", ["/refusals.json", "/api/v1/records"])
 def test_admin_views_need_the_admin_token(receiver, serving, path):
     with serving(receiver) as shut:

@@ -239,6 +239,7 @@ def test_the_audit_log_shows_who_changed_what_and_when_newest_first(logged_in, s
     assert page.count("web, 127.0.0.1") == 2 and re.search(r"<time datetime=\"[^\"]+\">\w\w \d+\. \d+\. \d{4} \d\d:\d\d</time>", page)
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("path, said", [("/admin/team-edit", "Družstvo „Nikdo“ v soutěži karambol 2026/27 není."),
                                         ("/admin/postponement-delete", "Utkání „nic“ v rozpisu není."),
                                         ("/admin/move", "Utkání „nic“ v rozpisu není.")])

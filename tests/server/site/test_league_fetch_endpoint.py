@@ -73,6 +73,7 @@ def test_a_tampered_answer_does_not_verify(server, evening):
                       nonce=request.nonce, now=evening.time())
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("who, headers, status, reason", [
     ("nobody", lambda e: {}, 401, "missing header X-Pocitadlo-Device"),
     ("unknown", lambda e: Signer("u-stranger", b"stranger-secret-0123456789", clock=e.time).sign(b"").headers(),

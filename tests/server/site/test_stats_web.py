@@ -96,6 +96,7 @@ def test_a_1_3_a_league_team_has_its_page_with_venue_captain_roster_and_fixtures
     assert client.get("/teams/Nikdo.html")[0] == 404
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("path, status", [
     ("/teams/Nikdo.json", 404), ("/players.json?season=2026", 400), ("/rankings.csv?min_partie=-1", 400),
     ("/api/v1/nothing", 404), ("/players/Nov%C3%A1k.txt", 404),
@@ -105,6 +106,7 @@ def test_bad_statistics_requests_for_data_get_json_with_the_reason(client, path,
     assert code == status and json.loads(data)["reason"]
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("path, status, said", [
     ("/players/Nikdo.html", 404, "Stránka nenalezena"), ("/teams/Nikdo.html", 404, "Stránka nenalezena"),
     ("/players.html?game=snooker", 400, "Soutěž musí být jedna z: carom, 8ball; zadáno &#39;snooker&#39;."),

@@ -21,6 +21,7 @@ def test_A_2_1_a_season_has_an_autumn_half_in_october_november_and_a_spring_half
     assert [s["name"] for s in store.league.seasons()] == ["2026/27", "2027/28"]
 
 
+@pytest.mark.postgresql_once
 @pytest.mark.parametrize("name, autumn, spring, reason", [
     ("2026/28", None, None, "a season is written like 2026/27"),
     ("2028/29", "2028-09-20..2028-11-30", None, "within October-November 2028 (A.2.1)"),
