@@ -2,7 +2,8 @@
 of its autumn (tests/site_helpers.py): every public and admin page on a phone (390×844) and a
 desktop (1280×900) is no wider than the screen, has its header (the league, the season, the
 competition switcher) and one <h1>, and is kept as a screenshot (out/screens/, or
-$POCITADLO_ARTEFACTS; JPEG, which Chromium encodes in a fraction of a PNG's time); axe-core finds no serious or critical violation on any page; the tables
+$POCITADLO_ARTEFACTS; JPEG, which Chromium encodes in a fraction of a PNG's time); axe-core finds
+no serious or critical violation on any page as a phone shows it (in the same visit); the tables
 sort and the players' search filters with the script; /live shows Prague's time.
 Skipped without Chromium, a failure with POCITADLO_REQUIRE_BROWSER=1 (CI)."""
 import os
@@ -42,6 +43,22 @@ def _visit(context, url: str, name: str, errors: list):
     return page
 
 
+class _Tab:
+    """One tab that visits page after page (a new tab for each took longer than the visit), its
+    errors in the browser's console kept with the page's name."""
+
+    def __init__(self, context, errors: list):
+        self.page, self.name = context.new_page(), ""
+        self.page.on("pageerror", lambda exc: errors.append(f"{self.name}: {exc}"))
+        self.page.on("console", lambda msg: msg.type == "error" and not (self.name in NOT_FOUND and "404" in msg.text)
+                     and errors.append(f"{self.name}: {msg.text}"))
+
+    def visit(self, url: str, name: str):
+        self.name = name
+        self.page.goto(url, timeout=WAIT_MS)
+        return self.page
+
+
 def _pages(site, context):
     """(name, path) of every page in turn: the public ones and the login, then, logged in, the admin's."""
     site.show_a_table_live()
@@ -52,16 +69,30 @@ def _pages(site, context):
     yield from site.admin_pages()
 
 
+def _serious(axe, page) -> list:
+    results = axe.run(page).response
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in results["violations"] if v["impact"] in SERIOUS]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
-def test_every_page_fits_the_screen_and_has_the_leagues_header(site, chromium, size):
+def test_every_page_fits_the_screen_has_the_leagues_header_and_on_a_phone_passes_axe(site, chromium, size):
+    """Each page as the size shows it, once: no wider than the screen, one <h1>, the header, a
+    description of its own, a screenshot kept; on the phone, axe-core (axe-playwright-python) finds
+    no violation of impact serious or critical (landmarks, names, contrast, scroll boxes reachable
+    by keyboard …)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe() if size == "phone" else None
     context = chromium.new_context(**SIZES[size])
-    errors, descriptions = [], {}
+    errors, descriptions, violations = [], {}, {}
     folder = ARTEFACTS / size
     folder.mkdir(parents=True, exist_ok=True)
     try:
+        tab = _Tab(context, errors)
         for name, path in _pages(site, context):
-            page = _visit(context, site.url + path, name, errors)
+            page = tab.visit(site.url + path, name)
             assert page.evaluate(OVERFLOW) <= 0, f"{name} ({path}) is wider than the {size}'s screen"
             assert page.locator("main h1").count() == 1 and page.locator("h1").count() == 1, name
             header = page.locator("header.top")
@@ -71,35 +102,15 @@ def test_every_page_fits_the_screen_and_has_the_leagues_header(site, chromium, s
                 assert "sezóna" in header.inner_text() or name in ("rules", "live", "not-found"), name
             descriptions[name] = page.locator('meta[name="description"]').get_attribute("content")
             page.screenshot(path=str(folder / f"{name}.jpeg"), full_page=True, type="jpeg", quality=70)
-            page.close()
+            if axe is not None and (serious := _serious(axe, page)):
+                violations[name] = serious
     finally:
         context.close()
     assert errors == []
+    assert violations == {}
     assert {name: text for name, text in descriptions.items() if len(text) < 40} == {}
     public = [descriptions[name] for name, _ in site.public_pages()]
     assert len(set(public)) == len(public), "each page describes itself"
-
-
-@pytest.mark.slow
-def test_axe_finds_no_serious_or_critical_violation_on_any_page(site, chromium):
-    """axe-core (axe-playwright-python) on every page as a phone shows it: no violation of impact
-    serious or critical (landmarks, names, contrast, scroll boxes reachable by keyboard …)."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe, found = Axe(), {}
-    context = chromium.new_context(**SIZES["phone"])
-    try:
-        for name, path in _pages(site, context):
-            page = _visit(context, site.url + path, name, [])
-            results = axe.run(page).response
-            serious = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-                       for v in results["violations"] if v["impact"] in SERIOUS]
-            if serious:
-                found[name] = serious
-            page.close()
-    finally:
-        context.close()
-    assert found == {}
 
 
 def test_a_table_sorts_by_a_column_and_the_players_search_filters_as_one_types(site, chromium):
