@@ -32,11 +32,19 @@ BATCH_ITEMS = 64          # items at most in one batch (its body is bounded by M
 
 
 def post_records(receiver, body_deadline: float, limiter):
-    return limited(limiter, lambda request, remote: _post(request, receiver, body_deadline, remote))
+    return limited(limiter, _in_flight(lambda request, remote: _post(request, receiver, body_deadline, remote)))
 
 
 def post_batch(receiver, body_deadline: float, limiter):
-    return limited(limiter, lambda request, remote: _post_batch(request, receiver, body_deadline, remote))
+    return limited(limiter, _in_flight(lambda request, remote: _post_batch(request, receiver, body_deadline, remote)))
+
+
+def _in_flight(handle):
+    """``handle`` counted among the posts in flight (server/site/group_commit.py ``posting``)."""
+    async def counted(request, remote):
+        with request.app.state.group.posting():
+            return await handle(request, remote)
+    return counted
 
 
 async def _post(request, receiver, body_deadline: float, remote):

@@ -152,6 +152,24 @@ def test_a_group_takes_a_bounded_number_of_items(sqlite_receiver, monkeypatch):
     assert group.groups == 2
 
 
+def test_a_post_alone_is_stored_on_the_event_loop_and_one_among_others_in_flight_in_the_thread_pool(
+        sqlite_receiver):
+    """A device posting alone goes ahead of the readers on the loop; while other posts are in
+    flight (being read, or answered), the loop stays free to read them."""
+    group, threads = GroupCommit(sqlite_receiver), []
+    sqlite_receiver.on_stored = lambda: threads.append(threading.current_thread())
+    first, second = (match_items(f"L-{n}", seed=n)[0] for n in range(2))
+
+    async def run():
+        with group.posting():
+            assert statuses(await group.store(post("u-lva-1", first), None)) == [(200, "stored")]
+        with group.posting(), group.posting():
+            assert statuses(await group.store(post("u-lva-1", second), None)) == [(200, "stored")]
+
+    asyncio.run(run())
+    assert threads[0] is threading.current_thread() and threads[1] is not threading.current_thread()
+
+
 def test_devices_posting_at_once_are_each_answered_and_every_item_is_stored_once(sqlite_receiver):
     """Six devices post their matches item by item at once (over HTTP): each item is answered
     "stored" with its own id, every item is stored exactly once, and sent again each is a

@@ -1,5 +1,6 @@
 """A device's POST goes ahead of the readers (server/site/group_commit.py ``_stored``): stored on the event loop
-when the SQLite writer is free, in the thread pool when another thread writes (or on PostgreSQL),
+when it is the only post in flight and the SQLite writer is free, in the thread pool when another
+thread writes (or on PostgreSQL, or with other devices' posts: tests/server/ingest/test_group_commit.py),
 so that a lock held elsewhere never stops the pages. Waits here are hang bounds, never speed
 assertions."""
 import http.client
