@@ -8,6 +8,7 @@ from server.live import web as live_web
 from server.live.board import LiveBoard
 from server.site.access import RefusalLimiter
 from server.site.answers import PAGE_CSP
+from server.site.group_commit import GroupCommit
 from server.site.page_cache import PageCache
 from server.site.routes import BUILDERS, not_found, page_key, routes
 from server.tables.settling import DELAY as FIGURES_DELAY
@@ -102,4 +103,5 @@ def create_app(receiver, *, body_deadline: float = BODY_DEADLINE, admin_token: s
     app.state.pages = PageCache()
     app.state.builders = asyncio.Semaphore(BUILDERS)
     app.state.figures = Later(receiver, figures_delay)
+    app.state.group = GroupCommit(receiver)
     return Front(app)

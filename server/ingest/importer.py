@@ -8,8 +8,9 @@ alone), so a season's archive does not wait for the disk once per item; the figu
 matches imported are computed once, after the last line.
 
 A batch holds the store's writer while its items are checked (each partie replayed to its
-summary, ~10 ms an item on a loaded 2-core machine): BATCH is small enough that a receiver
-serving devices on the same database makes a device's post wait for one batch at most.
+summary; 0.5-1.5 ms an item on a 2-core machine, quiet or loaded): BATCH is small enough that a
+receiver serving devices on the same database makes a device's post wait for one batch at most.
+A larger one gains nothing measurable (docs/server.md, "Figures computed after the answer").
 """
 from wire.signing import Signed
 

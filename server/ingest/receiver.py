@@ -1,7 +1,8 @@
 """The receiver's one decision, shared by HTTP, the serial listener and a backlog import.
 
 ``Receiver.receive(signed, via=..., remote=...)`` returns ``(status, answer)`` (``receive_many``: a
-list of them for several items stored with one commit): 200 "stored" or
+list of them for several items stored with one commit; ``receive_posts``: a list of such lists
+for the posts of several devices stored with one commit, server/site/group_commit.py): 200 "stored" or
 "duplicate" (already have it), 400 malformed, 401 unknown device / bad signature / stale
 timestamp / replayed nonce, 409 same id with other bytes, 422 does not replay to its summary.
 A registered gateway's post carries the device's original signature (``signed.origin``): the
@@ -83,13 +84,42 @@ class Receiver:
         answered as ``receive`` would answer it alone, in order (a refused one logged, the others
         stored, an id twice "duplicate" the second time), and all durable when this returns: the
         items share one commit's wait for the disk instead of each waiting for its own."""
+        [answers] = self.receive_posts([(signed, via, remote)], fresh_only=fresh_only)
+        assert isinstance(answers, list)        # a post alone is not a part: what fails raises
+        return answers
+
+    def receive_posts(self, posts: list[tuple[list, str, str | None]], *,
+                      fresh_only: bool = True) -> list[list[tuple[int, dict]] | Exception]:
+        """Several posts (each: its signed items, via, remote), from devices posting at once,
+        stored in one transaction and made durable by one commit (group commit,
+        server/site/group_commit.py): each post's items answered as ``receive_many`` answers them.
+        Of several, each post is a part of its own (a savepoint): one that fails (a bug) is
+        undone alone, its place in the list the error, and the others are stored. What fails the
+        transaction (the commit: a full disk) raises, and none of them is stored."""
         with self.store.transaction():
-            answers = [self._handle(one, via, remote, fresh_only) for one in signed]
-        stored = sum(answer["status"] == "stored" for _, answer in answers)
+            if len(posts) == 1:
+                results: list[list[tuple[int, dict]] | Exception] = [self._answers(*posts[0], fresh_only)]
+            else:
+                results = [self._part(*post, fresh_only) for post in posts]
+        stored = sum(answer["status"] == "stored" for answers in results if isinstance(answers, list)
+                     for _, answer in answers)
         self.received += stored
         if stored and self.on_stored is not None:
             self.on_stored()
-        return answers
+        return results
+
+    def _answers(self, signed: list, via: str, remote: str | None, fresh_only: bool) -> list[tuple[int, dict]]:
+        return [self._handle(one, via, remote, fresh_only) for one in signed]
+
+    def _part(self, signed: list, via: str, remote: str | None, fresh_only: bool) -> list[tuple[int, dict]] | Exception:
+        """One post of several in a transaction: its answers, or, when it failed (a bug), the
+        error, the post undone alone (a savepoint) and logged."""
+        with self.store.part() as part:
+            answers = self._answers(signed, via, remote, fresh_only)
+        if part.failed is None:
+            return answers
+        log.error("a post from %s via %s failed and was undone", remote or "-", via, exc_info=part.failed)
+        return part.failed
 
     def authenticate(self, signed) -> None:
         """Check a signed request that stores nothing (a league fetch) as strictly as a post:

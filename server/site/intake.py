@@ -9,11 +9,11 @@
 
 A batch is a device's backlog after an outage: every item is checked, answered and logged as if
 posted alone (``Receiver.receive_many``), and all are durable when the answer leaves, but they
-share one commit's wait for the disk. A client that keeps being refused is answered 429 before
+share one commit's wait for the disk. Posts of devices sending at once share a commit likewise
+(server/site/group_commit.py). A client that keeps being refused is answered 429 before
 any work.
 """
 import asyncio
-import logging
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
@@ -23,9 +23,8 @@ from rules.record import parse_json
 from server.ingest.receiver import MAX_BODY
 from server.league.errors import Refused
 from server.site.answers import JSONAnswer, limited, logged_refusal, read_body
+from server.site.group_commit import Failed
 from wire.signing import Signed
-
-log = logging.getLogger("pocitadlo.server")
 
 RECORDS = "/api/v1/records"
 BATCH = "/api/v1/batch"
@@ -33,11 +32,19 @@ BATCH_ITEMS = 64          # items at most in one batch (its body is bounded by M
 
 
 def post_records(receiver, body_deadline: float, limiter):
-    return limited(limiter, lambda request, remote: _post(request, receiver, body_deadline, remote))
+    return limited(limiter, _in_flight(lambda request, remote: _post(request, receiver, body_deadline, remote)))
 
 
 def post_batch(receiver, body_deadline: float, limiter):
-    return limited(limiter, lambda request, remote: _post_batch(request, receiver, body_deadline, remote))
+    return limited(limiter, _in_flight(lambda request, remote: _post_batch(request, receiver, body_deadline, remote)))
+
+
+def _in_flight(handle):
+    """``handle`` counted among the posts in flight (server/site/group_commit.py ``posting``)."""
+    async def counted(request, remote):
+        with request.app.state.group.posting():
+            return await handle(request, remote)
+    return counted
 
 
 async def _post(request, receiver, body_deadline: float, remote):
@@ -50,7 +57,10 @@ async def _post(request, receiver, body_deadline: float, remote):
         status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), status=401,
                                                  via="http", remote=remote)
         return JSONAnswer(answer, status_code=status)
-    status, answer = await _durably(request, receiver.receive, remote, signed)
+    status, answers = await _durably(request, remote, [signed])
+    if status != 200:
+        return JSONAnswer(answers, status_code=status)
+    [(status, answer)] = answers
     return JSONAnswer(answer, status_code=status)
 
 
@@ -63,7 +73,7 @@ async def _post_batch(request, receiver, body_deadline: float, remote):
     except ValueError as exc:
         status, answer = await run_in_threadpool(receiver.refuse_unsigned, str(exc), via="http", remote=remote)
         return JSONAnswer(answer, status_code=status)
-    status, answers = await _durably(request, receiver.receive_many, remote, items)
+    status, answers = await _durably(request, remote, items)
     if status != 200:
         return JSONAnswer(answers, status_code=status)
     # a batch with no item taken is a 400 (each refused item counted and logged); a device from
@@ -115,27 +125,14 @@ async def _refused(receiver, exc: Refused, remote) -> JSONAnswer:
     return await logged_refusal(receiver.store, exc, via="http", what="a post", remote=remote)
 
 
-async def _durably(request, store_them, remote, signed):
-    """``store_them(signed, via="http", remote=remote)``: the receiver's word once the item(s) are
-    durable, their match's figures to follow after the answer (server/tables/settling.py); a failure is
-    (500, an answer) so that the device tries again later.
-
-    On the event loop when the store can write at once (SQLite, its writer free): a device's POST
-    goes ahead of the readers queued on the loop, with no hand-over to a thread and back and no
-    contest for the interpreter's lock with them; the loop waits only for this commit. Else
-    (PostgreSQL, or another thread writing) in the thread pool, so a lock held elsewhere never
-    stops the loop."""
-    receiver = request.app.state.receiver
-    stored_before = receiver.received
-    try:
-        with receiver.store.writing_now() as now:
-            if now:
-                result = store_them(signed, via="http", remote=remote)
-        if not now:
-            result = await run_in_threadpool(store_them, signed, via="http", remote=remote)
-    except Exception:     # a bug or a full disk: answer 500 so the device retries later
-        log.exception("POST from %s failed", remote)
+async def _durably(request, remote, signed: list) -> tuple[int, list[tuple[int, dict]] | dict]:
+    """The receiver's answers for a post's items once they are durable, stored with the posts of
+    other devices arriving meanwhile (server/site/group_commit.py), their match's figures to
+    follow after the answer (server/tables/settling.py); a failure is (500, an answer) so that the
+    device tries again later."""
+    answers = await request.app.state.group.store(signed, remote)
+    if isinstance(answers, Failed):     # logged where it failed
         return 500, {"code": 500, "status": "error", "reason": "internal error"}
-    if receiver.received != stored_before:
+    if any(answer["status"] == "stored" for _, answer in answers):
         request.app.state.figures.soon()
-    return result if isinstance(result, tuple) else (200, result)
+    return 200, answers

@@ -50,6 +50,11 @@ class Rows:
         return iter(self._cursor.fetchall())
 
 
+class Part:
+    """What a ``Database.part`` came to: ``failed`` is the error that undid it, or None."""
+    failed: Exception | None = None
+
+
 class Database:
     def __init__(self, place: str):
         self.url = place if "://" in place else f"sqlite:///{place}"
@@ -95,10 +100,10 @@ class Database:
             try:
                 try:
                     yield self
+                    self._writer.commit()
                 except BaseException:
-                    self._writer.rollback()
+                    self._writer.rollback()     # the block failed, or the COMMIT (which may leave it open)
                     raise
-                self._writer.commit()
                 done = here.committed
             finally:
                 here.connection = here.committed = None
@@ -130,6 +135,25 @@ class Database:
             self._writer.execute("BEGIN IMMEDIATE")      # PostgreSQL's driver begins by itself
         elif not durable:
             self._writer.execute("SET LOCAL synchronous_commit TO OFF")
+
+    @contextmanager
+    def part(self):
+        """A part of this thread's write transaction that an error undoes alone (a SAVEPOINT): the
+        block's ``Part.failed`` is then what it raised, its ``after_commit`` callbacks are
+        dropped, and the transaction goes on. An undo that itself fails (SQLite may have rolled
+        the whole transaction back) raises: the transaction is then beyond saving."""
+        here, done = self._here, Part()
+        callbacks = len(here.committed)
+        self.execute("SAVEPOINT part")
+        try:
+            yield done
+        except Exception as exc:     # noqa: BLE001 — kept in ``failed``, for the caller to answer
+            self.execute("ROLLBACK TO SAVEPOINT part")
+            self.execute("RELEASE SAVEPOINT part")
+            del here.committed[callbacks:]
+            done.failed = exc
+        else:
+            self.execute("RELEASE SAVEPOINT part")
 
     def after_commit(self, callback) -> None:
         """Call ``callback()`` once the write transaction this thread is in has committed (never,

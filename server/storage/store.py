@@ -54,6 +54,11 @@ class Store:
         ``durable=False``: only data computed again from the items (server/storage/database.py)."""
         return self.database.transaction(durable=durable)
 
+    def part(self):
+        """A part of the caller's write transaction that an error undoes alone (a savepoint:
+        server/storage/database.py ``part``): one device's post among others committed with it."""
+        return self.database.part()
+
     def reading(self):
         """A caller's read (a page): the repositories' reads inside see one state of the store
         (SQLite: one snapshot; PostgreSQL: each statement sees what was committed before it)."""

@@ -83,7 +83,7 @@ def test_a_failure_repeated_by_a_client_writes_its_traceback_a_burst_of_times(re
     def failing(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(receiver, "receive", failing)
+    monkeypatch.setattr(receiver, "receive_posts", failing)
     caplog.set_level(logging.INFO)
     body = items()[0]
     with serving(receiver) as server:

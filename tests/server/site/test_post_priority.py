@@ -1,5 +1,6 @@
-"""A device's POST goes ahead of the readers (server/site/routes.py ``_stored``): stored on the event loop
-when the SQLite writer is free, in the thread pool when another thread writes (or on PostgreSQL),
+"""A device's POST goes ahead of the readers (server/site/group_commit.py ``_stored``): stored on the event loop
+when it is the only post in flight and the SQLite writer is free, in the thread pool when another
+thread writes (or on PostgreSQL, or with other devices' posts: tests/server/ingest/test_group_commit.py),
 so that a lock held elsewhere never stops the pages. Waits here are hang bounds, never speed
 assertions."""
 import http.client
@@ -42,7 +43,7 @@ def test_a_device_item_is_stored_on_the_event_loop_when_the_sqlite_writer_is_fre
 def test_while_another_thread_writes_a_post_waits_off_the_loop_and_pages_are_answered(
         receiver, store, items, sign, serving):
     holding, release, entered = threading.Event(), threading.Event(), threading.Event()
-    receive = receiver.receive
+    receive = receiver.receive_posts
 
     def handling(*args, **kwargs):
         entered.set()
@@ -53,7 +54,7 @@ def test_while_another_thread_writes_a_post_waits_off_the_loop_and_pages_are_ans
             holding.set()
             release.wait(HANG)
 
-    receiver.receive = handling
+    receiver.receive_posts = handling
     answers = []
     with serving(receiver) as server:
         writer = threading.Thread(target=hold_the_writer)
