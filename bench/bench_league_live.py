@@ -7,7 +7,9 @@ A gpiozero MockFactory button is pressed at the device (service loop in its thre
 fsync'd under --dir); [live] push posts the signed snapshot over HTTP to the receiver (uvicorn on
 127.0.0.1, SQLite store) and its /live/events streams it; times until each of 1 or 50 clients has
 the ``table`` event. Presses are spaced past the pusher's coalescing interval (0.25 s: a referee's
-keys are seconds apart), so each press is one snapshot.
+keys are seconds apart), so each press is one snapshot. Then the same with the device posting to
+one receiver and the clients on another on the same store (two receivers of a federation: the
+second sees the snapshot at its next look into the store, server/live/board.py POLL).
 """
 import os
 import platform
@@ -25,20 +27,23 @@ DEVICE, SECRET = "bench-table", b"bench-live-secret-0123456789"
 SPACING = 0.3            # seconds before each press: past delivery.live_push.INTERVAL
 
 
-def league(directory: Path, venue: str):
+def league(directory: Path, venue: str, receivers: int):
+    """``receivers`` receivers on one SQLite store (each its own Store, as processes have): servers, stores."""
     from server.http_server import ReceiverServer
     from server.ingest.receiver import Receiver
     from server.storage.store import Store
 
-    store = Store(str(directory / "league.sqlite"))
-    store.devices.add(DEVICE, SECRET, venue=venue)
-    server = ReceiverServer(("127.0.0.1", 0), Receiver(store))
-    server.start()
-    return server, store
+    stores = [Store(str(directory / "league.sqlite")) for _ in range(receivers)]
+    stores[0].devices.add(DEVICE, SECRET, venue=venue)
+    servers = [ReceiverServer(("127.0.0.1", 0), Receiver(store)) for store in stores]
+    for server in servers:
+        server.start()
+    return servers, stores
 
 
-def presses(directory: Path, count: int, clients: int) -> list[float]:
-    """Key → ``table`` event at each of ``clients`` /live/events clients, in seconds."""
+def presses(directory: Path, count: int, clients: int, receivers: int = 1) -> list[float]:
+    """Key → ``table`` event at each of ``clients`` /live/events clients, in seconds; the device
+    posts to the first receiver, the clients watch the last."""
     from gpiozero.pins.mock import MockFactory
 
     from cli.commands.run import assemble
@@ -52,8 +57,8 @@ def presses(directory: Path, count: int, clients: int) -> list[float]:
     config = load(write_config(directory))
     factory = MockFactory()
     service, devices, _ = assemble(config, pin_factory=factory)
-    server, store = league(directory, config.device.venue)
-    transport = HttpTransport(f"http://127.0.0.1:{server.port}/api/v1/live", Signer(DEVICE, SECRET), timeout=2)
+    servers, stores = league(directory, config.device.venue, receivers)
+    transport = HttpTransport(f"http://127.0.0.1:{servers[0].port}/api/v1/live", Signer(DEVICE, SECRET), timeout=2)
     pusher = LivePusher(transport)
     feed = SnapshotFeed(pusher, {"venue": config.device.venue, "table": config.device.table}, service)
     service.observers.append(feed.observe)
@@ -61,7 +66,7 @@ def presses(directory: Path, count: int, clients: int) -> list[float]:
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
     thread, shown, frames = run_stamping_frames(service)
     time.sleep(4 * SPACING)                          # the opening screens' snapshots are in
-    watchers = Viewers(("127.0.0.1", server.port), clients, path="/live/events", event=b"event: table\n")
+    watchers = Viewers(("127.0.0.1", servers[-1].port), clients, path="/live/events", event=b"event: table\n")
     seen = pusher.sent
     to_event = []
 
@@ -76,9 +81,10 @@ def presses(directory: Path, count: int, clients: int) -> list[float]:
     thread.join(5)
     watchers.close()
     pusher.stop()
-    server.shutdown()
-    server.server_close()
-    store.close()
+    for server, store in zip(servers, stores):
+        server.shutdown()
+        server.server_close()
+        store.close()
     for dev in devices:
         dev.close()
     if pusher.failed:
@@ -98,12 +104,13 @@ def main() -> None:
     print(f"machine: {platform.machine()} {_cpu_model()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        for clients in (1, 50):
-            folder = Path(tmp) / f"clients-{clients}"
+        for clients, receivers in ((1, 1), (50, 1), (50, 2)):
+            folder = Path(tmp) / f"clients-{clients}-{receivers}"
             folder.mkdir()
-            event = presses(folder, args.presses, clients)
+            event = presses(folder, args.presses, clients, receivers)
+            where = "the league server" if receivers == 1 else "one receiver, the clients on another"
             print(f"{clients} /live client{'s' * (clients > 1)}, {args.presses} presses: key → SSE event "
-                  f"through the league server ({len(event)} receipts): {figures(event)}")
+                  f"through {where} ({len(event)} receipts): {figures(event)}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

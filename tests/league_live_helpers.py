@@ -1,5 +1,6 @@
 """Snapshots for the league's live board, and a bounded /live/events reader (live_helpers.Viewer)."""
 import json
+from typing import Any
 
 import pytest
 
@@ -48,6 +49,21 @@ class Events(Viewer):
     def next(self) -> tuple[str, object]:
         fields = self.next_event()
         return fields["event"], json.loads(fields["data"])
+
+
+def follow(events: Events, board: dict, done) -> dict:
+    """``board`` ((venue, table) -> entry) kept by the stream's events until ``done(board)``;
+    every read bounded by the viewer's socket timeout."""
+    while not done(board):
+        name, data = events.next()
+        entries: Any = data
+        if name == "tables":
+            board = {(entry["venue"], entry["table"]): entry for entry in entries}
+        elif name == "table":
+            board[(entries["venue"], entries["table"])] = entries
+        elif name == "gone":
+            board.pop((entries["venue"], entries["table"]), None)
+    return board
 
 
 DEVICE, SECRET, VENUE = "lva-table-1", b"live-test-secret-0123456789", "Hospoda U Lva"

@@ -3,7 +3,7 @@
 A snapshot is the spectators' view of one table (firmware_host/live's state, trimmed to what the
 league's /live page shows): where, a sequence number, the view, the rule core's summary, the match
 context and the id of the partie on the counter (the league page links a stored one to its record).
-It is never a record: the receiver keeps the latest per table in memory and stores nothing.
+It is never a record: the receiver keeps the latest per table for a few minutes (server/live/board.py).
 """
 import json
 
@@ -12,6 +12,7 @@ from rules.core import JSONObject
 VIEWS = ("carom", "8ball", "match", "lotdraw", "ready")
 MAX_SNAPSHOT = 16 * 1024        # bytes; a snapshot is a few hundred
 MAX_TEXT = 200
+MAX_SEQ = 2**63 - 1            # a device's seq counts its changes; the receiver's store keeps it in 64 bits
 
 
 # what the league page shows of a rule core's summary (docs/record-format.md), per game
@@ -62,8 +63,8 @@ def parse(body: bytes) -> JSONObject:
     if obj.get("record") is not None and not printable(obj["record"]):
         raise ValueError("'record' must be printable text or null")
     seq = obj.get("seq")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        raise ValueError("'seq' must be a whole number >= 0")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_SEQ:
+        raise ValueError(f"'seq' must be a whole number from 0 to {MAX_SEQ}")
     if obj.get("view") not in VIEWS:
         raise ValueError(f"'view' must be one of {', '.join(VIEWS)}")
     for key in ("summary", "match"):

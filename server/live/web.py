@@ -47,7 +47,7 @@ def post_live(board, body_deadline: float, limiter):
             snap, _ = await run_in_threadpool(board.verify, signed)
         except Refused as exc:
             return await _refuse(board, exc, signed.device, remote)
-        shown = board.put(signed.device, signed.timestamp, snap)
+        shown = await board.put(signed.device, signed.timestamp, snap)
         return JSONAnswer({"code": 200, "status": "shown" if shown else "older", "id": None,
                            "reason": "on the live board" if shown else "a newer snapshot is shown"})
     return limited(limiter, handle)
@@ -60,6 +60,7 @@ async def _refuse(board, exc: Refused, device, remote) -> JSONAnswer:
 
 def live_page(board):
     async def endpoint(request):
+        await board.refresh()
         await board.link_records()
         frame = await run_in_threadpool(chrome.frame, board.receiver.store, here="live", game=None, season=None)
         return HTMLResponse(pages.live(sse_data(board.entries()), frame), headers={"Content-Security-Policy": SITE_CSP})

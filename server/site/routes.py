@@ -10,7 +10,7 @@ with the live board's into the ASGI application).
     GET  /table.json|.html           the carom league table (RULES 1.8); ?season=2025/26 (default: latest)
     GET  /table-8ball.json|.html     the 8-ball league table (RULES 2.9; order: docs/server.md); ?season=
     GET  /refusals.json              the refusal log: counts and the latest refusals   (admin)
-    POST /api/v1/live                a signed live snapshot (server.live.board: shown, never stored)
+    POST /api/v1/live                a signed live snapshot (server.live.board: shown, kept as the latest, no record)
     GET  /api/v1/league              a device's league, signed for it (server.site.league_web; signed GET)
     GET  /live, /live/events         the tables playing now, and their changes (Server-Sent Events)
     GET  /schedule, /schedule.json   the league's schedule with results (server.site.schedule_web)

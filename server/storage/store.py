@@ -9,6 +9,7 @@
     store.league      seasons, competitions, venues, teams, rosters                 (league.py)
     store.fixtures    the schedule, moves, postponements, no-shows                  (fixtures.py)
     store.audit       the admin's changes: who, when, what                          (audit.py)
+    store.live        the live board: each table's latest snapshot, for a few minutes (live.py)
 
 The store itself holds what they share: the transactions, the clock, and the generation that
 moves on with every change to what the pages show.
@@ -25,6 +26,7 @@ from server.storage.fixtures import Fixtures
 from server.storage.forwarding import Forwarding
 from server.storage.items import Items
 from server.storage.league import League
+from server.storage.live import LiveTables
 from server.storage.players import PlayerFigures
 from server.storage.refusals import KEEP_REFUSALS, Refusals
 
@@ -44,6 +46,7 @@ class Store:
         self.league = League(self)
         self.fixtures = Fixtures(self, self.league, self.figures)
         self.audit = Audit(self)
+        self.live = LiveTables(self)
 
     def now(self) -> str:
         """The time stamp written with devices, items and refusals (UTC, seconds)."""

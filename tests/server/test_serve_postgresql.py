@@ -22,7 +22,7 @@ import carom_samples
 from cli.main import main
 from delivery.outbox import Outbox
 from delivery.transport_http import HttpTransport
-from league_live_helpers import page_state, snap
+from league_live_helpers import Events, follow, page_state, snap
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
 from sync_helpers import deliver_all, records_url, wait_for
@@ -182,8 +182,9 @@ def test_two_receivers_behind_caddy_keep_one_season_through_one_killed(league, t
     once and every device's outbox emptied; a reader saw nothing but answers (a 502 at most for
     the one request it had at A when A died); the table, the list and the zápis pages are the
     same from B, from a receiver started afresh and through Caddy, and a reference store's
-    (RULES 1.8); /live, which Caddy sends to the first receiver up, shows the snapshot posted
-    after A died."""
+    (RULES 1.8). The live board is the database's: /live is the same from A and B asked
+    directly and through Caddy, a snapshot posted to A reaches a stream open on B, and after A
+    died B, the receiver started afresh and Caddy show the snapshot posted then."""
     with serve(league, tmp_path / "a.log", "--proxy", "127.0.0.1") as (port_a, _, process_a), \
             serve(league, tmp_path / "b.log", "--proxy", "127.0.0.1") as (port_b, *_), \
             caddy_in_front(tmp_path, "Caddyfile.federation", {"127.0.0.1:8081": port_a, "127.0.0.1:8082": port_b},
@@ -202,8 +203,17 @@ def test_two_receivers_behind_caddy_keep_one_season_through_one_killed(league, t
                              timeout=60, ca_file=root)
         deliver(MATCHES[:2])
         assert live.post(snap(VENUE, seq=1, points=(3, 1)))[0] == 200
-        for _ in range(2):                  # not a board of its own for each receiver in turn
-            assert [t["seq"] for t in page_state(get(port, "/live", tls)[1])] == [1]
+        boards = [page_state(get(p, "/live", t)[1]) for p, t in ((port_a, None), (port_b, None), (port, tls), (port, tls))]
+        assert all(board == boards[0] for board in boards) and [t["seq"] for t in boards[0]] == [1]
+        events = Events(port_b)             # a stream on B, a snapshot posted to A
+        try:
+            assert [t["seq"] for t in events.next()[1]] == [1]
+            to_a = HttpTransport(f"http://127.0.0.1:{port_a}/api/v1/live", Signer("u-lva-2", DEVICES["u-lva-2"]),
+                                 timeout=60)
+            assert to_a.post(snap(VENUE, seq=2, points=(4, 1)))[0] == 200
+            follow(events, {}, lambda board: [t["seq"] for t in board.values()] == [2])
+        finally:
+            events.close()
         stop, seen = threading.Event(), {path: [] for path in ("/table.json", "/matches/KD-A.html", "/live")}
 
         def read(path: str) -> None:
@@ -217,13 +227,13 @@ def test_two_receivers_behind_caddy_keep_one_season_through_one_killed(league, t
             process_a.kill()
             process_a.wait(30)
             deliver(MATCHES[3:])
-            assert live.post(snap(VENUE, seq=2, points=(5, 2)))[0] == 200
+            assert live.post(snap(VENUE, seq=3, points=(5, 2)))[0] == 200
         finally:
             stop.set()
             for reader in readers:
                 reader.join(60)
         [shown] = page_state(get(port, "/live", tls)[1])
-        assert shown["seq"] == 2 and shown["summary"]["players"]["a"]["points"] == 5
+        assert shown["seq"] == 3 and shown["summary"]["players"]["a"]["points"] == 5
 
         def pages(*where) -> list:
             return [[get(p, path, t) for path in ("/table.json", "/matches.json", *match_pages)] for p, t in where]
@@ -233,6 +243,8 @@ def test_two_receivers_behind_caddy_keep_one_season_through_one_killed(league, t
             same = wait_for(lambda: (answers := pages((port_b, None), (port_c, None), (port, tls)))[0] == answers[1]
                             == answers[2] and json.loads(answers[0][0][1])["rows"] == reference["rows"])
             assert same, pages((port_b, None), (port_c, None), (port, tls))
+            boards = [page_state(get(p, "/live", t)[1]) for p, t in ((port_b, None), (port_c, None), (port, tls))]
+            assert boards[0] == boards[1] == boards[2] == [shown]
     assert all(o.pending() == [] and o.held() == [] for o in outboxes)
     for path, statuses in seen.items():
         assert statuses and set(statuses) <= {200, 502} and statuses.count(502) <= 1, (path, statuses)
