@@ -35,6 +35,9 @@ def compile_tree(root: Path = ROOT) -> None:
     import re
 
     compileall.compile_dir(str(root), quiet=1, rx=re.compile(r"/\.(venv|git)/"))
+    if (root / "cli" / "dataclass_bytecode.py").exists():      # and the dataclasses' code, in its own process
+        subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(root)!r}); "
+                        "from cli.dataclass_bytecode import build; build()"], check=True, cwd=root)
 
 
 def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Path = ROOT, *,

@@ -15,6 +15,7 @@ import logging
 import os
 import time
 
+from cli import dataclass_bytecode
 from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model
 
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
@@ -38,8 +39,11 @@ def run(args) -> int:
     notifier = Notifier.from_env()
     early = ErrorCounter(args.config)       # lit before the config's full load and everything after
     model = boot_model(args.config)
-    if early.light_raw(model):              # a MAX7219 chain: no luma, no Pillow yet
+    raw = early.light_raw(model)            # a MAX7219 chain: no luma, no Pillow yet
+    if raw:
         _say_lit(notifier)
+    dataclass_bytecode.install()            # before the first dataclass: compiled at install, not now
+    if raw:
         early.show(model)                   # luma takes the lit chain over as it is
     elif early.show(model):                 # through luma
         _say_lit(notifier)
