@@ -64,6 +64,7 @@ class Service:
         self.clock = clock
         self.on_durable = on_durable
         self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
+        self.after_display: Callable[[], None] | None = None    # called once a counter built later is up
         self.queue: queue.Queue = queue.Queue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
@@ -82,17 +83,23 @@ class Service:
 
     # -- the loop ------------------------------------------------------------
     def run(self) -> None:
+        """READY=1 once a key can be taken: the night read back, the referee and the keypads up.
+        A counter still to be built (DisplayLink.build: luma and Pillow) is built after it, off
+        the loop; a key meanwhile is journalled at once and shown when the counter is up."""
         self.running = True
         self.display.start(self.clock())
         self.show()
         if self.notifier:
             self.notifier.ready("scoring")
+        self.display.build(lambda: self.post(Refresh("display built")))
         self._watchdog(self.clock())
         while self.running:
             try:
                 event = self.queue.get(timeout=self._timeout())
             except queue.Empty:
                 event = None
+            if self.display.take_built(self.clock()) and self.after_display is not None:
+                self.after_display()
             if event is not None:
                 self.handle(event)
             self.tick()

@@ -44,14 +44,20 @@ def run(args) -> int:
         _say_lit(notifier)
     dataclass_bytecode.install()            # before the first dataclass: compiled at install, not now
     if raw:
-        early.show(model)                   # luma takes the lit chain over as it is
+        pass                                # luma takes the lit chain over after READY (serve)
     elif early.show(model):                 # through luma
         _say_lit(notifier)
     else:
         _say_dark(notifier, early.fault)
-    early.remember(model)                   # for the next start's light_raw
+    if not raw:
+        early.remember(model)               # for the next start's light_raw
     config = load_or_wait(args.config, notifier, show_error=early.show, turn_page=early.tick)
-    return serve(config, notifier=notifier, counter=early.hand_over(config.parts["display"]))
+    counter = early.hand_over(config.parts["display"])
+    if counter is not None:
+        return serve(config, notifier=notifier, counter=counter)
+    return serve(config, notifier=notifier, build_display=True, adopt=early.adopt,
+                 on_built=lambda built: early.remember(model, counter=built),
+                 light=lambda: early.hand_over(config.parts["display"]) if early.show(model) else None)
 
 
 def _say_lit(notifier) -> None:
@@ -152,17 +158,17 @@ def _mtime(path):
 
 
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,
-             clock=None, on_durable=None, counter=None):
+             clock=None, on_durable=None, counter=None, build_display=False, adopt=False, on_built=None):
     """Build the service and its parts from a loaded config; return (service, devices, syncer).
 
     ``clock``: the one clock (clock.SystemClock unless given) — the night's time of day and dates,
     the outbox's and the signer's timestamps, and the monotonic deadlines of keys and screens.
-    ``counter``: one already lit (light_counter); its device is the service's first."""
+    ``counter``: one already lit (light_counter); its device is the service's first.
+    ``build_display``: without ``counter``, the counter is built after READY (DisplayLink.build),
+    not here: luma and Pillow are imported while keys are taken; ``adopt``: its first device takes a
+    chain display.boot_frame lit over as it is; ``on_built(counter)``: called in that build."""
     from clock import SystemClock
     from delivery.sync import Syncer
-    from display.counter import Counter
-    from display.devices import open_device
-    from firmware_host.display_link import DisplayLink
     from firmware_host.league import EMPTY, load_league
     from firmware_host.league_keeper import LeagueKeeper
     from firmware_host.match_night import Night
@@ -179,9 +185,8 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     keeper = LeagueKeeper.from_config(config, league, syncer.signer, clock)
     night = Night(config, league, outbox=syncer.outbox, status=syncer.status, clock=clock,
                   on_record=syncer.retry_now, keeper=keeper)       # a new record: deliver it now
-    lit = [counter.device] if counter is not None and counter.device is not None else []
-    counter = counter or Counter(None, display)
-    link = DisplayLink(counter, lambda: lit.pop() if lit else open_device(display, stream=display_stream))
+    link = display_link(display, counter, stream=display_stream, build=build_display, adopt=adopt,
+                        on_built=on_built)
     referee = Referee(game, keypad.keymap(game), clock.monotonic, language=config.device.language,
                       bounce=keypad.debounce, long_press=keypad.long_press)
     service = Service(night, link, referee=referee, notifier=Notifier.from_env(), clock=clock.monotonic,
@@ -192,6 +197,32 @@ def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=Non
     syncer.on_delivered = lambda: service.post(Refresh("delivered"))
     devices = open_keypads(keypad, service, clock=clock.monotonic, pin_factory=pin_factory, stream=keypad_stream)
     return service, devices, syncer
+
+
+def display_link(settings, counter=None, *, stream=None, build=False, adopt=False, on_built=None):
+    """The service's DisplayLink (see assemble): the lit ``counter``'s device opened first, or a
+    counter built now, or (``build``) one built after READY with the driver's modules imported."""
+    from display.devices import open_device, preload
+    from firmware_host.display_link import DisplayLink
+
+    lit = [counter.device] if counter is not None and counter.device is not None else []
+    adopting = [adopt]
+
+    def opener():
+        return lit.pop() if lit else open_device(settings, stream=stream, adopt=adopting.pop() if adopting else False)
+
+    def make():
+        from display.counter import Counter
+
+        built = Counter(None, settings)
+        if on_built is not None:
+            on_built(built)
+        preload(settings)
+        return built
+
+    if counter is None and build:
+        return DisplayLink(None, opener, make_counter=make)
+    return DisplayLink(counter or make(), opener)
 
 
 def open_keypads(settings, service, **kw) -> list:
@@ -215,11 +246,13 @@ def open_keypads(settings, service, **kw) -> list:
     return started
 
 
-def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=time.sleep, **kw):
+def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=time.sleep, light=None, **kw):
     """``assemble``, but a storage fault while the journals are opened (the SD card full, gone
     read-only, a torn tail that cannot be cut) is shown on the counter and retried every ``poll``
     seconds — never an exit, which under systemd would only restart into the same fault until the
-    start limit and leave the counter dark. Nothing is lost by waiting: nothing was accepted yet."""
+    start limit and leave the counter dark. Nothing is lost by waiting: nothing was accepted yet.
+    ``light()``: a counter to say it on when the service's is to be built after READY
+    (``build_display``), which is then not built later but taken."""
     from input.messages import storage_text
 
     announced = False
@@ -230,6 +263,8 @@ def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=
             where = exc.filename or config.device.data_dir
             text = f"{where}: {exc.strerror or exc}"
             log.error("storage fault, retrying every %.0f s: %s", poll, text)
+            if kw.get("counter") is None and kw.get("build_display") and light is not None:
+                kw["counter"], kw["build_display"] = light(), False
             _show_on(kw.get("counter"), {"screen": "error", "code": "storage",
                                          "text": storage_text(exc, config.device.language)})
             if notifier is not None:
@@ -291,6 +326,7 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     from input.terminal import TerminalKeys
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
+    service.after_display = settle_memory       # a counter built after READY: its objects frozen too
     said = rollback_notice(config.device.language)
     if said:
         service.message(said, "warn")
