@@ -306,10 +306,11 @@ def rollback_notice(language: str, prefix: str | None = None) -> str | None:
 def settle_memory() -> None:
     """Everything the start made (modules, fonts, the night read back) lives as long as the service:
     frozen out of the garbage collector's sight, a full collection during the night walks only
-    what came since — on a Pi-class core it would otherwise hold a keypress for tens of ms."""
+    what came since — on a Pi-class core it would otherwise hold a keypress for tens of ms. No
+    collection first: the start's own young collections leave no garbage to speak of (0 of 26,000
+    objects found unreachable here), and a full one cost 3 % of the start's instructions."""
     import gc
 
-    gc.collect()
     gc.freeze()
 
 
