@@ -66,7 +66,8 @@ def running(config: Path, directory: Path, root: Path = ROOT):
         start = time.perf_counter()
         child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
         try:
-            stamps = {name: at - start for name, at in _stamps_until_ready(server).items()}
+            built = "counter built" in (root / "cli" / "commands" / "run.py").read_text(encoding="utf-8")
+            stamps = {name: at - start for name, at in _stamps_until_ready(server, built).items()}
             yield child, stamps
         finally:
             child.terminate()
@@ -91,7 +92,9 @@ def _copy_sources(root: Path, target: Path) -> Path:
     return target
 
 
-def _stamps_until_ready(server: socket.socket) -> dict:
+def _stamps_until_ready(server: socket.socket, built: bool = False) -> dict:
+    """The times of STATUS=counter lit and READY=1; with ``built`` (a tree whose counter may be
+    built after READY), also of STATUS=… counter built, if it comes: idle is measured after it."""
     stamps = {}
     for _ in range(10):
         message = server.recv(200).decode()
@@ -100,6 +103,10 @@ def _stamps_until_ready(server: socket.socket) -> dict:
             stamps["lit"] = now
         elif message.startswith("READY=1"):
             stamps["ready"] = now
+            if not built or "counter built" in message:
+                return stamps
+        elif message.startswith("STATUS=") and "counter built" in message:
+            stamps["built"] = now
             return stamps
     raise SystemExit("pocitadlo run never said READY=1")
 

@@ -78,7 +78,7 @@ class Service:
         self.clock = clock
         self.on_durable = on_durable
         self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
-        self.after_display: Callable[[], None] | None = None    # called once a counter built later is up
+        self.after_display: Callable[[], None] | None = None    # called once the counter is up (after READY)
         self.queue: queue.Queue = queue.Queue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
@@ -105,7 +105,10 @@ class Service:
         self.show()
         if self.notifier:
             self.notifier.ready("scoring")
-        self.display.build(lambda: self.post(Refresh("display built")))
+        if self.display.make_counter is not None:
+            self.display.build(lambda: self.post(Refresh("display built")))
+        elif self.after_display is not None:
+            self.after_display()                    # the counter was up before READY
         self._watchdog(self.clock())
         collecting = gc.isenabled()
         if collecting:

@@ -21,6 +21,7 @@ from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
 CONFIG_POLL = 3.0            # seconds between looks at a broken config file
+BUILT = "scoring, counter built"            # STATUS once the counter is up too (after READY)
 
 log = logging.getLogger("pocitadlo")
 
@@ -327,7 +328,13 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     from input.terminal import TerminalKeys
 
     service, devices, syncer = assemble_or_wait(config, notifier, **kw)
-    service.after_display = settle_memory       # a counter built after READY: its objects frozen too
+
+    def display_built():                        # a counter built after READY: its objects frozen too
+        settle_memory()
+        if service.notifier:
+            service.notifier.status(BUILT)
+
+    service.after_display = display_built
     said = rollback_notice(config.device.language)
     if said:
         service.message(said, "warn")
