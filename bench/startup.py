@@ -88,7 +88,7 @@ def _copy_sources(root: Path, target: Path) -> Path:
     import shutil
 
     if not target.exists():
-        shutil.copytree(root, target, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git", "*.egg-info"))
+        shutil.copytree(root, target, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git", "*.egg-info", ".lgd-nfy*"))
     return target
 
 
