@@ -44,17 +44,17 @@ def run(args) -> int:
     if raw:
         _say_lit(notifier)
     dataclass_bytecode.install()            # before the first dataclass: compiled at install, not now
-    if raw:
-        pass                                # luma takes the lit chain over after READY (serve)
-    elif early.show(model):                 # through luma
-        _say_lit(notifier)
-    else:
-        _say_dark(notifier, early.fault)
-    if not raw:
+    if not raw:                             # through luma (a chain lit raw: taken over after READY)
+        if early.show(model):
+            _say_lit(notifier)
+        else:
+            _say_dark(notifier, early.fault)
         early.remember(model)               # for the next start's light_raw
     config = load_or_wait(args.config, notifier, show_error=early.show, turn_page=early.tick)
     counter = early.hand_over(config.parts["display"])
     if counter is not None:
+        if raw:                             # lit through luma for a config error meanwhile
+            early.remember(model, counter=counter)
         return serve(config, notifier=notifier, counter=counter)
     return serve(config, notifier=notifier, build_display=True, adopt=early.adopt,
                  on_built=lambda built: early.remember(model, counter=built),
