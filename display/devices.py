@@ -212,6 +212,26 @@ def _terminal(settings, *, stream=None, **_):
     return TerminalDevice(width=width, height=height, rotate=settings.rotate, stream=stream or sys.stdout)
 
 
+_MODULES = {    # what each driver's opener imports: display.counter's build imports it off the loop
+    "max7219": ("luma.core.interface.serial", "luma.led_matrix.device"),
+    "sevensegment": ("luma.core.interface.serial", "luma.led_matrix.device"),
+    "ws2812": ("luma.led_matrix.device",), "dummy": ("luma.core.device",),
+    "capture": ("luma.emulator.device",), "gifanim": ("luma.emulator.device",), "terminal": ("display.terminal",),
+}
+
+
+def preload(settings) -> None:
+    """Import the modules ``open_device`` will need for ``settings`` (one not installed is left
+    to it to report, as a DisplayFault)."""
+    from importlib import import_module
+
+    for name in _MODULES.get(settings.driver, ()):
+        try:
+            import_module(name)
+        except ImportError:
+            pass
+
+
 _OPENERS = {
     "max7219": _max7219, "sevensegment": _max7219, "ws2812": _ws2812, "dummy": _dummy,
     "capture": _capture, "gifanim": _gifanim, "terminal": _terminal,

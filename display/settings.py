@@ -80,6 +80,8 @@ class DisplaySettings:
 
 
 def _colour(section: Section, option: str, default: str) -> str:
+    if not section.has(option):
+        return default          # known good: Pillow, which checks a colour, is imported after READY
     from PIL import ImageColor
 
     value = section.str(option, default, nonempty=True)

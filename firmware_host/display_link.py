@@ -1,5 +1,6 @@
 """The counter kept going through display faults: scoring never waits for the LEDs."""
 import logging
+import threading
 from typing import Any, Callable, Protocol
 
 log = logging.getLogger("pocitadlo.display")
@@ -30,9 +31,11 @@ class DisplayLink:
     """
 
     def __init__(self, counter: Display | None = None, open_device: Callable[[], Any] | None = None, *,
-                 first_retry: float = 1.0, max_retry: float = 60.0):
+                 first_retry: float = 1.0, max_retry: float = 60.0, make_counter: Callable[[], Display] | None = None):
         self.counter = counter
         self.open_device = open_device
+        self.make_counter = make_counter    # the counter built off the loop, after READY (see build)
+        self._made: tuple[bool, Any] | None = None
         self.model: dict | None = None
         self.fault: str | None = None
         self.fault_code: str | None = None       # a fault the counter names in words (DisplayFault.code)
@@ -44,6 +47,40 @@ class DisplayLink:
     def start(self, now: float) -> None:
         if self.counter is not None and self.open_device is not None:
             self._attach(now)
+
+    def build(self, wake: Callable[[], None]) -> None:
+        """Build the counter (``make_counter``: luma, Pillow, the fonts) in a thread, so that keys
+        are journalled meanwhile; ``wake()`` tells the loop, whose next ``take_built`` shows the
+        current model on it. Without ``make_counter`` nothing is to be built."""
+        if self.make_counter is None:
+            return
+        make = self.make_counter
+
+        def run():
+            try:
+                self._made = (True, make())
+            except BaseException as exc:       # noqa: BLE001 — handed to the loop, which raises it (take_built)
+                self._made = (False, exc)
+            wake()
+
+        threading.Thread(target=run, name="display-build", daemon=True).start()
+
+    def take_built(self, now: float) -> bool:
+        """On the loop: a counter ``build`` made is attached, its device opened and the current
+        model drawn (True). A failure to build — the display's code or Pillow broken, not a
+        display fault — is raised: the service stops, as it did when the counter was built before
+        READY (systemd restarts it; install.sh rolls an upgrade back)."""
+        if self._made is None:
+            return False
+        (built, value), self._made, self.make_counter = self._made, None, None
+        if not built:
+            raise value
+        self.counter = value
+        if self.open_device is not None:
+            self._attach(now)
+        if self.model is not None and self.counter is not None:
+            self._guard(self.counter.show, self.model, now)
+        return True
 
     @property
     def deadline(self) -> float | None:

@@ -48,21 +48,22 @@ class ErrorCounter:
         self.adopt = boot_frame.light(boot_frame.path_in(_data_dir(doc, self.path)), boot_frame.key_of(display, model))
         return self.adopt
 
-    def remember(self, model: dict, *, spi: str | None = None) -> None:
+    def remember(self, model: dict, *, spi: str | None = None, counter=None) -> None:
         """Save the transfers of ``model``'s picture for the next start's ``light_raw`` (MAX7219
-        chains; ``spi``: the device written, /dev/spidevP.D by default). Never fails the start."""
+        chains; ``spi``: the device written, /dev/spidevP.D by default; ``counter``: the one to
+        draw it with, else this one's or one of the raw [display] table). Never fails the start."""
         try:
             doc = _raw_toml(self.path)
             display = _display_table(doc)
             if display.get("driver", "max7219") in MAX7219_DRIVERS:
-                self._save_first_frame(doc, display, model, spi)
+                self._save_first_frame(doc, display, model, spi, counter)
         except Exception as exc:       # noqa: BLE001 — the next start lights the counter through luma
             log.warning("cannot save the first frame for the next start: %s", exc)
 
-    def _save_first_frame(self, doc: dict, display: dict, model: dict, spi: str | None) -> None:
+    def _save_first_frame(self, doc: dict, display: dict, model: dict, spi: str | None, counter) -> None:
         from display import boot_frame
 
-        counter = self.counter if self.counter is not None else _error_counter(self.path, device=False)
+        counter = counter or self.counter or _error_counter(self.path, device=False)
         settings = counter.settings
         rows = boot_frame.picture_rows(settings, counter.render(model, 0.0).image)
         transfers = boot_frame.register_writes(rows, len(rows[0]) // 2, settings.contrast)

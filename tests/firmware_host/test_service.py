@@ -526,3 +526,42 @@ def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_ex
     assert shown[0] == {"screen": "error", "code": "storage", "text": "SD karta plná: nic se nezapsalo, uvolněte místo"}
     assert len(shown) == 2 and notifier.sent[0] == ("ready", f"storage fault: {partie_file}.cut: No space left on device")
     assert service.night.board.history == [{"cmd": "score", "value": v} for v in (1, 2, 10)]
+
+
+class Cycle:
+    me: object = None
+
+
+def test_no_garbage_collection_runs_between_a_key_and_its_frame_only_after(tmp_path):
+    """A young collection inside a stroke was its p99 on a Pi-class core: the loop collects after a
+    frame, when nothing waits, what Python would have collected by then."""
+    import gc
+
+    from firmware_host.service import collect_garbage
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    service = Service(Night(load(path)), DisplayLink(None))
+    single_partie(service)
+    during = []
+    service.observers.append(lambda model: during.append(gc.isenabled()))
+    for _ in range(20):
+        service.post(Command({"cmd": "score", "value": 1}))
+    service.post(Stop("test"))
+    thresholds = gc.get_threshold()
+    try:
+        gc.set_threshold(10, 2, 2)
+        assert gc.isenabled()
+        service.run()
+        assert during and not any(during) and gc.isenabled()    # disabled in the loop, enabled again
+        gc.disable()
+        for _ in range(50):
+            cycle = Cycle()
+            cycle.me = cycle                    # garbage only a collection frees
+        assert gc.get_count()[0] >= 10
+        collect_garbage()
+        assert gc.get_count()[0] < 10
+    finally:
+        gc.enable()
+        gc.set_threshold(*thresholds)
+    assert service.night.board.summary()["players"]["a"]["points"] == 20

@@ -4,6 +4,9 @@ import json
 import os
 import subprocess
 import sys
+import threading
+
+import pytest
 
 from cli.commands.boot import ErrorCounter, boot_model
 from cli.commands.run import assemble
@@ -32,14 +35,21 @@ sys.exit(main(["run", "--config", sys.argv[1]]))
 """
 
 PROBE_STATUS = """
-import json, sys
+import json, os, sys
 from firmware_host import notify
 
+seen = {}
+
 def status(self, text):
-    print(json.dumps({"status": text, "modules": sorted(sys.modules)}))
-    raise SystemExit(0)
+    seen.setdefault("status", text)
+    seen.setdefault("modules", sorted(sys.modules))
+
+def ready(self, text=""):
+    print(json.dumps({**seen, "ready": text, "modules_at_ready": sorted(sys.modules)}), flush=True)
+    os._exit(0)
 
 notify.Notifier.status = status
+notify.Notifier.ready = ready
 from cli.main import main
 sys.exit(main(["run", "--config", sys.argv[1]]))
 """
@@ -112,15 +122,19 @@ def max7219_config(tmp_path, venue="U Lva"):
     return config
 
 
-def test_a_max7219_counter_is_lit_before_luma_and_pillow_are_imported(tmp_path):
+def test_a_max7219_counter_is_lit_before_luma_and_pillow_are_imported_and_ready_before_too(tmp_path):
     """The first frame saved by an earlier start (display.boot_frame) goes to the SPI device —
-    here a file standing in for /dev/spidev0.0 — before anything draws with luma or Pillow."""
+    here a file standing in for /dev/spidev0.0 — before anything draws with luma or Pillow; and
+    READY=1 (a key is taken) comes before them too: luma takes the lit chain over after it."""
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     spidev.write_bytes(b"")
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
     seen = first_status(config)
     assert seen["status"] == "counter lit, starting"
     assert [m for m in seen["modules"] if m.split(".")[0] in ("PIL", "luma") or m in HEAVY] == []
+    assert seen["ready"] == "scoring"
+    assert [m for m in seen["modules_at_ready"] if m.split(".")[0] in ("PIL", "luma") or m == "display.counter"] == []
+    assert {"rules.carom.state", "firmware_host.match_night", "input.referee"} <= set(seen["modules_at_ready"])
     saved = boot_frame.read(boot_frame.path_in(str(tmp_path / "data")), boot_frame.key_of(
         {"driver": "max7219", "block_orientation": -90}, boot_model(config)))
     assert saved is not None and spidev.read_bytes() == b"".join(saved[2])
@@ -143,3 +157,73 @@ def test_no_first_frame_is_saved_for_a_counter_luma_draws_on_without_spi(tmp_pat
     ErrorCounter(config).remember(boot_model(config))
     assert not os.path.exists(boot_frame.path_in(str(tmp_path / "data")))
 
+
+
+class Ready:
+    """A notifier that tells the test when READY=1 came (and ignores the rest)."""
+    interval = None
+
+    def __init__(self):
+        self.event = threading.Event()
+
+    def ready(self, status=""):
+        self.event.set()
+
+    def status(self, text):
+        pass
+
+    def stopping(self):
+        pass
+
+
+def test_a_key_taken_before_the_counter_is_built_is_durable_at_once_and_shown_when_it_is_up(tmp_path):
+    """READY=1 before luma and Pillow (`pocitadlo run` on a lit MAX7219 chain builds the counter after
+    it): a key then is journalled at once — nothing is shown before it is durable — and the counter,
+    once built, shows the state with it."""
+    from firmware_host.service import Command, Stop, Ui
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG.replace('["terminal"]', "[]"), encoding="utf-8")
+    release, durable, up = threading.Event(), threading.Event(), threading.Event()
+    service, _, _ = assemble(load(path), build_display=True, on_built=lambda counter: release.wait(30),
+                             on_durable=lambda cmd: durable.set())
+    service.notifier = notifier = Ready()
+    service.after_display = up.set
+    for _ in range(3):
+        service.post(Ui("confirm"))                       # ready → setup → single partie → a starts
+    loop = threading.Thread(target=service.run, daemon=True)
+    loop.start()
+    try:
+        assert notifier.event.wait(30)
+        service.post(Command({"cmd": "score", "value": 2}))
+        assert durable.wait(30)
+        written = service.night.partie_journal.lines[-1]
+        assert (written["cmd"], written["value"]) == ("score", 2)
+        assert b'"value":2' in open(service.night.partie_journal.path, "rb").read()
+        assert service.display.counter is None            # still being built: nothing drawn yet
+        release.set()
+        assert up.wait(30)
+        counter = service.display.counter
+        assert counter.device is not None and counter.frames >= 1
+        assert counter._model == service.display.model and service.display.model["summary"]["counter"]["series"] == 2
+    finally:
+        release.set()
+        service.post(Stop("test"))
+        loop.join(30)
+
+
+def test_a_counter_that_cannot_be_built_stops_the_service_as_before_ready(tmp_path):
+    """Pillow or the display's code broken is not a display fault to retry: the service stops
+    (systemd restarts it; install.sh rolls an upgrade back), as when it was built before READY."""
+    from firmware_host.display_link import DisplayLink
+    from firmware_host.match_night import Night
+    from firmware_host.service import Service
+
+    def broken():
+        raise ImportError("No module named 'PIL'")
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    service = Service(Night(load(path)), DisplayLink(None, lambda: None, make_counter=broken))
+    with pytest.raises(ImportError, match="PIL"):
+        service.run()

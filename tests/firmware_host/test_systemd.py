@@ -106,13 +106,14 @@ def test_run_sends_ready_and_watchdog_and_stops_cleanly_on_sigterm(tmp_path):
     with notify_socket(tmp_path) as server:
         child = pocitadlo_run(config, server)
         try:
-            messages = [server.recv(200).decode() for _ in range(4)]
+            messages = [server.recv(200).decode() for _ in range(5)]
         finally:
             child.send_signal(signal.SIGTERM)
             status = child.wait(20)
     assert messages[0] == "STATUS=counter lit, starting"     # the counter is lit before the rest is built
     assert messages[1] == "READY=1\nSTATUS=scoring"
-    assert messages[2:] == ["WATCHDOG=1", "WATCHDOG=1"]
+    assert messages[2] == "STATUS=scoring, counter built"    # (on a MAX7219 lit at start: built after READY)
+    assert messages[3:] == ["WATCHDOG=1", "WATCHDOG=1"]
     assert status == 0, child.stderr.read()
 
 
