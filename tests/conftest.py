@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 import time
 from argparse import Namespace
 from datetime import datetime, timedelta, timezone
@@ -42,6 +43,18 @@ def _temporary_files_in_memory(place: Path = Path("/dev/shm"), room: int = 4 << 
 
 
 _temporary_files_in_memory()
+
+
+def _bytecode_kept() -> None:
+    """Compiled modules kept (``__pycache__``, ignored by git) even where the environment says
+    PYTHONDONTWRITEBYTECODE, as this machine's does: without them each worker compiled every
+    module again and rewrote every test module's asserts (8 s of its 10 s start), and so did every
+    interpreter a test starts."""
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+_bytecode_kept()
 
 def pytest_collection_modifyitems(config, items):
     """The modules with browser tests first, then those with slow tests, each in its own order:
