@@ -210,6 +210,28 @@ def slowed_core(args):
         os.sched_setaffinity(0, before)
 
 
+def cpu_ticks(cpu: int) -> tuple[int, int]:
+    """(stolen, all) clock ticks of ``cpu`` since boot (/proc/stat; (0, 0) where there is none):
+    stolen is the time the hypervisor ran something else while this virtual CPU had work. No
+    stealer of ours can slow a core evenly while the host takes it away unevenly: a figure
+    measured while it did is not this machine's."""
+    try:
+        with open("/proc/stat", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith(f"cpu{cpu} "):
+                    ticks = [int(v) for v in line.split()[1:9]]
+                    return ticks[7], sum(ticks)
+    except OSError:
+        pass
+    return 0, 0
+
+
+def stolen_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The share of a CPU's time the hypervisor took between two ``cpu_ticks`` readings."""
+    elapsed = after[1] - before[1]
+    return (after[0] - before[0]) / elapsed if elapsed > 0 else 0.0
+
+
 def ratio(value: float, base: float) -> str:
     return f"×{value / base:.1f}" if base > 0 else "-"
 

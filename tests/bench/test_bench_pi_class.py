@@ -4,6 +4,7 @@ The CPU stealer runs at SCHED_FIFO; whatever happens to the bench, it must not o
 speed is not asserted here (bench figures go in bench/), only that it stops: by itself after
 max_seconds, and with its parent when the parent is killed. Waits are hang bounds, not timings.
 """
+import json
 import os
 import signal
 import subprocess
@@ -131,3 +132,27 @@ def test_stage_wrappers_time_calls_and_unwrap_cleanly():
     assert set(stages.current) == {"key", "rest"}
     stages.unwrap()
     assert "work" not in vars(thing) and os.getpid.__name__ == "getpid"
+
+
+def test_the_hypervisors_steal_is_read_for_the_bench_cpu_and_given_as_a_share(tmp_path, monkeypatch):
+    """Issue 27: runs that disagree by hundreds of per cent were runs whose virtual CPU the host
+    took away; the bench says how much it took while each column ran."""
+    stolen, total = pi_class.cpu_ticks(pi_class.bench_cpu())
+    assert 0 <= stolen <= total and total > 0              # this machine's own /proc/stat
+    assert pi_class.cpu_ticks(4096) == (0, 0)              # no such CPU: nothing read, nothing stolen
+    assert pi_class.stolen_share((10, 1000), (60, 1200)) == 0.25
+    assert pi_class.stolen_share((10, 1000), (10, 1000)) == 0.0     # no time passed
+
+
+def test_the_table_says_the_steal_and_agree_leaves_it_out(tmp_path, monkeypatch):
+    import agree
+    import readme_numbers
+    [steal] = [row for row in readme_numbers.ROWS if row[2] == readme_numbers.CONDITIONS]
+    runs = {name: [{"steal": 1.0, "lit": 0.5}, {"steal": 3.0, "lit": 0.7}] for name in readme_numbers.CONFIGS}
+    cell = readme_numbers.cells(runs, steal[1], steal[3], False)
+    assert cell.startswith("2.0 % (1.0 %–3.0 %") and "×" not in cell
+    lit = ("lit", lambda r: r["lit"] * 1000, "bench_service.py", "{:.0f} ms")
+    monkeypatch.setattr(readme_numbers, "ROWS", [lit, steal])
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"runs": runs}), encoding="utf-8")
+    assert {what for what, _ in agree.medians(str(path))} == {"lit"}      # steal differs, and is no figure
