@@ -2,7 +2,11 @@
 and it served over HTTP on 127.0.0.1."""
 import http.client
 import json
+import os
+import shutil
+import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -36,8 +40,16 @@ def _started(pgserver, pgdata, tries: int = 6):
                 raise
 
 
+def _data_directory() -> Path:
+    """The server's folder, beside pytest's per-user one, not in it: run as root, pgserver runs
+    PostgreSQL as a user of its own, and every pytest session that starts makes its per-user
+    folder private again (mode 0700), so a second suite started on the machine cut a running
+    session's server off its own files (PANIC: pg_control, Permission denied)."""
+    return Path(tempfile.mkdtemp(prefix="pocitadlo-pg-", dir=os.environ.get("PYTEST_DEBUG_TEMPROOT")))
+
+
 @pytest.fixture(scope="session")
-def postgresql(tmp_path_factory):
+def postgresql():
     """A real PostgreSQL server for the session (pgserver ships its binaries); yields a function
     that makes a fresh, empty database and returns its SQLAlchemy URL."""
     import itertools
@@ -45,7 +57,8 @@ def postgresql(tmp_path_factory):
     import pgserver
     import sqlalchemy as sa
 
-    server = _started(pgserver, tmp_path_factory.mktemp("pg"))
+    pgdata = _data_directory()
+    server = _started(pgserver, pgdata)
     base = server.get_uri().replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:       # a throwaway cluster: no flushes to disk, in a busy suite,
@@ -80,6 +93,7 @@ def postgresql(tmp_path_factory):
     yield fresh_database
     admin.dispose()
     server.cleanup()
+    shutil.rmtree(pgdata, ignore_errors=True)
 
 
 def _place(request, tmp_path, *, migrated: bool) -> str:
