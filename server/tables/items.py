@@ -29,9 +29,11 @@ class Stored(dict):
     readers of a match read it (a match record reads each row's body up to five times). The parsed
     objects live as long as the rows (one ``match_record``); they are not keys of the row."""
     __slots__ = ("content", "header")
+    content: dict
+    header: dict
 
 
-def stored(rows) -> list[Stored]:
+def stored(rows) -> list[dict]:
     """A match's rows as rows whose readers share one parse of each body (``content_of``)."""
     return [Stored(row) for row in rows]
 
