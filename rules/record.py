@@ -86,6 +86,13 @@ def parse_json(text: str | bytes) -> Any:
 
 def decode_line(text: str, line: int) -> JSONObject:
     """Parse one record line; raise RecordError naming the line when it cannot be read."""
+    obj = _read_line(text, line)
+    _without_checked_crc(obj, line)
+    return obj
+
+
+def _read_line(text: str, line: int) -> JSONObject:
+    """``decode_line`` but for the checksum: the line's object, its text valid Unicode."""
     try:
         obj = parse_json(text)
     except json.JSONDecodeError as exc:
@@ -94,11 +101,25 @@ def decode_line(text: str, line: int) -> JSONObject:
         raise RecordError(line, f"not valid JSON ({exc})") from None
     if not isinstance(obj, dict):
         raise RecordError(line, "a record line must be a JSON object")
-    if _MAY_SPELL_SURROGATE.search(text) is not None and not _unicode(obj):
+    # a lone surrogate is spelled "\u..." or is a character beyond ASCII: a line of neither (a
+    # command's, nearly every line) needs no search
+    if (not text.isascii() or "\\u" in text) and _MAY_SPELL_SURROGATE.search(text) is not None \
+            and not _unicode(obj):
         raise RecordError(line, "holds text that is not valid Unicode (a lone surrogate)")
-    if "crc" in obj and obj["crc"] != crc_of(obj):
-        raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return obj
+
+
+def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
+    """A copy of a line's object without ``crc`` (``_without_crc``), once its ``crc``, if it has
+    one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
+    body = dict(obj)
+    crc = body.pop("crc", _NO_CRC)
+    if crc is not _NO_CRC and crc != "%08x" % zlib.crc32(canonical(body).encode("utf-8")):
+        raise RecordError(line, "checksum mismatch (the line was altered or torn)")
+    return body
+
+
+_NO_CRC = object()
 
 
 def _unicode(obj: JSONObject) -> bool:
@@ -149,7 +170,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        obj = decode_line(text, number)
+        obj = _read_line(text, number)      # decode_line, its copy without "crc" kept for the command
+        command = _without_checked_crc(obj, number)
         if _mirrors(obj, previous, number):
             continue
         previous = obj
@@ -161,8 +183,10 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             except RuleError as exc:
                 raise RecordError(number, f"bad header: {exc}") from None
             continue
+        command.pop("at", None)             # strip_meta(obj): the copy without META_KEYS
+        command.pop("n", None)
         try:
-            board.push(strip_meta(obj))
+            board.push(command)
         except RuleError as exc:
             rejected.append({"line": number, "error": str(exc)})
     if board is None:

@@ -13,6 +13,8 @@ ROW = ("match_id", "partie_id", "side", "seq", "game", "season", "date", "number
 KEY = ("game", "season", "player", "team")          # whose totals
 _OF_KEY = "game = ? AND season = ? AND player = ? AND team = ?"
 _TOTAL_COLUMNS = (*KEY, *TOTALS)
+_ADD = upsert("player_figures", ROW, ("match_id", "partie_id", "side"))
+_SET_TOTALS = f"INSERT INTO player_totals({', '.join(_TOTAL_COLUMNS)}) VALUES ({', '.join('?' * len(_TOTAL_COLUMNS))})"
 
 
 class PlayerFigures(Repository):
@@ -22,14 +24,16 @@ class PlayerFigures(Repository):
             rows = db.execute(f"SELECT {', '.join(ROW)} FROM player_figures WHERE match_id = ?", (match_id,)).fetchall()
         return [dict(zip(ROW, row)) for row in rows]
 
-    def remove(self, row: dict) -> None:
+    def remove(self, rows: list[dict]) -> None:
+        """Delete these rows (one statement for them all)."""
         with self._write() as db:
-            db.execute("DELETE FROM player_figures WHERE match_id = ? AND partie_id = ? AND side = ?",
-                       (row["match_id"], row["partie_id"], row["side"]))
+            db.execute_many("DELETE FROM player_figures WHERE match_id = ? AND partie_id = ? AND side = ?",
+                            [(row["match_id"], row["partie_id"], row["side"]) for row in rows])
 
-    def add(self, row: dict) -> None:
+    def add(self, rows: list[dict]) -> None:
+        """Write these rows, each replacing the row of its place (one statement for them all)."""
         with self._write() as db:
-            db.execute(upsert("player_figures", ROW, ("match_id", "partie_id", "side")), tuple(row[c] for c in ROW))
+            db.execute_many(_ADD, [tuple(row[c] for c in ROW) for row in rows])
 
     def of_key(self, key: tuple) -> list[dict]:
         """A player's rows in one team, competition and season."""
@@ -50,13 +54,13 @@ class PlayerFigures(Repository):
             row = db.execute(f"SELECT {', '.join(TOTALS)} FROM player_totals WHERE {_OF_KEY}", key).fetchone()
         return dict(zip(TOTALS, row)) if row else None
 
-    def set_totals(self, key: tuple, totals: dict | None) -> None:
-        """A player's totals as given (None: the player has none left)."""
+    def set_totals(self, totals: list[tuple[tuple, dict | None]]) -> None:
+        """Players' totals as given, each (key, its totals; None: the player has none left), the keys
+        distinct (one statement for the deletes, one for the inserts)."""
         with self._write() as db:
-            db.execute(f"DELETE FROM player_totals WHERE {_OF_KEY}", key)
-            if totals is not None:
-                db.execute(f"INSERT INTO player_totals({', '.join(_TOTAL_COLUMNS)}) "
-                           f"VALUES ({', '.join('?' * len(_TOTAL_COLUMNS))})", (*key, *(totals[c] for c in TOTALS)))
+            db.execute_many(f"DELETE FROM player_totals WHERE {_OF_KEY}", [key for key, _ in totals])
+            db.execute_many(_SET_TOTALS, [(*key, *(sums[c] for c in TOTALS)) for key, sums in totals
+                                          if sums is not None])
 
     def of_player(self, player: str) -> list[dict]:
         """A player's totals in every competition, season and team."""

@@ -1,9 +1,16 @@
 """What every repository of the store shares: the one database, its transactions and the clock."""
 from contextlib import contextmanager
+from functools import lru_cache
 
 
 def upsert(table: str, columns, key: tuple[str, ...]) -> str:
     """INSERT of a row that replaces the row of the same key, if any (a row written twice is written once)."""
+    return _upsert(table, tuple(columns), tuple(key))
+
+
+@lru_cache(maxsize=64)
+def _upsert(table: str, columns: tuple[str, ...], key: tuple[str, ...]) -> str:
+    """``upsert``'s text, written once per table and columns (every figures step asks again)."""
     return (f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
             f"ON CONFLICT({', '.join(key)}) DO UPDATE SET "
             + ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key))

@@ -12,12 +12,12 @@ from server.tables.items import (
     captains_of,
     content_of,
     forfeit_of,
-    header_of,
     in_playing_order,
     league_fields_of,
     match_info,
     missing,
     outcome,
+    partie_header,
     result_points,
     side_of,
     text,
@@ -38,7 +38,7 @@ def _partie_entry(row, rules: dict) -> dict:
     """One partie as the match record lists it, players by side (home/away); its team points are
     the competition's for its result (A.5.3-A.5.5)."""
     content = content_of(row)
-    header, summary = header_of(content["record"]), content["summary"]
+    header, summary = partie_header(row), content["summary"]
     home = header.get("home", "a")
     away = "b" if home == "a" else "a"
     players = summary.get("players", {})

@@ -15,12 +15,12 @@ from server.tables.items import (
     captains_of,
     content_of,
     forfeit_of,
-    header_of,
     in_playing_order,
     league_fields_of,
     match_info,
     missing,
     outcome,
+    partie_header,
     result_points,
     side_of,
     text,
@@ -44,7 +44,7 @@ def _set_winner(games: dict, games_to_win) -> str | None:
 def _individual(row) -> dict:
     """One individual match as the team match record lists it, everything by side."""
     content = content_of(row)
-    header, summary = header_of(content["record"]), content["summary"]
+    header, summary = partie_header(row), content["summary"]
     home = header.get("home") or "a"
     if home not in ("a", "b"):
         raise ValueError(f"home side {home!r}")

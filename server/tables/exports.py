@@ -6,7 +6,7 @@ and the match item (kind "match") that closes a match.
 """
 from server.league import competition_rules
 from server.tables import games, standing
-from server.tables.items import match_info
+from server.tables.items import match_info, stored
 from server.tables.sums import season_of
 
 
@@ -14,7 +14,7 @@ def match_record(store, match_id: str) -> dict | None:
     """The match record (zápis o utkání) of the game its items name, by its competition's rules,
     with where it stands in the league (server/tables/standing.py); None: no item of that match
     (nor a no-show of the organiser's under that id)."""
-    rows = store.items.all(match_id=match_id) or standing.stand_in(store, match_id)
+    rows = stored(store.items.all(match_id=match_id) or standing.stand_in(store, match_id))
     if not rows:
         return None
     game = games.of_items(rows)

@@ -24,10 +24,28 @@ def side_of(letter, home: str):
     return "home" if letter == home else "away"
 
 
+class Stored(dict):
+    """A stored item's row whose body (and a partie's header) is parsed once, however many of the
+    readers of a match read it (a match record reads each row's body up to five times). The parsed
+    objects live as long as the rows (one ``match_record``); they are not keys of the row."""
+    __slots__ = ("content", "header")
+    content: dict
+    header: dict
+
+
+def stored(rows) -> list[dict]:
+    """A match's rows as rows whose readers share one parse of each body (``content_of``)."""
+    return [Stored(row) for row in rows]
+
+
 def content_of(row) -> dict:
-    content = json.loads(row["body"])
-    if not isinstance(content, dict):
-        raise ValueError("not a JSON object")
+    content = getattr(row, "content", None)
+    if content is None:
+        content = json.loads(row["body"])
+        if not isinstance(content, dict):
+            raise ValueError("not a JSON object")
+        if isinstance(row, Stored):
+            row.content = content
     return content
 
 
@@ -35,6 +53,16 @@ def header_of(record_text: str) -> dict:
     header = json.loads(next(line for line in record_text.splitlines() if line.strip()))
     if not isinstance(header, dict):
         raise ValueError("the record's header is not a JSON object")
+    return header
+
+
+def partie_header(row) -> dict:
+    """``header_of`` a stored partie's record (parsed once for a ``Stored`` row)."""
+    header = getattr(row, "header", None)
+    if header is None:
+        header = header_of(content_of(row)["record"])
+        if isinstance(row, Stored):
+            row.header = header
     return header
 
 
@@ -60,7 +88,7 @@ def match_info(rows) -> tuple[dict, list[str], dict | None, bool]:
         if row["kind"] != "partie":
             continue
         try:
-            header = header_of(content_of(row)["record"])
+            header = partie_header(row)
         except UNREADABLE:
             continue
         match = header.get("match")

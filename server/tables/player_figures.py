@@ -49,21 +49,24 @@ def replace(store, match_id: str, rows: list[dict]) -> None:
     new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
     gone = [r for place, r in old.items() if new.get(place) != r]
     added = [r for place, r in new.items() if old.get(place) != r]
-    for r in gone:
-        players.remove(r)
-    for r in added:
-        players.add(r)
+    if gone:
+        players.remove(gone)
+    if added:
+        players.add(added)
     summed_again = {key_of(r) for r in gone}
+    totals: list[tuple[tuple, dict | None]] = []     # written together: each key once
     for key in sorted(summed_again):
         rows_left = players.of_key(key)
-        players.set_totals(key, totals_of(rows_left) if rows_left else None)
+        totals.append((key, totals_of(rows_left) if rows_left else None))
     gains: dict[tuple, list[dict]] = {}
     for r in added:
         if key_of(r) not in summed_again:
             gains.setdefault(key_of(r), []).append(r)
+    had = {key_of(r) for r in old.values()}
     for key, gained in sorted(gains.items()):
-        had_match = any(key_of(r) == key for r in old.values())
-        players.set_totals(key, _added(players.totals(key), totals_of(gained), new_match=not had_match))
+        totals.append((key, _added(players.totals(key), totals_of(gained), new_match=key not in had)))
+    if totals:
+        players.set_totals(totals)
 
 
 def _added(totals: dict | None, gained: dict, *, new_match: bool) -> dict:

@@ -1,12 +1,16 @@
 """The schema is Alembic's (server/storage/migrations): applied when a store is opened, idempotent, and a
 SQLite file from before the migrations is adopted with its rows in their arrival order."""
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
 from sql_helpers import sql
 
 from server import storage
+from server.storage import migrate
 from server.storage.store import Store
 
 HEAD = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_current_head()
@@ -31,6 +35,22 @@ def test_an_empty_postgresql_database_is_migrated_to_the_latest_revision(postgre
         assert store.devices.all() == []
     finally:
         store.close()
+
+
+def test_the_head_read_from_the_scripts_text_is_alembics():
+    """A store at it opens without Alembic (server/storage/migrate.py): it must be Alembic's head."""
+    assert migrate.head_revision() == HEAD
+
+
+def test_a_store_at_the_head_opens_without_alembic(store_place):
+    """The start of every command on a migrated store: Alembic is not even imported."""
+    Store(store_place).close()
+    probe = ("import sys; from server.storage.store import Store; s = Store(sys.argv[1]); s.close(); "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))")
+    root = str(Path(storage.__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", probe, store_place], capture_output=True, text=True, check=True,
+                         cwd=root, env={**os.environ, "PYTHONPATH": root}).stdout
+    assert out.strip() == "[]"
 
 
 LEGACY = [   # a store as the receiver made it before the migrations (rowid order, no seq columns)
