@@ -48,7 +48,12 @@ JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 def crc_of(obj: JSONObject) -> str:
     """The checksum a line's ``crc`` must hold: of the line's canonical JSON without ``crc``."""
-    return "%08x" % zlib.crc32(canonical(_without_crc(obj)).encode("utf-8"))
+    return _checksum(_without_crc(obj))
+
+
+def _checksum(body: JSONObject) -> str:
+    """The checksum of a line's object already without ``crc``."""
+    return "%08x" % zlib.crc32(canonical(body).encode("utf-8"))
 
 
 def _without_crc(obj: JSONObject) -> JSONObject:
@@ -114,7 +119,7 @@ def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
     one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
     body = dict(obj)
     crc = body.pop("crc", _NO_CRC)
-    if crc is not _NO_CRC and crc != "%08x" % zlib.crc32(canonical(body).encode("utf-8")):
+    if crc is not _NO_CRC and crc != _checksum(body):
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return body
 
@@ -132,7 +137,11 @@ def _unicode(obj: JSONObject) -> bool:
 
 def strip_meta(obj: JSONObject) -> JSONObject:
     """What a line says, without its META_KEYS (a copy; the others keep their order)."""
-    command = dict(obj)
+    return _dropped_meta(dict(obj))
+
+
+def _dropped_meta(command: JSONObject) -> JSONObject:
+    """``command`` itself, its META_KEYS popped."""
     for key in META_KEYS:
         command.pop(key, None)
     return command
@@ -183,10 +192,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             except RuleError as exc:
                 raise RecordError(number, f"bad header: {exc}") from None
             continue
-        command.pop("at", None)             # strip_meta(obj): the copy without META_KEYS
-        command.pop("n", None)
         try:
-            board.push(command)
+            board.push(_dropped_meta(command))     # strip_meta(obj), on the copy already made
         except RuleError as exc:
             rejected.append({"line": number, "error": str(exc)})
     if board is None:
