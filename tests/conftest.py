@@ -56,6 +56,7 @@ def _bytecode_kept() -> None:
 
 _bytecode_kept()
 
+
 def pytest_collection_modifyitems(config, items):
     """The modules with browser tests first, then those with slow tests, each in its own order:
     run in parallel, a slow test collected last (the site's browser sweeps take a minute) kept
