@@ -44,7 +44,7 @@ def open_device(settings, *, stream=None, serial_interface=None, ws281x=None, ad
     ``adopt``: a MAX7219 chain display.boot_frame already set up and lit for these settings — luma's
     start (the same set-up, then a blank frame) is not sent, so its picture stays until the next.
     """
-    opener = _OPENERS[settings.driver]
+    opener, _ = _DRIVERS[settings.driver]
     try:
         return opener(settings, stream=stream, serial_interface=serial_interface, ws281x=ws281x, adopt=adopt)
     except DisplayFault:
@@ -212,27 +212,24 @@ def _terminal(settings, *, stream=None, **_):
     return TerminalDevice(width=width, height=height, rotate=settings.rotate, stream=stream or sys.stdout)
 
 
-_MODULES = {    # what each driver's opener imports: display.counter's build imports it off the loop
-    "max7219": ("luma.core.interface.serial", "luma.led_matrix.device"),
-    "sevensegment": ("luma.core.interface.serial", "luma.led_matrix.device"),
-    "ws2812": ("luma.led_matrix.device",), "dummy": ("luma.core.device",),
-    "capture": ("luma.emulator.device",), "gifanim": ("luma.emulator.device",), "terminal": ("display.terminal",),
-}
-
-
 def preload(settings) -> None:
     """Import the modules ``open_device`` will need for ``settings`` (one not installed is left
     to it to report, as a DisplayFault)."""
     from importlib import import_module
 
-    for name in _MODULES.get(settings.driver, ()):
+    _, modules = _DRIVERS[settings.driver]
+    for name in modules:
         try:
             import_module(name)
         except ImportError:
             pass
 
 
-_OPENERS = {
-    "max7219": _max7219, "sevensegment": _max7219, "ws2812": _ws2812, "dummy": _dummy,
-    "capture": _capture, "gifanim": _gifanim, "terminal": _terminal,
+_MAX7219_MODULES = ("luma.core.interface.serial", "luma.led_matrix.device")
+_EMULATOR_MODULES = ("luma.emulator.device",)
+_DRIVERS = {    # driver: its opener, and the modules it imports (``preload`` imports them off the loop)
+    "max7219": (_max7219, _MAX7219_MODULES), "sevensegment": (_max7219, _MAX7219_MODULES),
+    "ws2812": (_ws2812, ("luma.led_matrix.device",)), "dummy": (_dummy, ("luma.core.device",)),
+    "capture": (_capture, _EMULATOR_MODULES), "gifanim": (_gifanim, _EMULATOR_MODULES),
+    "terminal": (_terminal, ("display.terminal",)),
 }
