@@ -12,6 +12,7 @@ import pytest
 from clock import ManualClock
 from server import quiet_logs
 from server.quiet_logs import BURST, INTERVAL, Quieter
+from server.site.access import RefusalLimiter
 from sync_helpers import post_json
 
 
@@ -51,13 +52,15 @@ def test_info_lines_are_never_held_back():
 
 def test_a_flood_of_refusals_from_many_addresses_logs_a_burst(receiver, serving, caplog, quiet):
     caplog.set_level(logging.INFO)
-    with serving(receiver) as server:
+    limiter = RefusalLimiter(clock=ManualClock(0.0).monotonic)      # no refill, however slow the machine
+    with serving(receiver, limiter=limiter) as server:
         for n in range(2, 8):                   # 6 addresses x 20 refusals before each is limited
             for _ in range(25):
                 post_json(server.port, "/api/v1/records", b"{}", {}, source=f"127.0.0.{n}")
     lines = [r for r in caplog.records if r.name == "pocitadlo.server" and "refused" in r.getMessage()]
     assert len(lines) <= BURST
     assert receiver.store.refusals.report()["total"] == 120       # the refusal log still counts each
+    assert limiter.limited == 30
 
 
 def test_a_client_that_hangs_up_mid_form_leaves_no_traceback(receiver, serving, caplog):

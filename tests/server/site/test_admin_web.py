@@ -10,14 +10,17 @@ from league_admin_helpers import SEASON, fixture_between, set_up_league
 from markupsafe import escape
 
 from admin_http_helpers import TOKEN, AdminClient
+from clock import ManualClock
 from server.site import czech
+from server.site.access import RefusalLimiter
 from server.site.admin_session import Sessions
 from server.tables import figures
 
 
 @pytest.fixture
 def admin(receiver, serving):
-    with serving(receiver, admin_token=TOKEN) as server:
+    limiter = RefusalLimiter(clock=ManualClock(0.0).monotonic)      # no refill, however slow the machine
+    with serving(receiver, admin_token=TOKEN, limiter=limiter) as server:
         yield AdminClient(server.port)
 
 
