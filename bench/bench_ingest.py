@@ -8,7 +8,7 @@
    and just after (goal: at least 0.5);
 2. `pocitadlo server import` of a backlog file vs the same bare loop (goal: at least 0.5).
 
-    .venv/bin/python bench/bench_ingest.py [--items 800]
+    .venv/bin/python bench/bench_ingest.py [--items 800] [--backlog 25000]
 """
 import argparse
 import json
@@ -146,14 +146,14 @@ def compared(rate: float, bare: tuple[float, float]) -> str:
             f"(goal >= 0.5)")
 
 
-def run(tmp: Path, items: int) -> None:
+def run(tmp: Path, items: int, backlog_items: int) -> None:
     tmp.mkdir(exist_ok=True)
     for devices in DEVICES:
         served, bare = bracketed(tmp, f"posts-{devices}", bodies("B", items),
                                  lambda devices=devices: posting(tmp, devices, max(10, items // devices)))
         print(f"single posts, {devices} device{'s' if devices > 1 else ''} at once, stored and answered: "
               f"{compared(served, bare)}")
-    backlog = bodies("I", 5 * items)
+    backlog = bodies("I", backlog_items)
     imported, bare = bracketed(tmp, "import", backlog, lambda: importing(tmp, backlog))
     print(f"pocitadlo server import of {len(backlog)} items (figures included): {compared(imported, bare)}")
 
@@ -161,10 +161,11 @@ def run(tmp: Path, items: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=800, help="items posted by the devices together")
+    parser.add_argument("--backlog", type=int, default=25_000, help="items of the imported backlog (issue 26's)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
     with tempfile.TemporaryDirectory() as folder:
-        run(Path(folder), args.items)
+        run(Path(folder), args.items, args.backlog)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

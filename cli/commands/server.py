@@ -115,7 +115,9 @@ def read_secret(path, what: str = "the secret") -> bytes:
 def run(args) -> int:
     import logging
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # an import prints what it stored and each refusal itself: a line per item would bury them
+    quiet = args.action == "import"
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     from server.tables import figures
 
     creating = ("add-device", "add-gateway", "import", *league_admin.CREATING)

@@ -16,6 +16,7 @@ import logging
 import threading
 
 from server.ingest import league_checks
+from server.ingest.prechecks import Checked
 from server.league import fixture_claims, names
 from server.league.errors import Refused
 from server.league.verify import check, parse_body
@@ -79,28 +80,31 @@ class Receiver:
         return self.receive_many([signed], via=via, remote=remote, fresh_only=fresh_only)[0]
 
     def receive_many(self, signed: list, *, via: str, remote: str | None = None,
-                     fresh_only: bool = True) -> list[tuple[int, dict]]:
+                     fresh_only: bool = True, checked: Checked | None = None) -> list[tuple[int, dict]]:
         """Verify and store several signed items (a device's backlog) in one transaction: each
         answered as ``receive`` would answer it alone, in order (a refused one logged, the others
         stored, an id twice "duplicate" the second time), and all durable when this returns: the
-        items share one commit's wait for the disk instead of each waiting for its own."""
-        [answers] = self.receive_posts([(signed, via, remote)], fresh_only=fresh_only)
+        items share one commit's wait for the disk instead of each waiting for its own.
+        ``checked``: bodies' content checks done ahead (server/ingest/prechecks.py)."""
+        [answers] = self.receive_posts([(signed, via, remote)], fresh_only=fresh_only, checked=checked)
         assert isinstance(answers, list)        # a post alone is not a part: what fails raises
         return answers
 
-    def receive_posts(self, posts: list[tuple[list, str, str | None]], *,
-                      fresh_only: bool = True) -> list[list[tuple[int, dict]] | Exception]:
+    def receive_posts(self, posts: list[tuple[list, str, str | None]], *, fresh_only: bool = True,
+                      checked: Checked | None = None) -> list[list[tuple[int, dict]] | Exception]:
         """Several posts (each: its signed items, via, remote), from devices posting at once,
         stored in one transaction and made durable by one commit (group commit,
         server/site/group_commit.py): each post's items answered as ``receive_many`` answers them.
         Of several, each post is a part of its own (a savepoint): one that fails (a bug) is
         undone alone, its place in the list the error, and the others are stored. What fails the
-        transaction (the commit: a full disk) raises, and none of them is stored."""
+        transaction (the commit: a full disk) raises, and none of them is stored. ``checked``:
+        as for ``receive_many``."""
+        checked = checked or {}
         with self.store.transaction():
             if len(posts) == 1:
-                results: list[list[tuple[int, dict]] | Exception] = [self._answers(*posts[0], fresh_only)]
+                results: list[list[tuple[int, dict]] | Exception] = [self._answers(*posts[0], fresh_only, checked)]
             else:
-                results = [self._part(*post, fresh_only) for post in posts]
+                results = [self._part(*post, fresh_only, checked) for post in posts]
         stored = sum(answer["status"] == "stored" for answers in results if isinstance(answers, list)
                      for _, answer in answers)
         self.received += stored
@@ -108,14 +112,16 @@ class Receiver:
             self.on_stored()
         return results
 
-    def _answers(self, signed: list, via: str, remote: str | None, fresh_only: bool) -> list[tuple[int, dict]]:
-        return [self._handle(one, via, remote, fresh_only) for one in signed]
+    def _answers(self, signed: list, via: str, remote: str | None, fresh_only: bool,
+                 checked: Checked) -> list[tuple[int, dict]]:
+        return [self._handle(one, via, remote, fresh_only, checked) for one in signed]
 
-    def _part(self, signed: list, via: str, remote: str | None, fresh_only: bool) -> list[tuple[int, dict]] | Exception:
+    def _part(self, signed: list, via: str, remote: str | None, fresh_only: bool,
+              checked: Checked) -> list[tuple[int, dict]] | Exception:
         """One post of several in a transaction: its answers, or, when it failed (a bug), the
         error, the post undone alone (a savepoint) and logged."""
         with self.store.part() as part:
-            answers = self._answers(signed, via, remote, fresh_only)
+            answers = self._answers(signed, via, remote, fresh_only, checked)
         if part.failed is None:
             return answers
         log.error("a post from %s via %s failed and was undone", remote or "-", via, exc_info=part.failed)
@@ -130,7 +136,7 @@ class Receiver:
     def now(self) -> float:
         return self._clock()
 
-    def _handle(self, signed, via: str, remote: str | None, fresh_only: bool) -> tuple[int, dict]:
+    def _handle(self, signed, via: str, remote: str | None, fresh_only: bool, checked: Checked) -> tuple[int, dict]:
         item_id = None
         try:
             author, registered = self._authenticate(signed, fresh_only)
@@ -138,7 +144,7 @@ class Receiver:
             item_id = parsed.id
             if author is not signed:
                 via = f"{via}:{signed.device}"      # relayed by this gateway
-            status = self._store(parsed, author, registered[2], via)
+            status = self._store(parsed, author, registered[2], via, checked.get(signed.body))
         except Refused as exc:
             return self._refuse(exc, signed, via, remote, item_id)
         log.info("%s %s %s from %s via %s", status, parsed.kind, parsed.id, author.device, via)
@@ -180,8 +186,9 @@ class Receiver:
             raise Refused(401, f"bad {what}signature")
         return registered
 
-    def _store(self, parsed, signed, mine: str | None, via: str) -> str:
-        """``mine``: the venue the signing device is registered for. A new item of a league match is
+    def _store(self, parsed, signed, mine: str | None, via: str, ahead=None) -> str:
+        """``mine``: the venue the signing device is registered for. A new item's content is
+        checked (``ahead``: its partie's replay, done ahead, or None); one of a league match is
         authorised (its venue, its fixture: 403), held to its competition's rules (422), and, once
         stored, its match is its fixture's result and a no-show at the table is the team's no-show."""
         stored = self.store.items.body(parsed.id)
@@ -189,7 +196,7 @@ class Receiver:
             raise Refused(409, f"conflict: a different item with id {parsed.id!r} is already stored")
         venue, claim = None, None
         if stored is None:
-            parsed = check(parsed)
+            parsed = _checked(parsed, ahead)
             venue = self._authorise(parsed, signed.device, mine)
             claim = self._fixture_claim(parsed, signed.device, mine)
             league_checks.hold_to_rules(self.store, parsed, claim)
@@ -253,6 +260,14 @@ class Receiver:
         log.warning("refused a message via %s (%s): %s %s", via, remote or "-", status, reason)
         self.store.refusals.log(via=via, remote=remote, device=None, item_id=None, status=status, reason=reason)
         return status, self._answer(status, "refused", None, reason)
+
+
+def _checked(parsed, ahead):
+    """``check(parsed)``, its partie's replay done ahead (``ahead``: the replay, or the Refused it
+    raised) or, when None, in place."""
+    if isinstance(ahead, Refused):
+        raise ahead
+    return check(parsed, ahead)
 
 
 def _clean(text: str) -> bool:

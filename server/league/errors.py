@@ -7,3 +7,6 @@ class Refused(Exception):
     def __init__(self, status: int, reason: str):
         super().__init__(reason)
         self.status, self.reason = status, reason
+
+    def __reduce__(self):       # as it was made (a check run in another process: server/ingest/prechecks.py)
+        return Refused, (self.status, self.reason)
