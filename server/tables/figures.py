@@ -30,8 +30,10 @@ def settle(store, *, matches: int | None = None) -> bool:
         if not pending and not due:
             return False        # another receiver's step took them
         chosen = list(dict.fromkeys([match_id for _, match_id in pending] + due))[:matches]
+        totals = player_figures.TotalsDue()         # each player's totals written once for them all
         for match_id in chosen:
-            refresh(store, match_id)
+            _refresh(store, match_id, totals)
+        totals.write(store)
         store.figures.done([seq for seq, match_id in pending if match_id in chosen],
                            [match_id for match_id in due if match_id in chosen])
         store.changed()         # pages built before are out of date
@@ -57,11 +59,12 @@ def refresh(store, match_id: str) -> None:
         _refresh(store, match_id)
 
 
-def _refresh(store, match_id: str) -> None:
+def _refresh(store, match_id: str, totals: player_figures.TotalsDue | None = None) -> None:
+    """``totals``: the players' totals left to it (several matches' at once); none: written here."""
     record = exports.match_record(store, match_id)
     if record is None:                  # a no-show's forfeit a device's record took the place of
         store.figures.drop(match_id)
-        player_figures.replace(store, match_id, [])
+        player_figures.replace(store, match_id, [], totals)
         return
     seq = store.items.first_of_match(match_id) or store.figures.seq_of(match_id)
     season = season_of(record["date"])
@@ -80,7 +83,7 @@ def _refresh(store, match_id: str) -> None:
                   "opponent": record[other], **figures, **({"matches": 0} if record["part"] == 2 else {})}
                  for (side, other), figures in zip((("home", "away"), ("away", "home")), per_side) if figures]
     store.figures.replace(match_id, match_row, teams)
-    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season) if counted else [])
+    player_figures.replace(store, match_id, player_figures.rows_of(record, seq, season) if counted else [], totals)
 
 
 def rebuild_if_missing(store) -> None:
@@ -88,8 +91,10 @@ def rebuild_if_missing(store) -> None:
     with store.transaction():
         store.lock_generation()         # another receiver opening at once computes them after this one
         missing = store.items.matches_without_figures()
+        totals = player_figures.TotalsDue()
         for match_id in missing:
-            refresh(store, match_id)
+            _refresh(store, match_id, totals)
+        totals.write(store)
         if missing:
             store.changed()     # pages built before (this receiver's or another's) are out of date
 

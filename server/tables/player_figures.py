@@ -39,11 +39,12 @@ def key_of(row: dict) -> tuple:
     return tuple(row[c] for c in KEY)
 
 
-def replace(store, match_id: str, rows: list[dict]) -> None:
+def replace(store, match_id: str, rows: list[dict], due: "TotalsDue | None" = None) -> None:
     """A match's player rows, replacing its earlier ones (in the caller's transaction). Only the
     rows that differ are written. A player who only gained rows (a partie of the match arrived)
     has the new rows added to their totals; a player who lost or changed a row has their totals
-    summed again from their rows of that season."""
+    summed again from their rows of that season. ``due``: the totals are left to it, to be
+    written once for several matches (a figures step); none: written now."""
     players = store.players
     old = {(r["partie_id"], r["side"]): r for r in players.of_match(match_id)}
     new = {(r["partie_id"], r["side"]): {c: r[c] for c in ROW} for r in rows}
@@ -53,28 +54,51 @@ def replace(store, match_id: str, rows: list[dict]) -> None:
         players.remove(gone)
     if added:
         players.add(added)
-    summed_again = {key_of(r) for r in gone}
-    totals: list[tuple[tuple, dict | None]] = []     # written together: each key once
-    for key in sorted(summed_again):
-        rows_left = players.of_key(key)
-        totals.append((key, totals_of(rows_left) if rows_left else None))
-    gains: dict[tuple, list[dict]] = {}
-    for r in added:
-        if key_of(r) not in summed_again:
-            gains.setdefault(key_of(r), []).append(r)
-    had = {key_of(r) for r in old.values()}
-    for key, gained in sorted(gains.items()):
-        totals.append((key, _added(players.totals(key), totals_of(gained), new_match=key not in had)))
-    if totals:
-        players.set_totals(totals)
+    totals = due or TotalsDue()
+    totals.changed(gone, added, had={key_of(r) for r in old.values()})
+    if due is None:
+        totals.write(store)
 
 
-def _added(totals: dict | None, gained: dict, *, new_match: bool) -> dict:
-    """A player's totals with one match's new rows (their ``totals_of``) added."""
+class TotalsDue:
+    """Players' totals to bring up to date once for the rows of several matches (one figures
+    step: a player of ten matches read and written once, not ten times): what summing each
+    match's change in turn would give. A player who lost or changed a row is summed again from
+    their rows; one who only gained rows has them added, their matches counted once each."""
+
+    def __init__(self):
+        self.summed_again: set[tuple] = set()
+        self.gains: dict[tuple, list[dict]] = {}
+        self.new_matches: dict[tuple, int] = {}     # matches the player is in that they were not before
+
+    def changed(self, gone: list[dict], added: list[dict], had: set[tuple]) -> None:
+        """One match's rows gone and added; ``had``: the players it had rows of before."""
+        self.summed_again.update(key_of(r) for r in gone)
+        for r in added:
+            self.gains.setdefault(key_of(r), []).append(r)
+        for key in {key_of(r) for r in added} - had:
+            self.new_matches[key] = self.new_matches.get(key, 0) + 1
+
+    def write(self, store) -> None:
+        players = store.players
+        totals: list[tuple[tuple, dict | None]] = []     # written together: each key once
+        for key in sorted(self.summed_again):
+            rows_left = players.of_key(key)
+            totals.append((key, totals_of(rows_left) if rows_left else None))
+        for key, gained in sorted(self.gains.items()):
+            if key not in self.summed_again:
+                totals.append((key, _added(players.totals(key), totals_of(gained), self.new_matches.get(key, 0))))
+        if totals:
+            players.set_totals(totals)
+
+
+def _added(totals: dict | None, gained: dict, new_matches: int) -> dict:
+    """A player's totals with new rows (their ``totals_of``) added, of ``new_matches`` matches
+    they were not in before."""
     if totals is None:
         return gained
     merged = {c: totals[c] + gained[c] for c in SUMMED}
-    merged.update(matches=totals["matches"] + int(new_match), partie=totals["partie"] + gained["partie"],
+    merged.update(matches=totals["matches"] + new_matches, partie=totals["partie"] + gained["partie"],
                   best_series=max(totals["best_series"], gained["best_series"]))
     best = max((totals, gained), key=lambda t: (best_average(t), -t["best_average_innings"]))
     merged.update(best_average_points=best["best_average_points"], best_average_innings=best["best_average_innings"])

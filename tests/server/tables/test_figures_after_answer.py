@@ -72,14 +72,14 @@ def test_a_step_that_fails_changes_nothing_and_is_taken_again(receiver, sign, it
     (no page shows a half-computed batch) and the items still marked; the next step computes all."""
     receive_match(receiver, sign, items, "KD-1", 5)
     receive_match(receiver, sign, items, "KD-2", 6)
-    refresh = figures.refresh
+    refresh = figures._refresh
 
-    def failing(store, match_id):
+    def failing(store, match_id, totals=None):
         if match_id == "KD-2":
             raise OSError("disk full")
-        refresh(store, match_id)
+        refresh(store, match_id, totals)
 
-    monkeypatch.setattr(figures, "refresh", failing)
+    monkeypatch.setattr(figures, "_refresh", failing)
     with pytest.raises(OSError):
         receiver.settle()
     store = receiver.store

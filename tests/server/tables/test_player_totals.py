@@ -49,3 +49,37 @@ def test_a_changed_or_dropped_row_sums_its_player_again(receiver, items, sign):
     kept = _kept(store)
     assert kept == _summed_again(store)
     assert kept[(rows[0]["game"], rows[0]["season"], rows[0]["player"], rows[0]["team"])]["best_series"] == 99
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_totals_of_several_matches_in_one_step_equal_the_rows_summed_again(receiver, items, sign, seed):
+    """A figures step over several matches at once (an import: one step at the end) writes each
+    player's totals once; they are what the matches one by one give."""
+    for body in items("KD-0", seed=seed * 10):                # totals kept already, then three matches at once
+        assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
+    bodies = [b for n in range(1, 4) for b in items(f"KD-{n}", seed=seed * 10 + n)]
+    random.Random(seed).shuffle(bodies)
+    answers = receiver.receive_many([sign("u-lva-1").sign(body) for body in bodies], via="t")
+    assert {code for code, _ in answers} == {200}
+    assert receiver.settle()                                    # every match in one step
+    kept = _kept(receiver.store)
+    assert kept and kept == _summed_again(receiver.store)
+    assert all(t["matches"] == 4 for t in kept.values() if t["partie"] >= 4)
+
+
+def test_rows_gone_and_gained_in_one_step_leave_totals_summed_again(receiver, items, sign):
+    for body in items("KD-1", seed=4) + items("KD-2", seed=5):
+        assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
+    store = receiver.store
+    rows = {m: [dict(zip(ROW, r)) for r in sql(store, f"SELECT {', '.join(ROW)} FROM player_figures "
+                                                      f"WHERE match_id = '{m}' ORDER BY partie_id, side")]
+            for m in ("KD-1", "KD-2")}
+    before = _kept(store)
+    with store.transaction():
+        due = player_figures.TotalsDue()
+        player_figures.replace(store, "KD-2", [], due)               # every row gone ...
+        player_figures.replace(store, "KD-2", rows["KD-2"], due)     # ... and back
+        player_figures.replace(store, "KD-1", rows["KD-1"][1:], due)  # one gone for good
+        due.write(store)
+    kept = _kept(store)
+    assert kept == _summed_again(store) and kept != before
