@@ -25,16 +25,25 @@ def _summed_again(store) -> dict:
     return {key: totals_of(kept) for key, kept in per_player.items()}
 
 
+def shuffled(items, matches: range, seed: int) -> list[bytes]:
+    """The items of matches of the same two teams (the same players), in a shuffled order."""
+    bodies = [b for n in matches for b in items(f"KD-{n}", seed=seed * 10 + n)]
+    random.Random(seed).shuffle(bodies)
+    return bodies
+
+
+def assert_kept_as_summed(store, matches: int) -> None:
+    kept = _kept(store)
+    assert kept and kept == _summed_again(store)
+    assert all(t["matches"] == matches for t in kept.values() if t["partie"] >= matches)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_totals_added_as_partie_arrive_equal_the_rows_summed_again(receiver, items, sign, seed):
     """Three matches of the same two teams (the same players), their items in a shuffled order."""
-    bodies = [b for n in range(3) for b in items(f"KD-{n}", seed=seed * 10 + n)]
-    random.Random(seed).shuffle(bodies)
-    for body in bodies:
+    for body in shuffled(items, range(3), seed):
         assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
-    kept = _kept(receiver.store)
-    assert kept and kept == _summed_again(receiver.store)
-    assert all(t["matches"] == 3 for t in kept.values() if t["partie"] >= 3)
+    assert_kept_as_summed(receiver.store, 3)
 
 
 def test_a_changed_or_dropped_row_sums_its_player_again(receiver, items, sign):
@@ -57,14 +66,11 @@ def test_totals_of_several_matches_in_one_step_equal_the_rows_summed_again(recei
     player's totals once; they are what the matches one by one give."""
     for body in items("KD-0", seed=seed * 10):                # totals kept already, then three matches at once
         assert receiver.handle(sign("u-lva-1").sign(body), via="t")[0] == 200
-    bodies = [b for n in range(1, 4) for b in items(f"KD-{n}", seed=seed * 10 + n)]
-    random.Random(seed).shuffle(bodies)
-    answers = receiver.receive_many([sign("u-lva-1").sign(body) for body in bodies], via="t")
+    answers = receiver.receive_many([sign("u-lva-1").sign(body) for body in shuffled(items, range(1, 4), seed)],
+                                    via="t")
     assert {code for code, _ in answers} == {200}
     assert receiver.settle()                                    # every match in one step
-    kept = _kept(receiver.store)
-    assert kept and kept == _summed_again(receiver.store)
-    assert all(t["matches"] == 4 for t in kept.values() if t["partie"] >= 4)
+    assert_kept_as_summed(receiver.store, 4)
 
 
 def test_rows_gone_and_gained_in_one_step_leave_totals_summed_again(receiver, items, sign):
