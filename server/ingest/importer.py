@@ -21,8 +21,8 @@ from server.ingest.prechecks import Prechecks
 from wire.signing import Signed
 
 BATCH = 50          # lines stored with one commit
-AHEAD = 2           # batches whose records are being replayed in a worker while one is stored
-IN_PLACE = 2        # the first batches are replayed in place (a worker takes ~0.3 s to start)
+AHEAD = 2           # batches whose items are being checked in a worker while one is stored
+IN_PLACE = 2        # the first batches are checked in place (a worker takes ~0.3 s to start)
 
 
 def import_backlog(receiver, path, *, prechecks: Prechecks | None = None) -> dict:
@@ -65,8 +65,8 @@ def _batches(receiver, path, counts: dict):
 
 def _stored(receiver, path, pending: tuple[list[tuple[int, Signed]], Future | None], ahead: Prechecks,
             counts: dict) -> None:
-    """Store a batch of signed lines with one commit (their records replayed ahead by its future
-    if that is done: the receiver does not wait for a worker, it replays in place), counting each
+    """Store a batch of signed lines with one commit (their items checked ahead by its future
+    if that is done: the receiver does not wait for a worker, it checks in place), counting each
     line's answer."""
     batch, future = pending
     bodies = [signed.body for _, signed in batch]

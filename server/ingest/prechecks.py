@@ -1,21 +1,21 @@
-"""Partie records replayed on the machine's other cores, ahead of the store.
+"""Items' content checked on the machine's other cores, ahead of the store.
 
-Replaying a partie's record to its summary (``verify.replayed``) is most of the receiver's work
-for an item, and it is a function of the record alone: it reads nothing stored. ``Prechecks``
-runs it in worker processes (one per CPU but the one the receiver writes from) for bodies about
-to be received, so that the receiver, holding the store's writer, does only the rest of the
-checks (``Receiver.receive_posts(..., checked=...)``): a backlog import replays the next batches
-while it stores this one. The receiver still decides everything in its own order, with the same
-code (``verify.check(parsed, replay)``); a body not replayed ahead (not a partie, not readable,
-or on a machine of one CPU) is checked in place; a record that does not replay is refused with
-the reason the replay in place would give. What crosses between the processes is the body on the
-way there and the header and summary on the way back (not the record: a third of an item's
-check was pickling it back).
+Checking an item's content (``verify.check(parse_body(body))``: its shape, a partie's record
+replayed to its summary, the names in it) is most of the receiver's work for an item, and it is a
+function of the body alone: it reads nothing stored. ``Prechecks`` runs it in worker processes
+(one per CPU but the one the receiver writes from) for bodies about to be received, so that the
+receiver, holding the store's writer, only looks the result up (``Receiver.receive_posts(...,
+checked=...)``): a backlog import checks the next batches while it stores this one. The receiver
+still decides everything in its own order, and a result is what the check in place gives,
+refusal included; a body not checked ahead (or on a machine of one CPU) is checked in place.
+What comes back is the checked item without its record and summary, which the receiver has
+(pickling them back cost a third of the check).
 
 Workers are started (``spawn``: no copy of the server's threads or connections) at the first use
-and stay until ``close``; when they cannot start or die, the receiver replays in place and the
-log says so once.
+and stay until ``close``; when they cannot start or die, the receiver checks in place and the log
+says so once.
 """
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -24,30 +24,34 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from server.league.errors import Refused
-from server.league.verify import Replayed, parse_body, replayed
+from server.league.verify import Parsed, check, parse_body
 
 log = logging.getLogger("pocitadlo.server")
 
-Checked = dict[bytes, "Replayed | Refused | None"]
+Checked = dict[bytes, "Parsed | Refused | None"]
 
 
-def replay_ahead(body: bytes) -> Replayed | Refused | None:
-    """A partie body's record replayed (or the Refused its replay raised); None for any other
-    body (the receiver checks it in place, and refuses it there when it is not readable)."""
+def check_ahead(body: bytes) -> Parsed | Refused | None:
+    """What the receiver's check makes of a body, without the record and summary it has (or the
+    Refused the check raised); None for a body that is not even an item (the receiver refuses it
+    itself, with its reason)."""
     try:
         parsed = parse_body(body)
     except Refused:
         return None
-    if parsed.kind != "partie":
-        return None
     try:
-        return replayed(parsed.record)
+        return dataclasses.replace(check(parsed), record="", summary={})
     except Refused as exc:
         return exc
 
 
-def replayed_all(bodies: Sequence[bytes]) -> list[Replayed | Refused | None]:
-    return [replay_ahead(body) for body in bodies]
+def checked_all(bodies: Sequence[bytes]) -> list[Parsed | Refused | None]:
+    return [check_ahead(body) for body in bodies]
+
+
+def as_checked(parsed: Parsed, ahead: Parsed) -> Parsed:
+    """The receiver's ``check(parsed)`` from what ``check_ahead`` gave for the same body."""
+    return dataclasses.replace(ahead, record=parsed.record, summary=parsed.summary)
 
 
 def workers_here() -> int:
@@ -60,21 +64,21 @@ class Prechecks:
         self.workers = workers_here() if workers is None else workers
         self._pool: ProcessPoolExecutor | None = None
 
-    def submit(self, bodies: Sequence[bytes]) -> "Future[list[Replayed | Refused | None]] | None":
-        """The bodies' replays under way in a worker; None when there is no worker to run them
-        (the receiver replays them in place)."""
+    def submit(self, bodies: Sequence[bytes]) -> "Future[list[Parsed | Refused | None]] | None":
+        """The bodies' checks under way in a worker; None when there is no worker to run them
+        (the receiver checks them in place)."""
         if self.workers == 0 or not bodies:
             return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         try:
-            return self._pool.submit(replayed_all, list(bodies))
+            return self._pool.submit(checked_all, list(bodies))
         except (BrokenProcessPool, RuntimeError) as exc:
             self._given_up(exc)
             return None
 
-    def results(self, bodies: Sequence[bytes], future: "Future[list[Replayed | Refused | None]] | None") -> Checked:
-        """``submit``'s results by body, once done; empty (each replayed in place) when the worker
+    def results(self, bodies: Sequence[bytes], future: "Future[list[Parsed | Refused | None]] | None") -> Checked:
+        """``submit``'s results by body, once done; empty (each checked in place) when the worker
         failed."""
         if future is None:
             return {}
@@ -84,9 +88,9 @@ class Prechecks:
             self._given_up(exc)
             return {}
 
-    def results_if_done(self, bodies: Sequence[bytes], future: "Future[list[Replayed | Refused | None]] | None") -> Checked:
+    def results_if_done(self, bodies: Sequence[bytes], future: "Future[list[Parsed | Refused | None]] | None") -> Checked:
         """``results`` if the worker is done with them; else empty (the receiver, rather than wait
-        for a worker still starting or behind, replays in place)."""
+        for a worker still starting or behind, checks in place)."""
         if future is None or not future.done():
             if future is not None:
                 future.cancel()
@@ -94,7 +98,7 @@ class Prechecks:
         return self.results(bodies, future)
 
     def _given_up(self, exc: BaseException) -> None:
-        log.warning("replaying records in a worker process failed (%s): the receiver replays them itself", exc)
+        log.warning("checking items in a worker process failed (%s): the receiver checks them itself", exc)
         self.close()
         self.workers = 0
 

@@ -16,7 +16,7 @@ import logging
 import threading
 
 from server.ingest import league_checks
-from server.ingest.prechecks import Checked
+from server.ingest.prechecks import Checked, as_checked
 from server.league import fixture_claims, names
 from server.league.errors import Refused
 from server.league.verify import check, parse_body
@@ -188,7 +188,7 @@ class Receiver:
 
     def _store(self, parsed, signed, mine: str | None, via: str, ahead=None) -> str:
         """``mine``: the venue the signing device is registered for. A new item's content is
-        checked (``ahead``: its partie's replay, done ahead, or None); one of a league match is
+        checked (``ahead``: what the check gave, done ahead, or None); one of a league match is
         authorised (its venue, its fixture: 403), held to its competition's rules (422), and, once
         stored, its match is its fixture's result and a no-show at the table is the team's no-show."""
         stored = self.store.items.body(parsed.id)
@@ -263,11 +263,13 @@ class Receiver:
 
 
 def _checked(parsed, ahead):
-    """``check(parsed)``, its partie's replay done ahead (``ahead``: the replay, or the Refused it
-    raised) or, when None, in place."""
+    """``check(parsed)``: done ahead (``ahead``: what it gave, or the Refused it raised), or, when
+    None, in place."""
+    if ahead is None:
+        return check(parsed)
     if isinstance(ahead, Refused):
         raise ahead
-    return check(parsed, ahead)
+    return as_checked(parsed, ahead)
 
 
 def _clean(text: str) -> bool:

@@ -55,44 +55,28 @@ def parse_body(body: bytes) -> Parsed:
     return Parsed(item_id, kind, record, summary, escaped=surrogate_escape(text))
 
 
-@dataclass(frozen=True)
-class Replayed:
-    """What a partie's record replays to: its header (the first line, as the replay read it,
-    without "at"/"crc"), whether the partie is finished, its summary."""
-    header: dict
-    finished: bool
-    summary: dict
-
-
-def replayed(record: str) -> Replayed:
-    """The partie record replayed (rules.record.replay_lines): most of an item's check, and a
-    function of the record alone (server/ingest/prechecks.py runs it ahead, in another process)."""
-    try:
-        replay = replay_lines(record.splitlines())
-    except RuleError as exc:
-        raise Refused(422, f"the record does not replay: {exc}") from None
-    return Replayed(replay.board.header, replay.board.finished, replay.summary())
-
-
-def check(parsed: Parsed, replay: Replayed | None = None) -> Parsed:
-    """Verify the content (422 when it does not hold together); return it with game and match id.
-    ``replay``: a partie's ``replayed(parsed.record)``, when done already."""
+def check(parsed: Parsed) -> Parsed:
+    """Verify the content (422 when it does not hold together); return it with game and match id."""
     if parsed.kind == "partie":
-        return _check_partie(parsed, replay or replayed(parsed.record))
+        return _check_partie(parsed)
     return _check_match(parsed)
 
 
-def _check_partie(p: Parsed, replay: Replayed) -> Parsed:
-    header = replay.header
+def _check_partie(p: Parsed) -> Parsed:
+    try:
+        replay = replay_lines(p.record.splitlines())
+    except RuleError as exc:
+        raise Refused(422, f"the record does not replay: {exc}") from None
+    header = replay.board.header        # the first line, as the replay read it (without "at"/"crc")
     if header.get("id") != p.id:
         raise Refused(422, f"the record's header id {header.get('id')!r} is not the item id {p.id!r}")
-    if not replay.finished:
+    if not replay.board.finished:
         raise Refused(422, "the record is not a finished partie")
-    produced = dict(replay.summary)
+    replayed = replay.summary()
     if "rejected" not in p.summary:
-        produced.pop("rejected")
-    if _differing(p.summary, produced) is not None:     # compared again as the device's JSON carries it
-        key = _differing(p.summary, parse_json(canonical(produced)))
+        replayed.pop("rejected")
+    if _differing(p.summary, replayed) is not None:     # compared again as the device's JSON carries it
+        key = _differing(p.summary, parse_json(canonical(replayed)))
         if key is not None:
             raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
     # the header is JSON inside the body's JSON: a surrogate in the body, or an escape in the record
