@@ -6,11 +6,15 @@
    together at once: server/site/group_commit.py; the devices in processes of their own): items
    a second over the bare loop's, a commit per item (WAL, synchronous=FULL), measured just before
    and just after (goal: at least 0.5);
+   the same in process: the devices as coroutines handing their posts to the receiver's group
+   commit, with no HTTP and no device process (the receiver's own work, as issue 26's 0.30-0.37
+   were measured), answered, and with the figures step after the answers;
 2. `pocitadlo server import` of a backlog file vs the same bare loop (goal: at least 0.5).
 
     .venv/bin/python bench/bench_ingest.py [--items 800] [--backlog 25000]
 """
 import argparse
+import asyncio
 import json
 import os
 import sqlite3
@@ -117,6 +121,40 @@ def posting(tmp: Path, devices: int, per_device: int) -> float:
         server.stop()
 
 
+def in_process(tmp: Path, devices: int, per_device: int) -> tuple[float, float]:
+    """Items a second that ``devices`` devices posting at once get stored by the receiver's group
+    commit in this process (no HTTP): answered, and answered with their figures computed."""
+    from server.ingest.receiver import Receiver
+    from server.site.group_commit import GroupCommit
+
+    db = tmp / f"in-process-{devices}.sqlite"
+    registered(db, devices)
+    store = Store(db)
+    try:
+        receiver = Receiver(store)
+        group = GroupCommit(receiver)
+        posts = [[Signer(f"dev-{n}", SECRET).sign(body) for body in bodies(f"P{devices}-{n}", per_device)]
+                 for n in range(devices)]
+
+        async def device(signed: list) -> None:
+            for one in signed:
+                with group.posting():
+                    answers = await group.store([one], "127.0.0.1")
+                assert answers[0][1]["status"] == "stored", answers
+
+        async def everyone() -> None:
+            await asyncio.gather(*(device(signed) for signed in posts))
+
+        started = time.perf_counter()
+        asyncio.run(everyone())
+        answered = time.perf_counter() - started
+        receiver.settle()
+        figured = time.perf_counter() - started
+    finally:
+        store.close()
+    return devices * per_device / answered, devices * per_device / figured
+
+
 def importing(tmp: Path, items: list[bytes]) -> float:
     """Items a second of `pocitadlo server import` of a backlog file of ``items`` (figures included)."""
     db, backlog = tmp / "import.sqlite", tmp / "backlog.jsonl"
@@ -153,6 +191,10 @@ def run(tmp: Path, items: int, backlog_items: int) -> None:
                                  lambda devices=devices: posting(tmp, devices, max(10, items // devices)))
         print(f"single posts, {devices} device{'s' if devices > 1 else ''} at once, stored and answered: "
               f"{compared(served, bare)}")
+        (answered, figured), bare = bracketed(tmp, f"in-process-{devices}", bodies("B", items),
+                                              lambda devices=devices: in_process(tmp, devices, max(10, items // devices)))
+        print(f"  … in process (no HTTP, no device processes), answered: {compared(answered, bare)}; "
+              f"with the figures after: {1e6 / figured:.0f} µs an item, ratio {figured / (sum(bare) / 2):.2f}")
     backlog = bodies("I", backlog_items)
     imported, bare = bracketed(tmp, "import", backlog, lambda: importing(tmp, backlog))
     print(f"pocitadlo server import of {len(backlog)} items (figures included): {compared(imported, bare)}")
