@@ -30,7 +30,8 @@ def import_backlog(receiver, path, *, prechecks: Prechecks | None = None) -> dic
     The items of the next batches are checked in worker processes (``prechecks``: by default one
     per CPU but this one) while this one is stored."""
     counts: dict = {"stored": 0, "duplicate": 0, "refused": []}
-    with prechecks or Prechecks() as ahead:
+    ahead = prechecks or Prechecks()
+    try:
         pending: deque[tuple[list[tuple[int, Signed]], Future | None]] = deque()
         for index, batch in enumerate(_batches(receiver, path, counts)):
             worth_a_worker = index >= IN_PLACE      # a short file is done before a worker would start
@@ -39,6 +40,9 @@ def import_backlog(receiver, path, *, prechecks: Prechecks | None = None) -> dic
                 _stored(receiver, path, pending.popleft(), ahead, counts)
         while pending:
             _stored(receiver, path, pending.popleft(), ahead, counts)
+    finally:
+        if prechecks is None:
+            ahead.close()
     counts["refused"].sort(key=lambda refused: refused["line"])
     receiver.settle()           # the figures of every match imported, in one step
     return counts

@@ -20,7 +20,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from server.league.errors import Refused
@@ -86,6 +86,8 @@ class Prechecks:
             return dict(zip(bodies, future.result()))
         except (BrokenProcessPool, OSError) as exc:
             self._given_up(exc)
+            return {}
+        except CancelledError:      # given up meanwhile: its pool shut down
             return {}
 
     def results_if_done(self, bodies: Sequence[bytes], future: "Future[list[Parsed | Refused | None]] | None") -> Checked:

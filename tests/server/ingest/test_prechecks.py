@@ -64,6 +64,9 @@ def test_a_broken_worker_pool_leaves_the_checks_to_the_receiver(caplog):
         assert ahead.results_if_done([b"x"], broken) == {}
     assert ahead.workers == 0 and ahead.submit([b"x"]) is None
     assert "the receiver checks them itself" in caplog.text
+    queued = Future()
+    queued.cancel()                     # what giving up does to the checks still queued
+    assert ahead.results_if_done([b"y"], queued) == {}
 
 
 class Waiting(Prechecks):
