@@ -3,7 +3,10 @@ exactly as it does checking in place, refusals included, and never waits for a w
 late or gone (issue 26: the import at half a bare SQLite loop's rate)."""
 import json
 import logging
+import multiprocessing
+import os
 import pickle
+import signal
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -105,6 +108,31 @@ def test_an_import_checked_in_a_worker_stores_and_refuses_what_one_checked_in_pl
     assert ahead.checked_ahead >= 20                       # the batches after the first IN_PLACE ones
     assert in_a_worker == in_place
     assert in_place[0]["stored"] == 28 and [r["status"] for r in in_place[0]["refused"]] == [422, 422]
+
+
+class Dying(Prechecks):
+    """Its worker killed once it has checked one batch, with more batches queued."""
+
+    def submit(self, bodies):
+        future = super().submit(bodies)
+        if future is not None and not getattr(self, "killed", False):
+            future.result()
+            self.killed = True
+            for child in multiprocessing.active_children():
+                os.kill(child.pid, signal.SIGKILL)
+        return future
+
+
+def test_a_worker_killed_mid_import_leaves_the_rest_to_the_receiver(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(importer, "BATCH", 5)
+    bodies = [body for n in range(6) for body in match_items(f"KD-{n + 1}", seed=n + 1)]
+    lines = [json.dumps(signer("u-lva-1").sign(body).to_json(), ensure_ascii=False) for body in bodies]
+    in_place = imported(tmp_path, "in-place", lines, Prechecks(workers=0))
+    with caplog.at_level(logging.WARNING), Dying(workers=1) as dying:
+        after_a_death = imported(tmp_path, "dying", lines, dying)
+    assert dying.killed and dying.workers == 0
+    assert after_a_death == in_place and in_place[0]["stored"] == 30
+    assert "the receiver checks them itself" in caplog.text
 
 
 def test_workers_are_one_per_cpu_but_the_receivers(monkeypatch):
