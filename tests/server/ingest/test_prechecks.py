@@ -123,16 +123,17 @@ class Dying(Prechecks):
         return future
 
 
-def test_a_worker_killed_mid_import_leaves_the_rest_to_the_receiver(tmp_path, monkeypatch, caplog):
+def test_a_worker_killed_mid_import_leaves_the_rest_to_the_receiver(tmp_path, monkeypatch):
     monkeypatch.setattr(importer, "BATCH", 5)
     bodies = [body for n in range(6) for body in match_items(f"KD-{n + 1}", seed=n + 1)]
     lines = [json.dumps(signer("u-lva-1").sign(body).to_json(), ensure_ascii=False) for body in bodies]
     in_place = imported(tmp_path, "in-place", lines, Prechecks(workers=0))
-    with caplog.at_level(logging.WARNING), Dying(workers=1) as dying:
+    with Dying(workers=1) as dying:
         after_a_death = imported(tmp_path, "dying", lines, dying)
-    assert dying.killed and dying.workers == 0
+    # whether the pool is found broken before the last batches (and given up) is a race it may
+    # lose: a check not done in time is done in place either way
+    assert dying.killed
     assert after_a_death == in_place and in_place[0]["stored"] == 30
-    assert "the receiver checks them itself" in caplog.text
 
 
 def test_workers_are_one_per_cpu_but_the_receivers(monkeypatch):
