@@ -36,8 +36,7 @@ def one_start(root: Path, config: Path) -> dict:
         address = os.path.join(tmp, "notify.sock")
         server.bind(address)
         server.settimeout(120)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", PYTHONPATH=str(root),
-                   PYTHONDONTWRITEBYTECODE="1")
+        env = startup.unit_env(config, address, root)
         child = subprocess.Popen([sys.executable, "-c", startup.CONSOLE_SCRIPT, "run", "--config", str(config),
                                   "--log-level", "ERROR"], env=env, cwd=root, stdin=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL)

@@ -53,6 +53,16 @@ def start_and_idle(directory: Path, config: Path, idle_seconds: float, root: Pat
     return {"lit": stamps.get("lit"), "first_frame": stamps["ready"], "idle_cpu": idle, "rss_mib": rss / 1024}
 
 
+def unit_env(config: Path, address: str, root: Path = ROOT) -> dict:
+    """The environment systemd gives `pocitadlo run` (systemd/pocitadlo.service): the notify
+    socket, the watchdog, and the state directory (StateDirectory=, the default data_dir: here the
+    config's own data_dir), with the source tree ``root`` on the path."""
+    state = config.parent / "data"
+    state.mkdir(exist_ok=True)
+    return dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", STATE_DIRECTORY=str(state),
+                PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")
+
+
 @contextmanager
 def running(config: Path, directory: Path, root: Path = ROOT):
     """`pocitadlo run --config config` until READY=1: (the process, {"lit"/"ready": seconds from
@@ -61,8 +71,7 @@ def running(config: Path, directory: Path, root: Path = ROOT):
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(address)
         server.settimeout(60)
-        env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", PYTHONPATH=str(root),
-                   PYTHONDONTWRITEBYTECODE="1")
+        env = unit_env(config, address, root)
         start = time.perf_counter()
         child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
         try:
@@ -128,7 +137,7 @@ def import_profile(directory: Path, config: Path, top: int = 6) -> dict:
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server, open(log, "w") as err:
         server.bind(address)
         server.settimeout(60)
-        env = dict(os.environ, NOTIFY_SOCKET=address, PYTHONPATH=str(ROOT))
+        env = unit_env(config, address)
         child = subprocess.Popen(_run_command(config, "-X", "importtime"), stdin=subprocess.PIPE,
                                  stderr=err, env=env)
         try:

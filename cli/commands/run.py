@@ -11,19 +11,17 @@ in a fraction of the start (docs/install.md, "Boot ordering"); systemd hears STA
 then — only when a frame reached a display; else STATUS=counter dark and why (e.g. the missing
 /dev/spidevX.Y and how to switch SPI on).
 """
-import logging
 import os
 import time
 
 from cli import dataclass_bytecode
-from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model
+from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model, service_log
 
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
 CONFIG_POLL = 3.0            # seconds between looks at a broken config file
 BUILT = "scoring, counter built"            # STATUS once the counter is up too (after READY)
 
-log = logging.getLogger("pocitadlo")
 
 
 def configure(parser) -> None:
@@ -32,7 +30,6 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    setup_logging(args.log_level)
     with open(args.config, "rb"):           # missing or unreadable: one line, exit 2 (cli.main)
         pass
     from firmware_host.notify import Notifier
@@ -42,7 +39,10 @@ def run(args) -> int:
     model = boot_model(args.config)
     raw = early.light_raw(model)            # a MAX7219 chain: no luma, no Pillow yet
     if raw:
-        _say_lit(notifier)
+        notifier.status(LIT)                # the log's line follows once logging is imported
+    setup_logging(args.log_level)
+    if raw:
+        service_log().info(LIT)
     dataclass_bytecode.install()            # before the first dataclass: compiled at install, not now
     if not raw:                             # through luma (a chain lit raw: taken over after READY)
         if early.show(model):
@@ -63,16 +63,18 @@ def run(args) -> int:
 
 def _say_lit(notifier) -> None:
     notifier.status(LIT)
-    log.info(LIT)              # `journalctl -b -o short-monotonic` gives its time since power-on
+    service_log().info(LIT)    # `journalctl -b -o short-monotonic` gives its time since power-on
 
 
 def _say_dark(notifier, why) -> None:
     """No frame reached a display: say so and why (the service scores anyway and retries it)."""
     notifier.status(f"{DARK}: {why}")
-    log.error("%s: %s; scoring goes on, the display is retried", DARK, why)
+    service_log().error("%s: %s; scoring goes on, the display is retried", DARK, why)
 
 
 def setup_logging(level: str) -> None:
+    import logging
+
     logging.basicConfig(level=getattr(logging, level), format="%(levelname)s %(name)s: %(message)s")
 
 
@@ -104,7 +106,7 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
             error_counter.close()
             return config
         except ConfigError as exc:
-            log.error("config error, waiting for a fixed file: %s", exc)
+            service_log().error("config error, waiting for a fixed file: %s", exc)
             show_error(error_model(exc))
             page_due = turn_page() if turn_page is not None else None
             if not announced:
@@ -238,7 +240,7 @@ def open_keypads(settings, service, **kw) -> list:
         try:
             devices = open_devices(replace(settings, devices=(kind,)), **kw)
         except Exception as exc:       # noqa: BLE001 — gpiozero/evdev errors of many kinds
-            log.error("keypad %s cannot be opened: %s", kind, exc)
+            service_log().error("keypad %s cannot be opened: %s", kind, exc)
             service.post(DeviceStatus(kind, False, str(exc)))
             continue
         for device in devices:
@@ -263,7 +265,7 @@ def assemble_or_wait(config, notifier=None, *, poll: float = CONFIG_POLL, sleep=
         except OSError as exc:
             where = exc.filename or config.device.data_dir
             text = f"{where}: {exc.strerror or exc}"
-            log.error("storage fault, retrying every %.0f s: %s", poll, text)
+            service_log().error("storage fault, retrying every %.0f s: %s", poll, text)
             if kw.get("counter") is None and kw.get("build_display") and light is not None:
                 kw["counter"], kw["build_display"] = light(), False
             _show_on(kw.get("counter"), {"screen": "error", "code": "storage",
@@ -283,7 +285,7 @@ def _show_on(counter, model: dict) -> None:
     try:
         counter.show(model, time.monotonic())
     except Exception as exc:       # noqa: BLE001 — no display either: the log has it
-        log.error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
+        service_log().error("cannot show the %s screen on the counter: %s", model.get("screen"), exc)
 
 
 def rollback_notice(language: str, prefix: str | None = None) -> str | None:
@@ -299,7 +301,7 @@ def rollback_notice(language: str, prefix: str | None = None) -> str | None:
         return None
     from display.text import texts
 
-    log.warning("upgrade rolled back: %s did not report READY within %s s, back on %s (%s)",
+    service_log().warning("upgrade rolled back: %s did not report READY within %s s, back on %s (%s)",
                 facts.get("failed"), facts.get("seconds"), facts.get("back_on"), path)
     return texts(language)["rolled_back"].format(version=facts.get("back_on", "?"))
 

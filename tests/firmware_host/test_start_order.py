@@ -108,8 +108,8 @@ def test_a_display_section_changed_by_the_fix_is_opened_anew(tmp_path):
     assert early.hand_over(load(path).parts["display"]) is None and early.counter is None
 
 
-def first_status(config) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.getcwd())
+def first_status(config, **env_vars) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.getcwd(), **env_vars)
     out = subprocess.run([sys.executable, "-c", PROBE_STATUS, str(config)], capture_output=True, text=True,
                          env=env, timeout=60)
     return json.loads(out.stdout)
@@ -138,6 +138,23 @@ def test_a_max7219_counter_is_lit_before_luma_and_pillow_are_imported_and_ready_
     saved = boot_frame.read(boot_frame.path_in(str(tmp_path / "data")), boot_frame.key_of(
         {"driver": "max7219", "block_orientation": -90}, boot_model(config)))
     assert saved is not None and spidev.read_bytes() == b"".join(saved[2])
+
+
+def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_config_unchanged_tomllib(tmp_path):
+    """With the state directory systemd gives the unit (StateDirectory=), the first start keeps
+    its parse of the config there; the next, the file unchanged, lights the counter without
+    parsing it again. Neither imports logging before (issue 27: each ~10 ms of a PC's CPU)."""
+    config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    spidev.write_bytes(b"")
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    state = tmp_path / "state"
+    state.mkdir()
+    first, second = (first_status(config, STATE_DIRECTORY=str(state)) for _ in range(2))
+    assert first["status"] == second["status"] == "counter lit, starting"
+    assert "logging" not in first["modules"] and "tomllib" in first["modules"]
+    assert "logging" not in second["modules"] and "tomllib" not in second["modules"]
+    assert second["ready"] == "scoring"
+    assert (state / "boot-config.marshal").is_file()
 
 
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
