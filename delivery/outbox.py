@@ -13,7 +13,6 @@ item is on disk before ``add`` returns, and it is idempotent by id: the service 
 closed exactly when its item exists, and re-adds missing ones after a restart. A crash between a
 delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
 """
-import hashlib
 import itertools
 import json
 import logging
@@ -49,6 +48,8 @@ def item_body(item_id: str, kind: str, record_text: str, summary: dict[str, Any]
 def file_name(item_id: str) -> str:
     if _SAFE_NAME.fullmatch(item_id):
         return item_id + ".json"
+    import hashlib  # for an odd id only: not at the device's start (wire.signing.mac)
+
     return "x-" + hashlib.sha256(item_id.encode("utf-8")).hexdigest()[:40] + ".json"
 
 

@@ -18,8 +18,6 @@ The device caches the answer as it came (``Signed.to_json``) and checks the sign
 when it reads the cache back (``verify_cached``: no nonce or time, the cache is old by design).
 """
 import datetime as dt
-import hashlib
-import hmac
 import json
 from dataclasses import dataclass
 
@@ -45,6 +43,9 @@ class LeagueAnswer:
 
 
 def answer_key(secret: bytes) -> bytes:
+    import hashlib  # at the first league answer, not at the device's start (wire.signing.mac)
+    import hmac
+
     return hmac.new(secret, PURPOSE, hashlib.sha256).digest()
 
 

@@ -11,10 +11,7 @@ fresh signature and carries the device's original one beside it as ``origin`` (H
 ``X-Pocitadlo-Origin-*``, an ``"origin"`` object on the serial line and in a backlog file). The
 receiver checks both: the gateway's for freshness, the device's for authorship (docs/sync.md).
 """
-import hashlib
-import hmac
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -38,6 +35,11 @@ class Headers(Protocol):
 
 
 def mac(secret: bytes, device: str, timestamp: int, nonce: str, body: bytes) -> str:
+    # hashlib and hmac (OpenSSL's, ~4 ms of a PC's CPU) imported at the first signature, not at
+    # the device's start: nothing is signed before the counter is ready to score
+    import hashlib
+    import hmac
+
     message = f"{device}\n{timestamp}\n{nonce}\n".encode("utf-8") + body
     return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
@@ -150,15 +152,23 @@ class Signed:
             expected = mac(secret, self.device, self.timestamp, self.nonce, self.body)
         except UnicodeEncodeError:           # a device id or nonce no device could have sent
             return False
+        import hmac
+
         return hmac.compare_digest(expected, self.signature)
+
+
+def _token_hex(nbytes: int) -> str:
+    import secrets  # at the first signature, like hashlib (it imports hmac and hashlib)
+
+    return secrets.token_hex(nbytes)
 
 
 class Signer:
     """Signs bodies for one device; ``clock`` gives Unix seconds, ``offset`` corrects a wrong clock."""
 
     def __init__(self, device: str, secret: bytes, *, clock: Callable[[], float] | None = None,
-                 token: Callable[[int], str] = secrets.token_hex):
-        self.device, self._secret, self._token = device, secret, token
+                 token: Callable[[int], str] | None = None):
+        self.device, self._secret, self._token = device, secret, token or _token_hex
         self._clock = clock or SystemClock().time
         self.offset = 0.0   # learned from the receiver's time when it refuses a stale timestamp
 

@@ -143,7 +143,8 @@ def test_a_max7219_counter_is_lit_before_luma_and_pillow_are_imported_and_ready_
 def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_config_unchanged_tomllib(tmp_path):
     """With the state directory systemd gives the unit (StateDirectory=), the first start keeps
     its parse of the config there; the next, the file unchanged, lights the counter without
-    parsing it again. Neither imports logging before (issue 27: each ~10 ms of a PC's CPU)."""
+    parsing it again. Neither imports logging before (issue 27: each ~10 ms of a PC's CPU), nor
+    hashlib before READY."""
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     spidev.write_bytes(b"")
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
@@ -155,6 +156,8 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
     assert "logging" not in second["modules"] and "tomllib" not in second["modules"]
     assert second["ready"] == "scoring"
     assert (state / "boot-config.marshal").is_file()
+    # nothing is signed before a key is taken: OpenSSL's hashlib (hmac, secrets) comes after READY
+    assert [m for m in ("hashlib", "_hashlib", "hmac", "secrets") if m in second["modules_at_ready"]] == []
 
 
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
