@@ -101,6 +101,7 @@ class Receiver:
         as for ``receive_many``."""
         checked = checked or {}
         with self.store.transaction():
+            self.store.lock_items()     # receivers on one PostgreSQL: one group at a time, no deadlock
             if len(posts) == 1:
                 results: list[list[tuple[int, dict]] | Exception] = [self._answers(*posts[0], fresh_only, checked)]
             else:

@@ -30,6 +30,8 @@ from server.storage.live import LiveTables
 from server.storage.players import PlayerFigures
 from server.storage.refusals import KEEP_REFUSALS, Refusals
 
+ITEMS_LOCK = 0x706F63_6974     # pg_advisory_xact_lock's key of the items' lock ("poc" "it")
+
 
 class Store:
     def __init__(self, path, *, keep_refusals: int = KEEP_REFUSALS, clock=None):
@@ -105,6 +107,16 @@ class Store:
         if self.dialect != "sqlite":
             with self.transaction() as db:
                 db.execute("SELECT n FROM generation WHERE id = 1 FOR UPDATE")
+
+    def lock_items(self) -> None:
+        """Hold the items' lock to the commit (PostgreSQL; SQLite's write transaction already
+        excludes every other writer): receivers store items one transaction at a time. Two
+        receivers' groups of posts (group commit) that store the same items in another order
+        would otherwise each wait for the other's uncommitted row: a deadlock, one group's post
+        answered 500. A transaction-level advisory lock: no table, released by the commit."""
+        if self.dialect != "sqlite":
+            with self.transaction() as db:
+                db.execute("SELECT pg_advisory_xact_lock(?)", (ITEMS_LOCK,))
 
     @property
     def dialect(self) -> str:

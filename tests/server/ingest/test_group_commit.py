@@ -205,3 +205,50 @@ def test_devices_posting_at_once_are_each_answered_and_every_item_is_stored_once
         assert [(s, a["status"], a["id"]) for s, a in again[device]] == [(200, "duplicate", i) for i in ids]
         assert [receiver.store.items.body(i) for i in ids] == bodies
     assert receiver.store.items.count() == 30 and receiver.received == 30
+
+
+def test_two_receivers_storing_the_same_items_in_another_order_do_not_deadlock(postgresql):
+    """Two receivers on one PostgreSQL, each committing a group of two posts that the other also
+    got, in the other order (two devices delivering the same match, one to each): each group's
+    first item in, both would wait for the other's uncommitted second — PostgreSQL's deadlock,
+    one post answered 500 (issue 26, a CI run). The items' lock (Store.lock_items) makes the
+    second group wait for the first's commit: both answered 200, each item stored once."""
+    place = postgresql()
+    stores = [register_devices(Store(place)) for _ in range(2)]
+    first, second = match_items("D-1", seed=3)[:2]
+    both_in = threading.Barrier(2)
+    results: dict = {}
+
+    def after_the_first_put(store):
+        put = store.items.put
+        calls = []
+
+        def holding(*args, **kwargs):
+            done = put(*args, **kwargs)
+            calls.append(1)
+            if len(calls) == 1:
+                try:
+                    both_in.wait(3)     # without the lock both get here; with it, the other waits
+                except threading.BrokenBarrierError:
+                    pass
+            return done
+        store.items.put = holding
+
+    def group(n, bodies):
+        results[n] = Receiver(stores[n]).receive_posts([(post("u-lva-1", body), "http", f"10.0.0.{n}")
+                                                       for body in bodies])
+    try:
+        for store in stores:
+            after_the_first_put(store)
+        threads = [threading.Thread(target=group, args=(0, [first, second])),
+                   threading.Thread(target=group, args=(1, [second, first]))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(BOUND)
+        answers = [statuses(result) for n in (0, 1) for result in results[n]]
+        assert sorted(answers) == [[(200, "duplicate")], [(200, "duplicate")], [(200, "stored")], [(200, "stored")]]
+        assert stores[0].items.count() == 2
+    finally:
+        for store in stores:
+            store.close()
