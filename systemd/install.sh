@@ -190,8 +190,12 @@ install_version() {
     if [[ -e $dir ]]; then run rm -rf "$dir"; fi        # a broken earlier attempt
     run install -d -m 0755 "$PREFIX"
     make_venv "$dir"
+    # --use-pep517: what has no wheel for the Pi (rpi-ws281x has no pyproject.toml) is built into a
+    # wheel, which pip caches for the next upgrade, not installed by the legacy `setup.py install`
+    # bookworm's pip 23.0 falls back to (deprecated, and gone from newer pip).
     # shellcheck disable=SC2046
-    run "$dir/bin/pip" install -q --disable-pip-version-check $(pip_sources) "${WHEEL:-TMP/dist/pocitadlo-$VERSION-py3-none-any.whl}[pi]"
+    run "$dir/bin/pip" install -q --disable-pip-version-check --use-pep517 $(pip_sources) \
+        "${WHEEL:-TMP/dist/pocitadlo-$VERSION-py3-none-any.whl}[pi]"
     # Bytecode now, as root: the unit runs as $ACCOUNT with PYTHONDONTWRITEBYTECODE=1 and cannot
     # write the venv, so a missing .pyc would be compiled at every boot (a third of the start on a
     # Pi Zero 2 W). pip compiles what it installs; this makes sure.
