@@ -45,7 +45,10 @@ def test_a_changed_file_is_parsed_again_and_its_parse_kept(tmp_path, state):
     assert marshal.loads(state.read_bytes())[0] == path.read_bytes()
 
 
-@pytest.mark.parametrize("kept", [b"", b"not marshal", marshal.dumps("a text"), marshal.dumps((b"x",))])
+# named: marshal's bytes of an object depend on its reference count, so they cannot name a test
+# (pytest-xdist's workers must collect the same names)
+@pytest.mark.parametrize("kept", [b"", b"not marshal", marshal.dumps("a text"), marshal.dumps((b"x",))],
+                         ids=["empty", "not-marshal", "a-text", "a-tuple-of-one"])
 def test_a_kept_file_that_is_not_a_parse_is_ignored_and_replaced(tmp_path, state, kept):
     state.write_bytes(kept)
     path = written(tmp_path, CONFIG)
