@@ -39,7 +39,7 @@ def test_an_item_checked_ahead_is_what_it_is_checked_in_place():
 @pytest.mark.parametrize("body", [
     item_body("KD-9-p1", "partie", '{"game": "carom"}\n{"cmd": "nonsense"}\n', {}),    # does not replay
     altered(match_items("KD-1", seed=3)[0]),                                  # not to its summary
-])
+], ids=["does-not-replay", "not-to-its-summary"])
 def test_an_item_refused_ahead_is_refused_as_in_place(body):
     ahead = pickle.loads(pickle.dumps(check_ahead(body)))
     with pytest.raises(Refused) as in_place:
