@@ -80,8 +80,14 @@ def describe(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def state_directory() -> str | None:
+    """The service's state directory under systemd (StateDirectory=: $STATE_DIRECTORY, its first
+    path), None outside it."""
+    return os.environ.get("STATE_DIRECTORY", "").split(":")[0] or None
+
+
 def crash_log_path() -> str:
-    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    state = state_directory()
     if not state:
         base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
         state = os.path.join(base, "pocitadlo")

@@ -189,7 +189,9 @@ def _raw_toml(path) -> dict:
 def _parsed_place() -> str | None:
     """Where the last parse is kept: the service's state directory (systemd's StateDirectory=),
     none outside systemd."""
-    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    from cli.main import state_directory
+
+    state = state_directory()
     return os.path.join(state, PARSED) if state else None
 
 
@@ -222,13 +224,11 @@ def _keep_parsed(data: bytes, doc: dict) -> None:
         kept = marshal.dumps((data, doc))
     except ValueError:
         return
-    part = f"{place}.{os.getpid()}"
-    try:
-        with open(part, "wb") as fh:
-            fh.write(kept)
-        os.replace(part, place)         # whole or not at all, for a start that reads it meanwhile
+    from pathlib import Path
+
+    from delivery.fsync import replace_with
+
+    try:        # whole or not at all, for a start that reads it meanwhile
+        replace_with(Path(place), kept, Path(f"{place}.{os.getpid()}"))
     except OSError:
-        try:
-            os.unlink(part)
-        except OSError:
-            pass
+        pass

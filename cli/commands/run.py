@@ -23,7 +23,6 @@ CONFIG_POLL = 3.0            # seconds between looks at a broken config file
 BUILT = "scoring, counter built"            # STATUS once the counter is up too (after READY)
 
 
-
 def configure(parser) -> None:
     parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"the config file (default {DEFAULT_CONFIG})")
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
