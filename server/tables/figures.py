@@ -30,10 +30,7 @@ def settle(store, *, matches: int | None = None) -> bool:
         if not pending and not due:
             return False        # another receiver's step took them
         chosen = list(dict.fromkeys([match_id for _, match_id in pending] + due))[:matches]
-        totals = player_figures.TotalsDue()         # each player's totals written once for them all
-        for match_id in chosen:
-            _refresh(store, match_id, totals)
-        totals.write(store)
+        _refresh_all(store, chosen)
         store.figures.done([seq for seq, match_id in pending if match_id in chosen],
                            [match_id for match_id in due if match_id in chosen])
         store.changed()         # pages built before are out of date
@@ -57,6 +54,15 @@ def refresh(store, match_id: str) -> None:
     with store.transaction():
         store.lock_generation()
         _refresh(store, match_id)
+
+
+def _refresh_all(store, match_ids) -> None:
+    """``_refresh`` of each match, in the caller's transaction under the figures' lock, each
+    player's totals written once for them all (player_figures.TotalsDue)."""
+    totals = player_figures.TotalsDue()
+    for match_id in match_ids:
+        _refresh(store, match_id, totals)
+    totals.write(store)
 
 
 def _refresh(store, match_id: str, totals: player_figures.TotalsDue | None = None) -> None:
@@ -91,10 +97,7 @@ def rebuild_if_missing(store) -> None:
     with store.transaction():
         store.lock_generation()         # another receiver opening at once computes them after this one
         missing = store.items.matches_without_figures()
-        totals = player_figures.TotalsDue()
-        for match_id in missing:
-            _refresh(store, match_id, totals)
-        totals.write(store)
+        _refresh_all(store, missing)
         if missing:
             store.changed()     # pages built before (this receiver's or another's) are out of date
 
