@@ -14,6 +14,8 @@ import os
 import sys
 from importlib import import_module
 
+from cli.state_dir import state_directory
+
 # Order is the order ``pocitadlo --help`` lists them.
 COMMANDS = (
     "run",
@@ -80,12 +82,6 @@ def describe(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def state_directory() -> str | None:
-    """The service's state directory under systemd (StateDirectory=: $STATE_DIRECTORY, its first
-    path), None outside it."""
-    return os.environ.get("STATE_DIRECTORY", "").split(":")[0] or None
-
-
 def crash_log_path() -> str:
     state = state_directory()
     if not state:
@@ -112,7 +108,8 @@ def report_bug(command: str, exc: BaseException) -> str:
     return f"internal error ({type(exc).__name__}: {describe(exc)}); this is a bug, please report it — {where}"
 
 
-def main(argv=None) -> int:
+def main(argv=None, *, lit: tuple | None = None) -> int:
+    """``lit``: `run`'s first step, taken before this was imported (cli.launcher)."""
     command, debug = "?", bool(os.environ.get("POCITADLO_DEBUG"))
     if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")   # a console without "ř" gets \u0159, not a crash
@@ -120,7 +117,7 @@ def main(argv=None) -> int:
         argv = sys.argv[1:] if argv is None else argv
         args = build_parser(argv).parse_args(argv)
         command, debug = args.command, debug or args.debug
-        status = args._run(args)
+        status = args._run(args) if lit is None else args._run(args, lit)
         sys.stdout.flush()              # a closed pipe shows here, not in the interpreter's exit
         return status
     except KeyboardInterrupt:

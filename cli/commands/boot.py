@@ -189,7 +189,7 @@ def _raw_toml(path) -> dict:
 def _parsed_place() -> str | None:
     """Where the last parse is kept: the service's state directory (systemd's StateDirectory=),
     none outside systemd."""
-    from cli.main import state_directory
+    from cli.state_dir import state_directory
 
     state = state_directory()
     return os.path.join(state, PARSED) if state else None

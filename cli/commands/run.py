@@ -28,17 +28,28 @@ def configure(parser) -> None:
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
 
 
-def run(args) -> int:
-    with open(args.config, "rb"):           # missing or unreadable: one line, exit 2 (cli.main)
-        pass
+def light(path) -> tuple:
+    """The start's first step: the counter lit raw when it can be (a MAX7219 chain: no luma, no
+    Pillow, no logging yet) and systemd told so; (notifier, early counter, boot model, lit raw?).
+    cli.launcher calls it before the command line is parsed, then ``run`` with its result."""
     from firmware_host.notify import Notifier
 
     notifier = Notifier.from_env()
-    early = ErrorCounter(args.config)       # lit before the config's full load and everything after
-    model = boot_model(args.config)
-    raw = early.light_raw(model)            # a MAX7219 chain: no luma, no Pillow yet
+    early = ErrorCounter(path)              # lit before the config's full load and everything after
+    model = boot_model(path)
+    raw = early.light_raw(model)
     if raw:
         notifier.status(LIT)                # the log's line follows once logging is imported
+    return notifier, early, model, raw
+
+
+def run(args, lit: tuple | None = None) -> int:
+    """``lit``: what ``light`` gave for this config earlier in this process (cli.launcher)."""
+    with open(args.config, "rb"):           # missing or unreadable: one line, exit 2 (cli.main)
+        pass
+    if lit is None or lit[1].path != args.config:
+        lit = light(args.config)
+    notifier, early, model, raw = lit
     setup_logging(args.log_level)
     if raw:
         service_log().info(LIT)

@@ -160,6 +160,39 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
     assert [m for m in ("hashlib", "_hashlib", "hmac", "secrets") if m in second["modules_at_ready"]] == []
 
 
+PROBE_LAUNCHER = """
+import os, sys
+from firmware_host import notify
+
+def status(self, text):
+    modules = sorted(sys.modules)
+    import json
+    print(json.dumps({"status": text, "modules": modules}), flush=True)
+    os._exit(0)
+
+notify.Notifier.status = status
+from cli.launcher import main
+sys.exit(main(["run", "--config", sys.argv[1]]))
+"""
+
+
+def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_line_is_read(tmp_path):
+    """bin/pocitadlo as install.sh writes it (cli/launcher.py): `run` lights a MAX7219 chain before
+    argparse, cli.main and re are imported (pip's console script imports re first). Run without
+    ``site`` (-S), whose .pth files in a development venv import re themselves."""
+    config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    (tmp_path / "state").mkdir()
+    env = dict(os.environ, PYTHONPATH=os.getcwd(), STATE_DIRECTORY=str(tmp_path / "state"))
+    for _ in range(2):                  # the second start: the config's parse kept by the first
+        spidev.write_bytes(b"")
+        out = subprocess.run([sys.executable, "-S", "-c", PROBE_LAUNCHER, str(config)], capture_output=True,
+                             text=True, env=env, timeout=60)
+        seen = json.loads(out.stdout)
+    assert seen["status"] == "counter lit, starting" and spidev.read_bytes() != b""
+    assert [m for m in ("argparse", "cli.main", "re", "logging", "tomllib") if m in seen["modules"]] == []
+
+
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     spidev.write_bytes(b"")
