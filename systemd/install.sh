@@ -196,6 +196,7 @@ install_version() {
     # shellcheck disable=SC2046
     run "$dir/bin/pip" install -q --disable-pip-version-check --use-pep517 $(pip_sources) \
         "${WHEEL:-TMP/dist/pocitadlo-$VERSION-py3-none-any.whl}[pi]"
+    launcher "$dir"
     # Bytecode now, as root: the unit runs as $ACCOUNT with PYTHONDONTWRITEBYTECODE=1 and cannot
     # write the venv, so a missing .pyc would be compiled at every boot (a third of the start on a
     # Pi Zero 2 W). pip compiles what it installs; this makes sure.
@@ -204,6 +205,18 @@ install_version() {
     # of the start's instructions). -I: the installed package, not a checkout in the working folder.
     run "$dir/bin/python" -I -m cli.dataclass_bytecode
     if [[ $DRY == 0 ]]; then basename "$WHEEL" > "$dir/.installed"; fi
+}
+
+# bin/pocitadlo of the version at $1 (the unit's ExecStart, what staff run): cli/launcher.py's, in
+# place of pip's console script, which imports re before anything and lets argparse build the
+# parsers before `pocitadlo run` can light the counter (half a bare interpreter's start on a Pi).
+launcher() {
+    local script=$1/bin/pocitadlo
+    say "   $script: cli/launcher.py's (the counter lit before the command line is read)"
+    if [[ $DRY == 1 ]]; then return; fi
+    printf '#!%s\nimport sys\nfrom cli.launcher import main\nsys.exit(main())\n' "$1/bin/python" > "$script.new"
+    chmod 0755 "$script.new"
+    mv -f "$script.new" "$script"
 }
 
 # -- what the service and the staff need ------------------------------------------------------------

@@ -5,6 +5,7 @@ Debian arm64 is deploy/pi-chroot-test.sh's (minutes under qemu: not in the suite
 import hashlib
 import os
 import subprocess
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -163,6 +164,7 @@ def test_dry_run_from_a_checkout_lists_every_step_and_writes_nothing_into_it():
                  "gpio,spi,input,dialout", "install -d -m 0750 -o root -g pocitadlo /etc/pocitadlo",
                  "/usr/local/bin/pocitadlo", "systemctl enable pocitadlo.service",
                  "-m compileall -q -j 0 /opt/pocitadlo/0.1.0-ID/lib", "/opt/pocitadlo/0.1.0-ID/bin/python -I -m cli.dataclass_bytecode",
+                 "/opt/pocitadlo/0.1.0-ID/bin/pocitadlo: cli/launcher.py's",
                  "/opt/pocitadlo/current",
                  "install -q --disable-pip-version-check --use-pep517"):   # built into a cached wheel, not `setup.py install`
         assert step in out, step
@@ -216,3 +218,22 @@ def test_the_rollback_notice_is_said_on_the_counter_in_its_language(tmp_path):
     (venvs / "rollback.txt").write_text("failed=0.1.0-bbbbbbbb\nback_on=0.1.0-aaaaaaaa\nseconds=30\n")
     assert rollback_notice("cs", prefix) == "Nová verze nenaběhla: zpět na 0.1.0-aaaaaaaa"
     assert rollback_notice("en", prefix) == "The new version did not start: back on 0.1.0-aaaaaaaa"
+
+
+def test_a_versions_bin_pocitadlo_is_the_launcher_and_runs_every_command(tmp_path, fake_root):
+    """install.sh writes bin/pocitadlo over pip's console script: the unit's ExecStart and the staff's
+    commands go through cli/launcher.py, with the version's own interpreter."""
+    version = fake_root / "opt/pocitadlo/0.1.0-aaaaaaaa"
+    (version / "bin/python").symlink_to(sys.executable)
+    (version / "bin/pocitadlo").write_text("#!/bin/sh\necho pip's\n")
+    done = bash(fake_root, f"launcher {version}")
+    assert done.returncode == 0, done.stderr
+    script = version / "bin/pocitadlo"
+    assert script.read_text().splitlines()[0] == f"#!{version}/bin/python" and os.access(script, os.X_OK)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    helped = subprocess.run([str(script), "--help"], capture_output=True, text=True, env=env, timeout=60)
+    assert helped.returncode == 0 and "run the scoreboard service" in helped.stdout
+    missing = subprocess.run([str(script), "run", "--config", str(tmp_path / "none.toml")], capture_output=True,
+                             text=True, env=env, timeout=60)
+    assert missing.returncode == 2 and missing.stderr.startswith("pocitadlo run: ")
+    assert len(missing.stderr.splitlines()) == 1
