@@ -4,8 +4,8 @@ where the wall-clock figures of bench_service are not (a start waiting for the C
     python bench/start_cpu.py [--runs 15] [--before DIR]
 
 The MAX7219 start of bench_service (its first frame saved, a file standing in for /dev/spidev0.0),
-started as pip's console script starts it; the time is the child's own CPU time when its sd_notify
-message arrives (/proc/PID/schedstat), the median of ``--runs`` starts; with --before, the same of
+started as the unit starts it (bench/startup.py: service_command); the time is the child's own CPU
+time when its sd_notify message arrives (/proc/PID/schedstat), the median of ``--runs`` starts; with --before, the same of
 another source tree (e.g. `git archive` of main) beside it. Runs in the bench venv (bench/pi_venv.py).
 """
 import argparse
@@ -37,9 +37,8 @@ def one_start(root: Path, config: Path) -> dict:
         server.bind(address)
         server.settimeout(120)
         env = startup.unit_env(config, address, root)
-        child = subprocess.Popen([sys.executable, "-c", startup.CONSOLE_SCRIPT, "run", "--config", str(config),
-                                  "--log-level", "ERROR"], env=env, cwd=root, stdin=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(startup.service_command(config, root=root, log_level="ERROR"), env=env, cwd=root,
+                                 stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
         seen: dict = {}
         try:
             while "ready" not in seen:

@@ -19,14 +19,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-# What pip's console script /opt/pocitadlo/current/bin/pocitadlo runs (the unit's ExecStart): not
-# `python -m cli`, whose runpy the installed service never imports.
+# What pip's console script runs: what an installed version's bin/pocitadlo (the unit's ExecStart)
+# was before install.sh wrote cli/launcher.py's in its place, and what a tree without it runs.
 CONSOLE_SCRIPT = ("import re, sys\nfrom cli.main import main\n"
                   "sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\nsys.exit(main())")
 
 
-def _run_command(config: Path, *flags: str) -> list[str]:
-    return [sys.executable, *flags, "-c", CONSOLE_SCRIPT, "run", "--config", str(config), "--log-level", "WARNING"]
+def service_command(config: Path, *flags: str, root: Path = ROOT, log_level: str = "WARNING") -> list[str]:
+    """`pocitadlo run --config config` as the unit starts it from the source tree ``root``: through
+    cli/launcher.py, which install.sh makes bin/pocitadlo (not `python -m cli`, whose runpy the
+    installed service never imports); ``flags``: the interpreter's."""
+    launcher = root / "cli" / "launcher.py"
+    script = [str(launcher)] if launcher.exists() else ["-c", CONSOLE_SCRIPT]
+    return [sys.executable, *flags, *script, "run", "--config", str(config), "--log-level", log_level]
 
 
 def compile_tree(root: Path = ROOT) -> None:
@@ -73,7 +78,7 @@ def running(config: Path, directory: Path, root: Path = ROOT):
         server.settimeout(60)
         env = unit_env(config, address, root)
         start = time.perf_counter()
-        child = subprocess.Popen(_run_command(config), stdin=subprocess.PIPE, env=env, cwd=root)
+        child = subprocess.Popen(service_command(config, root=root), stdin=subprocess.PIPE, env=env, cwd=root)
         try:
             built = "counter built" in (root / "cli" / "commands" / "run.py").read_text(encoding="utf-8")
             stamps = {name: at - start for name, at in _stamps_until_ready(server, built).items()}
@@ -138,7 +143,7 @@ def import_profile(directory: Path, config: Path, top: int = 6) -> dict:
         server.bind(address)
         server.settimeout(60)
         env = unit_env(config, address)
-        child = subprocess.Popen(_run_command(config, "-X", "importtime"), stdin=subprocess.PIPE,
+        child = subprocess.Popen(service_command(config, "-X", "importtime"), stdin=subprocess.PIPE,
                                  stderr=err, env=env)
         try:
             _wait_for(server, "STATUS=counter lit")
