@@ -11,7 +11,6 @@ Every ConfigError reads like ``/etc/pocitadlo/config.toml: [display] width: expe
 number, got "wide"``.
 """
 import builtins
-import difflib
 import enum
 import math
 import os
@@ -185,6 +184,8 @@ class Section:
         """Reject options nobody read: a typo must not silently fall back to a default."""
         unknown = sorted(set(self.table) - self._seen)
         if unknown:
+            import difflib  # for the error only: not at every start
+
             close = difflib.get_close_matches(unknown[0], sorted(self._seen), n=1)
             raise self.error(unknown[0], "unknown option"
                              + (f" (did you mean {close[0]}?)" if close else "")

@@ -15,7 +15,6 @@ receiver's own word, transport_http) marks the item delivered. A final refusal
 item does not block the rest; anything else (401, 5xx, no answer) is retried.
 """
 import logging
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -83,10 +82,17 @@ class BatchQueue(Queue, Protocol):
     def oldest_pending(self, count: int) -> list[Item]: ...
 
 
+def jitter() -> float:
+    """random.random(), the module imported at the first retry, not at every start of the service."""
+    import random
+
+    return random.random()
+
+
 class Backoff:
     """Capped exponential backoff with jitter."""
 
-    def __init__(self, initial: float, cap: float, rand: Callable[[], float] = random.random):
+    def __init__(self, initial: float, cap: float, rand: Callable[[], float] = jitter):
         self.initial, self.cap, self._rand = initial, cap, rand
         self.failures = 0
 
@@ -105,7 +111,7 @@ class Syncer:
 
     def __init__(self, outbox: Queue, transport: Transport | None, *, backoff_initial: float = 2.0,
                  backoff_max: float = 600.0, clock: Callable[[], float] = time.monotonic,
-                 rand: Callable[[], float] = random.random, now: Callable[[], datetime] | None = None,
+                 rand: Callable[[], float] = jitter, now: Callable[[], datetime] | None = None,
                  on_delivered: Callable[[], object] | None = None, batch: int = BATCH):
         self.outbox, self.transport = outbox, transport
         self.on_delivered = on_delivered    # called (in the syncer's thread) after each delivery

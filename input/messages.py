@@ -11,13 +11,14 @@ Texts are short on purpose: the wall counter shows a message line of a few words
 """
 import functools
 import gettext
-from pathlib import Path
+import os
 
 from rules.errors import IllegalCommand, RuleError
 
 LANGUAGES = ("cs", "en")
 DOMAIN = "pocitadlo"
-LOCALE_DIR = Path(__file__).resolve().with_name("locale")
+# os.path, not pathlib: pathlib (and urllib.parse with it) is not imported before READY otherwise
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "locale")
 
 
 class Said(IllegalCommand):

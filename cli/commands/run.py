@@ -19,13 +19,15 @@ from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model, service_log
 
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_LOG_LEVEL = "INFO"
 CONFIG_POLL = 3.0            # seconds between looks at a broken config file
 BUILT = "scoring, counter built"            # STATUS once the counter is up too (after READY)
 
 
 def configure(parser) -> None:
     parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"the config file (default {DEFAULT_CONFIG})")
-    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.add_argument("--log-level", default=DEFAULT_LOG_LEVEL, choices=LOG_LEVELS)
 
 
 def light(path) -> tuple:
@@ -150,17 +152,30 @@ def check_league(config, load_league) -> None:
 
 def check_data_dir(config) -> None:
     """[device] data_dir must be a folder the service can write: the journal lives there."""
-    import tempfile
-
     from config.options import ConfigError
 
     folder = config.device.data_dir
     try:
         os.makedirs(folder, exist_ok=True)
-        tempfile.TemporaryFile(dir=folder).close()
+        _make_a_file_in(folder)
     except OSError as exc:
         raise ConfigError(config.path, "device", "data_dir",
                           f"cannot keep the journal in {folder}: {exc.strerror or exc}") from None
+
+
+def _make_a_file_in(folder) -> None:
+    """Make and drop a file in ``folder``: an unnamed one (O_TMPFILE) where the filesystem has them,
+    so tempfile (random, shutil, ...) is not imported at every start; else tempfile's."""
+    import errno
+
+    try:
+        os.close(os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR):
+            raise
+        import tempfile
+
+        tempfile.TemporaryFile(dir=folder).close()
 
 
 def _mtime(path):

@@ -10,7 +10,6 @@
     max_clients = 32         # open connections at once; more get 503 (a page retries by itself)
     push = false             # with [sync] transport = "http": post live snapshots to the league's /live
 """
-import ipaddress
 from dataclasses import dataclass
 
 from config.options import Section
@@ -41,6 +40,10 @@ def read(section: Section) -> LiveSettings:
 
 def _address(section: Section) -> str:
     value = section.str("bind", LiveSettings.bind, nonempty=True)
+    if value == LiveSettings.bind:      # valid: ipaddress is not imported for it at every start
+        return value
+    import ipaddress
+
     try:
         return str(ipaddress.ip_address(value))
     except ValueError:

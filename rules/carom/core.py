@@ -10,7 +10,7 @@ protocol of rules.board; undo and redo are the Board's. Record commands (docs/re
     {"cmd":"correct","player":P,"inning":N,"points":X}             corrections (rules.carom.corrections)
     {"cmd":"insert","player":P,"inning":N,"points":X}
 """
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.carom.corrections import correct, insert
 from rules.carom.errors import (
@@ -29,6 +29,9 @@ from rules.carom.figures import average, average_text, team_points
 from rules.carom.state import PLAYERS, CaromState, Settings
 from rules.core import JSONObject
 from rules.errors import HeaderError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 STROKE_VALUES = (1, 2, 10, 20)
 FROZEN_REFUSED = (10, 20)
@@ -209,7 +212,7 @@ class CaromGame:
         return state.finished
 
     @staticmethod
-    def average(state: CaromState, player: str) -> Fraction:
+    def average(state: CaromState, player: str) -> "Fraction":
         """The exact average of a player's completed innings (for league tables, RULES 1.5)."""
         return average(state.completed_points(player), state.innings(player))
 

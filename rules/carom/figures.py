@@ -1,11 +1,18 @@
 """Figures of a carom partie: averages and team points (RULES 1.5, A.5.3-A.5.5, A.6.9c)."""
-from fractions import Fraction
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:       # fractions (and decimal) imported at the first average, not at the start
+    from fractions import Fraction
 
 TEAM_POINTS = {"win": 2, "draw": 1, "loss": 0}
 
 
 def average(points: int, innings: int) -> Fraction:
     """The exact average points ÷ innings; 0 innings → 0. Compare these, never the text (1.5)."""
+    from fractions import Fraction
+
     return Fraction(points, innings) if innings else Fraction(0)
 
 

@@ -3,7 +3,6 @@
 Pure: the draw is a function of the players present and the seed, the result a function of the
 partie records' headers and replay summaries.
 """
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -59,6 +58,8 @@ def draw_lot(home_players: Iterable[str], away_players: Iterable[str], seed: int
         raise MatchError(f"the lot seed must be a whole number, not {seed!r}")
     home = _present(home_players, "home")
     away = _present(away_players, "away")
+    import random  # a draw is made at a match's start, not at the service's
+
     rng = random.Random(seed)
     home_drawn = rng.sample(home, PLAYERS_PER_TEAM)
     away_drawn = rng.sample(away, PLAYERS_PER_TEAM)

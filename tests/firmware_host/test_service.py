@@ -1,4 +1,5 @@
 """The service loop: display faults, keypad faults, config errors, watchdog, the emulator."""
+import errno
 import logging
 import os
 import socket
@@ -488,6 +489,36 @@ def test_an_unusable_data_dir_is_a_config_error_naming_the_option(tmp_path):
     assert shown == [{"screen": "error", "code": "config", "where": "[device] data_dir", "text":
                       f"config.toml: [device] data_dir: cannot keep the journal in {tmp_path / 'blocker' / 'data'}: "
                       "Not a directory"}]
+
+
+@pytest.mark.parametrize("unsupported", [None, errno.EOPNOTSUPP, errno.EISDIR])
+def test_the_data_dir_check_leaves_nothing_behind_with_or_without_unnamed_files(tmp_path, monkeypatch, unsupported):
+    """The check makes an unnamed file (O_TMPFILE) where the filesystem has them, a named one that
+    tempfile removes where it has not (EOPNOTSUPP; EISDIR from a kernel that predates them)."""
+    from cli.commands import run as run_command
+
+    real_open = os.open
+
+    def open_(path, flags, *args):
+        if unsupported and flags & os.O_TMPFILE == os.O_TMPFILE:
+            raise OSError(unsupported, os.strerror(unsupported))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", open_)
+    run_command._make_a_file_in(str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_data_dir_that_cannot_take_a_file_is_said_so(tmp_path, monkeypatch):
+    from cli.commands import run as run_command
+
+    def full(path, flags, *args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "open", full)
+    with pytest.raises(OSError) as raised:
+        run_command._make_a_file_in(str(tmp_path))
+    assert raised.value.errno == errno.ENOSPC
 
 
 def test_a_full_card_while_the_journals_open_is_shown_and_waited_out_never_an_exit(tmp_path, monkeypatch):

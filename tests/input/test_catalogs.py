@@ -30,7 +30,7 @@ BUILT = (list(GAME_WORDS) + [f"{stem}_8ball" for stem in GAME_WORDS]
 
 def po_entries(language: str) -> dict:
     """msgid → msgstr of a .po source (one-line entries, as these catalogs are written)."""
-    text = (messages.LOCALE_DIR / language / "LC_MESSAGES" / "pocitadlo.po").read_text(encoding="utf-8")
+    text = (Path(messages.LOCALE_DIR) / language / "LC_MESSAGES" / "pocitadlo.po").read_text(encoding="utf-8")
     pairs = re.findall(r'^msgid (".*")\nmsgstr (".*")$', text, flags=re.M)
     return {ast.literal_eval(i): ast.literal_eval(s) for i, s in pairs if i != '""'}
 
