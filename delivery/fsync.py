@@ -1,7 +1,7 @@
-"""fsync helpers shared by the outbox, the league cache and the device's journals."""
+"""fsync helpers shared by the outbox, the league cache and the device's journals (os.path, not
+pathlib: the service imports this before READY, and pathlib is not needed for it)."""
 import contextlib
 import os
-from pathlib import Path
 
 
 def sync_directory(path: str | os.PathLike[str]) -> None:
@@ -13,7 +13,7 @@ def sync_directory(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def replace_with(target: Path, data: bytes, tmp: Path) -> None:
+def replace_with(target: str | os.PathLike[str], data: bytes, tmp: str | os.PathLike[str]) -> None:
     """Write ``data`` to ``tmp``, fsync it and rename it over ``target``: the target is either the old
     file or the whole new one. The temp file does not outlive a failure (a full stick, a folder in the
     way, Ctrl-C)."""
@@ -25,13 +25,13 @@ def replace_with(target: Path, data: bytes, tmp: Path) -> None:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):     # the original error is the one to report
-            tmp.unlink(missing_ok=True)
+            os.unlink(tmp)
         raise
 
 
 def write_durably(target: str | os.PathLike[str], data: bytes) -> None:
     """``replace_with`` through ``<target>.tmp``, then fsync the folder: the new file survives a
     power cut once this returns, and a cut before leaves the old one whole."""
-    path = Path(target)
-    replace_with(path, data, path.with_name(path.name + ".tmp"))
-    sync_directory(path.parent)
+    path = os.fspath(target)
+    replace_with(path, data, path + ".tmp")
+    sync_directory(os.path.dirname(path) or ".")

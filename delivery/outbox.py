@@ -13,6 +13,7 @@ item is on disk before ``add`` returns, and it is idempotent by id: the service 
 closed exactly when its item exists, and re-adds missing ones after a restart. A crash between a
 delivery and ``mark_delivered`` only causes a resend, which the receiver answers "already have it".
 """
+import contextlib
 import itertools
 import json
 import logging
@@ -21,13 +22,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clock import SystemClock
 from delivery.fsync import replace_with, sync_directory
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from wire.signing import Signer
 
 log = logging.getLogger(__name__)
@@ -73,12 +75,30 @@ class Item:
 
 
 class Outbox:
+    """The outbox in ``directory``. Its files are named with os.path, not pathlib: the service opens
+    its outbox before READY, and pathlib (with urllib.parse) is not imported for it at every start."""
+
     def __init__(self, directory: str | os.PathLike[str]):
-        self.directory = Path(directory)
+        self._dir = os.fspath(directory)
         for sub in (PENDING, DELIVERED, HELD, "tmp"):
-            (self.directory / sub).mkdir(parents=True, exist_ok=True)
-        for stale in (self.directory / "tmp").glob("*.tmp"):   # left by a power cut mid-add
-            stale.unlink(missing_ok=True)
+            os.makedirs(self._path(sub), exist_ok=True)
+        for stale in self._names("tmp", ".tmp"):        # left by a power cut mid-add
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path("tmp", stale))
+
+    @property
+    def directory(self) -> "Path":
+        from pathlib import Path
+
+        return Path(self._dir)
+
+    def _path(self, *parts: str) -> str:
+        return os.path.join(self._dir, *parts)
+
+    def _names(self, sub: str, suffix: str) -> list[str]:
+        """The names in ``sub`` ending in ``suffix``, as glob's ``*suffix`` gives them (no dot files)."""
+        with os.scandir(self._path(sub)) as entries:
+            return [e.name for e in entries if e.name.endswith(suffix) and not e.name.startswith(".")]
 
     # -- adding ----------------------------------------------------------
     def add(self, item_id: str, kind: str, record_text: str, summary: dict[str, Any]) -> bool:
@@ -90,23 +110,23 @@ class Outbox:
         body = item_body(item_id, kind, record_text, summary)
         existing = self._find(item_id)
         if existing is not None:
-            if existing.read_bytes() != body:
+            if _read_bytes(existing) != body:
                 log.warning("outbox: item %s is already queued with different content; keeping the first", item_id)
             return False
-        self._write_durably(self.directory / PENDING / file_name(item_id), body)
+        self._write_durably(self._path(PENDING, file_name(item_id)), body)
         return True
 
-    def _find(self, item_id: str) -> Path | None:
+    def _find(self, item_id: str) -> str | None:
         name = file_name(item_id)
         for sub in (PENDING, DELIVERED, HELD):
-            path = self.directory / sub / name
-            if path.exists():
+            path = self._path(sub, name)
+            if os.path.exists(path):
                 return path
         return None
 
-    def _write_durably(self, target: Path, data: bytes) -> None:
-        replace_with(target, data, self.directory / "tmp" / (target.name + f".{os.getpid()}.tmp"))
-        sync_directory(target.parent)
+    def _write_durably(self, target: str, data: bytes) -> None:
+        replace_with(target, data, self._path("tmp", f"{os.path.basename(target)}.{os.getpid()}.tmp"))
+        sync_directory(os.path.dirname(target))
 
     # -- reading ---------------------------------------------------------
     def pending(self) -> list[Item]:
@@ -136,10 +156,10 @@ class Outbox:
         for sub in (PENDING, DELIVERED, HELD):
             for path in self._files(sub):
                 try:
-                    with path.open("rb") as fh:
+                    with open(path, "rb") as fh:
                         if MATCH_HEAD not in fh.read(HEAD_BYTES):
                             continue
-                    fixture = json.loads(path.read_bytes())["summary"].get("fixture")
+                    fixture = json.loads(_read_bytes(path))["summary"].get("fixture")
                 except (OSError, ValueError, KeyError, TypeError, AttributeError):
                     continue                # moved meanwhile, or damaged: _read says so when it is sent
                 if isinstance(fixture, str):
@@ -153,7 +173,7 @@ class Outbox:
         """The readable items of one state, oldest first (read one by one, as they are asked for)."""
         for path in self._files(sub):
             try:
-                yield Item.from_body(path.read_bytes(), sub, self._why(path) if sub == HELD else None)
+                yield Item.from_body(_read_bytes(path), sub, self._why(path) if sub == HELD else None)
             except FileNotFoundError:      # moved meanwhile (a delivery in another thread or process)
                 continue
             except (ValueError, KeyError, TypeError) as exc:
@@ -167,53 +187,60 @@ class Outbox:
         """Items set aside after a final refusal, counted by their files (nothing is read)."""
         return len(self._files(HELD))
 
-    def _files(self, sub: str) -> list[Path]:
+    def _files(self, sub: str) -> list[str]:
+        """The item files of one state, oldest first (by the time each entered it)."""
         paths = []
-        for path in (self.directory / sub).glob("*.json"):
+        for name in self._names(sub, ".json"):
+            path = self._path(sub, name)
             try:
-                paths.append((path.stat().st_mtime_ns, path.name, path))
+                paths.append((os.stat(path).st_mtime_ns, name, path))
             except FileNotFoundError:   # moved by another thread meanwhile
                 continue
         return [p for _, _, p in sorted(paths)]
 
     @staticmethod
-    def _why(path: Path) -> str | None:
-        why = path.with_suffix(".why")
-        return why.read_text(encoding="utf-8") if why.exists() else None
+    def _why(path: str) -> str | None:
+        try:
+            return _read_bytes(_why_path(path)).decode("utf-8")
+        except FileNotFoundError:
+            return None
 
     def last_delivery(self) -> str | None:
-        path = self.directory / "last-delivery"
-        return path.read_text(encoding="utf-8").strip() or None if path.exists() else None
+        try:
+            return _read_bytes(self._path("last-delivery")).decode("utf-8").strip() or None
+        except FileNotFoundError:
+            return None
 
     # -- moving ----------------------------------------------------------
     def mark_delivered(self, item_id: str, when: datetime | str | None = None) -> None:
         self._move(item_id, DELIVERED)
         stamp = when if isinstance(when, str) else (when or SystemClock().utc()).isoformat(timespec="seconds")
-        self._write_durably(self.directory / "last-delivery", stamp.encode("utf-8"))
+        self._write_durably(self._path("last-delivery"), stamp.encode("utf-8"))
 
     def hold(self, item_id: str, why: str) -> None:
         """Set an item aside after a final refusal; ``retry_held`` puts it back in the queue."""
-        self._write_durably((self.directory / HELD / file_name(item_id)).with_suffix(".why"), why.encode("utf-8"))
+        self._write_durably(_why_path(self._path(HELD, file_name(item_id))), why.encode("utf-8"))
         self._move(item_id, HELD)
 
     def retry_held(self) -> int:
         items = self.held()
         for item in items:
             self._move(item.id, PENDING)
-            (self.directory / HELD / file_name(item.id)).with_suffix(".why").unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(_why_path(self._path(HELD, file_name(item.id))))
         return len(items)
 
     def _move(self, item_id: str, to: str) -> None:
         source = self._find(item_id)
         if source is None:
             raise KeyError(f"no outbox item {item_id!r}")
-        target = self.directory / to / source.name
+        target = self._path(to, os.path.basename(source))
         if source == target:
             return
         os.replace(source, target)
         os.utime(target)   # its place in the queue is when it entered this state
-        sync_directory(target.parent)
-        sync_directory(source.parent)
+        sync_directory(os.path.dirname(target))
+        sync_directory(os.path.dirname(source))
 
     # -- carrying it away --------------------------------------------------
     def export(self, path: str | os.PathLike[str], signer: "Signer | None" = None, *,
@@ -230,6 +257,16 @@ class Outbox:
             else:
                 lines.append(item.body.decode("utf-8"))
         data = "".join(line + "\n" for line in lines).encode("utf-8")
-        target = Path(path)
-        replace_with(target, data, target.with_name(target.name + ".tmp"))
+        target = os.fspath(path)
+        replace_with(target, data, target + ".tmp")
         return len(items)
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _why_path(item_path: str) -> str:
+    """The .why file beside a held item's .json."""
+    return os.path.splitext(item_path)[0] + ".why"

@@ -224,11 +224,9 @@ def _keep_parsed(data: bytes, doc: dict) -> None:
         kept = marshal.dumps((data, doc))
     except ValueError:
         return
-    from pathlib import Path
-
     from delivery.fsync import replace_with
 
     try:        # whole or not at all, for a start that reads it meanwhile
-        replace_with(Path(place), kept, Path(f"{place}.{os.getpid()}"))
+        replace_with(place, kept, f"{place}.{os.getpid()}")
     except OSError:
         pass
