@@ -3,52 +3,57 @@ before the command line is even parsed (docs/install.md, "Boot ordering").
 
 install.sh writes each version's ``/opt/pocitadlo/VERSION/bin/pocitadlo`` (the unit's ExecStart,
 and what /usr/local/bin/pocitadlo runs for staff) over the one pip made, as three lines calling
-``main`` here. pip's own imports ``re`` first, and cli.main builds argparse's parsers: on a Pi Zero
-2 W-class core that is about half of a bare interpreter's start, spent before the counter could be
-lit. For `pocitadlo run` this lights the counter first (cli.commands.run.light: os, fcntl and
-marshal only), then hands over to cli.main with it — argparse parses the arguments there, and
-every error is reported as for any other command; anything unexpected in that first step leaves
-the lighting to `run` itself. Every other command goes to cli.main as it is.
+``main`` here. pip's own imports ``re`` first, and argparse builds the parsers (with ``shutil``):
+on a Pi Zero 2 W-class core that is about half of a bare interpreter's start, spent before the
+counter could be lit. For `pocitadlo run` with the unit's arguments (--config, --log-level) this
+reads them as argparse would, lights the counter (cli.commands.run.light: os, fcntl and marshal
+only) and hands both to cli.main, which then runs `run` without argparse; any other argument
+line is left to argparse there (after the counter is lit, for `run`), and every error is reported
+as for any other command. Anything unexpected in the first step leaves the lighting to `run`.
 """
 import os
 import sys
 
 
-def config_of(argv: list[str], default: str) -> str | None:
-    """The config file `run`'s arguments ``argv`` give (the last --config, as argparse takes it),
-    ``default`` without one; None for arguments only argparse should read (--help, an
-    abbreviation, a typo)."""
-    path: str | None = default
+def run_arguments(argv: list[str], defaults: tuple[str, str], levels: tuple[str, ...]) -> tuple[str, str] | None:
+    """(config, log level) of `run`'s arguments ``argv`` as argparse takes them (the last of each
+    wins; ``defaults`` for one not given); None for anything else, left to argparse: --help, an
+    abbreviation, a missing or odd value, a level it does not know."""
+    found = dict(zip(("--config", "--log-level"), defaults))
     args = iter(argv)
     for arg in args:
-        if arg == "--config":
-            path = next(args, None)
-        elif arg.startswith("--config="):
-            path = arg.partition("=")[2]
-        elif arg == "--log-level":
-            next(args, None)
-        elif not arg.startswith("--log-level="):
+        name, equals, value = arg.partition("=")
+        if name not in found:
             return None
-        if not path:
+        if not equals:
+            value = next(args, "")
+        if not value or value.startswith("-") or (name == "--log-level" and value not in levels):
             return None
-    return path
+        found[name] = value
+    return found["--config"], found["--log-level"]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    lit = None
+    lit = args = None
     if argv[:1] == ["run"]:
         try:
-            from cli.commands.run import DEFAULT_CONFIG, light
+            import types
 
-            path = config_of(argv[1:], DEFAULT_CONFIG)
-            if path is not None and os.access(path, os.R_OK):
-                lit = light(path)
+            from cli.commands import run
+
+            parsed = run_arguments(argv[1:], (run.DEFAULT_CONFIG, run.DEFAULT_LOG_LEVEL), run.LOG_LEVELS)
+            if parsed is not None:
+                config, level = parsed
+                args = types.SimpleNamespace(command="run", debug=False, config=config, log_level=level,
+                                             _run=run.run)
+                if os.access(config, os.R_OK):
+                    lit = run.light(config)
         except Exception:   # noqa: BLE001 — `run` lights the counter itself and reports what failed
             lit = None
     from cli.main import main as command_line
 
-    return command_line(argv, lit=lit)
+    return command_line(argv, lit=lit, args=args)
 
 
 if __name__ == "__main__":         # python cli/launcher.py … from a checkout (the benches)

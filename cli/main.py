@@ -9,59 +9,14 @@ Errors, one mechanism for every subcommand (main below):
   ~/.local/state/pocitadlo), exit status 1. ``pocitadlo --debug COMMAND`` (or POCITADLO_DEBUG=1)
   lets the exception through with its traceback, for developers.
 """
-import argparse
 import os
 import sys
-from importlib import import_module
 
 from cli.state_dir import state_directory
-
-# Order is the order ``pocitadlo --help`` lists them.
-COMMANDS = (
-    "run",
-    "emulate",
-    "replay",
-    "render",
-    "keycard",
-    "outbox",
-    "serve",
-    "server",
-)
 
 
 class UserError(Exception):
     """A problem the user can fix, reported as one line without a traceback."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (naming the option) like every other CLI error."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def build_parser(argv=None) -> argparse.ArgumentParser:
-    """The parser of every subcommand; with ``argv`` naming one, of that one alone."""
-    parser = Parser(prog="pocitadlo", description="Scoreboard controller for Czech billiard leagues.")
-    parser.add_argument("--debug", action="store_true",
-                        help="show the traceback of an internal error (a bug) instead of one line")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
-    for name in _commands_for(argv):
-        module = import_module(f"cli.commands.{name}")
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.configure(command)
-        command.set_defaults(_run=module.run)
-    return parser
-
-
-def _commands_for(argv) -> tuple:
-    """The subcommand ``argv`` names, when it names one: `pocitadlo run` imports and configures
-    its own module only, not all eight (milliseconds at every start of the service on a Pi);
-    --help, no command or a mistyped one: all of them, for the list and the error."""
-    if argv is None:
-        return COMMANDS
-    first = next((arg for arg in argv if not arg.startswith("-")), None)
-    return (first,) if first in COMMANDS else COMMANDS
 
 
 def user_errors() -> tuple:
@@ -108,14 +63,18 @@ def report_bug(command: str, exc: BaseException) -> str:
     return f"internal error ({type(exc).__name__}: {describe(exc)}); this is a bug, please report it — {where}"
 
 
-def main(argv=None, *, lit: tuple | None = None) -> int:
-    """``lit``: `run`'s first step, taken before this was imported (cli.launcher)."""
+def main(argv=None, *, lit: tuple | None = None, args=None) -> int:
+    """``lit``: `run`'s first step, taken before this was imported; ``args``: the arguments of
+    ``argv`` as argparse would give them, read without it (both: cli.launcher)."""
     command, debug = "?", bool(os.environ.get("POCITADLO_DEBUG"))
     if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")   # a console without "ř" gets \u0159, not a crash
     try:
         argv = sys.argv[1:] if argv is None else argv
-        args = build_parser(argv).parse_args(argv)
+        if args is None:
+            from cli.parser import build_parser
+
+            args = build_parser(argv).parse_args(argv)
         command, debug = args.command, debug or args.debug
         status = args._run(args) if lit is None else args._run(args, lit)
         sys.stdout.flush()              # a closed pipe shows here, not in the interpreter's exit

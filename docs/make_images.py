@@ -55,7 +55,7 @@ NAMES = tuple(COUNTER) + tuple(KEYCARDS) + SHEETS
 
 def make(name: str, folder: Path) -> Path:
     """Draw one picture of NAMES into ``folder``; its path."""
-    from cli.main import build_parser
+    from cli.parser import build_parser
 
     path = Path(folder) / name
     if name in SHEETS:

@@ -18,7 +18,7 @@ from importlib import import_module
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the subcommands import when they run (cli.main imports the subcommands' modules themselves).
+# What the subcommands import when they run (cli.parser imports the subcommands' modules themselves).
 PRELOAD = ("server.http_server", "server.storage.store", "server.ingest.importer", "server.ingest.forward",
            "server.ingest.serial_listener", "server.tables.exports", "server.site.pages", "display.counter",
            "display.devices", "firmware_host.service", "firmware_host.settings", "rules.record", "PIL.Image")
@@ -74,7 +74,7 @@ def run(cases: list, folder: Path) -> dict:
 
 def main() -> None:
     sys.path.insert(0, str(ROOT))
-    from cli.main import build_parser
+    from cli.parser import build_parser
 
     build_parser()                      # every subcommand's module
     for name in PRELOAD:

@@ -9,78 +9,91 @@ from hypothesis import strategies as st
 from cli import launcher
 from cli.commands import run
 from cli.commands.boot import ErrorCounter
-from cli.main import build_parser
+from cli.parser import build_parser
 
-DEFAULT = "/etc/pocitadlo/config.toml"
+DEFAULTS = ("/etc/pocitadlo/config.toml", "INFO")
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
-@pytest.mark.parametrize("argv, path", [
-    ([], DEFAULT),
-    (["--config", "a.toml"], "a.toml"),
-    (["--config=a.toml"], "a.toml"),
-    (["--config", "a.toml", "--config", "b.toml"], "b.toml"),
-    (["--log-level", "DEBUG", "--config", "a.toml"], "a.toml"),
-    (["--log-level=ERROR"], DEFAULT),
+@pytest.mark.parametrize("argv, parsed", [
+    ([], DEFAULTS),
+    (["--config", "a.toml"], ("a.toml", "INFO")),
+    (["--config=a.toml"], ("a.toml", "INFO")),
+    (["--config", "a.toml", "--config", "b.toml"], ("b.toml", "INFO")),
+    (["--log-level", "DEBUG", "--config", "a.toml"], ("a.toml", "DEBUG")),
+    (["--log-level=ERROR"], (DEFAULTS[0], "ERROR")),
+    (["--log-level", "LOUD"], None),           # argparse names the choices
     (["--help"], None),
-    (["--conf", "a.toml"], None),          # argparse's abbreviation: left to it
+    (["--conf", "a.toml"], None),             # argparse's abbreviation: left to it
     (["--config"], None),
     (["--config="], None),
+    (["--config", "-h"], None),
     (["stray"], None),
 ])
-def test_the_config_is_read_from_the_arguments_of_run(argv, path):
-    assert launcher.config_of(argv, DEFAULT) == path
+def test_the_arguments_of_run_are_read_as_argparse_reads_them(argv, parsed):
+    assert launcher.run_arguments(argv, DEFAULTS, LEVELS) == parsed
 
 
 TOKENS = st.sampled_from(["--config", "--config=x.toml", "--config=", "--log-level", "--log-level=INFO", "DEBUG",
-                          "a.toml", "b.toml", "-h", "--conf", "--", "-"])
+                          "LOUD", "a.toml", "b.toml", "-h", "--conf", "--log", "--", "-", "--config=-"])
 
 
 @given(st.lists(TOKENS, max_size=6))
-def test_a_config_it_finds_is_the_one_argparse_gives_run(argv):
-    """Never a counter lit from another file than the one the service then loads."""
-    path = launcher.config_of(argv, DEFAULT)
-    if path is None:
+def test_what_it_reads_is_what_argparse_gives_run(argv):
+    """Never a counter lit from another file than the one argparse would name, nor another log level."""
+    parsed = launcher.run_arguments(argv, (run.DEFAULT_CONFIG, run.DEFAULT_LOG_LEVEL), run.LOG_LEVELS)
+    if parsed is None:
         return
-    try:
-        args = build_parser(["run"]).parse_args(["run", *argv])
-    except SystemExit:                  # argparse refuses the line: `run` never starts
-        return
-    assert args.config == path
+    args = build_parser(["run"]).parse_args(["run", *argv])     # never refused where it reads a line
+    assert (args.config, args.log_level) == parsed
 
 
 @pytest.fixture
 def handed(monkeypatch):
-    """What cli.main.main is handed by the launcher: (argv, lit)."""
+    """What cli.main.main is handed by the launcher: (argv, lit, args)."""
     seen = []
-    monkeypatch.setattr("cli.main.main", lambda argv, lit=None: seen.append((argv, lit)) or 0)
+    monkeypatch.setattr("cli.main.main", lambda argv, lit=None, args=None: seen.append((argv, lit, args)) or 0)
     return seen
 
 
-def test_run_is_handed_over_with_the_counter_it_lit(tmp_path, monkeypatch, handed):
-    config = tmp_path / "config.toml"
-    config.write_text("[device]\n", encoding="utf-8")
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[device]\n", encoding="utf-8")
+    return str(path)
+
+
+def test_run_is_handed_over_with_its_arguments_and_the_counter_it_lit(config, monkeypatch, handed):
     monkeypatch.setattr(run, "light", lambda path: ("lit", path))
-    assert launcher.main(["run", "--config", str(config)]) == 0
-    assert handed == [(["run", "--config", str(config)], ("lit", str(config)))]
+    assert launcher.main(["run", "--config", config, "--log-level", "ERROR"]) == 0
+    [(argv, lit, args)] = handed
+    assert argv == ["run", "--config", config, "--log-level", "ERROR"] and lit == ("lit", config)
+    assert (args.command, args.config, args.log_level, args.debug, args._run) == ("run", config, "ERROR", False, run.run)
 
 
-def test_a_first_step_that_fails_leaves_the_lighting_to_run(tmp_path, monkeypatch, handed):
-    config = tmp_path / "config.toml"
-    config.write_text("[device]\n", encoding="utf-8")
-
+def test_a_first_step_that_fails_leaves_the_lighting_to_run(config, monkeypatch, handed):
     def broken(path):
         raise RuntimeError("a bug in the first step")
 
     monkeypatch.setattr(run, "light", broken)
-    assert launcher.main(["run", "--config", str(config)]) == 0
-    assert handed == [(["run", "--config", str(config)], None)]
+    assert launcher.main(["run", "--config", config]) == 0
+    assert handed[0][1] is None and handed[0][2].config == config
 
 
-@pytest.mark.parametrize("argv", [["run", "--config", "/nonexistent/config.toml"], ["replay", "x.jsonl"], ["--help"]])
-def test_nothing_is_lit_for_a_missing_config_or_another_command(monkeypatch, handed, argv):
+@pytest.mark.parametrize("argv", [["run", "--config", "/nonexistent/config.toml"], ["run", "--conf", "x.toml"],
+                                  ["replay", "x.jsonl"], ["--help"]])
+def test_nothing_is_lit_for_a_missing_config_or_a_line_left_to_argparse(monkeypatch, handed, argv):
     monkeypatch.setattr(run, "light", lambda path: pytest.fail("lit"))
     launcher.main(argv)
-    assert handed == [(argv, None)]
+    assert handed[0][:2] == (argv, None)
+    assert (handed[0][2] is None) == (argv[1:2] != ["--config"])
+
+
+def test_run_without_argparse_reports_as_with_it(tmp_path, capsys):
+    """A missing config through the launcher's reading: the same one line and exit 2 as argparse's."""
+    missing = str(tmp_path / "missing.toml")
+    assert launcher.main(["run", "--config", missing]) == 2
+    assert capsys.readouterr().err == f"pocitadlo run: {missing}: No such file or directory\n"
 
 
 class Lit(Exception):

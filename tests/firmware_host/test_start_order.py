@@ -164,22 +164,36 @@ PROBE_LAUNCHER = """
 import os, sys
 from firmware_host import notify
 
+seen = {}
+
 def status(self, text):
+    seen.setdefault("status", text)
+    seen.setdefault("modules", sorted(sys.modules))
+
+def ready(self, text=""):
     modules = sorted(sys.modules)
     import json
-    print(json.dumps({"status": text, "modules": modules}), flush=True)
+    print(json.dumps({**seen, "ready": text, "modules_at_ready": modules}), flush=True)
     os._exit(0)
 
 notify.Notifier.status = status
+notify.Notifier.ready = ready
 from cli.launcher import main
 sys.exit(main(["run", "--config", sys.argv[1]]))
 """
 
+# imported where they are needed, after READY: a retry's jitter, a match's draw, an average, an error
+# message, a [live] bind address other than the default; the outbox and the start need no pathlib,
+# tempfile or argparse (issue 27: each one ~1-3 ms of a PC's CPU, ten times that on a Pi's core)
+LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
+         "hashlib")
+
 
 def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_line_is_read(tmp_path):
     """bin/pocitadlo as install.sh writes it (cli/launcher.py): `run` lights a MAX7219 chain before
-    argparse, cli.main and re are imported (pip's console script imports re first). Run without
-    ``site`` (-S), whose .pth files in a development venv import re themselves."""
+    argparse, cli.main and re are imported (pip's console script imports re first), and is ready to
+    score without argparse and what else is needed only later. Run without ``site`` (-S), whose
+    .pth files in a development venv import re and pathlib themselves."""
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
     (tmp_path / "state").mkdir()
@@ -191,6 +205,8 @@ def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_li
         seen = json.loads(out.stdout)
     assert seen["status"] == "counter lit, starting" and spidev.read_bytes() != b""
     assert [m for m in ("argparse", "cli.main", "re", "logging", "tomllib") if m in seen["modules"]] == []
+    assert seen["ready"] == "scoring"
+    assert [m for m in LATER if m in seen["modules_at_ready"]] == []
 
 
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):

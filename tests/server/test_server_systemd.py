@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import build_parser
+from cli.parser import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "pocitadlo-server.service"
