@@ -34,8 +34,9 @@ from cli.main import main
 sys.exit(main(["run", "--config", sys.argv[1]]))
 """
 
+# the modules imported at the first STATUS and at READY=1, `run` started through ENTRY's main
 PROBE_STATUS = """
-import json, os, sys
+import os, sys
 from firmware_host import notify
 
 seen = {}
@@ -45,12 +46,14 @@ def status(self, text):
     seen.setdefault("modules", sorted(sys.modules))
 
 def ready(self, text=""):
-    print(json.dumps({**seen, "ready": text, "modules_at_ready": sorted(sys.modules)}), flush=True)
+    modules = sorted(sys.modules)
+    import json
+    print(json.dumps({**seen, "ready": text, "modules_at_ready": modules}), flush=True)
     os._exit(0)
 
 notify.Notifier.status = status
 notify.Notifier.ready = ready
-from cli.main import main
+from ENTRY import main
 sys.exit(main(["run", "--config", sys.argv[1]]))
 """
 
@@ -108,10 +111,10 @@ def test_a_display_section_changed_by_the_fix_is_opened_anew(tmp_path):
     assert early.hand_over(load(path).parts["display"]) is None and early.counter is None
 
 
-def first_status(config, **env_vars) -> dict:
+def first_status(config, *, entry="cli.main", flags=(), **env_vars) -> dict:
     env = dict(os.environ, PYTHONPATH=os.getcwd(), **env_vars)
-    out = subprocess.run([sys.executable, "-c", PROBE_STATUS, str(config)], capture_output=True, text=True,
-                         env=env, timeout=60)
+    out = subprocess.run([sys.executable, *flags, "-c", PROBE_STATUS.replace("ENTRY", entry), str(config)],
+                         capture_output=True, text=True, env=env, timeout=60)
     return json.loads(out.stdout)
 
 
@@ -160,28 +163,6 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
     assert [m for m in ("hashlib", "_hashlib", "hmac", "secrets") if m in second["modules_at_ready"]] == []
 
 
-PROBE_LAUNCHER = """
-import os, sys
-from firmware_host import notify
-
-seen = {}
-
-def status(self, text):
-    seen.setdefault("status", text)
-    seen.setdefault("modules", sorted(sys.modules))
-
-def ready(self, text=""):
-    modules = sorted(sys.modules)
-    import json
-    print(json.dumps({**seen, "ready": text, "modules_at_ready": modules}), flush=True)
-    os._exit(0)
-
-notify.Notifier.status = status
-notify.Notifier.ready = ready
-from cli.launcher import main
-sys.exit(main(["run", "--config", sys.argv[1]]))
-"""
-
 # imported where they are needed, after READY: a retry's jitter, a match's draw, an average, an error
 # message, a [live] bind address other than the default; the outbox and the start need no pathlib,
 # tempfile or argparse (issue 27: each one ~1-3 ms of a PC's CPU, ten times that on a Pi's core)
@@ -197,12 +178,9 @@ def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_li
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
     (tmp_path / "state").mkdir()
-    env = dict(os.environ, PYTHONPATH=os.getcwd(), STATE_DIRECTORY=str(tmp_path / "state"))
     for _ in range(2):                  # the second start: the config's parse kept by the first
         spidev.write_bytes(b"")
-        out = subprocess.run([sys.executable, "-S", "-c", PROBE_LAUNCHER, str(config)], capture_output=True,
-                             text=True, env=env, timeout=60)
-        seen = json.loads(out.stdout)
+        seen = first_status(config, entry="cli.launcher", flags=("-S",), STATE_DIRECTORY=str(tmp_path / "state"))
     assert seen["status"] == "counter lit, starting" and spidev.read_bytes() != b""
     assert [m for m in ("argparse", "cli.main", "re", "logging", "tomllib") if m in seen["modules"]] == []
     assert seen["ready"] == "scoring"
