@@ -129,7 +129,7 @@ def test_render_gif_turns_every_page_of_a_page_that_has_pages(tmp_path):
     from PIL import ImageSequence
 
     from cli.commands.render import draw_gif
-    from cli.main import build_parser
+    from cli.parser import build_parser
     from display_samples import sample
 
     out = tmp_path / "night.gif"
