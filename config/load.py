@@ -9,11 +9,11 @@ Those parts sit above config in the layers, so config never imports them: the ca
 their readers (the device's set is ``firmware_host.settings.PART_READERS``).
 """
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from config import toml_files
 from config.options import ConfigError, Section
 from rules.carom.state import Settings as CaromSettings
 from rules.core import JSONObject
@@ -99,16 +99,17 @@ class Config:
 
 
 def read_toml(path: str | os.PathLike[str]) -> JSONObject:
+    """The file's tables (config.toml_files: parsed once, kept parsed under systemd); a file that
+    does not read is a ConfigFileError saying why."""
     path = os.fspath(path)
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return toml_files.read(path)
     except FileNotFoundError:
         raise ConfigFileError(path, "file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(path, f"not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigFileError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except ValueError as exc:           # tomllib.TOMLDecodeError: tomllib is not imported for a kept parse
+        raise ConfigFileError(path, f"not valid TOML: {exc}") from None
     except RecursionError:      # tomllib parses nested arrays and tables recursively
         raise ConfigFileError(path, "not valid TOML: arrays or tables nested too deeply") from None
     except OSError as exc:

@@ -156,77 +156,13 @@ def _data_dir(doc: dict, path) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value)))
 
 
-_READ: dict = {}        # path -> (its stat, its tables): the start reads the file once, not per use
-PARSED = "boot-config.marshal"      # in $STATE_DIRECTORY: the config's bytes and its tables, as last parsed
-
-
 def _raw_toml(path) -> dict:
     """The file's tables, unchecked, {} when it does not read (config.load, which says why, and the
-    rule cores it imports come after the counter is lit)."""
+    rule cores it imports come after the counter is lit). Under systemd its parse is kept for the
+    next start (config.toml_files, from cli.commands.run.light)."""
+    from config import toml_files
+
     try:
-        stat = os.stat(path)
-        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        if path in _READ and _READ[path][0] == stamp:
-            return _READ[path][1]
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:                    # missing, unreadable
+        return toml_files.read(path)
+    except (OSError, ValueError, RecursionError):   # missing, unreadable, not UTF-8, not TOML
         return {}
-    doc = _parsed_before(data)
-    if doc is None:
-        import tomllib
-
-        try:
-            doc = tomllib.loads(data.decode("utf-8"))
-        except ValueError:             # not TOML, not UTF-8
-            return {}
-        _keep_parsed(data, doc)
-    _READ.clear()
-    _READ[path] = (stamp, doc)
-    return doc
-
-
-def _parsed_place() -> str | None:
-    """Where the last parse is kept: the service's state directory (systemd's StateDirectory=),
-    none outside systemd."""
-    from cli.state_dir import state_directory
-
-    state = state_directory()
-    return os.path.join(state, PARSED) if state else None
-
-
-def _parsed_before(data: bytes) -> dict | None:
-    """The tables of a config of exactly these bytes, as an earlier start parsed them: a start
-    with an unchanged file lights the counter without importing tomllib (typing, re, datetime:
-    ~7 ms of a PC's CPU, ten times that on a Pi Zero 2 W's core). None when not kept."""
-    import marshal
-
-    place = _parsed_place()
-    if place is None:
-        return None
-    try:
-        with open(place, "rb") as fh:
-            kept_data, doc = marshal.load(fh)
-    except (OSError, EOFError, ValueError, TypeError):     # none yet, or not one of ours
-        return None
-    return doc if kept_data == data and isinstance(doc, dict) else None
-
-
-def _keep_parsed(data: bytes, doc: dict) -> None:
-    """Keep this parse for the next start (never fails the start; a table holding a TOML date,
-    which marshal cannot keep, is parsed at every start)."""
-    import marshal
-
-    place = _parsed_place()
-    if place is None:
-        return
-    try:
-        kept = marshal.dumps((data, doc))
-    except ValueError:
-        return
-    from delivery.fsync import replace_with
-
-    try:        # whole or not at all, for a start that reads it meanwhile
-        replace_with(place, kept, f"{place}.{os.getpid()}")
-    except OSError:
-        pass

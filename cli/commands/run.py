@@ -34,8 +34,11 @@ def light(path) -> tuple:
     """The start's first step: the counter lit raw when it can be (a MAX7219 chain: no luma, no
     Pillow, no logging yet) and systemd told so; (notifier, early counter, boot model, lit raw?).
     cli.launcher calls it before the command line is parsed, then ``run`` with its result."""
+    from cli.state_dir import state_directory
+    from config import toml_files
     from firmware_host.notify import Notifier
 
+    toml_files.keep_parses_in(state_directory())     # under systemd: the config's and league's parses
     notifier = Notifier.from_env()
     early = ErrorCounter(path)              # lit before the config's full load and everything after
     model = boot_model(path)

@@ -165,9 +165,10 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
 
 # imported where they are needed, after READY: a retry's jitter, a match's draw, an average, an error
 # message, a [live] bind address other than the default; the outbox and the start need no pathlib,
-# tempfile or argparse (issue 27: each one ~1-3 ms of a PC's CPU, ten times that on a Pi's core)
+# tempfile or argparse, and a config parsed at an earlier start no tomllib (issue 27: each one
+# ~1-3 ms of a PC's CPU, ten times that on a Pi's core)
 LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
-         "hashlib")
+         "hashlib", "tomllib")
 
 
 def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_line_is_read(tmp_path):
