@@ -7,8 +7,9 @@ parse than that). A file is read at every call: its bytes, not its time stamps, 
 
 The kept file maps each file's path to its bytes and its tables as last parsed, and is taken only
 for the same bytes: one that does not read as such is ignored and replaced, one torn by a power
-cut too. It holds the files that are still there; one holding a TOML date or time (which marshal
-cannot hold) is parsed at every read.
+cut too. It holds the files that are still there. TOML dates and times (a league's fixtures),
+which marshal cannot hold, are kept as ("date" | "datetime" | "time", ISO text) pairs — a TOML
+document has no tuples of its own — and made again when a kept parse is taken.
 """
 import marshal
 import os
@@ -16,6 +17,7 @@ import os
 Tables = dict[str, object]      # (not typing's Any: typing is not imported before the counter is lit)
 
 KEPT = "boot-config.marshal"
+DATE_TYPES = ("date", "datetime", "time")
 KEEP_AT_MOST = 8        # files: the service reads two (the config, the league file)
 
 _parsed: dict[str, tuple[bytes, Tables]] | None = None     # path -> (bytes, tables): kept or parsed
@@ -59,10 +61,11 @@ def _parses() -> dict[str, tuple[bytes, Tables]]:
             if place is not None:
                 with open(place, "rb") as fh:
                     loaded = marshal.load(fh)
-                _parsed = {p: v for p, v in loaded.items() if isinstance(p, str) and isinstance(v, tuple)
-                         and len(v) == 2 and isinstance(v[0], bytes) and isinstance(v[1], dict)}
+                _parsed = {p: (v[0], _dated_tables(v[1]) if v[2] else v[1]) for p, v in loaded.items()
+                           if isinstance(p, str) and isinstance(v, tuple) and len(v) == 3
+                           and isinstance(v[0], bytes) and isinstance(v[1], dict)}
         except (OSError, EOFError, ValueError, TypeError, AttributeError):    # none yet, or not ours
-            pass
+            _parsed = {}
     return _parsed
 
 
@@ -71,20 +74,14 @@ def _keep(path: str, data: bytes, doc: Tables) -> None:
     the read)."""
     global _parsed
     parses = {p: v for p, v in _parses().items() if p != path}
-    try:
-        marshal.dumps(doc)
-    except ValueError:                  # a TOML date or time: parsed at every read
-        if path not in _parses():
-            return
-    else:
-        parses[path] = (data, doc)
+    parses[path] = (data, doc)
     while len(parses) > KEEP_AT_MOST:       # the oldest first
         del parses[next(iter(parses))]
     _parsed = parses
     place = _place()
     if place is None:
         return
-    kept = {p: v for p, v in parses.items() if os.path.exists(p)}
+    kept = {p: _keepable(*v) for p, v in parses.items() if os.path.exists(p)}
     tmp = f"{place}.{os.getpid()}"
     try:        # whole or not at all, for a start that reads it meanwhile; no fsync: a cache
         with open(tmp, "wb") as fh:
@@ -95,3 +92,43 @@ def _keep(path: str, data: bytes, doc: Tables) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def _keepable(data: bytes, doc: Tables) -> tuple[bytes, Tables, bool]:
+    """(bytes, tables, whether dates were made pairs) as the kept file holds them."""
+    try:
+        marshal.dumps(doc)
+    except ValueError:                  # a TOML date or time
+        return data, {key: _undated(item) for key, item in doc.items()}, True
+    return data, doc, False
+
+
+def _dated_tables(doc: Tables) -> Tables:
+    return {key: _dated(item) for key, item in doc.items()}
+
+
+def _undated(value: object) -> object:
+    import datetime  # imported by tomllib, which made these dates
+
+    if isinstance(value, dict):
+        return {key: _undated(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_undated(item) for item in value]
+    if isinstance(value, (datetime.date, datetime.time)):        # a datetime is a date too
+        return (type(value).__name__, value.isoformat())
+    return value
+
+
+def _dated(value: object) -> object:
+    if isinstance(value, dict):
+        return {key: _dated(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_dated(item) for item in value]
+    if isinstance(value, tuple):
+        import datetime
+
+        kind, text = value
+        if kind not in DATE_TYPES:
+            raise ValueError(f"not a kept date: {kind!r}")
+        return getattr(datetime, kind).fromisoformat(text)
+    return value

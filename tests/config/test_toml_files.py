@@ -1,10 +1,14 @@
 """The TOML files' parses kept for the next start (config/toml_files.py, issue 27): under systemd
 the start reads the config's and the league file's tables out of $STATE_DIRECTORY when a file is
 byte for byte the one parsed before, and parses it (and keeps that) otherwise."""
+import datetime
 import marshal
+import sys
 import tomllib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli.commands import boot
 from config import toml_files
@@ -47,10 +51,10 @@ def test_a_start_keeps_its_parses_and_the_next_takes_them_for_the_same_bytes(tmp
     config, league = written(tmp_path, CONFIG), written(tmp_path, LEAGUE, "league.toml")
     assert boot.boot_model(config) == {"screen": "ready", "venue": "U Lva", "table": "3"}
     assert read_toml(league) == tomllib.loads(LEAGUE)
-    assert kept(state) == {str(config): (config.read_bytes(), tomllib.loads(CONFIG)),
-                           str(league): (league.read_bytes(), tomllib.loads(LEAGUE))}
-    state.write_bytes(marshal.dumps({str(config): (config.read_bytes(), {"device": {"venue": "kept", "table": "9"}}),
-                                     str(league): (league.read_bytes(), {"league": {"name": "kept"}})}))
+    assert kept(state) == {str(config): (config.read_bytes(), tomllib.loads(CONFIG), False),
+                           str(league): (league.read_bytes(), tomllib.loads(LEAGUE), False)}
+    state.write_bytes(marshal.dumps({str(config): (config.read_bytes(), {"device": {"venue": "kept", "table": "9"}}, False),
+                                     str(league): (league.read_bytes(), {"league": {"name": "kept"}}, False)}))
     a_new_start(state.parent)
     assert boot.boot_model(config)["venue"] == "kept"         # taken, not parsed again
     assert read_toml(league) == {"league": {"name": "kept"}}
@@ -99,8 +103,10 @@ def test_the_parse_of_a_file_that_is_gone_is_not_kept_on(tmp_path, state):
 # named: marshal's bytes of an object depend on its reference count, so they cannot name a test
 # (pytest-xdist's workers must collect the same names)
 @pytest.mark.parametrize("kept_bytes", [b"", b"not marshal", marshal.dumps("a text"), marshal.dumps((b"x",)),
-                                        marshal.dumps({"config.toml": "not a pair"}), marshal.dumps({1: (b"", {})})],
-                         ids=["empty", "not-marshal", "a-text", "a-tuple-of-one", "not-a-pair", "not-a-path"])
+                                        marshal.dumps({"config.toml": "not a triple"}), marshal.dumps({1: (b"", {}, False)}),
+                                        marshal.dumps({"config.toml": (b"", {"a": ("century", "21st")}, True)})],
+                         ids=["empty", "not-marshal", "a-text", "a-tuple-of-one", "not-a-triple", "not-a-path",
+                              "not-a-date"])
 def test_a_kept_file_that_is_not_ours_is_ignored_and_replaced(tmp_path, state, kept_bytes):
     state.write_bytes(kept_bytes)
     path = written(tmp_path, CONFIG)
@@ -108,10 +114,38 @@ def test_a_kept_file_that_is_not_ours_is_ignored_and_replaced(tmp_path, state, k
     assert kept(state)[str(path)][0] == path.read_bytes()
 
 
-def test_a_file_with_a_date_is_parsed_at_every_start_and_nothing_written_for_it(tmp_path, state):
-    path = written(tmp_path, CONFIG + 'opened = 2026-12-01\n')
-    assert boot.boot_model(path)["venue"] == "U Lva"
-    assert not state.exists() and list(state.parent.iterdir()) == []     # nothing kept, nothing left
+DATED = LEAGUE + """
+[[fixtures]]
+date = 2026-12-01
+starts = 18:30:00
+opened = 2026-11-30T08:00:00.250
+sent = 2026-11-30T08:00:00+01:00
+closed = 2026-11-30T07:00:00Z
+"""
+
+
+def test_a_file_with_dates_is_kept_and_taken_with_its_dates_made_again(tmp_path, state, monkeypatch):
+    """A league's fixtures have TOML dates, which marshal cannot hold: kept as pairs, made again."""
+    path = written(tmp_path, DATED, "league.toml")
+    assert read_toml(path) == tomllib.loads(DATED)
+    assert kept(state)[str(path)][2] is True
+    a_new_start(state.parent)
+    monkeypatch.setitem(sys.modules, "tomllib", None)       # importing it would fail: not parsed again
+    assert read_toml(path) == tomllib.loads(DATED)
+
+
+OFFSETS = st.integers(min_value=-23 * 60 + 1, max_value=23 * 60 - 1).map(
+    lambda minutes: datetime.timezone(datetime.timedelta(minutes=minutes)))
+VALUES = st.recursive(
+    st.one_of(st.text(max_size=5), st.integers(), st.floats(allow_nan=False), st.booleans(), st.dates(), st.times(),
+              st.datetimes(), st.datetimes(timezones=OFFSETS)),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=12)
+
+
+@given(st.dictionaries(st.text(max_size=3), VALUES, max_size=4))
+def test_any_tables_come_back_from_the_kept_file_as_they_were_kept(doc):
+    data, held, _ = toml_files._keepable(b"", doc)
+    assert toml_files._dated_tables(marshal.loads(marshal.dumps(held))) == doc
 
 
 def test_outside_systemd_nothing_is_kept(tmp_path, monkeypatch):
