@@ -7,7 +7,6 @@ without network or RTC) learns the receiver's time from a refusal and asks again
 does. What to do with the answer (the venue check, the cache, the menus) is the device's business
 (firmware_host.league_keeper).
 """
-import http.client
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urljoin
 
@@ -17,6 +16,8 @@ from wire.league_answer import MAX_ANSWER, LeagueAnswer, Unverified, verify_answ
 from wire.signing import Signed, Signer
 
 if TYPE_CHECKING:
+    import http.client
+
     from delivery.settings import SyncSettings
 
 CLOCK_OFF = 60          # seconds: a 401 with the receiver's time this far off ours means our clock is wrong
@@ -70,7 +71,7 @@ class LeagueFetcher:
         except Unverified as exc:
             raise FetchFailed(str(exc)) from None
 
-    def _ask(self) -> tuple[int, Signed, http.client.HTTPMessage, bytes]:
+    def _ask(self) -> "tuple[int, Signed, http.client.HTTPMessage, bytes]":
         request = self.signer.sign(b"")
         try:
             status, headers, data = self.transport.exchange("GET", None, request.headers(), limit=MAX_ANSWER + 1)

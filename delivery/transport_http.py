@@ -4,24 +4,29 @@ or a backlog's several in one request (``send_many``, the receiver's /api/v1/bat
 Delivery is the receiver's word: a 200 counts only when its body is the receiver's JSON answer
 "stored" or "duplicate" for this very item id. Anything else that says 200 (a captive portal's
 login page, a proxy's error page, another item's answer) is a failed attempt, retried later.
+
+http.client and ssl are imported, and the TLS context made (the system's CA certificates read),
+at the first request, in the sync thread: the service builds its transport before READY, and
+those cost ~70 ms of a PC's CPU — about a second on a Pi Zero 2 W-class core.
 """
-import http.client
 import json
 import logging
-import socket
-import ssl
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from wire.answer import Answer, TransportError
 from wire.signing import Signer
+
+if TYPE_CHECKING:
+    import http.client
+    import ssl
 
 log = logging.getLogger(__name__)
 
 
 class HttpTransport:
     def __init__(self, url: str, signer: Signer, *, timeout: float = 10.0, ca_file: str | None = None,
-                 ssl_context: ssl.SSLContext | None = None):
+                 ssl_context: "ssl.SSLContext | None" = None):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
@@ -32,14 +37,25 @@ class HttpTransport:
         # the receiver's batch endpoint beside its records endpoint (server/site/intake.py)
         self._batch_path = (parts.path[:-len(RECORDS)] + BATCH) if parts.path.endswith(RECORDS) and not parts.query \
             else None
-        if self._https and ssl_context is None:
-            ssl_context = ssl.create_default_context(cafile=ca_file)
-        self._ssl = ssl_context
+        self._ssl, self._ca_file = ssl_context, ca_file
 
-    def _connection(self) -> http.client.HTTPConnection:
-        if self._https:
-            return http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout, context=self._ssl)
-        return http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+    def tls_context(self) -> "ssl.SSLContext | None":
+        """The TLS context, made now if it is not yet (ssl.SSLError: a CA file TLS cannot use);
+        None for a plain http:// url. The first request makes it; a caller that wants a bad CA
+        file said at its start (the receiver's gateway) asks for it then."""
+        if self._https and self._ssl is None:
+            import ssl
+
+            self._ssl = ssl.create_default_context(cafile=self._ca_file)
+        return self._ssl
+
+    def _connection(self) -> "http.client.HTTPConnection":
+        import http.client
+
+        context = self.tls_context()
+        if context is None:
+            return http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+        return http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout, context=context)
 
     def send(self, body: bytes) -> Answer:
         status, data = self.post(body)
@@ -78,18 +94,23 @@ class HttpTransport:
         return status, data
 
     def exchange(self, method: str, body: bytes | None, headers: dict[str, str], limit: int = 1 << 20,
-                 path: str | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
+                 path: str | None = None) -> "tuple[int, http.client.HTTPMessage, bytes]":
         """One request to the url as given (or to ``path`` on its host); the status, the answer's
-        headers and at most ``limit`` bytes of it (TransportError: no answer)."""
-        conn = self._connection()
+        headers and at most ``limit`` bytes of it (TransportError: no answer, or no TLS context:
+        a CA file that does not load is said as the delivery's error, not a crash)."""
+        import http.client
+
+        conn = None
         try:
+            conn = self._connection()
             conn.request(method, path or self._path, body=body, headers=headers)
             response = conn.getresponse()
             return response.status, response.headers, response.read(limit)
-        except (OSError, http.client.HTTPException, socket.timeout) as exc:
+        except (OSError, http.client.HTTPException) as exc:     # ssl.SSLError and timeouts are OSErrors
             raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
         finally:
-            conn.close()
+            if conn is not None:
+                conn.close()
 
     def close(self) -> None:
         pass

@@ -84,4 +84,5 @@ def forwarder(store, url: str, gateway_id: str, secret: bytes, *, timeout: float
 
     queue = ForwardQueue(store)
     transport = HttpTransport(url, RelaySigner(gateway_id, secret, queue.origin_of), timeout=timeout, ca_file=ca_file)
+    transport.tls_context()         # a CA file TLS cannot use: said at the gateway's start (ssl.SSLError)
     return Syncer(queue, transport, backoff_initial=backoff_initial, backoff_max=backoff_max, **syncer_options)
