@@ -79,6 +79,7 @@ class Service:
         self.on_durable = on_durable
         self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
         self.after_display: Callable[[], None] | None = None    # called once the counter is up (after READY)
+        self.after_ready: Callable[[], None] | None = None      # called once READY=1 is said
         self.queue: queue.Queue = queue.Queue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
@@ -109,6 +110,8 @@ class Service:
             self.display.build(lambda: self.post(Refresh("display built")))
         elif self.after_display is not None:
             self.after_display()                    # the counter was up before READY
+        if self.after_ready is not None:
+            self.after_ready()                      # after the counter's build has begun
         self._watchdog(self.clock())
         collecting = gc.isenabled()
         if collecting:

@@ -375,10 +375,16 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
         service.notifier = notifier
     if observe is not None:
         service.observers.append(observe(service))
-    syncer.start()
     keeper = service.night.keeper              # the league from the receiver: fetched in the background
-    if keeper is not None:
-        keeper.start()
+
+    def deliver_and_fetch():
+        """After READY: delivery and the league's fetch (http.client, ssl, the CA certificates:
+        about a second on a Pi Zero 2 W-class core) do not hold up the first key."""
+        syncer.start()
+        if keeper is not None:
+            keeper.start()
+
+    service.after_ready = deliver_and_fetch
     live = None
     if config.parts["live"].enabled:           # the live page: listens after the first frame
         from firmware_host.live.server import attach

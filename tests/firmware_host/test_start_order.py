@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -171,21 +172,38 @@ LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "de
          "hashlib", "tomllib")
 
 
-def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_line_is_read(tmp_path):
+# a venue's device: its league file (fixtures with TOML dates), delivering to the league's receiver
+VENUE = ('league = "league.toml"\n', '[sync]\noutbox = "outbox"\n',
+         '[sync]\noutbox = "outbox"\ntransport = "http"\nurl = "https://liga.example.invalid/api/v1/records"\n'
+         'device_id = "u-lva-3"\nsecret = "0123456789abcdef0123"\n')
+LEAGUE = Path("config/examples/league.toml")
+
+
+@pytest.mark.parametrize("venue", [False, True], ids=["bare", "league-and-http"])
+def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_line_is_read(tmp_path, venue):
     """bin/pocitadlo as install.sh writes it (cli/launcher.py): `run` lights a MAX7219 chain before
     argparse, cli.main and re are imported (pip's console script imports re first), and is ready to
-    score without argparse and what else is needed only later. Run without ``site`` (-S), whose
-    .pth files in a development venv import re and pathlib themselves."""
+    score without argparse and what else is needed only later — on a venue's device neither the
+    league file's parse (kept by the first start) nor http.client and ssl, which delivery and the
+    league's fetch import after READY. Run without ``site`` (-S), whose .pth files in a
+    development venv import re and pathlib themselves."""
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    if venue:
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace("[device]\n", "[device]\n" + VENUE[0]).replace(VENUE[1], VENUE[2]),
+                          encoding="utf-8")
+        (tmp_path / "league.toml").write_bytes(LEAGUE.read_bytes())
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
     (tmp_path / "state").mkdir()
-    for _ in range(2):                  # the second start: the config's parse kept by the first
+    for _ in range(2):                  # the second start: the files' parses kept by the first
         spidev.write_bytes(b"")
         seen = first_status(config, entry="cli.launcher", flags=("-S",), STATE_DIRECTORY=str(tmp_path / "state"))
     assert seen["status"] == "counter lit, starting" and spidev.read_bytes() != b""
     assert [m for m in ("argparse", "cli.main", "re", "logging", "tomllib") if m in seen["modules"]] == []
     assert seen["ready"] == "scoring"
-    assert [m for m in LATER if m in seen["modules_at_ready"]] == []
+    # (urllib.parse, with which a venue's transport reads its url at the start, imports ipaddress)
+    later = [m for m in (*LATER, "ssl", "http.client") if not (venue and m == "ipaddress")]
+    assert [m for m in later if m in seen["modules_at_ready"]] == []
 
 
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
