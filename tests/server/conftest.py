@@ -2,6 +2,7 @@
 and it served over HTTP on 127.0.0.1."""
 import http.client
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -20,6 +21,20 @@ from wire.signing import Signer
 LVA, KOULE = "Hostinec U Lva", "Hospoda U Koule"          # carom_samples.match's and carom_samples.eightball_match's venues
 SECRETS = {"u-lva-1": b"lva-secret-0123456789abcdef", "u-koule-1": b"koule-secret-0123456789abcd",
            "u-nowhere": b"nowhere-secret-0123456789ab", "gw-lva": b"gateway-secret-0123456789ab"}
+
+
+@pytest.fixture(autouse=True)
+def _receiver_loggers_as_found():
+    """The receiver's loggers' filters as before the test: ``pocitadlo serve`` run in the test's
+    process (``main(["serve", ...])``) quietens them for the rest of the process, and a Quieter
+    left there would hold back the later tests' lines, counted over their real minutes."""
+    from server.quiet_logs import LOGGERS
+
+    loggers = [logging.getLogger(name) for name in LOGGERS]
+    found = [list(logger.filters) for logger in loggers]
+    yield
+    for logger, filters in zip(loggers, found):
+        logger.filters[:] = filters
 
 
 def signer(device: str) -> Signer:

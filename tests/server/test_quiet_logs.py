@@ -23,8 +23,10 @@ def store_place(tmp_path):
 
 @pytest.fixture
 def quiet():
-    """The receiver's loggers quietened as ``pocitadlo serve`` quietens them, for one test."""
+    """The receiver's loggers quietened as ``pocitadlo serve`` quietens them, for one test: by a
+    Quieter of its own (one another test left on them would count this test's lines with its own)."""
     quieter = quiet_logs.install()
+    assert all(logging.getLogger(name).filters == [quieter] for name in quiet_logs.LOGGERS)
     yield quieter
     quiet_logs.uninstall(quieter)
 
