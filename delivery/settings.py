@@ -79,6 +79,19 @@ def read(section: Section) -> SyncSettings:
     return settings
 
 
+def _check_host(section: Section, url: str) -> None:
+    """The url names a receiver to connect to: a host, and a port if any that is one."""
+    from urllib.parse import urlsplit  # for an http transport only, which parses it anyway
+
+    try:
+        parts = urlsplit(url)
+        parts.port                      # noqa: B018 — a port out of range or not a number raises
+    except ValueError as exc:
+        raise section.error("url", f"not a usable URL ({exc}): \"{url}\"") from None
+    if not parts.hostname:
+        raise section.error("url", f"names no host: \"{url}\"")
+
+
 def _check_ca_file(section: Section, path: str | None) -> None:
     """A CA file must be there and hold PEM certificates now, not fail at the first delivery."""
     if path is None:
@@ -143,5 +156,6 @@ def _check_together(section: Section, s: SyncSettings) -> None:
                                            "or set allow_plain_http = true for a LAN receiver")
         elif not s.url.startswith("https://"):
             raise section.error("url", f"must start with https:// (or http://), got \"{s.url}\"")
+        _check_host(section, s.url)
     if s.transport == "serial" and not s.serial_port:
         raise section.error("serial_port", "required when transport is \"serial\"")
