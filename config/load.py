@@ -37,6 +37,7 @@ class ConfigFileError(ConfigError):
 
 @dataclass(frozen=True)
 class DeviceSettings:
+    """[device]: where the counter stands and what it writes into its records."""
     venue: str
     table: str
     language: str = "cs"
@@ -48,6 +49,7 @@ class DeviceSettings:
 
 @dataclass(frozen=True)
 class CaromRules:
+    """[rules.carom]: the league's carom limits (RULES 1.4)."""
     points_limit: int = CaromSettings.points_limit          # league defaults live in the rule core
     innings_limit: int = CaromSettings.innings_limit
     cap_points_at_limit: bool = CaromSettings.cap_points_at_limit
@@ -59,6 +61,7 @@ class CaromRules:
 
 @dataclass(frozen=True)
 class EightBallRules:
+    """[rules.8ball]: the league's race and team match (RULES 2.9)."""
     games_to_win: int = DEFAULT_GAMES_TO_WIN
     sets_to_win: int = DEFAULT_SETS_TO_WIN
     individual_matches: int = INDIVIDUAL_MATCHES     # in a team game (RULES 2.9)
@@ -73,11 +76,13 @@ class EightBallRules:
 
 @dataclass(frozen=True)
 class JournalSettings:
+    """[journal]: how the referee's commands are made durable."""
     fsync: bool = True
 
 
 @dataclass(frozen=True)
 class Config:
+    """The whole config file, checked: its sections' settings and the parts' (PARTS)."""
     path: str
     device: DeviceSettings
     carom: CaromRules

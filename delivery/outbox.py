@@ -57,6 +57,7 @@ def file_name(item_id: str) -> str:
 
 @dataclass(frozen=True)
 class Item:
+    """One outbox item: the bytes sent for it and where it stands."""
     id: str
     kind: str
     body: bytes

@@ -32,6 +32,7 @@ DEFAULT_OUTBOX = "/var/lib/pocitadlo/outbox"
 
 @dataclass(frozen=True)
 class SyncSettings:
+    """[sync]: where finished partie go and how (the module's docstring lists every option)."""
     transport: str = "none"
     url: str | None = None
     allow_plain_http: bool = False

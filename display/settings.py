@@ -31,6 +31,7 @@ DEFAULT_COLOURS = {"a": "#ffb000", "b": "#00c8ff", "text": "#ffffff", "led": "#f
 
 @dataclass(frozen=True)
 class DisplaySettings:
+    """[display]: the counter's driver, size and wiring."""
     driver: str = "max7219"
     width: int = 64
     height: int = 16

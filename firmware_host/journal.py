@@ -217,6 +217,7 @@ class Damage:
 
 @dataclass
 class Read:
+    """A journal file read back: its good lines, where they end and any damage after them."""
     lines: list[dict]
     good: int               # bytes up to the end of the last good copy: what follows is the tail
     damage: Damage

@@ -34,6 +34,7 @@ from config.options import Section
 
 @dataclass(frozen=True)
 class Team:
+    """A team of the league file: its name, its home venue and its players."""
     name: str
     venue: str
     players: tuple[str, ...]
@@ -41,6 +42,7 @@ class Team:
 
 @dataclass(frozen=True)
 class Fixture:
+    """A fixture of the league file: on which date which team plays which."""
     id: str
     date: dt.date
     home: str
@@ -51,6 +53,7 @@ class Fixture:
 
 @dataclass(frozen=True)
 class League:
+    """The league file (or the receiver's answer): its teams, fixtures and rules of play."""
     name: str
     teams: tuple[Team, ...]
     fixtures: tuple[Fixture, ...]

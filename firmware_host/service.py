@@ -42,6 +42,7 @@ class Ui:
 
 @dataclass(frozen=True)
 class Stop:
+    """The event that ends the service's loop (SIGTERM, the end of a key script)."""
     reason: str = ""
 
 

@@ -26,6 +26,7 @@ def held_for(long_press: float) -> float:
 
 @dataclass(frozen=True)
 class Gesture:
+    """A debounced key gesture: a press, a hold or a release of one key."""
     kind: str          # "press" | "hold" | "release"
     key: str
     device: str
@@ -35,6 +36,7 @@ class Gesture:
 
 @dataclass
 class _Contact:
+    """One key's contact as the debouncer tracks it."""
     raw: bool = False        # what the contact says now
     stable: bool = False     # what we accepted
     edge_t: float = float("-inf")

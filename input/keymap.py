@@ -36,6 +36,7 @@ def needs_hold(game: str, action: str) -> bool:
 
 @dataclass(frozen=True)
 class KeyMap:
+    """What each key means for one game: on a tap and on a hold."""
     game: str
     tap: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     hold: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))

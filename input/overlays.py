@@ -138,6 +138,7 @@ class ValuePrompt:
 
 @dataclass(frozen=True)
 class MenuItem:
+    """One line of a referee's menu: its text and what choosing it does."""
     text: str
     command: dict | None = None       # a record command, checked when chosen
     ui: str | None = None             # or an action for the service

@@ -36,6 +36,7 @@ DEFAULT_BUTTONS = {"1": 17, "2": 27, "0": 22, "dot": 23, "-": 24, "enter": 25}
 
 @dataclass(frozen=True)
 class EvdevSettings:
+    """[keypad.evdev]: USB or wireless keypads read through evdev."""
     paths: tuple[str, ...] = ()
     grab: bool = True
     burst: float = 0.03            # a "000" key sends its three zeros closer together than this
@@ -44,6 +45,7 @@ class EvdevSettings:
 
 @dataclass(frozen=True)
 class MatrixSettings:
+    """[keypad.matrix]: a membrane keypad scanned on GPIO rows and columns."""
     rows: tuple[int, ...] = DEFAULT_ROWS
     cols: tuple[int, ...] = DEFAULT_COLS
     keys: tuple[str, ...] = MATRIX_KEYS   # row by row
@@ -52,12 +54,14 @@ class MatrixSettings:
 
 @dataclass(frozen=True)
 class ButtonsSettings:
+    """[keypad.buttons]: single buttons, each on its own GPIO pin."""
     pins: tuple[tuple[str, int], ...] = tuple(DEFAULT_BUTTONS.items())   # (key, BCM pin)
     pull_up: bool = True
 
 
 @dataclass(frozen=True)
 class KeypadSettings:
+    """[keypad]: which keypads are read, and the timing of their keys."""
     devices: tuple[str, ...] = ("evdev",)
     debounce: float = BOUNCE
     long_press: float = LONG_PRESS

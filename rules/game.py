@@ -47,6 +47,7 @@ class Keys:
 
 @dataclass(frozen=True)
 class Game:
+    """One registered game: all the device's layers need of it (rules.games)."""
     name: str                               # the record header's "game"
     core: Core                              # parse_header, initial, step, summary, finished (rules.board)
     partie_per_match: int                   # partie (8-ball: individual matches) in a team match by default

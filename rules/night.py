@@ -144,6 +144,7 @@ TAKE_BACK = ("closed", "end", "abandon", "interrupt")     # the decisions that c
 
 @dataclass(frozen=True)
 class NightState:
+    """A match night's facts: the match in play and the decision that can still be taken back."""
     match: Match | None = None
     previous: "NightState | None" = None   # the night before ``decision``, while it can be taken back
     decision: str | None = None            # one of TAKE_BACK: the last decision not yet final

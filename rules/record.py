@@ -158,6 +158,7 @@ def check_header(header: JSONObject, line: int = 1) -> JSONObject:
 
 @dataclass
 class Replay:
+    """A record replayed: the board it built and the commands it refused."""
     board: Board
     rejected: list[JSONObject] = field(default_factory=list)
 

@@ -17,6 +17,7 @@ class TransportError(Exception):
 
 @dataclass(frozen=True)
 class Answer:
+    """The receiver's answer to one item, as the device reads it."""
     status: int
     message: str = ""
     server_time: float | None = None

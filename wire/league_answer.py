@@ -36,6 +36,7 @@ class Unverified(ValueError):
 
 @dataclass(frozen=True)
 class LeagueAnswer:
+    """The receiver's verified answer to a league fetch."""
     venue: str
     today: dt.date
     document: JSONObject    # wire.league.parse_document's canonical form

@@ -19,6 +19,7 @@ DEFAULT_PORT = 8080
 
 @dataclass(frozen=True)
 class LiveSettings:
+    """[live]: the live page on the venue's LAN and the push to the league's /live."""
     enabled: bool = False
     bind: str = "0.0.0.0"
     port: int = DEFAULT_PORT

@@ -87,6 +87,7 @@ class PartieLine:
 
 @dataclass(frozen=True)
 class MatchResult:
+    """A team match's result: each team's points and the partie lines they came from."""
     home_points: int
     away_points: int
     partie: tuple[PartieLine, ...] = ()

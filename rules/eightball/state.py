@@ -61,6 +61,7 @@ def credit(pair: Pair, key: str, keys: tuple[str, ...] = PLAYERS, amount: int = 
 
 @dataclass(frozen=True)
 class Settings:
+    """An 8-ball partie's settings, from its record header: the players and the race."""
     a: str
     b: str
     games_to_win: int = DEFAULT_GAMES_TO_WIN
@@ -200,6 +201,7 @@ class Rack:
 
 @dataclass(frozen=True)
 class GameResult:
+    """One finished game of a set: who broke, who won and how."""
     set: int
     game: int                 # number of the game within its set, 1-based
     breaker: str
@@ -212,6 +214,7 @@ class GameResult:
 
 @dataclass(frozen=True)
 class State:
+    """An 8-ball partie's facts after its commands: the rack, the set and game, the scores."""
     settings: Settings
     rack: Rack
     set_no: int = 1
