@@ -64,8 +64,16 @@ def unit_env(config: Path, address: str, root: Path = ROOT) -> dict:
     config's own data_dir), with the source tree ``root`` on the path."""
     state = config.parent / "data"
     state.mkdir(exist_ok=True)
-    return dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000", STATE_DIRECTORY=str(state),
-                PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")
+    return dict(os.environ, **unit_environment(root), NOTIFY_SOCKET=address, WATCHDOG_USEC="60000000",
+                STATE_DIRECTORY=str(state), PYTHONPATH=str(root))
+
+
+def unit_environment(root: Path = ROOT) -> dict:
+    """The unit's own Environment= settings (systemd/pocitadlo.service of the tree ``root``)."""
+    unit = root / "systemd" / "pocitadlo.service"
+    pairs = [word.split("=", 1) for line in unit.read_text(encoding="utf-8").splitlines()
+             if line.startswith("Environment=") for word in line.removeprefix("Environment=").split()]
+    return dict(pairs)
 
 
 @contextmanager

@@ -163,3 +163,19 @@ def test_the_unit_lets_the_service_listen_on_the_live_port_only():
 
     service = unit()["Service"]
     assert service["SocketBindAllow"] == f"tcp:{DEFAULT_PORT}" and service["SocketBindDeny"] == "any"
+
+
+def test_the_units_environment_keeps_setuptools_shim_out_of_the_start():
+    """A venv made by `python3 -m venv` (Python 3.11) holds setuptools, whose .pth imports its
+    distutils shim at every interpreter start unless SETUPTOOLS_USE_DISTUTILS says otherwise."""
+    environment = dict(word.split("=", 1) for word in unit()["Service"]["Environment"].split())
+    assert environment["SETUPTOOLS_USE_DISTUTILS"] == "stdlib"
+    probe = [sys.executable, "-c", "import sys; print('_distutils_hack' in sys.modules)"]
+    plain = dict(os.environ)
+    plain.pop("SETUPTOOLS_USE_DISTUTILS", None)
+    import site
+
+    shim = any((Path(folder) / "distutils-precedence.pth").exists() for folder in site.getsitepackages())
+    assert subprocess.run(probe, capture_output=True, text=True, env=plain).stdout.strip() == str(shim)
+    assert subprocess.run(probe, capture_output=True, text=True,
+                          env={**plain, **environment}).stdout.strip() == "False"
