@@ -132,6 +132,11 @@ after_install() {
         echo "build-essential and python3-dev installed, and why said"
     fi
     [[ -n $(in_root find /opt/pocitadlo/current/ -path '*/cli/__pycache__/*.pyc' -print -quit) ]] || fail "no bytecode"
+    local script=$ROOTFS/opt/pocitadlo/current/bin/pocitadlo
+    grep -q '^from cli.launcher import main$' "$script" || fail "bin/pocitadlo is not cli/launcher.py's"
+    [[ $(head -n 1 "$script") == "#!/opt/pocitadlo/$(readlink "$ROOTFS/opt/pocitadlo/current")/bin/python" ]] \
+        || fail "bin/pocitadlo does not run its version's python"
+    echo "bin/pocitadlo: cli/launcher.py's, on its version's python"
 }
 
 verify_unit() {
