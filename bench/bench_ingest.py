@@ -6,12 +6,16 @@
    together at once: server/site/group_commit.py; the devices in processes of their own): items
    a second over the bare loop's, a commit per item (WAL, synchronous=FULL), measured just before
    and just after (goal: at least 0.5);
+   the receiver's process's CPU an item and the devices' (from /proc: they share the machine's
+   CPUs); the same devices posting to a receiver that stores nothing (the same uvicorn, guard
+   and Starlette, answering each post as the receiver would at once): the ceiling of the served
+   rate on this machine, whatever the receiver's own work;
    the same in process: the devices as coroutines handing their posts to the receiver's group
    commit, with no HTTP and no device process (the receiver's own work, as issue 26's 0.30-0.37
    were measured), answered, and with the figures step after the answers;
 2. `pocitadlo server import` of a backlog file vs the same bare loop (goal: at least 0.5).
 
-    .venv/bin/python bench/bench_ingest.py [--items 800] [--backlog 25000]
+    .venv/bin/python bench/bench_ingest.py [--items 800] [--backlog 25000 (0: no import)]
 """
 import argparse
 import asyncio
@@ -56,6 +60,35 @@ print("done", flush=True)
 """
 
 
+# a receiver that stores nothing: the served receiver's HTTP (server/http_server.py's uvicorn with
+# the guard, Starlette), answering each post at once as the receiver answers a stored item
+NOTHING = """
+import json, socket, sys, time
+sys.path.insert(0, sys.argv[1])
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import Route
+from server.app import Front
+from server.guard import guarded
+from server.site.answers import JSONAnswer
+
+async def post(request):
+    item_id = json.loads(await request.body())["id"]
+    return JSONAnswer({"code": 200, "status": "stored", "id": item_id, "reason": "stored", "server_time": time.time()})
+
+app = Starlette(routes=[Route("/api/v1/records", post, methods=["POST"])])
+config = uvicorn.Config(Front(app), lifespan="off", access_log=False, log_level="warning", server_header=False,
+                        http=guarded(), timeout_keep_alive=5)
+uvicorn.Server(config).run(sockets=[socket.create_server(("127.0.0.1", int(sys.argv[2])), backlog=2048)])
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU a process has used (/proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def bodies(prefix: str, count: int) -> list[bytes]:
     out: list[bytes] = []
     for m in range(-(-count // 5)):
@@ -92,14 +125,19 @@ def registered(path: Path, devices: int) -> None:
         store.close()
 
 
-def posting(tmp: Path, devices: int, per_device: int) -> float:
-    """Items a second that ``devices`` devices posting at once get stored by `pocitadlo serve`."""
+def posting(tmp: Path, devices: int, per_device: int, *, nothing: bool = False) -> tuple[float, float, float]:
+    """Items a second that ``devices`` devices posting at once get stored by `pocitadlo serve`
+    (``nothing``: answered by a receiver that stores nothing), and the CPU an item of the
+    receiver's process and of the devices' (seconds)."""
     db = tmp / f"served-{devices}.sqlite"
-    registered(db, devices)
     port = free_port()
-    server = Running(POCITADLO + ["serve", "--db", str(db), "--listen", f"127.0.0.1:{port}"], port)
-    go = tmp / f"go-{devices}"
     root = str(Path(__file__).resolve().parent.parent)
+    if nothing:
+        server = Running([sys.executable, "-c", NOTHING, root, str(port)], port)
+    else:
+        registered(db, devices)
+        server = Running(POCITADLO + ["serve", "--db", str(db), "--listen", f"127.0.0.1:{port}"], port)
+    go = tmp / f"go-{devices}-{nothing}"
     try:
         posters = []
         for n in range(devices):
@@ -111,12 +149,18 @@ def posting(tmp: Path, devices: int, per_device: int) -> float:
             posters.append(proc)
         for proc in posters:
             assert proc.stdout.readline() == "ready\n"
+        receiver_cpu, devices_cpu = cpu_seconds(server.proc.pid), sum(cpu_seconds(p.pid) for p in posters)
         started = time.perf_counter()
         go.touch()
         for proc in posters:
             assert proc.stdout.readline() == "done\n"
+        elapsed = time.perf_counter() - started
+        receiver_cpu = cpu_seconds(server.proc.pid) - receiver_cpu
+        devices_cpu = sum(cpu_seconds(p.pid) for p in posters) - devices_cpu
+        for proc in posters:
             proc.wait(60)
-        return devices * per_device / (time.perf_counter() - started)
+        items = devices * per_device
+        return items / elapsed, receiver_cpu / items, devices_cpu / items
     finally:
         server.stop()
 
@@ -187,23 +231,36 @@ def compared(rate: float, bare: tuple[float, float]) -> str:
 def run(tmp: Path, items: int, backlog_items: int) -> None:
     tmp.mkdir(exist_ok=True)
     for devices in DEVICES:
-        served, bare = bracketed(tmp, f"posts-{devices}", bodies("B", items),
-                                 lambda devices=devices: posting(tmp, devices, max(10, items // devices)))
+        per_device = max(10, items // devices)
+        cpu: dict[str, tuple[float, float]] = {}
+
+        def served(devices=devices, per_device=per_device, cpu=cpu, nothing=False) -> float:
+            rate, receiver, posters = posting(tmp, devices, per_device, nothing=nothing)
+            cpu["nothing" if nothing else "served"] = (receiver, posters)
+            return rate
+
+        rate, bare = bracketed(tmp, f"posts-{devices}", bodies("B", items), served)
         print(f"single posts, {devices} device{'s' if devices > 1 else ''} at once, stored and answered: "
-              f"{compared(served, bare)}")
+              f"{compared(rate, bare)}; CPU an item: the receiver's {cpu['served'][0] * 1e6:.0f} µs, "
+              f"the devices' {cpu['served'][1] * 1e6:.0f} µs")
+        rate, bare = bracketed(tmp, f"nothing-{devices}", bodies("B", items), lambda: served(nothing=True))
+        print(f"  … to a receiver that stores nothing (its HTTP alone; the ceiling): {rate:.0f} items/s, ratio "
+              f"{rate / (sum(bare) / 2):.2f}; CPU an item: its {cpu['nothing'][0] * 1e6:.0f} µs, "
+              f"the devices' {cpu['nothing'][1] * 1e6:.0f} µs")
         (answered, figured), bare = bracketed(tmp, f"in-process-{devices}", bodies("B", items),
                                               lambda devices=devices: in_process(tmp, devices, max(10, items // devices)))
         print(f"  … in process (no HTTP, no device processes), answered: {compared(answered, bare)}; "
               f"with the figures after: {1e6 / figured:.0f} µs an item, ratio {figured / (sum(bare) / 2):.2f}")
-    backlog = bodies("I", backlog_items)
-    imported, bare = bracketed(tmp, "import", backlog, lambda: importing(tmp, backlog))
-    print(f"pocitadlo server import of {len(backlog)} items (figures included): {compared(imported, bare)}")
+    if backlog_items:
+        backlog = bodies("I", backlog_items)
+        imported, bare = bracketed(tmp, "import", backlog, lambda: importing(tmp, backlog))
+        print(f"pocitadlo server import of {len(backlog)} items (figures included): {compared(imported, bare)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=800, help="items posted by the devices together")
-    parser.add_argument("--backlog", type=int, default=25_000, help="items of the imported backlog (issue 26's)")
+    parser.add_argument("--backlog", type=int, default=25_000, help="items of the imported backlog (issue 26's; 0: none)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
     with tempfile.TemporaryDirectory() as folder:
