@@ -5,12 +5,22 @@ Delivery is the receiver's word: a 200 counts only when its body is the receiver
 "stored" or "duplicate" for this very item id. Anything else that says 200 (a captive portal's
 login page, a proxy's error page, another item's answer) is a failed attempt, retried later.
 
+Posts one after the other share a connection: one kept from the previous post for KEPT_FOR
+seconds (well within the receiver's keep-alive, server/http_server.py), so a backlog or a busy
+night's items do not each pay a new connection (and, over HTTPS, a new TLS handshake), at both
+ends. A kept connection the receiver closed meanwhile fails before any answer; the post then
+goes again on a new connection, signed anew (a new nonce: a post the receiver took before it
+closed is answered "duplicate", which delivers it).
+
 http.client and ssl are imported, and the TLS context made (the system's CA certificates read),
 at the first request, in the sync thread: the service builds its transport before READY, and
 those cost ~70 ms of a PC's CPU — about a second on a Pi Zero 2 W-class core.
 """
 import json
 import logging
+import threading
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -22,6 +32,15 @@ if TYPE_CHECKING:
     import ssl
 
 log = logging.getLogger(__name__)
+
+KEPT_FOR = 2.0      # seconds a connection is kept for the next post
+
+
+def closed_errors() -> tuple[type[BaseException], ...]:
+    """How a kept connection the receiver closed meanwhile fails (a timeout is not one of them)."""
+    import http.client
+
+    return http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError
 
 
 class HttpTransport:
@@ -38,6 +57,8 @@ class HttpTransport:
         self._batch_path = (parts.path[:-len(RECORDS)] + BATCH) if parts.path.endswith(RECORDS) and not parts.query \
             else None
         self._ssl, self._ca_file = ssl_context, ca_file
+        self._kept: tuple[http.client.HTTPConnection, float] | None = None     # and when it was last used
+        self._posting = threading.Lock()        # one post at a time over the kept connection
 
     def tls_context(self) -> "ssl.SSLContext | None":
         """The TLS context, made now if it is not yet (ssl.SSLError: a CA file TLS cannot use);
@@ -74,9 +95,12 @@ class HttpTransport:
         an error, not the receiver's answer)."""
         if self._batch_path is None:
             return None
-        body = json.dumps({"items": [self.signer.sign(b).to_json() for b in bodies]}).encode("utf-8")
-        status, _, data = self.exchange("POST", body, {"Content-Type": "application/json"},
-                                        path=self._batch_path)
+        batch_path = self._batch_path
+
+        def signed() -> tuple[bytes, dict[str, str]]:
+            body = json.dumps({"items": [self.signer.sign(b).to_json() for b in bodies]}).encode("utf-8")
+            return body, {"Content-Type": "application/json"}
+        status, data = self._posted(batch_path, signed)
         answers = _batch_answers(data, len(bodies))
         if answers is not None:         # 200, or 400 when the receiver took none of them
             return [_acknowledged(Answer.from_obj(status, said), said, sent, data) for said, sent in zip(answers, bodies)]
@@ -89,9 +113,52 @@ class HttpTransport:
 
     def post(self, body: bytes) -> tuple[int, bytes]:
         """POST ``body`` signed; the HTTP status and the answer's bytes (TransportError: none)."""
-        signed = self.signer.sign(body)
-        status, _, data = self.exchange("POST", body, {"Content-Type": "application/json", **signed.headers()})
-        return status, data
+        return self._posted(self._path, lambda: (body, {"Content-Type": "application/json",
+                                                        **self.signer.sign(body).headers()}))
+
+    def _posted(self, path: str, signed: Callable[[], tuple[bytes, dict[str, str]]]) -> tuple[int, bytes]:
+        """A POST of ``signed()`` (the body and headers, signed anew for each attempt) over the
+        connection kept from the previous post when it is fresh, else a new one; the status and
+        the answer's bytes (TransportError: none). A kept connection the receiver closed
+        meanwhile: the post once more, on a new connection."""
+        import http.client
+
+        with self._posting:
+            kept, self._kept = self._kept, None
+            if kept is not None and time.monotonic() - kept[1] > KEPT_FOR:
+                kept[0].close()
+                kept = None
+            if kept is not None:
+                body, headers = signed()
+                try:
+                    return self._over(kept[0], path, body, headers)
+                except closed_errors():
+                    kept[0].close()     # closed by the receiver: again below
+                except (OSError, http.client.HTTPException) as exc:
+                    kept[0].close()
+                    raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+            connection = None
+            try:                        # (a CA file TLS cannot use: ssl.SSLError, an OSError)
+                connection = self._connection()
+                body, headers = signed()
+                return self._over(connection, path, body, headers)
+            except (OSError, http.client.HTTPException) as exc:
+                if connection is not None:
+                    connection.close()
+                raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+
+    def _over(self, connection: "http.client.HTTPConnection", path: str, body: bytes,
+              headers: dict[str, str]) -> tuple[int, bytes]:
+        """One POST on ``connection``, kept for the next when its answer was read whole and the
+        receiver keeps it open, else closed."""
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read(1 << 20)
+        if response.isclosed() and not response.will_close:
+            self._kept = (connection, time.monotonic())
+        else:
+            connection.close()
+        return response.status, data
 
     def exchange(self, method: str, body: bytes | None, headers: dict[str, str], limit: int = 1 << 20,
                  path: str | None = None) -> "tuple[int, http.client.HTTPMessage, bytes]":
@@ -113,7 +180,10 @@ class HttpTransport:
                 conn.close()
 
     def close(self) -> None:
-        pass
+        with self._posting:
+            kept, self._kept = self._kept, None
+        if kept is not None:
+            kept[0].close()
 
 
 RECORDS, BATCH = "/api/v1/records", "/api/v1/batch"
