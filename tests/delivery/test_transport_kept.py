@@ -60,14 +60,19 @@ def bodies():
     return [json.dumps({"id": f"p-{n}", "kind": "partie", "record": "", "summary": {}}).encode() for n in range(4)]
 
 
-def test_posts_one_after_the_other_share_one_connection(bodies):
-    receiver = Receiver()
+def delivered(receiver: Receiver, bodies) -> bool:
+    """Whether ``bodies`` were each delivered, sent one after the other by one transport."""
     transport = HttpTransport(receiver.url, Signer("u-lva-1", b"secret-0123456789abcdef"), timeout=5)
     try:
-        assert all(transport.send(body).delivered for body in bodies)
+        return all(transport.send(body).delivered for body in bodies)
     finally:
         transport.close()
         receiver.stop()
+
+
+def test_posts_one_after_the_other_share_one_connection(bodies):
+    receiver = Receiver()
+    assert delivered(receiver, bodies)
     assert len(receiver.posts) == 4 and receiver.connections() == 1
     assert len({nonce for _, nonce in receiver.posts}) == 4
 
@@ -75,21 +80,11 @@ def test_posts_one_after_the_other_share_one_connection(bodies):
 def test_a_connection_kept_longer_than_kept_for_is_not_used_again(bodies, monkeypatch):
     monkeypatch.setattr(transport_http, "KEPT_FOR", -1.0)
     receiver = Receiver()
-    transport = HttpTransport(receiver.url, Signer("u-lva-1", b"secret-0123456789abcdef"), timeout=5)
-    try:
-        assert all(transport.send(body).delivered for body in bodies)
-    finally:
-        transport.close()
-        receiver.stop()
+    assert delivered(receiver, bodies)
     assert receiver.connections() == 4
 
 
 def test_a_kept_connection_the_receiver_closed_costs_no_failed_attempt(bodies):
     receiver = Receiver(close_after=True)
-    transport = HttpTransport(receiver.url, Signer("u-lva-1", b"secret-0123456789abcdef"), timeout=5)
-    try:
-        assert all(transport.send(body).delivered for body in bodies)
-    finally:
-        transport.close()
-        receiver.stop()
+    assert delivered(receiver, bodies)
     assert len(receiver.posts) == 4 and receiver.connections() == 4
