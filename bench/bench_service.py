@@ -69,14 +69,19 @@ def write_config(directory: Path, *, points=10000, innings=1000, devices='["butt
 
 def max7219_start_config(directory: Path) -> Path:
     """A config for a MAX7219 64x16 counter whose SPI device is a file (``spidev0.0`` beside it),
-    its first frame saved as a previous start saves it: `pocitadlo run` lights it without luma
-    (display.boot_frame); luma's own open then fails (no SPI here) and the service goes on."""
+    its first frame saved and its parse kept as a previous start leaves them (a device's every boot
+    but its first): `pocitadlo run` lights it without luma (display.boot_frame) and without tomllib;
+    luma's own open then fails (no SPI here) and the service goes on."""
     from cli.commands.boot import ErrorCounter, boot_model
+    from config import toml_files
 
     config = write_config(directory, devices='["terminal"]', driver="max7219")
     spidev = directory / "spidev0.0"
     spidev.write_bytes(b"")
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    toml_files.keep_parses_in(str(directory / "data"))     # startup.unit_env's STATE_DIRECTORY
+    toml_files.read(config)
+    toml_files.keep_parses_in(None)
     return config
 
 
