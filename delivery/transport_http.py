@@ -43,6 +43,14 @@ def closed_errors() -> tuple[type[BaseException], ...]:
     return http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError
 
 
+def no_answer_errors() -> tuple[type[BaseException], ...]:
+    """How a request that got no answer fails: an OSError (ssl.SSLError, a timeout, a CA file TLS
+    cannot use among them) or http.client's own."""
+    import http.client
+
+    return OSError, http.client.HTTPException
+
+
 class HttpTransport:
     def __init__(self, url: str, signer: Signer, *, timeout: float = 10.0, ca_file: str | None = None,
                  ssl_context: "ssl.SSLContext | None" = None):
@@ -121,8 +129,6 @@ class HttpTransport:
         connection kept from the previous post when it is fresh, else a new one; the status and
         the answer's bytes (TransportError: none). A kept connection the receiver closed
         meanwhile: the post once more, on a new connection."""
-        import http.client
-
         with self._posting:
             kept, self._kept = self._kept, None
             if kept is not None and time.monotonic() - kept[1] > KEPT_FOR:
@@ -134,18 +140,18 @@ class HttpTransport:
                     return self._over(kept[0], path, body, headers)
                 except closed_errors():
                     kept[0].close()     # closed by the receiver: again below
-                except (OSError, http.client.HTTPException) as exc:
+                except no_answer_errors() as exc:
                     kept[0].close()
-                    raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+                    raise self._no_answer(exc) from None
             connection = None
-            try:                        # (a CA file TLS cannot use: ssl.SSLError, an OSError)
+            try:
                 connection = self._connection()
                 body, headers = signed()
                 return self._over(connection, path, body, headers)
-            except (OSError, http.client.HTTPException) as exc:
+            except no_answer_errors() as exc:
                 if connection is not None:
                     connection.close()
-                raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+                raise self._no_answer(exc) from None
 
     def _over(self, connection: "http.client.HTTPConnection", path: str, body: bytes,
               headers: dict[str, str]) -> tuple[int, bytes]:
@@ -165,19 +171,20 @@ class HttpTransport:
         """One request to the url as given (or to ``path`` on its host); the status, the answer's
         headers and at most ``limit`` bytes of it (TransportError: no answer, or no TLS context:
         a CA file that does not load is said as the delivery's error, not a crash)."""
-        import http.client
-
         conn = None
         try:
             conn = self._connection()
             conn.request(method, path or self._path, body=body, headers=headers)
             response = conn.getresponse()
             return response.status, response.headers, response.read(limit)
-        except (OSError, http.client.HTTPException) as exc:     # ssl.SSLError and timeouts are OSErrors
-            raise TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}") from None
+        except no_answer_errors() as exc:
+            raise self._no_answer(exc) from None
         finally:
             if conn is not None:
                 conn.close()
+
+    def _no_answer(self, exc: BaseException) -> TransportError:
+        return TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}")
 
     def close(self) -> None:
         with self._posting:
