@@ -21,13 +21,13 @@ DATE_TYPES = ("date", "datetime", "time")
 KEEP_AT_MOST = 8        # files: the service reads two (the config, the league file)
 
 _parsed: dict[str, tuple[bytes, Tables]] | None = None     # path -> (bytes, tables): kept or parsed
-_folder: list[str | None] = [None]
+_folder: str | None = None                                  # where they are kept (keep_parses_in)
 
 
 def keep_parses_in(folder: str | None) -> None:
     """Keep parses in ``folder`` (None: in this process only, the default) from now on."""
-    global _parsed
-    _folder[0], _parsed = folder, None
+    global _folder, _parsed
+    _folder, _parsed = folder, None
 
 
 def read(path: str | os.PathLike[str]) -> Tables:
@@ -48,7 +48,7 @@ def read(path: str | os.PathLike[str]) -> Tables:
 
 
 def _place() -> str | None:
-    return os.path.join(_folder[0], KEPT) if _folder[0] else None
+    return os.path.join(_folder, KEPT) if _folder else None
 
 
 def _parses() -> dict[str, tuple[bytes, Tables]]:

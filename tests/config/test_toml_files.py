@@ -21,7 +21,7 @@ LEAGUE = '[league]\nname = "Královédvorská liga"\n'
 @pytest.fixture(autouse=True)
 def new_process(monkeypatch):
     """Each test a process of its own: nothing read yet, nothing kept."""
-    monkeypatch.setattr(toml_files, "_folder", [None])
+    monkeypatch.setattr(toml_files, "_folder", None)
     monkeypatch.setattr(toml_files, "_parsed", None)
 
 
