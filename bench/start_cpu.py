@@ -5,10 +5,10 @@ where the wall-clock figures of bench_service are not (a start waiting for the C
 
 The MAX7219 start of bench_service (its first frame saved, a file standing in for /dev/spidev0.0),
 started as the unit starts it (bench/startup.py: service_command); the time is the child's own CPU
-time when its sd_notify message arrives (/proc/PID/schedstat), the median of ``--runs`` starts; with --before, the same of
-another source tree (e.g. `git archive` of main) beside it, the starts alternating; with --venue,
-the config of a venue's device (a league file, delivery over HTTPS). Runs in the bench venv
-(bench/pi_venv.py).
+time when its sd_notify message arrives (/proc/PID/schedstat), the median of ``--runs`` starts;
+with --before, the same of another source tree (e.g. `git archive` of main) beside it, the starts
+alternating; with --venue, the config of a venue's device (a league file, delivery over HTTPS).
+Runs in the bench venv (bench/pi_venv.py).
 """
 import argparse
 import os
