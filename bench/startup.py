@@ -28,9 +28,12 @@ CONSOLE_SCRIPT = ("import re, sys\nfrom cli.main import main\n"
 def service_command(config: Path, *flags: str, root: Path = ROOT, log_level: str = "WARNING") -> list[str]:
     """`pocitadlo run --config config` as the unit starts it from the source tree ``root``: through
     cli/launcher.py, which install.sh makes bin/pocitadlo (not `python -m cli`, whose runpy the
-    installed service never imports); ``flags``: the interpreter's."""
+    installed service never imports), without site where it runs site itself; ``flags``: the
+    interpreter's."""
     launcher = root / "cli" / "launcher.py"
     script = [str(launcher)] if launcher.exists() else ["-c", CONSOLE_SCRIPT]
+    if launcher.exists() and "deferred_site" in launcher.read_text(encoding="utf-8"):
+        flags = ("-S", *flags)      # as bin/pocitadlo's first line: site runs once the counter is lit
     return [sys.executable, *flags, *script, "run", "--config", str(config), "--log-level", log_level]
 
 

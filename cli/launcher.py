@@ -2,7 +2,7 @@
 before the command line is even parsed (docs/install.md, "Boot ordering").
 
 install.sh writes each version's ``/opt/pocitadlo/VERSION/bin/pocitadlo`` (the unit's ExecStart,
-and what /usr/local/bin/pocitadlo runs for staff) over the one pip made, as three lines calling
+and what /usr/local/bin/pocitadlo runs for staff) over the one pip made, as four lines calling
 ``main`` here. pip's own imports ``re`` first, and argparse builds the parsers (with ``shutil``):
 on a Pi Zero 2 W-class core that is about half of a bare interpreter's start, spent before the
 counter could be lit. For `pocitadlo run` with the unit's arguments (--config, --log-level) this
@@ -10,6 +10,11 @@ reads them as argparse would, lights the counter (cli.commands.run.light: os, fc
 only) and hands both to cli.main, which then runs `run` without argparse; any other argument
 line is left to argparse there (after the counter is lit, for `run`), and every error is reported
 as for any other command. Anything unexpected in the first step leaves the lighting to `run`.
+
+The interpreter starts without ``site`` (``-S`` in the script's first line; the script puts the
+version's site-packages on the path itself): ``site`` — finding the venv, reading its .pth files,
+``sitecustomize`` — is a fifth of a bare interpreter's start, and here it runs once the counter is
+lit (``deferred_site``), so that everything after the frame starts as it would have with it.
 """
 import os
 import sys
@@ -33,7 +38,9 @@ def run_arguments(argv: list[str], defaults: tuple[str, str], levels: tuple[str,
     return found["--config"], found["--log-level"]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, deferred_site: bool = False) -> int:
+    """``deferred_site``: the interpreter was started with -S; ``site.main()`` runs once the
+    counter is lit (before anything else for a command other than `run`)."""
     argv = sys.argv[1:] if argv is None else argv
     lit = args = None
     if argv[:1] == ["run"]:
@@ -51,12 +58,16 @@ def main(argv: list[str] | None = None) -> int:
                     lit = run.light(config)
         except Exception:   # noqa: BLE001 — `run` lights the counter itself and reports what failed
             lit = None
+    if deferred_site:
+        import site
+
+        site.main()
     from cli.main import main as command_line
 
     return command_line(argv, lit=lit, args=args)
 
 
-if __name__ == "__main__":         # python cli/launcher.py … from a checkout (the benches)
+if __name__ == "__main__":         # python [-S] cli/launcher.py … from a checkout (the benches)
     if sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
         sys.path[0] = os.path.dirname(sys.path[0])     # the folder holding cli/, not cli/ itself
-    sys.exit(main())
+    sys.exit(main(deferred_site=bool(sys.flags.no_site)))

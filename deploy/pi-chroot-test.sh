@@ -134,9 +134,11 @@ after_install() {
     [[ -n $(in_root find /opt/pocitadlo/current/ -path '*/cli/__pycache__/*.pyc' -print -quit) ]] || fail "no bytecode"
     local script=$ROOTFS/opt/pocitadlo/current/bin/pocitadlo
     grep -q '^from cli.launcher import main$' "$script" || fail "bin/pocitadlo is not cli/launcher.py's"
-    [[ $(head -n 1 "$script") == "#!/opt/pocitadlo/$(readlink "$ROOTFS/opt/pocitadlo/current")/bin/python" ]] \
-        || fail "bin/pocitadlo does not run its version's python"
-    echo "bin/pocitadlo: cli/launcher.py's, on its version's python"
+    local version; version=/opt/pocitadlo/$(readlink "$ROOTFS/opt/pocitadlo/current")
+    [[ $(head -n 1 "$script") == "#!$version/bin/python -S" ]] || fail "bin/pocitadlo does not run its version's python"
+    grep -qF "sys.path.append('$version/lib/python3.11/site-packages')" "$script" \
+        || fail "bin/pocitadlo does not name its version's site-packages"
+    echo "bin/pocitadlo: cli/launcher.py's, on its version's python, site run after the counter is lit"
 }
 
 verify_unit() {

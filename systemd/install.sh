@@ -210,11 +210,15 @@ install_version() {
 # bin/pocitadlo of the version at $1 (the unit's ExecStart, what staff run): cli/launcher.py's, in
 # place of pip's console script, which imports re before anything and lets argparse build the
 # parsers before `pocitadlo run` can light the counter (half a bare interpreter's start on a Pi).
+# Its interpreter starts without site (-S: a fifth of a bare start), which the launcher runs once
+# the counter is lit; until then the version's site-packages, named here, is all it needs.
 launcher() {
-    local script=$1/bin/pocitadlo
+    local script=$1/bin/pocitadlo packages
     say "   $script: cli/launcher.py's (the counter lit before the command line is read)"
     if [[ $DRY == 1 ]]; then return; fi
-    printf '#!%s\nimport sys\nfrom cli.launcher import main\nsys.exit(main())\n' "$1/bin/python" > "$script.new"
+    packages=$("$1/bin/python" -c 'import sysconfig; print(repr(sysconfig.get_path("purelib")))')
+    printf '#!%s -S\nimport sys\nsys.path.append(%s)\nfrom cli.launcher import main\nsys.exit(main(deferred_site=True))\n' \
+        "$1/bin/python" "$packages" > "$script.new"
     chmod 0755 "$script.new"
     mv -f "$script.new" "$script"
 }

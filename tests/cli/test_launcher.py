@@ -71,6 +71,23 @@ def test_run_is_handed_over_with_its_arguments_and_the_counter_it_lit(config, mo
     assert (args.command, args.config, args.log_level, args.debug, args._run) == ("run", config, "ERROR", False, run.run)
 
 
+@pytest.mark.parametrize("argv, order", [(["run"], ["lit", "site", "cli.main"]), (["replay", "x.jsonl"], ["site", "cli.main"])])
+def test_a_deferred_site_runs_once_the_counter_is_lit_and_before_the_command(config, monkeypatch, argv, order):
+    """bin/pocitadlo's interpreter starts without site (-S): the launcher runs it after the frame,
+    and before cli.main, so the command starts as it would have with it."""
+    import site
+
+    seen = []
+    monkeypatch.setattr(run, "light", lambda path: seen.append("lit"))
+    monkeypatch.setattr(site, "main", lambda: seen.append("site"))
+    monkeypatch.setattr("cli.main.main", lambda argv, lit=None, args=None: seen.append("cli.main") or 0)
+    argv = argv + ["--config", config] if argv == ["run"] else argv
+    assert launcher.main(argv, deferred_site=True) == 0 and seen == order
+    seen.clear()
+    launcher.main(argv)
+    assert "site" not in seen
+
+
 def test_a_first_step_that_fails_leaves_the_lighting_to_run(config, monkeypatch, handed):
     def broken(path):
         raise RuntimeError("a bug in the first step")

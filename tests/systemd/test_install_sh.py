@@ -229,7 +229,12 @@ def test_a_versions_bin_pocitadlo_is_the_launcher_and_runs_every_command(tmp_pat
     done = bash(fake_root, f"launcher {version}")
     assert done.returncode == 0, done.stderr
     script = version / "bin/pocitadlo"
-    assert script.read_text().splitlines()[0] == f"#!{version}/bin/python" and os.access(script, os.X_OK)
+    lines = script.read_text().splitlines()
+    assert lines[0] == f"#!{version}/bin/python -S" and os.access(script, os.X_OK)
+    packages = subprocess.run([str(version / "bin/python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    assert lines[1:] == ["import sys", f"sys.path.append({packages!r})", "from cli.launcher import main",
+                         "sys.exit(main(deferred_site=True))"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     helped = subprocess.run([str(script), "--help"], capture_output=True, text=True, env=env, timeout=60)
     assert helped.returncode == 0 and "run the scoreboard service" in helped.stdout
