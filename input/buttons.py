@@ -1,7 +1,10 @@
-"""Discrete push buttons on GPIO, one key name per button (gpiozero ``Button``).
+"""Discrete push buttons on GPIO, one key name per button (gpiozero ``DigitalInputDevice``).
 
 Bounce is filtered by ``input.debounce`` (gpiozero's mock pins ignore ``bounce_time``, and one
 debouncer for every device keeps behaviour the same), so the buttons are created without it.
+Long presses are the debouncer's too, which is why a button is not gpiozero's ``Button``: that
+one starts a thread per button for its own long press, waking ten times a second while idle and
+once more at every press, each a wake-up competing with the key's own handling.
 """
 import time
 
@@ -12,16 +15,16 @@ class Buttons:
     def __init__(self, pins, *, pull_up: bool = True, clock=time.monotonic, pin_factory=None,
                  name: str = "buttons"):
         """``pins``: (key name, BCM pin) pairs."""
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self.name, self.clock = name, clock
         self._buttons = []
         self._callback = None
         try:
             for key, pin in pins:
-                button = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
-                button.when_pressed = self._handler(key, True)
-                button.when_released = self._handler(key, False)
+                button = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
+                button.when_activated = self._handler(key, True)
+                button.when_deactivated = self._handler(key, False)
                 self._buttons.append(button)
         except Exception:
             self.close()

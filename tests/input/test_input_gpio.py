@@ -1,5 +1,6 @@
 """The 4x4 matrix keypad and discrete buttons on gpiozero's MockFactory pins."""
 import queue
+import threading
 
 import pytest
 from gpiozero import Device
@@ -205,6 +206,17 @@ def test_buttons_report_press_and_release(factory):
     assert got == [DeviceStatus("buttons", True, "GPIO buttons"),
                    KeyEvent("enter", True, 3.0, "buttons"), KeyEvent("enter", False, 3.0, "buttons"),
                    KeyEvent("1", True, 3.0, "buttons")]
+
+
+def test_buttons_start_no_thread(factory):
+    """No busy loop: a button waits for its pin's edges; long presses are the debouncer's (gpiozero's
+    Button would start a thread per button for its own, waking ten times a second)."""
+    before = set(threading.enumerate())
+    buttons = Buttons((("1", 17), ("0", 22), ("enter", 25)), pin_factory=factory)
+    try:
+        assert set(threading.enumerate()) - before == set()
+    finally:
+        buttons.close()
 
 
 def test_bouncing_button_through_the_referee_scores_once(factory):
