@@ -94,6 +94,7 @@ class BitmapFont:
         self._widths: dict[str | None, int] = {}
         self._texts: dict[str, _Text] = {}      # see draw
         self._text_widths: dict[str, int] = {}
+        self._fits: dict[tuple[str, int], str] = {}
 
     def _resolve(self, ch: str) -> str | None:
         """The glyph drawn for ``ch`` (worked out once per character: a frame asks many times)."""
@@ -170,8 +171,13 @@ class BitmapFont:
 
     def fit(self, text: str, width: int) -> str:
         """``text`` shortened to fit ``width`` pixels (dropping letters from the end, and the spaces
-        left at the end with them). One pass over the letters that fit, so a long text (a venue's
-        name of thousands of letters) costs no more than the width allows."""
+        left at the end with them); kept, as widths are, for the frames that write it again."""
+        return _kept(self._fits, (text, width), self._fit)
+
+    def _fit(self, asked: tuple[str, int]) -> str:
+        """One pass over the letters that fit, so a long text (a venue's name of thousands of
+        letters) costs no more than the width allows."""
+        text, width = asked
         used = glyphs = end = 0         # end: the longest start that fits and ends in no space
         for n, ch in enumerate(text, start=1):
             glyph = self._glyph_width(self._resolve(ch))
@@ -200,11 +206,11 @@ def _whole(placed: list, width: int) -> Image.Image:
     return image
 
 
-def _kept(cache: dict, text: str, make):
-    """``make(text)``, kept in ``cache`` for the next frames (the TEXTS_KEPT latest texts)."""
-    found = cache.get(text)
+def _kept(cache: dict, key, make):
+    """``make(key)``, kept in ``cache`` for the next frames (the TEXTS_KEPT latest texts)."""
+    found = cache.get(key)
     if found is None:
-        found = cache[text] = make(text)
+        found = cache[key] = make(key)
         if len(cache) > TEXTS_KEPT:
             del cache[next(iter(cache))]        # the oldest
     return found

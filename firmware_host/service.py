@@ -81,7 +81,9 @@ class Service:
         self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
         self.after_display: Callable[[], None] | None = None    # called once the counter is up (after READY)
         self.after_ready: Callable[[], None] | None = None      # called once READY=1 is said
-        self.queue: queue.Queue = queue.Queue()
+        # SimpleQueue: one lock in C, where Queue's Python Condition has the woken loop take its
+        # mutex again after the poster's notify (more of a slow core's time between key and frame)
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
         self._fault_screen = False

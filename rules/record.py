@@ -53,7 +53,11 @@ def crc_of(obj: JSONObject) -> str:
 
 def _checksum(body: JSONObject) -> str:
     """The checksum of a line's object already without ``crc``."""
-    return "%08x" % zlib.crc32(canonical(body).encode("utf-8"))
+    return _text_checksum(canonical(body))
+
+
+def _text_checksum(text: str) -> str:
+    return "%08x" % zlib.crc32(text.encode("utf-8"))
 
 
 def _without_crc(obj: JSONObject) -> JSONObject:
@@ -65,11 +69,13 @@ def _without_crc(obj: JSONObject) -> JSONObject:
 
 
 def encode_line(obj: JSONObject, *, checksum: bool = False) -> str:
-    """A record line, newline included; with ``checksum`` a ``crc`` key is appended."""
-    body = _without_crc(obj)
-    if checksum:
-        body["crc"] = crc_of(body)
-    return canonical(body) + "\n"
+    """A record line, newline included; with ``checksum`` a ``crc`` key is appended — to the text
+    the checksum was taken of, which is encoded once (a journal line on the way to its frame)."""
+    text = canonical(_without_crc(obj))
+    if not checksum:
+        return text + "\n"
+    item = f'"crc":"{_text_checksum(text)}"'
+    return f"{text[:-1]}{',' if len(text) > 2 else ''}{item}}}\n"
 
 
 def parse_json(text: str | bytes) -> Any:

@@ -7,6 +7,7 @@ geometry follows the counter's size. The game screens are here; the text screens
 * 32 px and more (128x32 …): scores above a row of names; facts in the middle column.
 """
 from dataclasses import dataclass
+from functools import cached_property
 
 from display import fonts
 from display.layouts.base import Layout
@@ -19,24 +20,25 @@ _TINY_GAP = 2   # 8-px counters: blank columns between a score and the fact besi
 
 @dataclass(frozen=True)
 class Geometry:
+    """The counter's proportions; each worked out once (a frame asks for them a few dozen times)."""
     width: int
     height: int
 
-    @property
+    @cached_property
     def tiny(self) -> bool:
         return self.height < 16
 
-    @property
+    @cached_property
     def names(self) -> bool:
         return self.height >= 32
 
-    @property
+    @cached_property
     def digit_height(self) -> int:
         if self.tiny:
             return 7                  # row 7 underlines the player at the table
         return self.height - 8 if self.names else self.height
 
-    @property
+    @cached_property
     def digit_width(self) -> int:
         if self.tiny:
             return 3

@@ -25,7 +25,7 @@ from rules.carom.errors import (
     SeriesRunning,
     UnknownCommand,
 )
-from rules.carom.figures import average, average_text, team_points
+from rules.carom.figures import average, average_text, points_average_text, team_points
 from rules.carom.state import PLAYERS, CaromState, Settings
 from rules.core import JSONObject
 from rules.errors import HeaderError
@@ -155,7 +155,7 @@ def _player_summary(state: CaromState, player: str, result: str | None) -> JSONO
         "points": state.points(player),
         "innings": len(series),
         "best_series": max(series, default=0),
-        "average": average_text(average(sum(series), len(series))),
+        "average": points_average_text(sum(series), len(series)),
         "series": list(series),
         "team_points": team_points(result, player),
     }

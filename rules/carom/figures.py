@@ -18,7 +18,16 @@ def average(points: int, innings: int) -> Fraction:
 
 def average_text(value: Fraction) -> str:
     """Three decimals, truncated not rounded, as carom federations print it: 40/3 → "13.333"."""
-    thousandths = (value.numerator * 1000) // value.denominator   # floor = truncation for ≥ 0
+    return _thousandths_text((value.numerator * 1000) // value.denominator)   # floor = truncation for ≥ 0
+
+
+def points_average_text(points: int, innings: int) -> str:
+    """``average_text(average(points, innings))`` without building the fraction: the counter's
+    summary says both players' averages after every stroke."""
+    return _thousandths_text(points * 1000 // innings if innings else 0)
+
+
+def _thousandths_text(thousandths: int) -> str:
     return f"{thousandths // 1000}.{thousandths % 1000:03d}"
 
 

@@ -194,7 +194,9 @@ def test_a_font_keeps_only_the_latest_texts():
     for n in range(fonts.TEXTS_KEPT + 50):
         font.draw(ImageDraw.Draw(Image.new("1", (400, 1))), (0, 0), "1" * (n % 300 + 1), 1)
         font.width(str(n))
+        font.fit(str(n), n % 7)
     assert len(font._texts) <= fonts.TEXTS_KEPT and len(font._text_widths) <= fonts.TEXTS_KEPT
+    assert len(font._fits) <= fonts.TEXTS_KEPT
 
 
 def test_fit_shortens_to_the_width():
@@ -218,10 +220,22 @@ def test_fit_gives_the_longest_start_that_fits(text, width):
     assert font.fit(text, width) == fit_by_letters(font, text, width)
 
 
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.text(alphabet="ab Ř\t☃.1", max_size=12), min_size=1, max_size=4),
+       widths=st.lists(st.integers(0, 40), min_size=1, max_size=3))
+def test_a_kept_fit_is_the_fit_made_anew(texts, widths):
+    """Frame after frame the same texts are fitted to the same widths: the kept answer is the one a
+    font that never fitted them gives, whatever else was fitted between."""
+    kept, fresh = fonts.text_font(), fonts.text_font.__wrapped__
+    for text in texts * 2:
+        for width in widths:
+            assert kept.fit(text, width) == fresh().fit(text, width)
+
+
 def test_fit_of_a_long_text_measures_each_letter_at_most_once(monkeypatch):
     """A venue of 20,000 letters took the first frame 100 s: fitting measured the whole text
     again after every letter dropped. Now the work grows with the letters that fit, at most."""
-    font = fonts.text_font()
+    font = fonts.text_font.__wrapped__()         # one that has not fitted (and kept) this text yet
     measured = []
     glyph_width = font._glyph_width
     monkeypatch.setattr(font, "_glyph_width", lambda ch: measured.append(ch) or glyph_width(ch))

@@ -3,8 +3,11 @@ from fractions import Fraction
 
 import pytest
 from carom_helpers import board, command, players, refused
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.carom.core import CAROM, CaromState, Settings, parse_header
+from rules.carom.figures import average, average_text, points_average_text
 from rules.errors import HeaderError
 
 
@@ -287,6 +290,12 @@ def test_average_with_no_innings_is_zero():
     """RULES 1.5: 0 innings → 0.000."""
     b = board("10 10")
     assert players(b)["a"]["average"] == "0.000" and CAROM.average(b.state, "a") == 0
+
+
+@given(st.integers(0, 10**6), st.integers(0, 5000))
+def test_the_summary_average_text_is_the_text_of_the_exact_average(points, innings):
+    """RULES 1.5: the summary's text, made without the fraction, is the fraction's text."""
+    assert points_average_text(points, innings) == average_text(average(points, innings))
 
 
 def test_team_points_are_null_while_the_partie_goes_on():

@@ -38,6 +38,16 @@ def test_checksum_and_command_of_any_line_keep_the_key_order(obj):
     assert list(obj.items()) == line
 
 
+@settings(max_examples=200, deadline=None)
+@given(LINES)
+def test_a_checked_line_is_its_object_without_crc_and_the_crc_last(obj):
+    """encode_line appends "crc" to the text it took the checksum of: the line is the canonical
+    JSON of the object without "crc", with "crc" added as the last key (the empty object too)."""
+    body = {k: v for k, v in obj.items() if k != "crc"}
+    assert encode_line(obj, checksum=True) == canonical({**body, "crc": crc_of(body)}) + "\n"
+    assert encode_line(obj) == canonical(body) + "\n"
+
+
 def loaded(parse, text):
     try:
         return parse(text)
