@@ -1,13 +1,14 @@
 """Time from a state change to the frame handed to the device (a script, not a test).
 
-For each counter: luma's real max7219 driver (its byte packing included) over luma's no-op
-serial interface — everything but the SPI transfer itself — and the 7-segment board on the same
-driver. Each iteration shows a new carom state (points and series change, as after a stroke), so
-every call renders, compares and pushes one frame.
+For each counter: the real max7219 driver (luma's, with pocitadlo's byte packing:
+display.max7219_packing) over luma's no-op serial interface — everything but the SPI transfer
+itself — and the 7-segment board on the same driver. Each iteration shows a new carom state
+(points and series change, as after a stroke), so every call renders, compares and pushes one frame.
 
-Beside each counter, the floor: luma's bare ``device.display(image)`` of a ready image on the same
-driver (what any luma program pays per frame); ``--pi-class`` runs everything again on a slowed core
-(bench/pi_class.py) and prints the ratios to the baseline of the same run.
+Beside each counter, the floor: the driver's bare ``device.display(image)`` of a ready image
+(luma's own packing, pixel by pixel, took about 5 times as long before issue 27); ``--pi-class``
+runs everything again on a slowed core (bench/pi_class.py) and prints the ratios to the baseline
+of the same run.
 
     .venv/bin/python bench/bench_display.py [ITERATIONS] [--pi-class [--slowdown 12]]
 """
@@ -74,7 +75,7 @@ def measure(settings: DisplaySettings, models: list[dict]) -> tuple[list[float],
 
 
 def bare(settings: DisplaySettings, count: int) -> list[float]:
-    """Wall-clock milliseconds of luma's own ``display()`` of a ready image, alternating two images."""
+    """Wall-clock milliseconds of the driver's ``display()`` of a ready image, alternating two images."""
     device = open_device(settings, serial_interface=noop())
     images = [Image.new(device.mode, device.size), Image.new(device.mode, device.size, "white")]
     wall = []

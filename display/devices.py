@@ -71,7 +71,7 @@ def _spi(settings, serial_interface):
 
 
 def _max7219(settings, *, serial_interface=None, adopt=False, **_):
-    from luma.led_matrix.device import max7219
+    from display.max7219_packing import Max7219 as max7219
 
     serial = _Adopting(_spi(settings, serial_interface)) if adopt else _spi(settings, serial_interface)
     if settings.is_segment:
@@ -225,7 +225,7 @@ def preload(settings) -> None:
             pass
 
 
-_MAX7219_MODULES = ("luma.core.interface.serial", "luma.led_matrix.device")
+_MAX7219_MODULES = ("luma.core.interface.serial", "luma.led_matrix.device", "display.max7219_packing")
 _EMULATOR_MODULES = ("luma.emulator.device",)
 _DRIVERS = {    # driver: its opener, and the modules it imports (``preload`` imports them off the loop)
     "max7219": (_max7219, _MAX7219_MODULES), "sevensegment": (_max7219, _MAX7219_MODULES),
