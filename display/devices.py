@@ -71,14 +71,14 @@ def _spi(settings, serial_interface):
 
 
 def _max7219(settings, *, serial_interface=None, adopt=False, **_):
-    from display.max7219_packing import Max7219 as max7219
+    from display.max7219_packing import Max7219  # luma's driver, its frames packed faster
 
     serial = _Adopting(_spi(settings, serial_interface)) if adopt else _spi(settings, serial_interface)
     if settings.is_segment:
         # One MAX7219 drives 8 digits; its "image" is 8 columns (digits) x 8 rows (segments).
-        device = max7219(serial, cascaded=settings.digits // 8, contrast=settings.contrast)
+        device = Max7219(serial, cascaded=settings.digits // 8, contrast=settings.contrast)
     else:
-        device = max7219(serial, width=settings.width, height=settings.height, rotate=settings.rotate,
+        device = Max7219(serial, width=settings.width, height=settings.height, rotate=settings.rotate,
                          block_orientation=settings.block_orientation,
                          blocks_arranged_in_reverse_order=settings.blocks_arranged_in_reverse_order,
                          contrast=settings.contrast)
