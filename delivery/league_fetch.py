@@ -12,13 +12,13 @@ from urllib.parse import urlencode, urljoin
 
 from delivery.transport_http import HttpTransport
 from wire.answer import Answer, TransportError
-from wire.league_answer import MAX_ANSWER, LeagueAnswer, Unverified, verify_answer
 from wire.signing import Signed, Signer
 
 if TYPE_CHECKING:
     import http.client
 
     from delivery.settings import SyncSettings
+    from wire.league_answer import LeagueAnswer
 
 CLOCK_OFF = 60          # seconds: a 401 with the receiver's time this far off ours means our clock is wrong
 
@@ -50,7 +50,10 @@ class LeagueFetcher:
     def signer(self) -> Signer:
         return self.transport.signer
 
-    def fetch(self) -> LeagueAnswer:
+    def fetch(self) -> "LeagueAnswer":
+        """(wire.league_answer, the league document's checks: imported at the first fetch, after READY)"""
+        from wire.league_answer import MAX_ANSWER, Unverified, verify_answer
+
         status, request, headers, data = self._ask()
         server_time = Answer.from_json(status, data).server_time if status == 401 else None
         if server_time is not None and abs(server_time - self.signer.now()) > CLOCK_OFF:
@@ -72,6 +75,8 @@ class LeagueFetcher:
             raise FetchFailed(str(exc)) from None
 
     def _ask(self) -> "tuple[int, Signed, http.client.HTTPMessage, bytes]":
+        from wire.league_answer import MAX_ANSWER
+
         request = self.signer.sign(b"")
         try:
             status, headers, data = self.transport.exchange("GET", None, request.headers(), limit=MAX_ANSWER + 1)

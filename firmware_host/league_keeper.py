@@ -24,11 +24,14 @@ import json
 import logging
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from delivery.fsync import write_durably
 from firmware_host.league import League, league_from_document, same_venue
-from wire.league_answer import LeagueAnswer, Unverified, verify_cached
 from wire.signing import Signed
+
+if TYPE_CHECKING:
+    from wire.league_answer import LeagueAnswer
 
 log = logging.getLogger("pocitadlo.league")
 
@@ -82,6 +85,7 @@ class LeagueKeeper:
     def refresh(self) -> bool:
         """One fetch: True when a verified league for this venue is now in force (and cached)."""
         from delivery.league_fetch import FetchFailed  # http.client, ssl: in the fetch's thread, not at start
+        from wire.league_answer import Unverified
 
         if self._monotonic is not None:
             self._last_try = self._monotonic()
@@ -126,11 +130,14 @@ class LeagueKeeper:
             self._wake.clear()
 
     # -- the cache ------------------------------------------------------------------
-    def _read_cache(self) -> LeagueAnswer | None:
+    def _read_cache(self) -> "LeagueAnswer | None":
         try:
             with open(self.cache_path, "rb") as fh:
-                signed = Signed.from_json(json.loads(fh.read().decode("utf-8")))
-            answer = verify_cached(signed, secret=self._secret, device=self.device)
+                data = fh.read()
+            from wire.league_answer import verify_cached  # the league document's checks: for a cache there
+
+            answer = verify_cached(Signed.from_json(json.loads(data.decode("utf-8"))), secret=self._secret,
+                                   device=self.device)
             self._check_venue(answer)
         except FileNotFoundError:
             return None
@@ -139,8 +146,10 @@ class LeagueKeeper:
             return None
         return answer
 
-    def _check_venue(self, answer: LeagueAnswer) -> None:
+    def _check_venue(self, answer: "LeagueAnswer") -> None:
         """The answer is for this device's venue and, when it names its competition, its game."""
+        from wire.league_answer import Unverified
+
         if not same_venue(answer.venue, self.venue):
             raise Unverified(f"the receiver sent the league of {answer.venue!r}, this device is at {self.venue!r} "
                              "([device] venue; pocitadlo server add-device --venue)")

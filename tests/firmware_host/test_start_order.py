@@ -167,9 +167,10 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
 # imported where they are needed, after READY: a retry's jitter, a match's draw, an average, an error
 # message, a [live] bind address other than the default; the outbox and the start need no pathlib,
 # tempfile or argparse, and a config parsed at an earlier start no tomllib (issue 27: each one
-# ~1-3 ms of a PC's CPU, ten times that on a Pi's core)
+# ~1-3 ms of a PC's CPU, ten times that on a Pi's core); the checks of a league document fetched
+# from the receiver (or cached by an earlier fetch) where there is one, at the fetch after READY
 LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
-         "hashlib", "tomllib")
+         "hashlib", "tomllib", "wire.league_answer", "wire.league")
 
 
 # a venue's device: its league file (fixtures with TOML dates), delivering to the league's receiver
