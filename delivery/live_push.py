@@ -7,14 +7,14 @@ bursts of keys coalesce to the last state. A failed post is dropped, never retri
 the durable outbox is for records only. After a failure nothing is posted for ``pause`` seconds
 (a refused device must not spend the rate limit its records share); then the latest state goes.
 """
-import logging
 import threading
 from typing import Protocol
 from urllib.parse import urljoin
 
+from delivery.logs import Logger
 from wire.answer import TransportError
 
-log = logging.getLogger("pocitadlo.sync")
+log = Logger("pocitadlo.sync")
 
 INTERVAL = 0.25        # seconds between posts: at most 4 a second
 TIMEOUT = 2.0          # seconds for one post (connect + answer)

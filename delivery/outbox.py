@@ -16,7 +16,6 @@ delivery and ``mark_delivered`` only causes a resend, which the receiver answers
 import contextlib
 import itertools
 import json
-import logging
 import os
 import re
 from collections.abc import Iterator
@@ -26,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from clock import SystemClock
 from delivery.fsync import replace_with, sync_directory
+from delivery.logs import Logger
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from wire.signing import Signer
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)
 
 KINDS = ("partie", "match")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")

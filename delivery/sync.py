@@ -14,7 +14,6 @@ receiver's own word, transport_http) marks the item delivered. A final refusal
 (400, 409, 413, 422) sets the item aside in outbox/held (kept, listed, never deleted) so one bad
 item does not block the rest; anything else (401, 5xx, no answer) is retried.
 """
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from clock import Clock, SystemClock
+from delivery.logs import Logger
 from delivery.outbox import Item
 from wire.answer import Answer, TransportError
 from wire.signing import Signer
@@ -29,7 +29,7 @@ from wire.signing import Signer
 if TYPE_CHECKING:
     from delivery.settings import SyncSettings
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)
 
 BATCH = 16                  # items at most in one request (a backlog after an outage)
 BATCH_BYTES = 256 * 1024    # ... and their bodies within this (the receiver takes 1 MiB a request)

@@ -17,13 +17,13 @@ at the first request, in the sync thread: the service builds its transport befor
 those cost ~70 ms of a PC's CPU — about a second on a Pi Zero 2 W-class core.
 """
 import json
-import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from delivery.logs import Logger
 from wire.answer import Answer, TransportError
 from wire.signing import Signer
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import http.client
     import ssl
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)
 
 KEPT_FOR = 2.0      # seconds a connection is kept for the next post
 

@@ -5,14 +5,14 @@ deadline it returned comes; time is injected (``now`` in seconds, any monotonic 
 loop sleeps until the next deadline instead of polling, and tests need no real clock.
 Blinking, pages on small counters and transient messages all run off that one deadline.
 """
-import logging
 
+from delivery.logs import Logger
 from display.devices import DisplayFault
 from display.layouts import layout_for
 from display.scene import Scene, choices
 from display.text import texts
 
-log = logging.getLogger(__name__)
+log = Logger(__name__)
 
 _MODEL_FAULTS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 

@@ -1,9 +1,10 @@
 """The counter kept going through display faults: scoring never waits for the LEDs."""
-import logging
 import threading
 from typing import Any, Callable, Protocol
 
-log = logging.getLogger("pocitadlo.display")
+from delivery.logs import Logger
+
+log = Logger("pocitadlo.display")
 
 
 class Display(Protocol):

@@ -34,15 +34,15 @@ A journal file of a partie is that partie's record (header line + command lines)
 ``pocitadlo replay`` reads it as is.
 """
 import json
-import logging
 import os
 from dataclasses import dataclass, field
 
 from delivery.fsync import sync_directory
+from delivery.logs import Logger
 from rules.errors import RecordError
 from rules.record import decode_line, encode_line
 
-log = logging.getLogger("pocitadlo.journal")
+log = Logger("pocitadlo.journal")
 
 MIRROR_DAMAGE = 4       # bytes a damaged last copy may differ by and still be read as that copy's mirror
 

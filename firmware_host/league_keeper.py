@@ -21,19 +21,19 @@ Precedence — the newest verified source:
 Delete the cache file to go back to league.toml while the receiver cannot be reached.
 """
 import json
-import logging
 import os
 import threading
 from typing import TYPE_CHECKING
 
 from delivery.fsync import write_durably
+from delivery.logs import Logger
 from firmware_host.league import League, league_from_document, same_venue
 from wire.signing import Signed
 
 if TYPE_CHECKING:
     from wire.league_answer import LeagueAnswer
 
-log = logging.getLogger("pocitadlo.league")
+log = Logger("pocitadlo.league")
 
 CACHE = "league-cache.json"
 SETUP_REFRESH = 600.0      # seconds: opening the setup menu fetches again when the last try is older

@@ -7,17 +7,17 @@ night journal back and reopens the partie in play; a partie file whose header th
 refuses is set aside as ``.unreadable``. A closed match's files move to
 ``archive/<time>-<n>/`` so the next match starts with an empty journal.
 """
-import logging
 import os
 
 from delivery.fsync import sync_directory
+from delivery.logs import Logger
 from firmware_host.journal import Journal
 from rules import night as rules_night
 from rules.board import Board
 from rules.errors import RuleError
 from rules.record import encode_line, strip_meta
 
-log = logging.getLogger("pocitadlo.night")
+log = Logger("pocitadlo.night")
 
 
 # Zeros kept ahead of a partie's lines (about 120 strokes): a stroke then overwrites blocks the

@@ -12,18 +12,18 @@ A record command is journalled and fsync'd by the night before ``show`` draws it
 is called right after, which is what the crash tests and the benchmark listen to.
 """
 import gc
-import logging
 import queue
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from delivery.logs import Logger
 from firmware_host.display_link import DisplayLink
 from input.events import DeviceStatus
 from input.messages import keypad_fault_text, storage_text
 from rules.errors import RuleError
 
-log = logging.getLogger("pocitadlo.service")
+log = Logger("pocitadlo.service")
 
 IDLE_WAKE = 60.0          # seconds: the longest sleep when nothing at all is due
 

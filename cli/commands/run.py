@@ -12,6 +12,7 @@ then — only when a frame reached a display; else STATUS=counter dark and why (
 /dev/spidevX.Y and how to switch SPI on).
 """
 import os
+import sys
 import time
 
 from cli import dataclass_bytecode
@@ -21,6 +22,7 @@ HELP = "run the scoreboard service (keypad → rule core → journal → counter
 DEFAULT_CONFIG = "/etc/pocitadlo/config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_LOG_LEVEL = "INFO"
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 CONFIG_POLL = 3.0            # seconds between looks at a broken config file
 BUILT = "scoring, counter built"            # STATUS once the counter is up too (after READY)
 
@@ -55,13 +57,13 @@ def run(args, lit: tuple | None = None) -> int:
     if lit is None or lit[1].path != args.config:
         lit = light(args.config)
     notifier, early, model, raw = lit
-    setup_logging(args.log_level)
+    setup_logging(args.log_level, now=not raw)      # a chain lit raw: at the first record, or the counter's build
     if raw:
-        service_log().info(LIT)
+        _log_lit(args.log_level)
     dataclass_bytecode.install()            # before the first dataclass: compiled at install, not now
     if not raw:                             # through luma (a chain lit raw: taken over after READY)
         if early.show(model):
-            _say_lit(notifier)
+            _say_lit(notifier, args.log_level)
         else:
             _say_dark(notifier, early.fault)
         early.remember(model)               # for the next start's light_raw
@@ -76,9 +78,20 @@ def run(args, lit: tuple | None = None) -> int:
                  light=lambda: early.hand_over(config.parts["display"]) if early.show(model) else None)
 
 
-def _say_lit(notifier) -> None:
+def _say_lit(notifier, level: str) -> None:
     notifier.status(LIT)
-    service_log().info(LIT)    # `journalctl -b -o short-monotonic` gives its time since power-on
+    _log_lit(level)
+
+
+def _log_lit(level: str) -> None:
+    """The lit counter's line in the log (`journalctl -b -o short-monotonic` gives its time since
+    power-on): the one line of a start that goes well before READY=1, so written as logging would
+    write it at ``level`` (setup_logging) without importing logging, unless something did already."""
+    if "logging" in sys.modules:
+        service_log().info(LIT)
+    elif LOG_LEVELS.index(level) <= LOG_LEVELS.index("INFO") and sys.stderr is not None:
+        sys.stderr.write(LOG_FORMAT % {"levelname": "INFO", "name": "pocitadlo", "message": LIT} + "\n")
+        sys.stderr.flush()
 
 
 def _say_dark(notifier, why) -> None:
@@ -87,10 +100,18 @@ def _say_dark(notifier, why) -> None:
     service_log().error("%s: %s; scoring goes on, the display is retried", DARK, why)
 
 
-def setup_logging(level: str) -> None:
-    import logging
+def setup_logging(level: str, *, now: bool = True) -> None:
+    """Logging at ``level``: set up ``now``, or at the service's first record (delivery.logs)."""
+    from delivery import logs
 
-    logging.basicConfig(level=getattr(logging, level), format="%(levelname)s %(name)s: %(message)s")
+    def setup():
+        import logging
+
+        logging.basicConfig(level=getattr(logging, level), format=LOG_FORMAT)
+
+    logs.set_up(setup)
+    if now:
+        logs.ensure()
 
 
 def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep, show_error=None,
@@ -243,6 +264,9 @@ def display_link(settings, counter=None, *, stream=None, build=False, adopt=Fals
         return lit.pop() if lit else open_device(settings, stream=stream, adopt=adopting.pop() if adopting else False)
 
     def make():
+        from delivery.logs import ensure
+
+        ensure()                        # logging set up before luma and Pillow, which log through it
         from display.counter import Counter
 
         built = Counter(None, settings)

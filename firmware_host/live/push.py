@@ -4,13 +4,13 @@ An observer of the service (after the frame went to the counter, like the live p
 model's live view becomes a small signed snapshot (wire.live) handed to a LivePusher, whose own
 thread posts the latest a few times a second at most and drops it when the receiver is away.
 """
-import logging
 
 from delivery.live_push import LivePusher, live_url
+from delivery.logs import Logger
 from firmware_host.live.state import live_view, match_context
 from wire.live import snapshot
 
-log = logging.getLogger("pocitadlo.live")
+log = Logger("pocitadlo.live")
 
 
 class SnapshotFeed:

@@ -11,10 +11,10 @@ lags (hub.Client), a viewer whose socket takes no data for ``write_deadline`` se
 One client (address) holds at most PER_CLIENT event streams; a new stream past that, or past
 ``max_clients``, ends the idlest stream (its own, or of all: wire/streams.py) instead of a 503.
 """
-import logging
 import threading
 from typing import TYPE_CHECKING
 
+from delivery.logs import Logger
 from firmware_host.live import http
 from firmware_host.live.hub import QUEUE_LIMIT, Client, Hub
 from firmware_host.live.state import live_view
@@ -23,7 +23,7 @@ from wire.streams import Streams
 if TYPE_CHECKING:
     import asyncio
 
-log = logging.getLogger("pocitadlo.live")
+log = Logger("pocitadlo.live")
 
 HEADER_LIMIT = 8192
 HEARTBEAT = 20.0

@@ -116,7 +116,7 @@ def first_status(config, *, entry="cli.main", flags=(), **env_vars) -> dict:
     env = dict(os.environ, PYTHONPATH=os.getcwd(), **env_vars)
     out = subprocess.run([sys.executable, *flags, "-c", PROBE_STATUS.replace("ENTRY", entry), str(config)],
                          capture_output=True, text=True, env=env, timeout=60)
-    return json.loads(out.stdout)
+    return {**json.loads(out.stdout), "log": out.stderr}
 
 
 def max7219_config(tmp_path, venue="U Lva"):
@@ -148,7 +148,7 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
     """With the state directory systemd gives the unit (StateDirectory=), the first start keeps
     its parse of the config there; the next, the file unchanged, lights the counter without
     parsing it again. Neither imports logging before (issue 27: each ~10 ms of a PC's CPU), nor
-    hashlib before READY."""
+    before READY, where the log has the lit counter's line all the same; nor hashlib."""
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     spidev.write_bytes(b"")
     ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
@@ -159,6 +159,8 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
     assert "logging" not in first["modules"] and "tomllib" in first["modules"]
     assert "logging" not in second["modules"] and "tomllib" not in second["modules"]
     assert second["ready"] == "scoring"
+    assert first["log"] == second["log"] == "INFO pocitadlo: counter lit, starting\n"
+    assert "logging" not in second["modules_at_ready"]
     assert (state / "boot-config.marshal").is_file()
     # nothing is signed before a key is taken: OpenSSL's hashlib (hmac, secrets) comes after READY
     assert [m for m in ("hashlib", "_hashlib", "hmac", "secrets") if m in second["modules_at_ready"]] == []
@@ -168,9 +170,10 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
 # message, a [live] bind address other than the default; the outbox and the start need no pathlib,
 # tempfile or argparse, and a config parsed at an earlier start no tomllib (issue 27: each one
 # ~1-3 ms of a PC's CPU, ten times that on a Pi's core); the checks of a league document fetched
-# from the receiver (or cached by an earlier fetch) where there is one, at the fetch after READY
+# from the receiver (or cached by an earlier fetch) where there is one, at the fetch after READY;
+# logging at the first record or right after READY (delivery.logs)
 LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
-         "hashlib", "tomllib", "wire.league_answer", "wire.league")
+         "hashlib", "tomllib", "wire.league_answer", "wire.league", "logging")
 
 
 # a venue's device: its league file (fixtures with TOML dates), delivering to the league's receiver
