@@ -171,9 +171,10 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
 # tempfile or argparse, and a config parsed at an earlier start no tomllib (issue 27: each one
 # ~1-3 ms of a PC's CPU, ten times that on a Pi's core); the checks of a league document fetched
 # from the receiver (or cached by an earlier fetch) where there is one, at the fetch after READY;
-# logging at the first record or right after READY (delivery.logs)
+# logging at the first record or right after READY (delivery.logs); inspect (with ast, dis and
+# tokenize), which dataclasses imports for a class without a docstring only (cli.lean_dataclasses)
 LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
-         "hashlib", "tomllib", "wire.league_answer", "wire.league", "logging")
+         "hashlib", "tomllib", "wire.league_answer", "wire.league", "logging", "inspect", "ast", "dis", "tokenize")
 
 
 # a venue's device: its league file (fixtures with TOML dates), delivering to the league's receiver
