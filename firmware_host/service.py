@@ -11,8 +11,8 @@ makes it a command, a menu action or a chosen night item; the night journals and
 A record command is journalled and fsync'd by the night before ``show`` draws it; ``on_durable``
 is called right after, which is what the crash tests and the benchmark listen to.
 """
+import _queue  # SimpleQueue: queue.py's Queue (with heapq, for its PriorityQueue) is not needed
 import gc
-import queue
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -81,9 +81,10 @@ class Service:
         self.observers: list[Callable[[dict], None]] = []   # told each model after the counter drew it
         self.after_display: Callable[[], None] | None = None    # called once the counter is up (after READY)
         self.after_ready: Callable[[], None] | None = None      # called once READY=1 is said
-        # SimpleQueue: one lock in C, where Queue's Python Condition has the woken loop take its
-        # mutex again after the poster's notify (more of a slow core's time between key and frame)
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        # SimpleQueue (the C module's: queue.py is not imported at start): one lock in C, where
+        # Queue's Python Condition has the woken loop take its mutex again after the poster's notify
+        # (more of a slow core's time between key and frame)
+        self.queue: _queue.SimpleQueue = _queue.SimpleQueue()
         self.running = False
         self.faults: dict[str, str] = {}       # input device -> why it is missing
         self._fault_screen = False
@@ -123,7 +124,7 @@ class Service:
             while self.running:
                 try:
                     event = self.queue.get(timeout=self._timeout())
-                except queue.Empty:
+                except _queue.Empty:
                     event = None
                 if self.display.take_built(self.clock()) and self.after_display is not None:
                     self.after_display()

@@ -376,7 +376,7 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
     ``stop_on_end``: a Stop event posted when a keypad's input ends (the emulator's "q");
     ``observe``: service → a callback told each new screen model (the emulator's key line).
     """
-    import signal
+    import _signal  # type: ignore[import-not-found]  # no stub; signal.py makes enums (~2 % of the start)
     import threading
 
     from firmware_host.service import Stop
@@ -420,12 +420,12 @@ def serve(config, *, notifier=None, stop_on_end=None, observe=None, **kw) -> int
         pusher = attach_push(config, service, signer=syncer.signer)
     settle_memory()
     # post from a thread: the handler may interrupt the loop while it holds the queue's lock
-    previous = signal.signal(signal.SIGTERM, lambda *_: threading.Thread(
+    previous = _signal.signal(_signal.SIGTERM, lambda *_: threading.Thread(
         target=service.post, args=(Stop("SIGTERM"),), daemon=True).start())
     try:
         service.run()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        _signal.signal(_signal.SIGTERM, previous)
         for device in devices:
             device.close()
         syncer.stop()

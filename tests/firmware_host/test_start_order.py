@@ -172,9 +172,11 @@ def test_under_systemd_a_max7219_counter_is_lit_before_logging_and_with_the_conf
 # ~1-3 ms of a PC's CPU, ten times that on a Pi's core); the checks of a league document fetched
 # from the receiver (or cached by an earlier fetch) where there is one, at the fetch after READY;
 # logging at the first record or right after READY (delivery.logs); inspect (with ast, dis and
-# tokenize), which dataclasses imports for a class without a docstring only (cli.lean_dataclasses)
+# tokenize), which dataclasses imports for a class without a docstring only (cli.lean_dataclasses);
+# signal.py and queue.py, where the C modules _signal and _queue do (no enums, no heapq)
 LATER = ("argparse", "shutil", "pathlib", "tempfile", "random", "fractions", "decimal", "difflib", "ipaddress",
-         "hashlib", "tomllib", "wire.league_answer", "wire.league", "logging", "inspect", "ast", "dis", "tokenize")
+         "hashlib", "tomllib", "wire.league_answer", "wire.league", "logging", "inspect", "ast", "dis", "tokenize",
+         "signal", "queue", "heapq")
 
 
 # a venue's device: its league file (fixtures with TOML dates), delivering to the league's receiver
