@@ -8,22 +8,25 @@ READY=1, and the dataclasses the start builds have docstrings. ``import_dataclas
 stand-in is in ``sys.modules`` only during that import, so any other ``import inspect`` gets the
 real module.
 """
-import importlib
 import sys
 import types
 
 
 class _Inspect(types.ModuleType):
     def __getattr__(self, name: str):
-        return getattr(importlib.import_module("inspect"), name)
+        import inspect  # the real module: the stand-in is out of sys.modules by now
+
+        return getattr(inspect, name)
 
 
 def import_dataclasses() -> types.ModuleType:
     """``dataclasses``; imported here without ``inspect`` unless either is imported already."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
-        return importlib.import_module("dataclasses")
-    sys.modules["inspect"] = _Inspect("inspect")
-    try:
-        return importlib.import_module("dataclasses")
-    finally:
-        del sys.modules["inspect"]
+    if "dataclasses" not in sys.modules and "inspect" not in sys.modules:
+        sys.modules["inspect"] = _Inspect("inspect")
+        try:
+            import dataclasses
+        finally:
+            del sys.modules["inspect"]
+    import dataclasses
+
+    return dataclasses

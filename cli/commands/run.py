@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from cli import dataclass_bytecode, lean_dataclasses
+from cli import dataclass_bytecode
 from cli.commands.boot import DARK, LIT, ErrorCounter, boot_model, service_log
 
 HELP = "run the scoreboard service (keypad → rule core → journal → counter → outbox)"
@@ -60,7 +60,9 @@ def run(args, lit: tuple | None = None) -> int:
     setup_logging(args.log_level, now=not raw)      # a chain lit raw: at the first record, or the counter's build
     if raw:
         _log_lit(args.log_level)
-    lean_dataclasses.import_dataclasses()  # before the first dataclass: without inspect
+    from cli.lean_dataclasses import import_dataclasses
+
+    import_dataclasses()                    # before the first dataclass: without inspect
     dataclass_bytecode.install()            # ... and its methods compiled at install, not now
     if not raw:                             # through luma (a chain lit raw: taken over after READY)
         if early.show(model):
