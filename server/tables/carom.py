@@ -5,7 +5,7 @@ Averages are exact fractions; the printed form has 3 decimals, truncated (RULES 
 """
 from fractions import Fraction
 
-from rules.carom.figures import average, average_text
+from rules.carom.figures import average, average_text, points_average_text
 from server.tables import results
 from server.tables.items import (
     SIDES,
@@ -205,7 +205,7 @@ def player_view(row: dict) -> dict:
 def partie_view(row: dict) -> dict:
     """A partie's own figures on its player's page."""
     return {"points": row["points"], "innings": row["innings"], "best_series": row["best_series"],
-            "average": average_text(average(row["points"], row["innings"])), "team_points": row["team_points"]}
+            "average": points_average_text(row["points"], row["innings"]), "team_points": row["team_points"]}
 
 
 def default_min_partie(rows: list[dict]) -> int:
@@ -220,7 +220,7 @@ def rankings(rows: list[dict], min_partie: int | None) -> dict:
     counts = ("partie", "points", "innings")         # shown beside each value
     return {"min_partie": minimum, "rankings": [
         ranking("general_average", general, lambda r: -average(r["points"], r["innings"]),
-                lambda r: average_text(average(r["points"], r["innings"])), counts),
+                lambda r: points_average_text(r["points"], r["innings"]), counts),
         ranking("best_series", rows, lambda r: -r["best_series"], lambda r: r["best_series"], counts),
         ranking("best_partie_average", rows, lambda r: -best_average(r), lambda r: average_text(best_average(r)),
                 counts),
