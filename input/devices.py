@@ -1,4 +1,4 @@
-"""Build the keypad devices [keypad] asks for. Heavy imports (gpiozero, evdev) happen here, late."""
+"""Build the keypad devices [keypad] asks for. Heavy imports (gpiozero) happen here, late."""
 import time
 
 from input.debounce import held_for
@@ -23,7 +23,6 @@ def open_devices(settings: KeypadSettings, *, clock=time.monotonic, pin_factory=
 
 def _open(kind, settings, clock, pin_factory, stream) -> list[Keypad]:
     if kind == "evdev":
-        _require_evdev()
         from input.evdev_keypad import EvdevKeypad
         ev = settings.evdev
         return [EvdevKeypad(path, clock=clock, grab=ev.grab, burst=ev.burst, retry=ev.retry)
@@ -39,11 +38,3 @@ def _open(kind, settings, clock, pin_factory, stream) -> list[Keypad]:
                         pin_factory=pin_factory)]
     from input.terminal import TerminalKeys
     return [TerminalKeys(stream, clock=clock, hold_time=held_for(settings.long_press))]
-
-
-def _require_evdev() -> None:
-    try:
-        import evdev  # noqa: F401  (compiled from source: only the [pi] extra installs it)
-    except ImportError:
-        raise OSError("a USB keypad needs the Python package evdev: "
-                      "install pocitadlo with the [pi] extra (systemd/install.sh does)") from None

@@ -1,6 +1,7 @@
 """USB and 2.4 GHz wireless numeric keypads through Linux evdev.
 
-``EvdevTranslator`` (pure, fed with evdev InputEvents) turns key codes into our key names:
+``EvdevTranslator`` (pure, fed with input events: input.evdev_device) turns key codes into our key
+names:
 * NumLock on or off gives the same key (KEY_KP1 and KEY_END are both "1");
 * NumLock presses a keypad wraps around its keys (a few milliseconds each) are dropped; a NumLock
   key a person actually presses is "numlock";
@@ -19,9 +20,22 @@ import threading
 import time
 
 from clock import SystemClock
+from input.evdev_device import InputDevice
 from input.events import DeviceStatus, KeyEvent
 
+# linux/input-event-codes.h (the kernel's stable ABI): the event type and the keys mapped below
 EV_KEY = 0x01
+KEY_CODES = {
+    "KEY_ESC": 1, "KEY_1": 2, "KEY_2": 3, "KEY_3": 4, "KEY_4": 5, "KEY_5": 6, "KEY_6": 7, "KEY_7": 8,
+    "KEY_8": 9, "KEY_9": 10, "KEY_0": 11, "KEY_MINUS": 12, "KEY_EQUAL": 13, "KEY_BACKSPACE": 14,
+    "KEY_TAB": 15, "KEY_ENTER": 28, "KEY_COMMA": 51, "KEY_DOT": 52, "KEY_SLASH": 53, "KEY_KPASTERISK": 55,
+    "KEY_SPACE": 57, "KEY_NUMLOCK": 69, "KEY_KP7": 71, "KEY_KP8": 72, "KEY_KP9": 73, "KEY_KPMINUS": 74,
+    "KEY_KP4": 75, "KEY_KP5": 76, "KEY_KP6": 77, "KEY_KPPLUS": 78, "KEY_KP1": 79, "KEY_KP2": 80,
+    "KEY_KP3": 81, "KEY_KP0": 82, "KEY_KPDOT": 83, "KEY_KPENTER": 96, "KEY_KPSLASH": 98, "KEY_HOME": 102,
+    "KEY_UP": 103, "KEY_PAGEUP": 104, "KEY_LEFT": 105, "KEY_RIGHT": 106, "KEY_END": 107, "KEY_DOWN": 108,
+    "KEY_PAGEDOWN": 109, "KEY_INSERT": 110, "KEY_DELETE": 111, "KEY_KPEQUAL": 117, "KEY_KPCOMMA": 121,
+    "KEY_CLEAR": 0x163,
+}
 _CODES = {
     "0": ("KEY_KP0", "KEY_0", "KEY_INSERT"),
     "1": ("KEY_KP1", "KEY_1", "KEY_END"),
@@ -49,13 +63,11 @@ _CODES = {
 
 
 def code_map() -> dict[int, str]:
-    from evdev import ecodes
-    return {getattr(ecodes, name): key for key, names in _CODES.items() for name in names
-            if hasattr(ecodes, name)}
+    return {KEY_CODES[name]: key for key, names in _CODES.items() for name in names}
 
 
 class EvdevTranslator:
-    """evdev InputEvents → (key, pressed, kernel time) for one device. Times are the events'."""
+    """Input events → (key, pressed, kernel time) for one device. Times are the events'."""
 
     def __init__(self, burst: float = 0.03, codes: dict | None = None):
         self.burst = burst
@@ -152,7 +164,7 @@ class EvdevKeypad:
         self.event_clock = event_clock or SystemClock().time
         self.name = path or "evdev"
         self.clock, self.grab, self.burst, self.retry = clock, grab, burst, retry
-        self._opener = opener
+        self._opener = opener or InputDevice
         self._finder = finder
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -203,9 +215,6 @@ class EvdevKeypad:
             if not found:
                 raise OSError(errno.ENOENT, "no keypad under /dev/input/by-id")
             path = found[0]
-        if self._opener is None:
-            from evdev import InputDevice
-            self._opener = InputDevice
         device = self._opener(path)
         if self.grab:
             try:

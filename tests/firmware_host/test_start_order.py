@@ -215,6 +215,28 @@ def test_through_the_installed_launcher_the_counter_is_lit_before_the_command_li
     assert [m for m in later if m in seen["modules_at_ready"]] == []
 
 
+def test_a_usb_keypad_is_opened_before_ready_without_python_evdev_and_asyncio(tmp_path):
+    """A device's USB keypad is opened before READY=1 (a key can be taken from then on), read
+    with the standard library (input.evdev_device): python-evdev's package imported asyncio, ssl,
+    subprocess, logging and inspect, about as much as the rest of the start to READY. Its path
+    missing here, the keypad says it cannot open it and the start goes on."""
+    import importlib.util
+
+    assert importlib.util.find_spec("evdev") is not None     # installed ([test]): not imported all the same
+    config = max7219_config(tmp_path)
+    keypad = 'devices = ["evdev"]\n[keypad.evdev]\npaths = ["/dev/input/by-id/usb-none-event-kbd"]\n'
+    config.write_text(config.read_text(encoding="utf-8").replace('devices = ["terminal"]\n', keypad), encoding="utf-8")
+    spidev = tmp_path / "spidev0.0"
+    spidev.write_bytes(b"")
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    # with site, unlike the launcher's test above: python-evdev could be imported
+    seen = first_status(config, entry="cli.launcher")
+    assert seen["ready"] == "scoring" and "input.evdev_keypad" in seen["modules_at_ready"]
+    imported = {m.split(".")[0] for m in seen["modules_at_ready"]}
+    assert sorted(imported & {"evdev", "asyncio", "ssl", "subprocess", "socket", "concurrent", "logging",
+                              "inspect"}) == []
+
+
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
     config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
     spidev.write_bytes(b"")

@@ -1,12 +1,13 @@
-"""USB / wireless numeric keypads through evdev, fed with synthetic evdev InputEvents."""
+"""USB / wireless numeric keypads through evdev: the translator fed with python-evdev's InputEvents
+(a test dependency), the keypad with stand-in devices and with packed events on a FIFO."""
 import errno
 import os
 import queue
 import threading
 
-import pytest
 from evdev import InputEvent, ecodes
 
+from input.evdev_device import EVIOCGRAB
 from input.evdev_keypad import EvdevKeypad, EvdevTranslator
 from input.events import DeviceStatus, KeyEvent
 
@@ -101,7 +102,8 @@ def test_autorepeat_and_unknown_codes_are_ignored():
 
 
 class FakeDevice:
-    """Stands in for evdev.InputDevice: a pipe makes it readable; ``unplug`` makes reads fail."""
+    """Stands in for input.evdev_device.InputDevice: a pipe makes it readable; once its events are
+    read, the next read fails as an unplugged device's does (ENODEV)."""
 
     def __init__(self, events):
         self.name = "Wireless Keypad"
@@ -202,15 +204,56 @@ def test_a_spurious_wakeup_is_not_an_unplug():
     assert seen[0].connected and not seen[3].connected
 
 
-def test_a_missing_evdev_package_is_a_clear_open_error(monkeypatch):
-    """The emulator install leaves python-evdev out; a config asking for a USB keypad then gets a
-    message saying what to install (the service shows it as a keypad error), not an ImportError."""
+def test_the_keypad_reads_its_device_file_and_reopens_it_after_end_of_file(event_fifo):
+    """A real descriptor fed with packed input events (input.evdev_device's reading): a key, then a
+    "000" key's three taps and their SYN_REPORTs in one read; the file's end is a read failure
+    after which the device is opened again."""
+    got = queue.Queue()
+    path = event_fifo.path
+    keypad = EvdevKeypad(path, opener=event_fifo.open, retry=0.01, clock=lambda: 42.0)
+    keypad.start(got.put)
+    try:
+        assert got.get(timeout=5) == DeviceStatus(path, True, "Wireless Keypad")
+        event_fifo.send((1, 0, ecodes.EV_KEY, ecodes.KEY_KP1, 1), (1, 90000, ecodes.EV_KEY, ecodes.KEY_KP1, 0))
+        zeros = [(2, usec + up, type_, code, value) for usec in (0, 4000, 8000)
+                 for up, type_, code, value in ((0, ecodes.EV_KEY, ecodes.KEY_KP0, 1), (0, ecodes.EV_SYN, 0, 0),
+                                                (2000, ecodes.EV_KEY, ecodes.KEY_KP0, 0), (2000, ecodes.EV_SYN, 0, 0))]
+        event_fifo.send(*zeros)
+        assert [got.get(timeout=5) for _ in range(4)] == [
+            KeyEvent("1", True, 42.0, path, True), KeyEvent("1", False, 42.0, path, True),
+            KeyEvent("000", True, 42.0, path, True), KeyEvent("000", False, 42.0, path, True)]
+        event_fifo.hang_up()
+        assert got.get(timeout=5) == DeviceStatus(path, False, f"read failed: end of file on {path}")
+        assert got.get(timeout=5) == DeviceStatus(path, True, "Wireless Keypad")
+    finally:
+        keypad.close()
+    assert event_fifo.ioctls.count((EVIOCGRAB, 1)) == 2
+
+
+def test_a_file_that_is_no_input_device_cannot_be_opened(event_fifo):
+    """The real ioctls (no opener given): a FIFO answers EVIOCGNAME with ENOTTY."""
+    got = queue.Queue()
+    keypad = EvdevKeypad(event_fifo.path, retry=60.0)
+    keypad.start(got.put)
+    try:
+        assert got.get(timeout=5) == DeviceStatus(event_fifo.path, False, "cannot open: Inappropriate ioctl for device")
+    finally:
+        keypad.close()
+
+
+def test_a_usb_keypad_needs_no_evdev_package(monkeypatch):
+    """python-evdev is a test dependency only: the device is read with the standard library."""
     import sys
 
     from input.devices import open_devices
     from input.settings import KeypadSettings
 
     monkeypatch.setitem(sys.modules, "evdev", None)      # import evdev → ImportError
-    settings = KeypadSettings(devices=("evdev",))
-    with pytest.raises(OSError, match=r"needs the Python package evdev: install pocitadlo with the \[pi\] extra"):
-        open_devices(settings)
+    [keypad] = open_devices(KeypadSettings(devices=("evdev",)))
+    got = queue.Queue()
+    keypad._finder = lambda: []
+    keypad.start(got.put)
+    try:
+        assert got.get(timeout=5) == DeviceStatus("evdev", False, "cannot open: no keypad under /dev/input/by-id")
+    finally:
+        keypad.close()
