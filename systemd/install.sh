@@ -74,7 +74,7 @@ packages() {
         return
     fi
     local wanted=(python3-venv build-essential python3-dev)
-    say "   no wheelhouse: spidev, rpi-ws281x and python-evdev have no wheels for the Pi on PyPI and are"
+    say "   no wheelhouse: spidev and rpi-ws281x have no wheels for the Pi on PyPI and are"
     say "   compiled here (about a minute each on a Pi 4), so the compiler and Python's headers come first"
     if in_archive liblgpio-dev; then
         wanted+=(liblgpio-dev)       # the Raspberry Pi archive's: lgpio builds against it if it has no wheel
