@@ -4,6 +4,7 @@ import errno
 import os
 import queue
 import threading
+import time
 
 from evdev import InputEvent, ecodes
 
@@ -206,11 +207,18 @@ def test_a_spurious_wakeup_is_not_an_unplug():
 
 def test_the_keypad_reads_its_device_file_and_reopens_it_after_end_of_file(event_fifo):
     """A real descriptor fed with packed input events (input.evdev_device's reading): a key, then a
-    "000" key's three taps and their SYN_REPORTs in one read; the file's end is a read failure
-    after which the device is opened again."""
+    "000" key's three taps and their SYN_REPORTs in one read, then a quick 0 decided when the wait
+    for the rest of its burst times out; the file's end is a read failure after which the device is
+    opened again."""
+    def event_time():             # the kernel's stamps (the wall clock), here moving as the monotonic
+        return 1000.0 + time.monotonic()
+
+    def stamped(t, code, value):
+        return int(t), int(t % 1 * 1e6), ecodes.EV_KEY, code, value
+
     got = queue.Queue()
     path = event_fifo.path
-    keypad = EvdevKeypad(path, opener=event_fifo.open, retry=0.01, clock=lambda: 42.0)
+    keypad = EvdevKeypad(path, opener=event_fifo.open, retry=0.01, clock=lambda: 42.0, event_clock=event_time)
     keypad.start(got.put)
     try:
         assert got.get(timeout=5) == DeviceStatus(path, True, "Wireless Keypad")
@@ -222,6 +230,10 @@ def test_the_keypad_reads_its_device_file_and_reopens_it_after_end_of_file(event
         assert [got.get(timeout=5) for _ in range(4)] == [
             KeyEvent("1", True, 42.0, path, True), KeyEvent("1", False, 42.0, path, True),
             KeyEvent("000", True, 42.0, path, True), KeyEvent("000", False, 42.0, path, True)]
+        t = event_time()
+        event_fifo.send(stamped(t, ecodes.KEY_KP0, 1), stamped(t + 0.001, ecodes.KEY_KP0, 0))
+        assert [got.get(timeout=5) for _ in range(2)] == [
+            KeyEvent("0", True, 42.0, path, True), KeyEvent("0", False, 42.0, path, True)]
         event_fifo.hang_up()
         assert got.get(timeout=5) == DeviceStatus(path, False, f"read failed: end of file on {path}")
         assert got.get(timeout=5) == DeviceStatus(path, True, "Wireless Keypad")
