@@ -1,6 +1,7 @@
 """input.evdev_device, our reading of the kernel's input ABI, against python-evdev (a test dependency
 only), the kernel's headers, and a real file descriptor fed with packed input events."""
 import errno
+import fcntl
 import os
 import shutil
 import struct
@@ -102,16 +103,19 @@ def test_grab_and_ungrab_are_eviocgrab(event_fifo):
     assert event_fifo.ioctls[1:] == [(EVIOCGRAB, 1), (EVIOCGRAB, 0)]
 
 
-def open_descriptors() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
-
-
 def test_a_file_that_is_no_input_device_is_refused_and_closed(event_fifo):
-    """The real ioctls on a FIFO: EVIOCGNAME fails (ENOTTY), the file is not left open."""
-    before = open_descriptors()
+    """The real ioctl on a FIFO: EVIOCGNAME fails (ENOTTY), the file is not left open."""
+    opened = []
+
+    def ioctl(fd, request, arg):
+        opened.append(fd)
+        return fcntl.ioctl(fd, request, arg)
+
     with pytest.raises(OSError) as raised:
-        InputDevice(event_fifo.path)
+        InputDevice(event_fifo.path, ioctl=ioctl)
     assert raised.value.errno == errno.ENOTTY
-    assert open_descriptors() == before
+    with pytest.raises(OSError) as closed:
+        os.fstat(opened[0])
+    assert closed.value.errno == errno.EBADF
     with pytest.raises(FileNotFoundError):
         InputDevice(event_fifo.path + "-missing")
