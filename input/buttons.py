@@ -15,16 +15,16 @@ class Buttons:
     def __init__(self, pins, *, pull_up: bool = True, clock=time.monotonic, pin_factory=None,
                  name: str = "buttons"):
         """``pins``: (key name, BCM pin) pairs."""
-        from gpiozero import DigitalInputDevice
+        from input.gpio import InputLine
 
         self.name, self.clock = name, clock
         self._buttons = []
         self._callback = None
         try:
             for key, pin in pins:
-                button = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
-                button.when_activated = self._handler(key, True)
-                button.when_deactivated = self._handler(key, False)
+                button = InputLine(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory,
+                                   on_activated=self._handler(key, True),
+                                   on_deactivated=self._handler(key, False))
                 self._buttons.append(button)
         except Exception:
             self.close()

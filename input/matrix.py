@@ -1,9 +1,10 @@
 """A 4x4 membrane matrix keypad on 8 GPIO pins, scanned with gpiozero (which has no such class).
 
-Columns are inputs with pull-ups (``DigitalInputDevice``). Rows are ``RowLine``s: high impedance
-while idle, driven low one at a time while scanning — so two keys pressed in one column never
-short a high row against a low one. Between rows the scan sleeps ``scan_interval``; while no key
-is down all rows are driven low and the thread sleeps until a column falls (no busy loop).
+Columns are inputs with pull-ups (``input.gpio.InputLine``, a ``DigitalInputDevice``). Rows are
+``RowLine``s: high impedance while idle, driven low one at a time while scanning — so two keys
+pressed in one column never short a high row against a low one. Between rows the scan sleeps
+``scan_interval``; while no key is down all rows are driven low and the thread sleeps until a
+column falls (no busy loop).
 
 Membrane keypads have no diodes, so three keys held at three corners of a rectangle make the
 fourth corner read as pressed too ("ghosting"). Such a reading is ambiguous: the keys of the
@@ -14,9 +15,8 @@ import threading
 import time
 from itertools import combinations
 
-from gpiozero import DigitalInputDevice, GPIODevice
-
 from input.events import DeviceStatus, KeyEvent
+from input.gpio import GPIODevice, InputLine
 
 IDLE_CHECK = 1.0       # seconds: rescan now and then even without an edge (a missed interrupt)
 
@@ -62,9 +62,8 @@ class MatrixKeypad:
             for pin in rows:
                 self._rows.append(RowLine(pin, pin_factory=pin_factory))
             for pin in cols:
-                col = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
-                col.when_activated = self._wake.set
-                self._cols.append(col)
+                self._cols.append(InputLine(pin, pull_up=True, pin_factory=pin_factory,
+                                            on_activated=self._wake.set))
         except Exception:
             self._close_pins()
             raise
