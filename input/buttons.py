@@ -15,8 +15,9 @@ class Buttons:
     def __init__(self, pins, *, pull_up: bool = True, clock=time.monotonic, pin_factory=None,
                  name: str = "buttons"):
         """``pins``: (key name, BCM pin) pairs."""
-        from input.gpio import InputLine
+        from input.gpio import InputLine, factory_or_default
 
+        pin_factory = factory_or_default(pin_factory)
         self.name, self.clock = name, clock
         self._buttons = []
         self._callback = None

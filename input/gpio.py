@@ -20,10 +20,14 @@ more than the start's own instructions (docs/performance.md, the fifth round). A
   at the first use of anything gpiozero took from a stand-in (``entry_points``, ``median``,
   ``Color``); no other import ever sees one;
 * ``InputLine``'s edges call plain callbacks (``on_activated``), through the hooks gpiozero leaves
-  for subclasses, not ``when_activated``, whose handler check is the one user of ``inspect``.
+  for subclasses, not ``when_activated``, whose handler check is the one user of ``inspect``;
+* the default pin factory is made here as gpiozero 2.0's ``Device._default_pin_factory`` makes it,
+  without the entry-point lookup for the factories gpiozero's own distribution registers.
 """
+import os
 import sys
 import types
+import warnings
 from typing import Any
 
 
@@ -117,6 +121,7 @@ def import_gpiozero(name: str) -> types.ModuleType:
 
 _devices = import_gpiozero("gpiozero.devices")
 _input_devices = import_gpiozero("gpiozero.input_devices")
+_exc = import_gpiozero("gpiozero.exc")
 Device, GPIODevice = _devices.Device, _devices.GPIODevice
 DigitalInputDevice: Any = _input_devices.DigitalInputDevice
 
@@ -139,3 +144,55 @@ class InputLine(DigitalInputDevice):
             self.on_deactivated()
         super()._fire_deactivated()
 
+
+# gpiozero 2.0's Device._default_pin_factory: the factories it tries in this order when
+# GPIOZERO_PIN_FACTORY is not set, and those its own distribution registers as entry points
+# (gpiozero_pin_factories), which that variable names
+DEFAULT_FACTORIES = (("lgpio", "gpiozero.pins.lgpio", "LGPIOFactory"),
+                     ("rpigpio", "gpiozero.pins.rpigpio", "RPiGPIOFactory"),
+                     ("pigpio", "gpiozero.pins.pigpio", "PiGPIOFactory"),
+                     ("native", "gpiozero.pins.native", "NativeFactory"))
+NAMED_FACTORIES = {name: (module, cls) for name, module, cls in DEFAULT_FACTORIES}
+NAMED_FACTORIES["mock"] = ("gpiozero.pins.mock", "MockFactory")
+
+
+def default_pin_factory():
+    """The pin factory gpiozero would make for a device given none. GPIOZERO_PIN_FACTORY naming one
+    of gpiozero's own factories (in any case, as gpiozero allows) is made without looking its entry
+    point up; another name is left to gpiozero, which looks it up among every package's."""
+    name = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if name is None:
+        return _first_default()
+    found = NAMED_FACTORIES.get(name) or NAMED_FACTORIES.get(name.lower())
+    if found is None:
+        return Device._default_pin_factory()
+    module, cls = found
+    return getattr(import_gpiozero(module), cls)()
+
+
+def _first_default():
+    """The first of the defaults that can be made; the reasons of those that could not are warned
+    of as gpiozero does when one could, and are the error's text when none could."""
+    failed = []
+    for name, module, cls in DEFAULT_FACTORIES:
+        try:
+            factory = getattr(import_gpiozero(module), cls)()
+        except Exception as exc:      # noqa: BLE001 — as gpiozero: any reason to fall back
+            failed.append(f"{name}: {exc}")
+            continue
+        for reason in failed:
+            warnings.warn(_exc.PinFactoryFallback(f"Falling back from {reason}"), stacklevel=2)
+        if name == "native":
+            warnings.warn(_exc.NativePinFactoryFallback(_devices.native_fallback_message), stacklevel=2)
+        return factory
+    raise _exc.BadPinFactory("Unable to load any default pin factory (" + "; ".join(failed) + ")")
+
+
+def factory_or_default(given=None):
+    """``given``, or else gpiozero's default factory, made once (``Device.pin_factory``, which
+    every device given none uses and gpiozero closes at exit) as ``default_pin_factory`` makes it."""
+    if given is not None:
+        return given
+    if Device.pin_factory is None:
+        Device.pin_factory = default_pin_factory()
+    return Device.pin_factory

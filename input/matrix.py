@@ -16,7 +16,7 @@ import time
 from itertools import combinations
 
 from input.events import DeviceStatus, KeyEvent
-from input.gpio import GPIODevice, InputLine
+from input.gpio import GPIODevice, InputLine, factory_or_default
 
 IDLE_CHECK = 1.0       # seconds: rescan now and then even without an edge (a missed interrupt)
 
@@ -58,6 +58,7 @@ class MatrixKeypad:
         self.keys = [list(keys[r * len(cols):(r + 1) * len(cols)]) for r in range(len(rows))]
         self._rows, self._cols = [], []
         self._stop, self._wake = threading.Event(), threading.Event()
+        pin_factory = factory_or_default(pin_factory)
         try:
             for pin in rows:
                 self._rows.append(RowLine(pin, pin_factory=pin_factory))

@@ -113,7 +113,7 @@ def test_a_display_section_changed_by_the_fix_is_opened_anew(tmp_path):
 
 
 def first_status(config, *, entry="cli.main", flags=(), **env_vars) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.getcwd(), **env_vars)
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), **env_vars}
     out = subprocess.run([sys.executable, *flags, "-c", PROBE_STATUS.replace("ENTRY", entry), str(config)],
                          capture_output=True, text=True, env=env, timeout=60)
     return {**json.loads(out.stdout), "log": out.stderr}
@@ -235,6 +235,35 @@ def test_a_usb_keypad_is_opened_before_ready_without_python_evdev_and_asyncio(tm
     imported = {m.split(".")[0] for m in seen["modules_at_ready"]}
     assert sorted(imported & {"evdev", "asyncio", "ssl", "subprocess", "socket", "concurrent", "logging",
                               "inspect"}) == []
+
+
+# what gpiozero's package imported for the rest of it (its every device, the pin factories' entry
+# points with importlib.metadata, a handler's check with inspect, sensors' averages), which a keypad's
+# lines do without (input.gpio)
+GPIOZERO_REST = ("importlib.metadata", "email", "zipfile", "csv", "inspect", "statistics", "fractions",
+                 "colorzero", "subprocess", "pprint", "gpiozero.boards", "gpiozero.internal_devices")
+
+
+def test_gpio_keypads_are_open_at_ready_without_what_gpiozero_imports_for_the_rest(tmp_path):
+    """[keypad] devices = ["matrix", "buttons"], the pins gpiozero's mock ones (GPIOZERO_PIN_FACTORY,
+    read as gpiozero reads it), started as the installed launcher starts (without site, gpiozero's
+    folder on the path): both are open when READY=1 comes — a key can be taken — and neither
+    importlib.metadata nor the rest of what `import gpiozero` imported was imported."""
+    import gpiozero
+
+    config, spidev = max7219_config(tmp_path), tmp_path / "spidev0.0"
+    config.write_text(config.read_text(encoding="utf-8").replace('["terminal"]', '["matrix", "buttons"]'),
+                      encoding="utf-8")
+    ErrorCounter(config).remember(boot_model(config), spi=str(spidev))
+    (tmp_path / "state").mkdir()
+    path = os.pathsep.join((os.getcwd(), os.path.dirname(os.path.dirname(gpiozero.__file__))))
+    for _ in range(2):                  # the second start: the config's parse kept by the first
+        spidev.write_bytes(b"")
+        seen = first_status(config, entry="cli.launcher", flags=("-S",), GPIOZERO_PIN_FACTORY="mock",
+                            PYTHONPATH=path, STATE_DIRECTORY=str(tmp_path / "state"))
+    assert seen["ready"] == "scoring" and seen["log"] == "INFO pocitadlo: counter lit, starting\n"
+    assert {"input.matrix", "input.buttons", "gpiozero.pins.mock"} <= set(seen["modules_at_ready"])
+    assert [m for m in (*GPIOZERO_REST, *LATER) if m in seen["modules_at_ready"]] == []
 
 
 def test_a_changed_config_is_lit_through_luma_and_its_first_frame_saved_anew(tmp_path):
