@@ -113,6 +113,10 @@ def _rows() -> None:
     row("… p99", svc("total", 1), "bench_service.py")
     row("… p99 of everything but the storage's own sync time (goal in Pi-class mode: ≤ 8 ms)",
         svc("but_storage", 1), "bench_service.py")
+    row("… the bench process's CPU time from the press to the frame, median (bench/stages.py)",
+        lambda r: r["service"]["lat"]["cpu"][0] if "cpu" in r["service"]["lat"] else None, "bench_service.py")
+    row("… its p99",
+        lambda r: r["service"]["lat"]["cpu"][1] if "cpu" in r["service"]["lat"] else None, "bench_service.py")
     for stage in ("key", "rules", "journal", "storage", "frame", "rest"):
         row(f"… stage {stage}, median", svc(stage, 0), "bench_service.py")
     row("… the same with the journal as the night opens it (exact size, no room), p99",

@@ -9,6 +9,11 @@ function) with a timed call; nested stages are taken apart in ``breakdown``:
     storage  fsync/fdatasync: the disk's (or the SD card model's) own time
     frame    the counter drawing the new state and handing it to the device
     rest     the whole key → frame minus the above: pin callback, queue, thread wake-ups, screen model
+
+Beside them each press keeps ``cpu``: the process's CPU time from the press to its frame. Strokes
+do about the same work, so a slow stroke's CPU beside the median stroke's tells one that waited
+(little more CPU) from one whose core ran slower for a while (several times the CPU:
+docs/performance.md, "The tails").
 """
 import statistics
 import time
@@ -20,6 +25,7 @@ class Stages:
     def __init__(self):
         self.current: dict[str, float] = {}
         self.presses: list[dict[str, float]] = []
+        self._cpu = 0.0
         self._undo: list = []
 
     def wrap(self, obj, name: str, stage: str) -> None:
@@ -46,9 +52,10 @@ class Stages:
 
     def begin(self) -> None:
         self.current = {}
+        self._cpu = time.process_time()
 
     def end(self, total: float) -> None:
-        self.presses.append(breakdown(self.current, total))
+        self.presses.append({**breakdown(self.current, total), "cpu": time.process_time() - self._cpu})
 
 
 def breakdown(raw: dict[str, float], total: float) -> dict[str, float]:
@@ -70,6 +77,6 @@ def percentile(values, p: float) -> float:
 
 def summary(presses: list[dict[str, float]]) -> dict[str, tuple[float, float]]:
     """stage → (median ms, p99 ms)."""
-    keys = STAGES + ("total", "but_storage")
+    keys = STAGES + ("total", "but_storage") + (("cpu",) if all("cpu" in p for p in presses) else ())
     return {k: (statistics.median(p[k] for p in presses) * 1000, percentile([p[k] for p in presses], 99) * 1000)
             for k in keys}

@@ -40,7 +40,7 @@ class Recorder:
     def __init__(self):
         self.ran: list[tuple[float, float, str]] = []         # (start, end, what)
         self.collections: list[tuple[float, str, int]] = []   # (time, phase, generation)
-        self.runs: list[tuple[int, list[dict], list[tuple[float, float, float]]]] = []
+        self.runs: list[tuple[int, list[dict], list[tuple[float, float]]]] = []
 
     def timing(self, owner, name: str, what: str) -> None:
         real = getattr(owner, name)
@@ -59,19 +59,13 @@ class Recorder:
     def latency(self, real_latency, real_press):
         """bench_service.latency keeping each press's stamps beside its stages."""
         def latency(directory, presses, preallocate):
-            strokes: list[tuple[float, float, float]] = []
-            cpu_at_press: list[float] = []
+            strokes: list[tuple[float, float]] = []
 
             def press(pin, shown, stamps, count, *, before=None, after=None):
-                def starting(n):
-                    before(n)
-                    cpu_at_press.append(time.process_time())
-
                 def kept(n, start):
-                    cpu = time.process_time() - cpu_at_press[-1]
                     after(n, start)
-                    strokes.append((start, stamps[-1], cpu))
-                return real_press(pin, shown, stamps, count, before=starting, after=kept)
+                    strokes.append((start, stamps[-1]))
+                return real_press(pin, shown, stamps, count, before=before, after=kept)
 
             bench_service.press = press
             try:
@@ -88,17 +82,17 @@ class Recorder:
                 continue            # the journal as the night opens it: readme_numbers' secondary row
             but_storage = [p["but_storage"] * 1000 for p in stages]
             slowest = sorted(range(len(stages)), key=lambda i: -but_storage[i])
-            typical = statistics.median(cpu for _, _, cpu in strokes) * 1000
+            typical = statistics.median(p["cpu"] for p in stages) * 1000
             print(f"{title}: p99 besides storage {but_storage[slowest[1]]:.1f} ms, "
                   f"median {statistics.median(but_storage):.1f} ms", flush=True)
             for i in slowest[:3]:
-                pressed, shown, cpu = strokes[i]
+                pressed, shown = strokes[i]
                 ran = [f"{what} at {(a - pressed) * 1000:+.1f} ms for {(b - a) * 1000:.2f} ms"
                        for a, b, what in self.ran if b > pressed - WINDOW and a < shown]
                 by_python = [f"gen{g} {phase} at {(t - pressed) * 1000:+.1f} ms"
                              for t, phase, g in self.collections if pressed - WINDOW < t < shown]
                 print(f"  stroke {i}: " + ", ".join(f"{k} {v * 1000:.2f}" for k, v in stages[i].items())
-                      + f"; the process's CPU {cpu * 1000:.2f} ms (the median stroke's {typical:.2f})")
+                      + f" (the median stroke's cpu {typical:.2f})")
                 print(f"    beside it: {'; '.join(ran + by_python) or 'nothing'}")
         self.runs.clear()
 
