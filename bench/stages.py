@@ -77,6 +77,6 @@ def percentile(values, p: float) -> float:
 
 def summary(presses: list[dict[str, float]]) -> dict[str, tuple[float, float]]:
     """stage → (median ms, p99 ms)."""
-    keys = STAGES + ("total", "but_storage") + (("cpu",) if all("cpu" in p for p in presses) else ())
+    keys = STAGES + ("total", "but_storage", "cpu")
     return {k: (statistics.median(p[k] for p in presses) * 1000, percentile([p[k] for p in presses], 99) * 1000)
             for k in keys}

@@ -8,8 +8,9 @@ prints the p99 besides storage (the second slowest of the preallocated journal's
 its three slowest strokes: their stages (bench/stages.py) and what of the service ran from 100 ms
 before each stroke to its frame — its garbage collections (firmware_host.service.collect_garbage),
 the journal's top-ups, and any collection Python made by itself. A stroke whose every stage is
-several times its usual one, with nothing of these beside it, fell into a window where the slowed
-core gave the bench less (docs/performance.md, "The tails").
+several times its usual one, with nothing of these beside it and several times the median stroke's
+CPU time (bench/stages.py's ``cpu``), ran while the core itself was slower (docs/performance.md,
+"The tails").
 """
 import argparse
 import gc
@@ -30,6 +31,7 @@ import pi_class
 import pi_venv
 import startup
 from firmware_host.journal import Journal
+from stages import percentile
 
 WINDOW = 0.1            # seconds before a stroke in which what ran is listed with it
 
@@ -83,7 +85,7 @@ class Recorder:
             but_storage = [p["but_storage"] * 1000 for p in stages]
             slowest = sorted(range(len(stages)), key=lambda i: -but_storage[i])
             typical = statistics.median(p["cpu"] for p in stages) * 1000
-            print(f"{title}: p99 besides storage {but_storage[slowest[1]]:.1f} ms, "
+            print(f"{title}: p99 besides storage {percentile(but_storage, 99):.1f} ms, "
                   f"median {statistics.median(but_storage):.1f} ms", flush=True)
             for i in slowest[:3]:
                 pressed, shown = strokes[i]
