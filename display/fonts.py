@@ -11,7 +11,7 @@
   rounded on both sides and 8 has a waist, so they never read as D and B.
 
 Every font has ``height``, ``width(text)`` and ``draw(draw, (x, y), text, fill)``; glyphs are
-cached 1-bit masks, so drawing a line is a handful of ``ImageDraw.bitmap`` calls.
+cached 1-bit masks, so drawing a line is a handful of bitmap calls into Pillow's C drawing.
 """
 import unicodedata
 from functools import lru_cache
@@ -141,17 +141,17 @@ class BitmapFont:
 
         A text drawn before is one mask, made at its second drawing and kept (the names, words and
         scores a counter shows again frame after frame: one bitmap call); a new one — a score that
-        just changed — is drawn glyph by glyph, which costs less than making its mask."""
+        just changed — is drawn glyph by glyph, which costs less than making its mask. Each mask
+        goes to Pillow's C drawing as ``ImageDraw.bitmap`` hands it there (``_painter``)."""
         x, y = xy
         kept = _kept(self._texts, text, self._place)
         if kept.mask is None and kept.drawn and kept.placed:
             kept.mask = _whole(kept.placed, kept.width)
+            kept.parts = [(0, kept.mask, kept.mask.im)]
         kept.drawn = True
-        if kept.mask is not None:
-            draw.bitmap((x, y), kept.mask, fill=fill)
-        else:
-            for left, glyph in kept.placed:
-                draw.bitmap((x + left, y), glyph, fill=fill)
+        paint = _painter(draw, fill)
+        for left, mask, core in kept.parts:
+            paint((x + left, y), mask, core)
         return x + kept.width
 
     def _place(self, text: str) -> "_Text":
@@ -192,11 +192,37 @@ class BitmapFont:
 
 
 class _Text:
-    """A text as a font draws it: its lit glyphs [(x, mask)], its width, its whole mask once made."""
-    __slots__ = ("placed", "width", "mask", "drawn")
+    """A text as a font draws it: its lit glyphs [(x, mask)], its width, its whole mask once made,
+    and the parts drawn: [(x, mask, its Pillow core image)] of the glyphs, or the whole mask."""
+    __slots__ = ("placed", "width", "mask", "drawn", "parts")
 
     def __init__(self, placed: list, width: int):
         self.placed, self.width, self.mask, self.drawn = placed, width, None, False
+        self.parts = [(left, mask, mask.im) for left, mask in placed]
+
+
+_INKS: dict = {}     # (modes, fill) -> the ink Pillow's C drawing takes (ImageDraw._getink)
+
+
+def _painter(draw, fill):
+    """``paint(xy, mask, core)``: what ``draw.bitmap(xy, mask, fill=fill)`` does — the same C call
+    with the same ink — where the ink is worked out once per image mode and fill (a frame draws a
+    dozen masks in three fills), not for every mask; the masks are made in memory (``_mask``,
+    ``_whole``), so there is nothing to load. A palette image's ink depends on its palette, an
+    unhashable fill cannot be kept, and a draw that is not Pillow's (a test's) has only its own
+    ``bitmap``: these take ``bitmap`` itself."""
+    core = getattr(draw, "draw", None)
+    if core is None or fill is None or getattr(draw, "palette", True) is not None:
+        return lambda xy, mask, _core: draw.bitmap(xy, mask, fill=fill)
+    try:
+        key = (draw.mode, draw.im.mode, fill)
+        ink = _INKS.get(key)
+    except TypeError:
+        return lambda xy, mask, _core: draw.bitmap(xy, mask, fill=fill)
+    if ink is None:
+        ink = _INKS[key] = draw._getink(fill)[0]
+    draw_bitmap = core.draw_bitmap
+    return lambda xy, _mask, core: draw_bitmap(xy, core, ink)
 
 
 def _whole(placed: list, width: int) -> Image.Image:

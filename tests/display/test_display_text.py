@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
@@ -303,3 +303,40 @@ def test_clock_text_of_no_time_or_a_bad_one_is_none(bad):
 def test_clock_text_defaults_to_the_machine_time_zone():
     moment = datetime(2026, 11, 29, 18, 5, tzinfo=timezone.utc)
     assert clock_text("2026-11-29T18:05:00Z") == moment.astimezone().strftime("%H:%M")
+
+
+def through_bitmap(font, image, xy, text, fill):
+    """``text`` drawn as the fonts drew it before their inks were kept: each mask through
+    ``ImageDraw.bitmap`` (glyph by glyph, as a text is the first time it is drawn)."""
+    draw, x = ImageDraw.Draw(image), xy[0]
+    for left, mask in font._place(text).placed:
+        draw.bitmap((x + left, xy[1]), mask, fill=fill)
+
+
+MODE_FILLS = {"1": [1, 0, "white"], "L": [255, 7, 0, "white"], "RGB": [(255, 0, 0), (0, 255, 0), "#ffaa00", "white", 0, 7],
+              "RGBA": [(1, 2, 3, 4), (255, 255, 255, 255), "white", 7], "P": [3, 200, "white"]}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["text", "small", "narrow", "digits"]),
+       st.lists(st.tuples(st.sampled_from(sorted(MODE_FILLS)), st.integers(0, 5),
+                          st.text(alphabet=CZECH + "0123456789 :/-◄►?é" + "x\u2603", max_size=8),
+                          st.integers(-12, 40), st.integers(-8, 12)), min_size=1, max_size=8))
+@example("text", [("1", 2, "AB", 0, 0), ("RGB", 3, "AB", 0, 0), ("L", 1, "1", 3, 0), ("RGB", 5, "1", 3, 0)])
+def test_a_font_draws_what_imagedraw_bitmap_draws_in_any_mode_fill_and_place(name, strokes):
+    """Masks go to Pillow's C drawing with an ink kept per mode and fill: every picture — texts
+    drawn the first time and again (then as one kept mask), off the image's edges, in every fill
+    of every image mode, one mode's after another's — is the one ``ImageDraw.bitmap`` drew, pixel
+    for pixel."""
+    font = {"text": fonts.text_font, "small": fonts.small_font, "narrow": fonts.narrow_font,
+            "digits": lambda: fonts.digits(5, 16)}[name]()
+    fonts._INKS.clear()                   # each example's modes meet their fills afresh
+    images = {mode: (Image.new(mode, (40, 16)), Image.new(mode, (40, 16))) for mode in MODE_FILLS}
+    for mode, fill_index, text, x, y in strokes:
+        fill = MODE_FILLS[mode][fill_index % len(MODE_FILLS[mode])]
+        image, expected = images[mode]
+        for _ in range(2):                # the second time a text is one kept mask
+            font.draw(ImageDraw.Draw(image), (x, y), text, fill)
+            through_bitmap(font, expected, (x, y), text, fill)
+    for image, expected in images.values():
+        assert image.tobytes() == expected.tobytes()
