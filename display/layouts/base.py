@@ -8,6 +8,18 @@ the game's registry entry (rules.games) names the method that draws it.
 from display.scene import Scene
 
 TEXT_SCREENS = ("ready", "menu", "prompt", "lotdraw", "match", "error", "keytest")
+_REGISTRY: list[dict] = []      # rules.games.GAMES, once imported (see _games)
+
+
+def _games() -> dict:
+    """The game registry (rules.games.GAMES, one dict that ``register`` fills). It imports the rule
+    cores, so not before the counter is lit (docs/install.md, "Boot ordering"): at the first game
+    screen, then kept — a frame of the partie in play does not go through the import system."""
+    if not _REGISTRY:
+        from rules.games import GAMES
+
+        _REGISTRY.append(GAMES)
+    return _REGISTRY[0]
 
 
 class Layout:
@@ -18,10 +30,7 @@ class Layout:
         name = model.get("screen")
         if name in TEXT_SCREENS:
             return getattr(self, name)
-        # the registry imports the rule cores: not before the counter is lit (docs/install.md, "Boot ordering")
-        from rules.games import GAMES
-
-        game = GAMES.get(name) if isinstance(name, str) else None
+        game = _games().get(name) if isinstance(name, str) else None
         method = game.screen if game is not None and hasattr(self, game.screen) else "unknown"
         return getattr(self, method)
 
