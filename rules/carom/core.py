@@ -148,50 +148,65 @@ def step(state: CaromState, cmd: JSONObject) -> CaromState:
 
 
 # -- the summary (docs/record-format.md, "Carom summary") ---------------------
-def _player_summary(state: CaromState, player: str, result: str | None) -> JSONObject:
-    series = state.series(player)
+def _player_summary(state: CaromState, player: str, series: tuple[int, ...], completed: int,
+                    at_table: str | None, result: str | None) -> JSONObject:
     return {
         "name": state.settings.name(player),
-        "points": state.points(player),
+        "points": completed + (state.running if at_table == player else 0),     # state.points
         "innings": len(series),
         "best_series": max(series, default=0),
-        "average": points_average_text(sum(series), len(series)),
+        "average": points_average_text(completed, len(series)),
         "series": list(series),
         "team_points": team_points(result, player),
     }
 
 
-def _counter(state: CaromState) -> JSONObject:
-    player, left = state.at_table, state.innings_left
-    limit = state.settings.points_limit
+def _counter(state: CaromState, player: str | None, points: dict[str, int]) -> JSONObject:
+    """``player``: the one at the table; ``points``: each player's credited points."""
+    settings = state.settings
+    limit = settings.points_limit
+    # state.equalising and state.innings_left, from the at_table read once
+    equalising = player == "b" and sum(state.series_a) >= limit
     if player is None:
-        inning = max(state.innings("a"), state.innings("b"))
+        inning, left = max(len(state.series_a), len(state.series_b)), 0
     else:
-        inning = state.innings(player) + 1
+        inning = len(state.series(player)) + 1
+        left = 1 if equalising else settings.innings_limit - inning + 1
     return {
         "at_table": player,
         "series": state.running if player else 0,
         "inning": inning,
         "innings_left": left,
-        "points_left": {p: max(0, limit - state.points(p)) for p in PLAYERS},
+        "points_left": {p: max(0, limit - points[p]) for p in PLAYERS},
         "last_two": player is not None and left <= 2,
-        "equalising": state.equalising,
+        "equalising": equalising,
         "frozen": state.frozen and player is not None,
     }
 
 
 def summary(state: CaromState) -> JSONObject:
-    result = state.result       # read once: a derived reading is computed on every read
+    """The summary after every stroke (the counter's model). A derived reading of the state
+    (finished, at the table, the result, …) is computed on every read, and the readings ask each
+    other: each is read once here and handed on, and the few the counter adds (points, equalising,
+    innings left) are made from those as the properties make them — tests/rules/
+    test_carom_properties.py checks the summary against the properties' readings."""
+    finished = state.finished
+    result = state.result if finished else None
+    at_table = None if finished else state.turn
+    players = {}
+    for p in PLAYERS:
+        series = state.series(p)
+        players[p] = _player_summary(state, p, series, sum(series), at_table, result)
     return {
         "game": "carom",
-        "finished": state.finished,
+        "finished": finished,
         "result": result,
-        "to_play": state.at_table,
+        "to_play": at_table,
         "forfeit": state.forfeit,
         "points_limit": state.settings.points_limit,
         "innings_limit": state.settings.innings_limit,
-        "players": {p: _player_summary(state, p, result) for p in PLAYERS},
-        "counter": _counter(state),
+        "players": players,
+        "counter": _counter(state, at_table, {p: players[p]["points"] for p in PLAYERS}),
     }
 
 

@@ -111,3 +111,40 @@ def test_every_played_partie_passes_the_correction_check(header, cmds):
                 same = board.game.step(board.state,
                                        {"cmd": "correct", "player": p, "inning": n, "points": points})
                 assert same == board.state
+
+
+def summary_as_it_was(state):
+    """The carom summary as it was made before each derived reading was read once: every reading
+    from the state's own properties (rules.carom.state), at every use."""
+    from rules.carom.figures import points_average_text, team_points
+
+    def player_summary(player, result):
+        series = state.series(player)
+        return {"name": state.settings.name(player), "points": state.points(player), "innings": len(series),
+                "best_series": max(series, default=0), "average": points_average_text(sum(series), len(series)),
+                "series": list(series), "team_points": team_points(result, player)}
+
+    player, left = state.at_table, state.innings_left
+    inning = max(state.innings("a"), state.innings("b")) if player is None else state.innings(player) + 1
+    counter = {"at_table": player, "series": state.running if player else 0, "inning": inning,
+               "innings_left": left,
+               "points_left": {p: max(0, state.settings.points_limit - state.points(p)) for p in "ab"},
+               "last_two": player is not None and left <= 2, "equalising": state.equalising,
+               "frozen": state.frozen and player is not None}
+    result = state.result
+    return {"game": "carom", "finished": state.finished, "result": result, "to_play": state.at_table,
+            "forfeit": state.forfeit, "points_limit": state.settings.points_limit,
+            "innings_limit": state.settings.innings_limit,
+            "players": {p: player_summary(p, result) for p in "ab"}, "counter": counter}
+
+
+@SETTINGS
+@given(headers, commands)
+def test_the_summary_is_what_the_states_readings_say(header, cmds):
+    """The summary reads each derived reading once and hands it on: after every command it is
+    the summary made from the state's properties at every use — key for key, in the same order
+    (the record's and the replay's JSON)."""
+    for board, _ in push_all(header, cmds):
+        made, expected = board.summary(), summary_as_it_was(board.state)
+        assert made == expected
+        assert json.dumps(made, ensure_ascii=False) == json.dumps(expected, ensure_ascii=False)
