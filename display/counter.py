@@ -9,7 +9,7 @@ Blinking, pages on small counters and transient messages all run off that one de
 from delivery.logs import Logger
 from display.devices import DisplayFault
 from display.layouts import layout_for
-from display.scene import Scene, choices
+from display.scene import Scene, choices, raw_bytes
 from display.text import texts
 
 log = Logger(__name__)
@@ -143,7 +143,7 @@ class Counter:
         self.renders += 1
         self._shape = (scene.blinks, scene.pages, scene.asked)
         self._key = self._picture_key(now, showing_message)
-        data = scene.image.tobytes()
+        data = raw_bytes(scene.image)
         if self.device is not None and data != self._last:
             try:
                 self.device.display(scene.image)

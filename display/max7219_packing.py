@@ -13,6 +13,8 @@ from operator import itemgetter
 from luma.led_matrix.device import max7219
 from PIL import Image
 
+from display.scene import raw_bytes
+
 
 class Max7219(max7219):
     """luma's ``max7219``, sending what it sends for a frame."""
@@ -51,9 +53,9 @@ class Packing:
         self._chips = device.cascaded
 
     def transfers(self, image: Image.Image) -> list[list[int]]:
-        lit = b"\0" + image.convert("L").tobytes()      # a byte per pixel, 0 or 255
+        lit = b"\0" + raw_bytes(image.convert("L"))    # a byte per pixel, 0 or 255
         bits = bytes(self._pick(lit))
-        packed = Image.frombytes("1", (len(bits), 1), bits, "raw", "1;8").tobytes()
+        packed = raw_bytes(Image.frombytes("1", (len(bits), 1), bits, "raw", "1;8"))
         out = []
         for digit in range(8):
             transfer = [self._register + digit] * (2 * self._chips)

@@ -135,3 +135,28 @@ def choices(asked: list, counter: int) -> tuple:
         index, counter = choose(ask, counter)
         out.append(index)
     return tuple(out)
+
+
+def raw_bytes(image: Image.Image) -> bytes:
+    """``image.tobytes()``: the same raw encoder of Pillow's C core, set up without the layers of
+    Python ``tobytes`` goes through on every call (the counter compares every frame with the one
+    on the device, and a MAX7219 packs it)."""
+    width, height = image.size
+    if not width or not height:
+        return b""
+    mode = image.mode
+    encoder = Image.core.raw_encoder(mode, mode)
+    try:
+        encoder.setimage(image.im, (0, 0, width, height))
+        size = max(65536, width * 4)    # tobytes' buffer (ImageFile.MAXBLOCK): the bytes do not depend on it
+        chunks = []
+        while True:
+            _, status, data = encoder.encode(size)
+            chunks.append(data)
+            if status:
+                break
+        if status < 0:
+            raise RuntimeError(f"encoder error {status} in tobytes")
+    finally:
+        encoder.cleanup()
+    return b"".join(chunks)

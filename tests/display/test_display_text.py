@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from display import fonts
+from display.scene import raw_bytes
 from display.terminal import TerminalDevice
 from display.text import clock_text
 
@@ -340,3 +341,17 @@ def test_a_font_draws_what_imagedraw_bitmap_draws_in_any_mode_fill_and_place(nam
             through_bitmap(font, expected, (x, y), text, fill)
     for image, expected in images.values():
         assert image.tobytes() == expected.tobytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["1", "L", "P", "RGB", "RGBA", "I", "F", "I;16"]), st.integers(0, 70), st.integers(0, 40),
+       st.randoms(use_true_random=False))
+def test_raw_bytes_are_what_tobytes_gives(mode, width, height, rng):
+    """The counter's and the MAX7219's frame bytes (display.scene.raw_bytes) are Pillow's
+    ``tobytes()`` of the same picture, in every mode and size, empty ones too."""
+    image = Image.new(mode, (width, height))
+    draw = ImageDraw.Draw(image)
+    for _ in range(rng.randint(0, 6)):
+        x, y = rng.randint(-5, width + 5), rng.randint(-5, height + 5)
+        draw.rectangle((x, y, x + rng.randint(0, 20), y + rng.randint(0, 9)), fill=rng.randint(1, 255))
+    assert raw_bytes(image) == image.tobytes()
