@@ -15,6 +15,7 @@ cached 1-bit masks, so drawing a line is a handful of bitmap calls into Pillow's
 """
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -95,6 +96,7 @@ class BitmapFont:
         self._texts: dict[str, _Text] = {}      # see draw
         self._text_widths: dict[str, int] = {}
         self._fits: dict[tuple[str, int], str] = {}
+        self._chars: dict[str, tuple] = {}     # a character -> (width, mask, core image) drawn for it
 
     def _resolve(self, ch: str) -> str | None:
         """The glyph drawn for ``ch`` (worked out once per character: a frame asks many times)."""
@@ -119,12 +121,25 @@ class BitmapFont:
             self._widths[ch] = 0 if ch is None else self._space if ch == " " else max(map(len, self._glyphs[ch]))
         return self._widths[ch]
 
+    def _char(self, ch: str) -> tuple:
+        """(width, mask, its Pillow core image) of the glyph drawn for ``ch``: width 0 for none,
+        no mask for a space. Worked out once per character: a new text (a score that just
+        changed) is measured, fitted and placed from these, a lookup a letter."""
+        found = self._chars.get(ch)
+        if found is None:
+            glyph = self._resolve(ch)
+            width = self._glyph_width(glyph)
+            mask = self.mask(glyph) if width and glyph is not None and glyph != " " else None
+            found = self._chars[ch] = (width, mask, None if mask is None else mask.im)
+        return found
+
     def width(self, text: str) -> int:
-        return _kept(self._text_widths, text, self._measure)
+        found = self._text_widths.get(text)
+        return found if found is not None else _kept(self._text_widths, text, self._measure)
 
     def _measure(self, text: str) -> int:
-        widths = [self._glyph_width(self._resolve(ch)) for ch in text]
-        widths = [w for w in widths if w]
+        char = self._char
+        widths = [w for w in (char(ch)[0] for ch in text) if w]
         return sum(widths) + self.spacing * max(len(widths) - 1, 0)
 
     def has(self, ch: str) -> bool:
@@ -145,7 +160,7 @@ class BitmapFont:
         goes to Pillow's C drawing as ``ImageDraw.bitmap`` hands it there (``_painter``)."""
         x, y = xy
         kept = _kept(self._texts, text, self._place)
-        if kept.mask is None and kept.drawn and kept.placed:
+        if kept.mask is None and kept.drawn and kept.parts:
             kept.mask = _whole(kept.placed, kept.width)
             kept.parts = [(0, kept.mask, kept.mask.im)]
         kept.drawn = True
@@ -155,24 +170,24 @@ class BitmapFont:
         return x + kept.width
 
     def _place(self, text: str) -> "_Text":
-        placed: list[tuple[int, Image.Image]] = []
+        parts: list[tuple[int, Image.Image, Any]] = []
         x = 0
         for ch in text:
-            resolved = self._resolve(ch)
-            width = self._glyph_width(resolved)
-            if not width or resolved is None:
+            width, mask, core = self._char(ch)
+            if not width:
                 continue
-            if placed or x:
+            if parts or x:
                 x += self.spacing
-            if resolved != " ":
-                placed.append((x, self.mask(resolved)))
+            if mask is not None:
+                parts.append((x, mask, core))
             x += width
-        return _Text(placed, x)
+        return _Text(parts, x)
 
     def fit(self, text: str, width: int) -> str:
         """``text`` shortened to fit ``width`` pixels (dropping letters from the end, and the spaces
         left at the end with them); kept, as widths are, for the frames that write it again."""
-        return _kept(self._fits, (text, width), self._fit)
+        found = self._fits.get((text, width))
+        return found if found is not None else _kept(self._fits, (text, width), self._fit)
 
     def _fit(self, asked: tuple[str, int]) -> str:
         """One pass over the letters that fit, so a long text (a venue's name of thousands of
@@ -180,7 +195,7 @@ class BitmapFont:
         text, width = asked
         used = glyphs = end = 0         # end: the longest start that fits and ends in no space
         for n, ch in enumerate(text, start=1):
-            glyph = self._glyph_width(self._resolve(ch))
+            glyph = self._char(ch)[0]
             if glyph:
                 used += glyph + (self.spacing if glyphs else 0)
                 glyphs += 1
@@ -192,13 +207,17 @@ class BitmapFont:
 
 
 class _Text:
-    """A text as a font draws it: its lit glyphs [(x, mask)], its width, its whole mask once made,
-    and the parts drawn: [(x, mask, its Pillow core image)] of the glyphs, or the whole mask."""
-    __slots__ = ("placed", "width", "mask", "drawn", "parts")
+    """A text as a font draws it: the parts drawn — [(x, mask, its Pillow core image)] of its lit
+    glyphs, the whole mask once made — its width, and that whole mask."""
+    __slots__ = ("parts", "width", "mask", "drawn")
 
-    def __init__(self, placed: list, width: int):
-        self.placed, self.width, self.mask, self.drawn = placed, width, None, False
-        self.parts = [(left, mask, mask.im) for left, mask in placed]
+    def __init__(self, parts: list, width: int):
+        self.parts, self.width, self.mask, self.drawn = parts, width, None, False
+
+    @property
+    def placed(self) -> list[tuple[int, Image.Image]]:
+        """The lit glyphs [(x, mask)] (until the whole mask is made, the parts drawn)."""
+        return [(left, mask) for left, mask, _ in self.parts]
 
 
 _INKS: dict = {}     # (modes, fill) -> the ink Pillow's C drawing takes (ImageDraw._getink)

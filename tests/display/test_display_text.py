@@ -355,3 +355,37 @@ def test_raw_bytes_are_what_tobytes_gives(mode, width, height, rng):
         x, y = rng.randint(-5, width + 5), rng.randint(-5, height + 5)
         draw.rectangle((x, y, x + rng.randint(0, 20), y + rng.randint(0, 9)), fill=rng.randint(1, 255))
     assert raw_bytes(image) == image.tobytes()
+
+
+def placed_glyph_by_glyph(font, text):
+    """(width, [(x, glyph)]) of ``text`` worked out from each letter's glyph as the fonts did
+    before they kept each letter's width and mask."""
+    placed, x = [], 0
+    for ch in text:
+        glyph = font._resolve(ch)
+        width = font._glyph_width(glyph)
+        if not width or glyph is None:
+            continue
+        if placed or x:
+            x += font.spacing
+        if glyph != " ":
+            placed.append((x, glyph))
+        x += width
+    return x, placed
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["text", "small", "narrow", "digits"]),
+       st.lists(st.text(alphabet=CZECH + "ab1 0\t☃.◄►:/-?", max_size=12), min_size=1, max_size=5))
+def test_a_text_is_measured_and_placed_as_its_letters_glyphs_say(name, texts):
+    """Each letter's width, mask and core image are worked out once (BitmapFont._char): a text's
+    width and its glyphs' places are those its letters' glyphs give, at the first and every later
+    asking, whatever was asked between."""
+    font = {"text": fonts.text_font, "small": fonts.small_font, "narrow": fonts.narrow_font,
+            "digits": lambda: fonts.digits(5, 16)}[name]()
+    for text in texts * 2:
+        width, placed = placed_glyph_by_glyph(font, text)
+        made = font._place(text)
+        assert font.width(text) == made.width == width
+        assert [(x, mask) for x, mask in made.placed] == [(x, font.mask(glyph)) for x, glyph in placed]
+        assert all(core is mask.im for _, mask, core in made.parts)
