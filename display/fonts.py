@@ -157,14 +157,18 @@ class BitmapFont:
         A text drawn before is one mask, made at its second drawing and kept (the names, words and
         scores a counter shows again frame after frame: one bitmap call); a new one — a score that
         just changed — is drawn glyph by glyph, which costs less than making its mask. Each mask
-        goes to Pillow's C drawing as ``ImageDraw.bitmap`` hands it there (``_painter``)."""
+        goes to Pillow's C drawing as ``ImageDraw.bitmap`` hands it there (``painter``)."""
+        return self.paint(painter(draw, fill), xy, text)
+
+    def paint(self, paint, xy, text: str) -> int:
+        """``draw`` with a painter made once for its draw and fill (``painter``): a Scene draws
+        every text of one role with one."""
         x, y = xy
-        kept = _kept(self._texts, text, self._place)
+        kept = self._texts.get(text) or _kept(self._texts, text, self._place)
         if kept.mask is None and kept.drawn and kept.parts:
             kept.mask = _whole(kept.placed, kept.width)
             kept.parts = [(0, kept.mask, kept.mask.im)]
         kept.drawn = True
-        paint = _painter(draw, fill)
         for left, mask, core in kept.parts:
             paint((x + left, y), mask, core)
         return x + kept.width
@@ -223,7 +227,16 @@ class _Text:
 _INKS: dict = {}     # (modes, fill) -> the ink Pillow's C drawing takes (ImageDraw._getink)
 
 
-def _painter(draw, fill):
+def kept_ink(mode: str, fill):
+    """The ink of ``fill`` on a Pillow draw of an image of ``mode`` (not a palette image), if one
+    was worked out before (``painter``); None if not, or for a fill that cannot be kept."""
+    try:
+        return _INKS.get((mode, mode, fill))
+    except TypeError:
+        return None
+
+
+def painter(draw, fill):
     """``paint(xy, mask, core)``: what ``draw.bitmap(xy, mask, fill=fill)`` does — the same C call
     with the same ink — where the ink is worked out once per image mode and fill (a frame draws a
     dozen masks in three fills), not for every mask; the masks are made in memory (``_mask``,

@@ -17,7 +17,8 @@ class Scene:
     def __init__(self, size, mode, *, colours, words, blink_on=True, page_counter=0):
         self.width, self.height = size
         self.image = Image.new(mode, size)
-        self.draw = ImageDraw.Draw(self.image)
+        self._draw: ImageDraw.ImageDraw | None = None       # see draw
+        self._painters: dict = {}                           # role -> a font's painter (see _painter)
         self.words = words
         self._blink_on = blink_on
         self._counter = page_counter     # the page counter as the pages asked for now see it (``shares``)
@@ -30,6 +31,30 @@ class Scene:
         # the narrow capitals for what does not fit it; 8-pixel-high counters use 3x5 capitals.
         self.small = fonts.narrow_font() if self.height >= 16 else fonts.small_font()
         self.text = fonts.text_font() if self.height >= 16 else self.small
+
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        """The picture's ImageDraw, made when a layout first asks (a rectangle, a point): the
+        texts of a frame need only Pillow's C drawing (``_painter``)."""
+        if self._draw is None:
+            self._draw = ImageDraw.Draw(self.image)
+        return self._draw
+
+    def _painter(self, role: str):
+        """The painter the fonts draw ``role``'s texts with (fonts.painter), one per role and frame:
+        the C drawing ImageDraw makes, with the ink it gives the fill once one was worked out;
+        until then, and for a palette image, the ImageDraw's own."""
+        found = self._painters.get(role)
+        if found is None:
+            fill, mode = self.fill[role], self.image.mode
+            ink = fonts.kept_ink(mode, fill) if mode != "P" else None
+            if ink is None:
+                found = fonts.painter(self.draw, fill)
+            else:
+                draw_bitmap = Image.core.draw(self.image.im, 0).draw_bitmap      # ImageDraw.Draw's, no blend
+                found = lambda xy, _mask, core: draw_bitmap(xy, core, ink)      # noqa: E731
+            self._painters[role] = found
+        return found
 
     def blink(self) -> bool:
         """True while a blinking part is lit."""
@@ -95,7 +120,7 @@ class Scene:
             y = y0
         else:
             y = y0 + max(0, (y1 - y0 - font.height) // 2)
-        font.draw(self.draw, (x, y), text, self.fill[role])
+        font.paint(self._painter(role), (x, y), text)
         return w
 
     def number(self, value, box, font, *, align="right", role="text") -> None:
@@ -106,7 +131,7 @@ class Scene:
             text = text[1:]
         w = font.width(text)
         x = x1 - w if align == "right" else x0 if align == "left" else x0 + (x1 - x0 - w) // 2
-        font.draw(self.draw, (x, y0 + max(0, (y1 - y0 - font.height) // 2)), text, self.fill[role])
+        font.paint(self._painter(role), (x, y0 + max(0, (y1 - y0 - font.height) // 2)), text)
 
     def bar(self, box, role="text") -> None:
         x0, y0, x1, y1 = box

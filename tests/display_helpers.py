@@ -15,12 +15,12 @@ class Said:
 
     def __init__(self, monkeypatch):
         self.texts: list[str] = []
-        original = fonts.BitmapFont.draw
+        original = fonts.BitmapFont.paint
 
-        def spy(font, draw, xy, text, fill):
+        def spy(font, paint, xy, text):
             self.texts.append(text)
-            return original(font, draw, xy, text, fill)
-        monkeypatch.setattr(fonts.BitmapFont, "draw", spy)
+            return original(font, paint, xy, text)
+        monkeypatch.setattr(fonts.BitmapFont, "paint", spy)
 
     def at(self, counter: Counter, model: dict, now: float) -> list[str]:
         """The texts of ``model``'s picture at ``now`` (the message included when one is due)."""

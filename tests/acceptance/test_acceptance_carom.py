@@ -242,9 +242,9 @@ def test_a_single_partie_can_have_the_players_names_from_the_rosters(player, mon
     end = player.key("0")                                            # … the other misses the equaliser
     assert end["summary"]["result"] == "a"
     said = []
-    draw = fonts.BitmapFont.draw
-    monkeypatch.setattr(fonts.BitmapFont, "draw", lambda font, d, xy, text, fill: said.append(text) or draw(
-        font, d, xy, text, fill))
+    paint = fonts.BitmapFont.paint
+    monkeypatch.setattr(fonts.BitmapFont, "paint", lambda font, p, xy, text: said.append(text) or paint(
+        font, p, xy, text))
     counter = player.service.display.counter
     for page in range(4):
         counter.render(end, page * 3.0)

@@ -134,9 +134,9 @@ def test_an_error_screen_names_the_fault_in_czech(code, title, monkeypatch):
     """A Czech counter never says CHYBA keypad: the error's code is named in the counter's words."""
     from display import fonts
 
-    said, draw = [], fonts.BitmapFont.draw
-    monkeypatch.setattr(fonts.BitmapFont, "draw", lambda font, d, xy, text, fill: said.append(text) or draw(
-        font, d, xy, text, fill))
+    said, paint = [], fonts.BitmapFont.paint
+    monkeypatch.setattr(fonts.BitmapFont, "paint", lambda font, p, xy, text: said.append(text) or paint(
+        font, p, xy, text))
     Counter(None, DisplaySettings(driver="dummy", width=128, height=32)).render(
         {"screen": "error", "code": code, "text": "x"}, 0.0)
     assert title in said

@@ -254,12 +254,12 @@ def test_a_yes_no_question_has_no_typing_cursor(size, monkeypatch):
     assert frames(question, settings) != frames(typed, settings)
     counter = Counter(None, settings)
     texts = []
-    original = fonts.BitmapFont.draw
+    original = fonts.BitmapFont.paint
 
-    def spy(font, draw, xy, text, fill):
+    def spy(font, paint, xy, text):
         texts.append(text)
-        return original(font, draw, xy, text, fill)
-    monkeypatch.setattr(fonts.BitmapFont, "draw", spy)
+        return original(font, paint, xy, text)
+    monkeypatch.setattr(fonts.BitmapFont, "paint", spy)
     for i in range(40):
         counter.render(question, i * 0.5)
     assert texts and not any("_" in text for text in texts)

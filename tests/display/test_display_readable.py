@@ -28,12 +28,12 @@ class Drawn:
 
     def __init__(self, monkeypatch):
         self.texts: list[tuple[int, str]] = []
-        original = fonts.BitmapFont.draw
+        original = fonts.BitmapFont.paint
 
-        def spy(font, draw, xy, text, fill):
+        def spy(font, paint, xy, text):
             self.texts.append((font.height, text))
-            return original(font, draw, xy, text, fill)
-        monkeypatch.setattr(fonts.BitmapFont, "draw", spy)
+            return original(font, paint, xy, text)
+        monkeypatch.setattr(fonts.BitmapFont, "paint", spy)
 
     def pages(self, settings, model, seconds=60.0):
         counter = Counter(None, settings)

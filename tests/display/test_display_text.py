@@ -389,3 +389,47 @@ def test_a_text_is_measured_and_placed_as_its_letters_glyphs_say(name, texts):
         assert font.width(text) == made.width == width
         assert [(x, mask) for x, mask in made.placed] == [(x, font.mask(glyph)) for x, glyph in placed]
         assert all(core is mask.im for _, mask, core in made.parts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([("1", None), ("RGB", {"a": (255, 0, 0), "b": "#00ff00", "text": "white"}),
+                        ("RGB", {"a": (1, 2, 3), "b": (1, 2, 3), "text": (250, 250, 0)}),
+                        ("L", {"a": 200, "b": 7, "text": 255})]),
+       st.booleans(),
+       st.lists(st.tuples(st.sampled_from(["write", "number"]), st.sampled_from(["a", "b", "text"]),
+                          st.text(alphabet=CZECH + "0123456789 :/◄►", max_size=10),
+                          st.tuples(st.integers(-5, 30), st.integers(-4, 10), st.integers(0, 64), st.integers(0, 16))),
+                min_size=1, max_size=8))
+def test_a_scene_draws_its_texts_as_the_fonts_draw_them_on_its_imagedraw(mode_colours, fresh, strokes):
+    """A Scene paints its texts through the C drawing with the ink kept for each role's fill
+    (Scene._painter), making its ImageDraw only when a layout asks for it: every picture is the
+    one ``font.draw`` gives on an ImageDraw of the picture, whether the inks were worked out
+    before or not (``fresh``)."""
+    from display.scene import Scene
+
+    mode, colours = mode_colours
+    colours = colours or {"a": 1, "b": 1, "text": 1}
+    if fresh:
+        fonts._INKS.clear()
+    for height in (8, 16):
+        scene = Scene((64, height), mode, colours=colours, words={})
+        expected = Image.new(mode, (64, height))
+        draw = ImageDraw.Draw(expected)
+        for what, role, text, (x0, y0, w, h) in strokes:
+            box = (x0, y0, x0 + w, y0 + h)
+            fill = scene.fill[role]
+            if what == "write":
+                scene.write(text, box, role=role, align="center")
+                font = scene.font_for(text, w)
+                fitted = font.fit(text, w)
+                x = x0 + (w - font.width(fitted)) // 2
+                font.draw(draw, (x, y0 + max(0, (h - font.height) // 2)), fitted, fill)
+            else:
+                digits = "".join(ch for ch in text if ch.isdigit()) or "0"
+                scene.number(int(digits), box, scene.text, role=role)
+                shown = str(int(digits))
+                while len(shown) > 1 and scene.text.width(shown) > w:
+                    shown = shown[1:]
+                font_y = y0 + max(0, (h - scene.text.height) // 2)
+                scene.text.draw(draw, (x0 + w - scene.text.width(shown), font_y), shown, fill)
+        assert scene.image.tobytes() == expected.tobytes()
