@@ -615,4 +615,5 @@ class Night:
         return self.clock.today().isoformat()
 
     def _now_iso(self) -> str:
-        return self.clock.now().isoformat(timespec="seconds")
+        seconds = getattr(self.clock, "iso_seconds", None)     # SystemClock's: the same text, kept per minute
+        return seconds() if seconds is not None else self.clock.now().isoformat(timespec="seconds")

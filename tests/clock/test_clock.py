@@ -6,6 +6,8 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clock import ManualClock, SystemClock
 
@@ -100,3 +102,44 @@ def test_the_system_clock_is_local_aware_and_monotonic_does_not_go_back():
     assert abs(now.timestamp() - clock.time()) < 3600           # the same instant, however slow the machine
     first = clock.monotonic()
     assert clock.monotonic() >= first
+
+
+ZONES = ["UTC", "Europe/Prague", "America/St_Johns", "Australia/Lord_Howe", "Asia/Kathmandu",
+         "Africa/Monrovia", "Pacific/Chatham", "America/Santiago"]
+# around the zones' offset changes: Prague's 2026 DST ends and starts, Lord Howe's half-hour
+# change, Monrovia's -0:44:30 of 1972, and seconds anywhere from 1960 to 2040
+SECONDS = st.one_of(st.integers(-315_619_200, 2_208_988_800),
+                    st.sampled_from([1774746000, 1792890000, 1775314800, 63_593_070, 1_800_000_000]).flatmap(
+                        lambda at: st.integers(at - 7200, at + 7200)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ZONES), SECONDS, st.lists(st.integers(-90, 200), max_size=6))
+def test_the_system_clocks_journal_time_is_what_datetime_writes(zone, second, steps):
+    """SystemClock.iso_seconds keeps the text of the local minute (the time every journal line
+    carries, on the way from a key to its frame): at every second — the first, seconds after it in
+    the same minute and in others, across the zone's offset changes — it is what
+    ``datetime.now().astimezone().isoformat(timespec="seconds")`` writes for that second."""
+    import os
+    import time
+
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        clock = SystemClock()
+        for at in [second] + [second + step for step in steps]:
+            expected = datetime.fromtimestamp(at).astimezone().isoformat(timespec="seconds")
+            assert clock._iso_at(at) == expected, (zone, at)
+    finally:
+        if before is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+def test_the_system_clocks_journal_time_is_now():
+    clock = SystemClock()
+    made = datetime.fromisoformat(clock.iso_seconds())
+    assert made.tzinfo is not None and abs(made.timestamp() - clock.time()) < 3600
