@@ -156,3 +156,17 @@ def test_the_table_says_the_steal_and_agree_leaves_it_out(tmp_path, monkeypatch)
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"runs": runs}), encoding="utf-8")
     assert {what for what, _ in agree.medians(str(path))} == {"lit"}      # steal differs, and is no figure
+
+
+def test_stroke_cpu_counts_presses_from_the_pin_to_the_frame(tmp_path, monkeypatch):
+    """bench/stroke_cpu.py's counted strokes (what --instructions counts under callgrind): each
+    press reaches its frame, and only the counted presses run inside functools.reduce."""
+    import functools
+
+    import stroke_cpu
+
+    reduced = []
+    real = functools.reduce
+    monkeypatch.setattr(functools, "reduce", lambda f, items, start: reduced.append(1) or real(f, items, start))
+    frames = stroke_cpu.counted_strokes(tmp_path, 3, warm=2)
+    assert len(reduced) == 3 and frames >= 5
