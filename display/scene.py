@@ -108,8 +108,10 @@ class Scene:
         x0, y0, x1, y1 = box
         width = x1 - x0
         font = font or self.font_for(text, width)
-        text = font.fit(text, width)
         w = font.width(text)
+        if w > width:               # a text that fits is its own fit (BitmapFont.fit)
+            text = font.fit(text, width)
+            w = font.width(text)
         if align == "right":
             x = x1 - w
         elif align == "center":

@@ -433,3 +433,15 @@ def test_a_scene_draws_its_texts_as_the_fonts_draw_them_on_its_imagedraw(mode_co
                 font_y = y0 + max(0, (h - scene.text.height) // 2)
                 scene.text.draw(draw, (x0 + w - scene.text.width(shown), font_y), shown, fill)
         assert scene.image.tobytes() == expected.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["text", "small", "narrow", "digits"]), st.text(alphabet=CZECH + "ab1 0\t☃.◄:", max_size=16),
+       st.integers(0, 90))
+def test_a_text_that_fits_is_its_own_fit(name, text, width):
+    """Scene.write fits a text only when it is wider than its box: one that fits is its own fit."""
+    font = {"text": fonts.text_font, "small": fonts.small_font, "narrow": fonts.narrow_font,
+            "digits": lambda: fonts.digits(5, 16)}[name]()
+    if font.width(text) <= width:
+        assert font.fit(text, width) == text
+    assert font.width(font.fit(text, width)) <= width or not font.fit(text, width)
