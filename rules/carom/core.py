@@ -148,14 +148,14 @@ def step(state: CaromState, cmd: JSONObject) -> CaromState:
 
 
 # -- the summary (docs/record-format.md, "Carom summary") ---------------------
-def _player_summary(state: CaromState, player: str, series: tuple[int, ...], completed: int,
-                    at_table: str | None, result: str | None) -> JSONObject:
+def _player_summary(state: CaromState, player: str, at_table: str | None, result: str | None) -> JSONObject:
+    series = state.series(player)
     return {
         "name": state.settings.name(player),
-        "points": completed + (state.running if at_table == player else 0),     # state.points
+        "points": state.points_when(player, at_table),
         "innings": len(series),
         "best_series": max(series, default=0),
-        "average": points_average_text(completed, len(series)),
+        "average": points_average_text(sum(series), len(series)),
         "series": list(series),
         "team_points": team_points(result, player),
     }
@@ -163,15 +163,12 @@ def _player_summary(state: CaromState, player: str, series: tuple[int, ...], com
 
 def _counter(state: CaromState, player: str | None, points: dict[str, int]) -> JSONObject:
     """``player``: the one at the table; ``points``: each player's credited points."""
-    settings = state.settings
-    limit = settings.points_limit
-    # state.equalising and state.innings_left, from the at_table read once
-    equalising = player == "b" and sum(state.series_a) >= limit
+    limit = state.settings.points_limit
+    left = state.innings_left_when(player)
     if player is None:
-        inning, left = max(len(state.series_a), len(state.series_b)), 0
+        inning = max(state.innings("a"), state.innings("b"))
     else:
-        inning = len(state.series(player)) + 1
-        left = 1 if equalising else settings.innings_limit - inning + 1
+        inning = state.innings(player) + 1
     return {
         "at_table": player,
         "series": state.running if player else 0,
@@ -179,7 +176,7 @@ def _counter(state: CaromState, player: str | None, points: dict[str, int]) -> J
         "innings_left": left,
         "points_left": {p: max(0, limit - points[p]) for p in PLAYERS},
         "last_two": player is not None and left <= 2,
-        "equalising": equalising,
+        "equalising": state.equalising_when(player),
         "frozen": state.frozen and player is not None,
     }
 
@@ -187,16 +184,13 @@ def _counter(state: CaromState, player: str | None, points: dict[str, int]) -> J
 def summary(state: CaromState) -> JSONObject:
     """The summary after every stroke (the counter's model). A derived reading of the state
     (finished, at the table, the result, …) is computed on every read, and the readings ask each
-    other: each is read once here and handed on, and the few the counter adds (points, equalising,
-    innings left) are made from those as the properties make them — tests/rules/
-    test_carom_properties.py checks the summary against the properties' readings."""
+    other: each is read once here and handed on to the state's readings that take it (points,
+    equalising, innings left: ``*_when``) — tests/rules/test_carom_properties.py checks the
+    summary against the properties' readings."""
     finished = state.finished
     result = state.result if finished else None
     at_table = None if finished else state.turn
-    players = {}
-    for p in PLAYERS:
-        series = state.series(p)
-        players[p] = _player_summary(state, p, series, sum(series), at_table, result)
+    players = {p: _player_summary(state, p, at_table, result) for p in PLAYERS}
     return {
         "game": "carom",
         "finished": finished,

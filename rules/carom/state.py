@@ -53,7 +53,11 @@ class CaromState(NamedTuple):
 
     def points(self, player: str) -> int:
         """Credited points, the running series included."""
-        running = self.running if self.at_table == player else 0
+        return self.points_when(player, self.at_table)
+
+    def points_when(self, player: str, at_table: str | None) -> int:
+        """``points(player)`` with ``at_table`` as read already (a summary reads it once)."""
+        running = self.running if at_table == player else 0
         return self.completed_points(player) + running
 
     def reached_limit(self, player: str) -> bool:
@@ -83,7 +87,11 @@ class CaromState(NamedTuple):
     @property
     def equalising(self) -> bool:
         """B's equalising inning after A reached the points limit (RULES 1.4.1)."""
-        return self.at_table == "b" and self.reached_limit("a")
+        return self.equalising_when(self.at_table)
+
+    def equalising_when(self, at_table: str | None) -> bool:
+        """``equalising`` with ``at_table`` as read already."""
+        return at_table == "b" and self.reached_limit("a")
 
     @property
     def result(self) -> str | None:
@@ -103,12 +111,15 @@ class CaromState(NamedTuple):
     @property
     def innings_left(self) -> int:
         """Innings left for the player at the table, the current one included (0 once over)."""
-        player = self.at_table
-        if player is None:
+        return self.innings_left_when(self.at_table)
+
+    def innings_left_when(self, at_table: str | None) -> int:
+        """``innings_left`` with ``at_table`` as read already."""
+        if at_table is None:
             return 0
-        if self.equalising:
+        if self.equalising_when(at_table):
             return 1
-        return self.settings.innings_limit - self.innings(player)
+        return self.settings.innings_limit - self.innings(at_table)
 
     # -- building new states -----------------------------------------------
     def with_series(self, player: str, series: tuple[int, ...]) -> "CaromState":
