@@ -95,6 +95,9 @@ class ManualClock:
     def utc(self) -> datetime:
         return datetime.fromtimestamp(self.time(), timezone.utc)
 
+    def iso_seconds(self) -> str:
+        return self.now().isoformat(timespec="seconds")
+
     def advance(self, seconds: float | timedelta) -> None:
         self._t += seconds.total_seconds() if isinstance(seconds, timedelta) else float(seconds)
 
@@ -114,3 +117,7 @@ class Clock(Protocol):
     def today(self) -> date: ...
 
     def utc(self) -> datetime: ...
+
+    def iso_seconds(self) -> str:
+        """``now().isoformat(timespec="seconds")``: the time a journal line carries."""
+        ...

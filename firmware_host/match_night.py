@@ -615,5 +615,4 @@ class Night:
         return self.clock.today().isoformat()
 
     def _now_iso(self) -> str:
-        seconds = getattr(self.clock, "iso_seconds", None)     # SystemClock's: the same text, kept per minute
-        return seconds() if seconds is not None else self.clock.now().isoformat(timespec="seconds")
+        return self.clock.iso_seconds()
