@@ -42,6 +42,11 @@ class Board:
     def summary(self) -> JSONObject:
         return self.game.summary(self.state)
 
+    def summary_after(self, cmd: JSONObject) -> JSONObject:
+        """The summary ``push(cmd)`` would leave, for a command of the game's own (not undo or
+        redo); raises what ``push`` would, and changes nothing."""
+        return self.game.summary(self.game.step(self.state, cmd))
+
     def can_undo(self) -> bool:
         return bool(self.move_stack)
 

@@ -43,6 +43,8 @@ class Keys:
                                             # before the forfeits (input.referee builds them by name)
     stray_digit: str | None = None          # text id said for a digit no key binds (8-ball's
                                             # pocket digits outside a question)
+    ahead: tuple[str, ...] = ()             # the everyday strokes (actions of ``commands``): the
+                                            # counter draws their frames while it waits for a key
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ KEYS = Keys(
     commands={"score1": {"cmd": "score", "value": 1}, "score2": {"cmd": "score", "value": 2},
               "score10": {"cmd": "score", "value": 10}, "score20": {"cmd": "score", "value": 20},
               "miss": {"cmd": "miss"}, "foul": {"cmd": "foul"}, "frozen": {"cmd": "frozen"}},
+    ahead=("score1", "miss", "score2"),     # most strokes: a point, an inning's end, a cushion first
 )
 
 GAME = Game(

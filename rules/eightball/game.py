@@ -18,6 +18,7 @@ KEYS = Keys(
     destructive=("stalemate", "game"),
     menu=("pocket8", "stalemate", "game"),
     stray_digit="pocket_first",
+    ahead=("shot",),                        # a pot asks for its pocket first: only the miss is drawn ahead
 )
 
 GAME = Game(

@@ -72,3 +72,11 @@ def test_2_3_a_header_without_first_break_takes_it_from_home_and_the_partie_numb
     if partie is not None:
         header["partie"] = partie
     assert Board(header).summary()["current"]["breaker"] == breaker
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_strokes_drawn_ahead_are_commands_the_keys_enter_as_they_are(game):
+    """Keys.ahead: the counter draws these strokes' frames before their key (Night.screens_ahead),
+    from the command each enters without asking anything (Keys.commands)."""
+    keys = game_for(game).keys
+    assert keys.ahead and set(keys.ahead) <= set(keys.commands) and set(keys.ahead) <= set(keys.tap.values())
