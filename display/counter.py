@@ -4,7 +4,12 @@ The service calls ``show(model, now)`` after every state change and ``tick(now)`
 deadline it returned comes; time is injected (``now`` in seconds, any monotonic clock), so the
 loop sleeps until the next deadline instead of polling, and tests need no real clock.
 Blinking, pages on small counters and transient messages all run off that one deadline.
+
+While the referee is about to press, the service has the counter draw the frames the likeliest
+keys bring (``prepare``): the show that brings one of those models takes its picture instead of
+drawing it, so a stroke's frame costs a lookup (docs/performance.md, "Frames drawn ahead").
 """
+from dataclasses import dataclass
 
 from delivery.logs import Logger
 from display.devices import DisplayFault
@@ -15,6 +20,17 @@ from display.text import texts
 log = Logger(__name__)
 
 _MODEL_FAULTS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+AHEAD_KEPT = 4      # pictures drawn ahead of their show (Keys.ahead: three strokes at most)
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A picture drawn before its model was shown: what ``_draw_frame`` would take from a render."""
+    model: dict
+    scene: Scene
+    shape: tuple        # (blinks, pages, page questions) of the picture
+    key: tuple          # its picture key at the time it was drawn for (Counter._picture_key)
+    data: bytes         # the frame's bytes
 
 
 class Counter:
@@ -36,6 +52,8 @@ class Counter:
         self._last = None               # bytes of the frame on the device
         self._shape = None              # (blinks, pages, page questions) of the picture drawn last
         self._key = None                # what that picture was drawn for (see _picture_key)
+        self._ahead: list[Ahead] = []   # pictures of the likeliest next models (prepare)
+        self.drawn_ahead = self.taken_ahead = 0
         self.attach(device)
 
     def attach(self, device) -> None:
@@ -51,6 +69,7 @@ class Counter:
         terminal resized, a device reopened)."""
         self._last = None
         self._key = None
+        self._ahead.clear()             # drawn for another device's size or mode, perhaps
 
     def show(self, model: dict, now: float):
         """Display ``model``; return the time the picture next needs a ``tick`` (or None)."""
@@ -59,10 +78,26 @@ class Counter:
             self._message = message
             self._message_start = now if message else None
             self._message_parts = 1
-        if model != self._model:
+        changed = model != self._model
+        if changed:
             self._key = None
         self._model = model
-        return self._refresh(now)
+        try:
+            return self._refresh(now)
+        finally:
+            if changed:
+                self._ahead.clear()     # they were the next frames of the model before
+
+    def prepare(self, model: dict, now: float) -> None:
+        """Draw the picture ``model`` would have at ``now``, before it is shown: a show of
+        ``model`` whose picture key (``_picture_key``) is still the same then takes it instead of
+        drawing. Message-free models only (a message's parts run from its own show)."""
+        scene = self.render(model, now, message=False)
+        shape = (scene.blinks, scene.pages, scene.asked)
+        self._ahead.append(Ahead(model, scene, shape, self._key_of(shape, now, False), raw_bytes(scene.image)))
+        if len(self._ahead) > AHEAD_KEPT:
+            del self._ahead[0]
+        self.drawn_ahead += 1
 
     def tick(self, now: float):
         """Redraw for the time ``now`` (blink phase, page, message timeout); return the next deadline."""
@@ -125,7 +160,10 @@ class Counter:
         showed is not drawn again) and the message part shown. Equal keys, equal pictures."""
         if self._shape is None:
             return None
-        blinks, pages, asked = self._shape
+        return self._key_of(self._shape, now, showing_message)
+
+    def _key_of(self, shape: tuple, now: float, showing_message: bool) -> tuple:
+        blinks, pages, asked = shape
         return (int(now // self.settings.blink_seconds) % 2 if blinks else None,
                 choices(asked, int(now // self.settings.page_seconds)) if pages > 1 else None,
                 self._message_part(now) if showing_message else None)
@@ -139,11 +177,16 @@ class Counter:
         return self.next_deadline
 
     def _draw_frame(self, now: float, showing_message: bool) -> None:
-        scene = self.render(self._model, now, message=showing_message)
-        self.renders += 1
-        self._shape = (scene.blinks, scene.pages, scene.asked)
-        self._key = self._picture_key(now, showing_message)
-        data = raw_bytes(scene.image)
+        ahead = None if showing_message else self._taken_ahead(now)
+        if ahead is None:
+            scene = self.render(self._model, now, message=showing_message)
+            self.renders += 1
+            self._shape = (scene.blinks, scene.pages, scene.asked)
+            self._key = self._picture_key(now, showing_message)
+            data = raw_bytes(scene.image)
+        else:
+            scene, self._shape, self._key, data = ahead.scene, ahead.shape, ahead.key, ahead.data
+            self.taken_ahead += 1
         if self.device is not None and data != self._last:
             try:
                 self.device.display(scene.image)
@@ -152,6 +195,13 @@ class Counter:
                 raise DisplayFault(f"display write failed: {exc or type(exc).__name__}") from exc
             self._last = data
             self.frames += 1
+
+    def _taken_ahead(self, now: float) -> Ahead | None:
+        """The picture drawn ahead for the current model, if it is still its picture at ``now``."""
+        for ahead in self._ahead:
+            if ahead.model == self._model and self._key_of(ahead.shape, now, False) == ahead.key:
+                return ahead
+        return None
 
     def _deadline(self, now: float, message_pending: bool):
         half, page_s = self.settings.blink_seconds, self.settings.page_seconds
