@@ -21,6 +21,8 @@ class Display(Protocol):
 
     def tick(self, now: float) -> float | None: ...
 
+    def prepare(self, model: dict, now: float) -> None: ...
+
 
 class DisplayLink:
     """The counter, kept going through display faults.
@@ -97,6 +99,12 @@ class DisplayLink:
         self.model = model
         if self.counter is not None:
             self._guard(self.counter.show, model, now)
+
+    def prepare(self, model: dict, now: float) -> None:
+        """Have the counter draw ``model``'s frame ahead of its show (Counter.prepare): it only
+        draws, so no display fault can come of it."""
+        if self.counter is not None:
+            self.counter.prepare(model, now)
 
     def tick(self, now: float) -> None:
         if self.retry_at is not None and now >= self.retry_at:

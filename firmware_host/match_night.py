@@ -14,7 +14,7 @@ holds the overlay's ``Slot`` (shared with the referee's keys), the take-back ``W
 ``Outgoing`` records (night_take_back) and the ``Orphans`` (night_orphans).
 """
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from clock import SystemClock
@@ -146,6 +146,20 @@ class Night:
         if phase == "result":
             return screens.match_model(self.match, self.t)
         return self._next_menu().model()
+
+    def screens_ahead(self) -> Iterator[dict]:
+        """The partie's screens after its everyday strokes (the game's ``Keys.ahead``), one at a
+        time, for the counter to draw while it waits: the likeliest next frames. None where a
+        stroke would change more than the partie (a menu up, the partie before still to close)."""
+        if self.phase != "partie" or self.state.previous is not None:
+            return
+        board, keys = self.board, game_for(self.board.header["game"]).keys
+        for action in keys.ahead:
+            try:
+                summary = board.summary_after(keys.commands[action])
+            except RuleError:
+                continue                    # not a stroke this partie takes now (it is over)
+            yield screens.partie_model(board, self.match, summary)
 
     def seconds_to_next_minute(self) -> float:
         return screens.seconds_to_next_minute(self.clock.now())

@@ -16,10 +16,11 @@ def lotdraw_model(match) -> dict:
     return {"screen": "lotdraw", "seed": match.seed, "pairs": list(match.pairs)}
 
 
-def partie_model(board, match=None) -> dict:
+def partie_model(board, match=None, summary=None) -> dict:
     """The partie in play; on a league match night also ``match``: which partie of how many,
-    and the team points so far by side (the team of player A under ``a``) — docs/screens.md."""
-    model = {"screen": board.header["game"], "summary": board.summary()}
+    and the team points so far by side (the team of player A under ``a``) — docs/screens.md.
+    ``summary``: the board's, unless given (a stroke's drawn ahead: Night.screens_ahead)."""
+    model = {"screen": board.header["game"], "summary": board.summary() if summary is None else summary}
     home = board.header.get("home")
     if match is not None and match.league and home in ("a", "b"):
         points = rules_night.points(match)

@@ -92,6 +92,8 @@ class Service:
         self._message_on: dict | None = None    # ... this screen, until it changes
         self._messages = 0
         self._next_ping = None
+        self._ahead_of: dict | None = None      # the model whose next frames were drawn ahead
+        self._ahead_broken = False
         notice = night.startup_notice()         # a journal read back damaged: said over the first screen
         if notice:
             self.message(*notice)
@@ -131,6 +133,8 @@ class Service:
                 if event is not None:
                     self.handle(event)
                 self.tick()
+                if self.queue.empty():
+                    self.draw_ahead()
                 if collecting and self.queue.empty():
                     collect_garbage()
         finally:
@@ -175,6 +179,24 @@ class Service:
             self.show()                              # the clock on the ready screen
         self.display.tick(now)
         self._watchdog(now)
+
+    def draw_ahead(self) -> None:
+        """While the loop waits for a key: the counter draws the frames of the partie's everyday
+        strokes (Night.screens_ahead), once per new picture, stopping as soon as an event comes,
+        so a stroke's frame is taken, not drawn, between its key and the LEDs. A bug in it is
+        logged once and frames are drawn at their show, as without it."""
+        shown = self.display.model
+        if shown is None or shown is self._ahead_of or self._ahead_broken or self.display.counter is None:
+            return
+        self._ahead_of = shown
+        try:
+            for model in self.night.screens_ahead():
+                if not self.queue.empty():
+                    return
+                self.display.prepare(model, self.clock())
+        except Exception:
+            self._ahead_broken = True
+            log.exception("drawing frames ahead failed; each frame is drawn at its show")
 
     def _watchdog(self, now: float) -> None:
         """Ping systemd's watchdog from the loop itself: a stuck loop gets the service restarted."""
