@@ -71,6 +71,7 @@ def counted_strokes(directory: Path, presses: int, warm: int = 20) -> int:
     drain()
     for _ in range(3):
         service.handle(Ui("confirm"))                # ready → setup → single partie → a starts
+    service.draw_ahead()
     service.night.partie.journal._fsync = False      # the disk's time is not the code's
     pin = factory.pin(17)
 
@@ -90,6 +91,7 @@ def counted_strokes(directory: Path, presses: int, warm: int = 20) -> int:
             pin.drive_high()
             drain()
             service.tick()
+            service.draw_ahead()                    # as the loop does once nothing waits
             collect_garbage()
     finally:
         for device in devices:
