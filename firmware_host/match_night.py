@@ -21,6 +21,7 @@ from clock import SystemClock
 from firmware_host import night_menus as menus
 from firmware_host import night_screens as screens
 from firmware_host.league import EMPTY, League, slug
+from firmware_host.night_ahead import ScreensAhead
 from firmware_host.night_orphans import Orphans
 from firmware_host.night_store import NightStore, OpenPartie
 from firmware_host.night_take_back import REOPENED, TAKE_BACK_SECONDS, Outgoing, Window
@@ -48,6 +49,7 @@ class Night:
         self.state = self.store.fold()
         self.partie: OpenPartie | None = None   # the partie in play
         self.slot = slot or Slot()          # the overlay in force, shared with the referee
+        self.ahead = ScreensAhead()         # the partie's screens after its everyday strokes
         self.show_lot = False
         self.window = Window(self.clock)
         self.outgoing = Outgoing(self.store, outbox, self._place(), on_record)
@@ -142,7 +144,8 @@ class Night:
         if phase == "lotdraw":
             return screens.lotdraw_model(self.match)
         if phase == "partie":
-            return screens.partie_model(self.board, self.match)
+            known = self.ahead.screen(self.state, self.board)
+            return known if known is not None else screens.partie_model(self.board, self.match)
         if phase == "result":
             return screens.match_model(self.match, self.t)
         return self._next_menu().model()
@@ -152,14 +155,8 @@ class Night:
         time, for the counter to draw while it waits: the likeliest next frames. None where a
         stroke would change more than the partie (a menu up, the partie before still to close)."""
         if self.phase != "partie" or self.state.previous is not None:
-            return
-        board, keys = self.board, game_for(self.board.header["game"]).keys
-        for action in keys.ahead:
-            try:
-                summary = board.summary_after(keys.commands[action])
-            except RuleError:
-                continue                    # not a stroke this partie takes now (it is over)
-            yield screens.partie_model(board, self.match, summary)
+            return iter(())
+        return self.ahead.screens(self.state, self.board, self.match)
 
     def seconds_to_next_minute(self) -> float:
         return screens.seconds_to_next_minute(self.clock.now())
@@ -192,8 +189,10 @@ class Night:
         return screens.rack_news_text(self.t, news(cmd, before, after), after.get("names", {}))
 
     def _push(self, partie: OpenPartie, cmd: dict) -> None:
+        before = partie.board.state
         partie.append(dict(cmd, at=self._now_iso()))
         partie.board.push(cmd)
+        self.ahead.pushed(self.state, before, cmd, partie.board)
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that

@@ -2,16 +2,21 @@
 Night.screens_ahead), so a stroke's frame is taken, not drawn, between its key and the LEDs —
 and every frame is the one drawing it at its show would have sent (issue 27)."""
 import logging
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desk_helpers import FakeClock
 from display.counter import Counter
 from display.settings import DisplaySettings
 from firmware_host.display_link import DisplayLink
 from firmware_host.match_night import Night
+from firmware_host.night_ahead import same_command
 from firmware_host.night_screens import partie_model
 from firmware_host.service import Command, Service, Stop, Ui
 from firmware_host.settings import load
@@ -33,6 +38,10 @@ class Recorder:
 
 @pytest.fixture
 def service(tmp_path):
+    return service_in(tmp_path)
+
+
+def service_in(tmp_path: Path) -> Service:
     (tmp_path / "config.toml").write_text(CONFIG, encoding="utf-8")
     clock = FakeClock(100.0)
     counter = Counter(Recorder(), DisplaySettings(driver="dummy"))
@@ -85,14 +94,14 @@ def test_no_screens_ahead_outside_a_partie_or_with_a_menu_up_or_once_it_is_over(
 
 def test_each_stroke_takes_the_frame_drawn_ahead_and_sends_what_drawing_it_would(service):
     partie(service)
-    shown = [service.display.model]
+    shown, sent = [service.display.model], len(service.display.counter.device.frames) - 1
     service.observers.append(shown.append)
     counter = service.display.counter
     for cmd in (POINT, POINT, MISS, CUSHION, {"cmd": "score", "value": 10}, MISS, POINT):
         service.draw_ahead()
         service.handle(Command(cmd))
     assert counter.taken_ahead == 6          # all but the 10: not an everyday stroke
-    assert counter.device.frames[-len(shown):] == drawn_at_show(shown)
+    assert counter.device.frames[sent:] == drawn_at_show(shown)
 
 
 def test_drawing_ahead_happens_once_per_picture_and_stops_when_a_key_comes(service):
@@ -114,7 +123,7 @@ def test_a_bug_drawing_ahead_is_logged_once_and_frames_are_drawn_at_their_show(s
         raise ZeroDivisionError("a bug")
         yield
     monkeypatch.setattr(service.night, "screens_ahead", broken)
-    shown = [service.display.model]
+    shown, sent = [service.display.model], len(service.display.counter.device.frames) - 1
     service.observers.append(shown.append)
     with caplog.at_level(logging.ERROR, logger="pocitadlo.service"):
         for _ in range(3):
@@ -122,7 +131,7 @@ def test_a_bug_drawing_ahead_is_logged_once_and_frames_are_drawn_at_their_show(s
             service.handle(Command(POINT))
     assert caplog.text.count("drawing frames ahead failed") == 1
     assert "message" not in service.display.model                    # nothing said on the counter
-    assert service.display.counter.device.frames[-len(shown):] == drawn_at_show(shown)
+    assert service.display.counter.device.frames[sent:] == drawn_at_show(shown)
 
 
 def test_the_loop_draws_ahead_once_it_has_nothing_to_do(service):
@@ -137,3 +146,47 @@ def test_the_loop_draws_ahead_once_it_has_nothing_to_do(service):
     service.post(Stop("test"))
     loop.join(30)
     assert counter.drawn_ahead == 3 and service.night.board.summary()["players"]["a"]["points"] == 1
+
+
+def test_a_stroke_drawn_ahead_is_shown_with_the_screen_worked_out_for_it(service):
+    """Its screen is not summarised again: it is the very model the counter drew ahead."""
+    partie(service)
+    service.draw_ahead()
+    drawn = list(service.display.counter._ahead)
+    service.handle(Command(MISS))
+    night = service.night
+    assert night.screen() is drawn[1].model
+    assert night.screen() == partie_model(night.board, night.match)
+    service.handle(Command({"cmd": "undo"}))
+    assert night.screen() == partie_model(night.board, night.match)
+
+
+def test_the_same_command_means_the_same_values_of_the_same_types():
+    assert same_command({"cmd": "score", "value": 1}, {"value": 1, "cmd": "score"})
+    assert not same_command({"cmd": "score", "value": True}, {"cmd": "score", "value": 1})
+    assert not same_command({"cmd": "score", "value": 1.0}, {"cmd": "score", "value": 1})
+    assert not same_command({"cmd": "score", "value": 2}, {"cmd": "score", "value": 1})
+
+
+STEPS = st.lists(st.tuples(st.sampled_from([POINT, MISS, CUSHION, {"cmd": "score", "value": 10}, {"cmd": "foul"},
+                                            {"cmd": "undo"}, {"cmd": "redo"}, {"cmd": "score", "value": True}]),
+                           st.booleans()), max_size=40)
+
+
+@settings(max_examples=40, deadline=None)
+@given(STEPS)
+def test_every_screen_is_the_partie_s_own_whatever_was_worked_out_ahead(steps):
+    """Undo, redo, strokes drawn ahead or not, refused ones: the night's screen is always the one
+    summarising the board gives, and the counter's frames are those drawing each at its show sends."""
+    with tempfile.TemporaryDirectory() as tmp:
+        service = service_in(Path(tmp))
+        partie(service)
+        shown, sent = [service.display.model], len(service.display.counter.device.frames) - 1
+        service.observers.append(shown.append)
+        night = service.night
+        for cmd, ahead in steps:
+            if ahead:
+                service.draw_ahead()
+            service.handle(Command(cmd))
+            assert night.screen() == partie_model(night.board, night.match)
+        assert service.display.counter.device.frames[sent:] == drawn_at_show(shown)
