@@ -3,13 +3,13 @@
 The loop has the counter draw them (Service.draw_ahead), and the stroke that then comes, if it is
 one of them, takes its screen from here rather than summarising the board again: the screen of a
 board state is the same whenever it is asked for, and a stroke's state after the same command from
-the same state is the same (the rule core is pure). "The same command" is strict: the same keys and
-values of the same types (``True == 1``, but a record with ``true`` is another record).
+the same state is the same (the rule core is pure; the same command: rules.board.same_command).
 """
 from collections.abc import Iterator
 from typing import Any
 
 from firmware_host import night_screens as screens
+from rules.board import same_command
 from rules.errors import RuleError
 from rules.games import game_for
 
@@ -49,7 +49,3 @@ class ScreensAhead:
             return known[2]
         return None
 
-
-def same_command(cmd: dict, other: dict) -> bool:
-    """Equal, and every value of the same type."""
-    return cmd == other and all(type(value) is type(other[key]) for key, value in cmd.items())

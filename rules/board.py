@@ -10,6 +10,8 @@ A rule core ("game", the protocol rules.core.Core) is a set of pure functions ov
 
 The Board keeps the stack of states, so ``undo`` restores the previous state exactly and
 ``redo`` re-applies what undo took back. ``undo``/``redo`` are record commands like any other.
+A state worked out by ``summary_after`` is kept while the board stands on the state before it, so
+the check and the push of that command (the counter's everyday strokes) do not step again.
 """
 from typing import Any
 
@@ -18,6 +20,7 @@ from rules.errors import IllegalCommand, NothingToRedo, NothingToUndo
 from rules.games import game_for
 
 STACK_COMMANDS = ("undo", "redo")
+STEPS_KEPT = 8      # states summary_after worked out from the current one (Keys.ahead: a few)
 
 
 class Board:
@@ -29,6 +32,7 @@ class Board:
         self.move_stack: list[JSONObject] = []   # commands in effect (undo removes from here)
         self._redo: list[tuple[JSONObject, Any]] = []
         self.history: list[JSONObject] = []      # every accepted command as entered, undo/redo included
+        self._after: list[tuple[Any, JSONObject, Any]] = []     # (state, command, the state after it)
 
     # -- reading ---------------------------------------------------------
     @property
@@ -45,7 +49,22 @@ class Board:
     def summary_after(self, cmd: JSONObject) -> JSONObject:
         """The summary ``push(cmd)`` would leave, for a command of the game's own (not undo or
         redo); raises what ``push`` would, and changes nothing."""
-        return self.game.summary(self.game.step(self.state, cmd))
+        before = self.state
+        after = self.game.step(before, cmd)
+        if self._after and self._after[0][0] is not before:
+            self._after.clear()
+        self._after.append((before, dict(cmd), after))
+        del self._after[:-STEPS_KEPT]
+        return self.game.summary(after)
+
+    def _step(self, cmd: JSONObject) -> Any:
+        """``game.step`` from the current state, or the state summary_after worked out for the
+        same command (same_command) from it."""
+        before = self.state
+        for state, known, after in self._after:
+            if state is before and same_command(cmd, known):
+                return after
+        return self.game.step(before, cmd)
 
     def can_undo(self) -> bool:
         return bool(self.move_stack)
@@ -63,7 +82,7 @@ class Board:
             if not self._redo:
                 raise NothingToRedo("nothing to redo")
         else:
-            self.game.step(self.state, cmd)
+            self._step(cmd)
 
     # -- changing --------------------------------------------------------
     def push(self, cmd: JSONObject) -> None:
@@ -75,7 +94,7 @@ class Board:
         elif name == "redo":
             self._redo_one()
         else:
-            self._states.append(self.game.step(self._states[-1], entered))
+            self._states.append(self._step(entered))
             self.move_stack.append(entered)
             self._redo.clear()
         self.history.append(entered)
@@ -94,6 +113,12 @@ class Board:
         cmd, state = self._redo.pop()
         self.move_stack.append(cmd)
         self._states.append(state)
+
+
+def same_command(cmd: JSONObject, other: JSONObject) -> bool:
+    """Equal, and every value of the same type (``True == 1``, but a record with ``true`` is
+    another record, and the rule core may refuse it)."""
+    return cmd == other and all(type(value) is type(other[key]) for key, value in cmd.items())
 
 
 def command_name(cmd: object) -> str:

@@ -16,7 +16,6 @@ from display.counter import Counter
 from display.settings import DisplaySettings
 from firmware_host.display_link import DisplayLink
 from firmware_host.match_night import Night
-from firmware_host.night_ahead import same_command
 from firmware_host.night_screens import partie_model
 from firmware_host.service import Command, Service, Stop, Ui
 from firmware_host.settings import load
@@ -159,13 +158,6 @@ def test_a_stroke_drawn_ahead_is_shown_with_the_screen_worked_out_for_it(service
     assert night.screen() == partie_model(night.board, night.match)
     service.handle(Command({"cmd": "undo"}))
     assert night.screen() == partie_model(night.board, night.match)
-
-
-def test_the_same_command_means_the_same_values_of_the_same_types():
-    assert same_command({"cmd": "score", "value": 1}, {"value": 1, "cmd": "score"})
-    assert not same_command({"cmd": "score", "value": True}, {"cmd": "score", "value": 1})
-    assert not same_command({"cmd": "score", "value": 1.0}, {"cmd": "score", "value": 1})
-    assert not same_command({"cmd": "score", "value": 2}, {"cmd": "score", "value": 1})
 
 
 STEPS = st.lists(st.tuples(st.sampled_from([POINT, MISS, CUSHION, {"cmd": "score", "value": 10}, {"cmd": "foul"},
