@@ -87,8 +87,14 @@ class Board:
     # -- changing --------------------------------------------------------
     def push(self, cmd: JSONObject) -> None:
         """Apply one record command (undo and redo included); on error nothing changes."""
-        name = command_name(cmd)
-        entered = dict(cmd)     # the board's own copy, in the history and the move stack alike
+        self._apply(command_name(cmd), dict(cmd))   # the board's own copy, in the history and the move stack
+
+    def push_own(self, cmd: JSONObject) -> None:
+        """``push`` of a command nobody else holds (a replay's line, read into a dict of its own):
+        the board keeps it as it is, with no copy."""
+        self._apply(command_name(cmd), cmd)
+
+    def _apply(self, name: str, entered: JSONObject) -> None:
         if name == "undo":
             self.pop()
         elif name == "redo":

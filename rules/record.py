@@ -125,7 +125,7 @@ def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
     one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
     body = dict(obj)
     crc = body.pop("crc", _NO_CRC)
-    if crc is not _NO_CRC and crc != _checksum(body):
+    if crc is not _NO_CRC and crc != _text_checksum(canonical(body)):     # _checksum(body)
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return body
 
@@ -184,11 +184,11 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     rejected: list[JSONObject] = []
     previous: JSONObject | None = None
     for number, text in enumerate(lines, start=1):
-        if not text.strip():
+        if not text or text.isspace():      # a blank line (what ``not text.strip()`` says, no copy made)
             continue
         obj = _read_line(text, number)      # decode_line, its copy without "crc" kept for the command
         command = _without_checked_crc(obj, number)
-        if _mirrors(obj, previous, number):
+        if "n" in obj and _mirrors(obj, previous, number):     # a line without "n" mirrors none
             continue
         previous = obj
         if board is None:
@@ -200,7 +200,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                 raise RecordError(number, f"bad header: {exc}") from None
             continue
         try:
-            board.push(_dropped_meta(command))     # strip_meta(obj), on the copy already made
+            board.push_own(_dropped_meta(command))     # strip_meta(obj), on the copy already made
         except RuleError as exc:
             rejected.append({"line": number, "error": str(exc)})
     if board is None:

@@ -92,3 +92,63 @@ def test_newer_format_is_refused():
 def test_empty_record_is_refused():
     with pytest.raises(RecordError, match="empty record"):
         replay_lines(["", "  "])
+
+
+def _folded(lines: list[str]):
+    """The replay as the format defines it, line by line with the public readers: decode_line,
+    a mirrored line skipped, the header, then Board.push(strip_meta(line)) — what replay_lines
+    does on copies it owns (Board.push_own): the reference it must equal."""
+    from rules.board import Board
+    from rules.errors import RuleError
+    from rules.record import check_header
+
+    board, rejected, previous = None, [], None
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        obj = decode_line(text, number)
+        if previous is not None and "n" in obj and obj.get("n") == previous.get("n"):
+            if obj != previous:
+                raise RecordError(number, f"line number {obj['n']} appears twice with different content")
+            continue
+        previous = obj
+        if board is None:
+            board = Board(check_header(obj, number))
+            continue
+        try:
+            board.push(strip_meta(obj))
+        except RuleError as exc:
+            rejected.append({"line": number, "error": str(exc)})
+    return board, rejected
+
+
+COMMANDS = st.sampled_from([{"cmd": "score", "value": 1}, {"cmd": "score", "value": 10}, {"cmd": "miss"},
+                            {"cmd": "foul"}, {"cmd": "frozen"}, {"cmd": "undo"}, {"cmd": "redo"},
+                            {"cmd": "forfeit", "by": "b"}, {"cmd": "score", "value": 3}, {"cmd": "nope"},
+                            {"cmd": "score"}, {"value": 1}, {"cmd": "miss", "at": "t", "n": 1}])
+BLANKS = st.sampled_from(["", " ", "\t", "\x0b", "\u2028", "\xa0"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(COMMANDS.map(lambda c: encode_line(c, checksum=True).rstrip("\n")),
+                          COMMANDS.map(lambda c: encode_line(c).rstrip("\n")), BLANKS), max_size=30),
+       st.integers(0, 29))
+def test_replay_lines_folds_as_the_line_by_line_reference(commands, mirrored):
+    """Accepted, refused and rejected alike: the same board (state, history, stack) and the same
+    rejections, or the same RecordError."""
+    header = canonical({"game": "carom", "a": "A", "b": "B", "points_limit": 12, "innings_limit": 3})
+    lines = [header] + commands
+    if commands:
+        lines.insert(1 + mirrored % len(commands), commands[mirrored % len(commands)])   # a mirror, maybe
+    try:
+        expected = _folded(lines)
+    except RecordError as exc:
+        with pytest.raises(RecordError) as raised:
+            replay_lines(lines)
+        assert str(raised.value) == str(exc)
+        return
+    replay = replay_lines(lines)
+    board, rejected = expected
+    assert (replay.board.state, replay.board.history, replay.board.move_stack) == \
+        (board.state, board.history, board.move_stack)
+    assert replay.rejected == rejected
