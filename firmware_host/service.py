@@ -10,6 +10,10 @@ makes it a command, a menu action or a chosen night item; the night journals and
 ``night.screen()`` — the overlay or the night's own screen — is the one screen model shown.
 A record command is journalled and fsync'd by the night before ``show`` draws it; ``on_durable``
 is called right after, which is what the crash tests and the benchmark listen to.
+
+Once no event waits after a new picture, the loop has the counter draw the frames of the partie's
+everyday strokes (``draw_ahead``: a point, an inning's end), then collects garbage: a stroke's key
+then finds its frame drawn, and nothing of that work lies between a key and its frame.
 """
 import _queue  # SimpleQueue: queue.py's Queue (with heapq, for its PriorityQueue) is not needed
 import gc
