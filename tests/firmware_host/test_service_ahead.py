@@ -40,8 +40,8 @@ def service(tmp_path):
     return service_in(tmp_path)
 
 
-def service_in(tmp_path: Path) -> Service:
-    (tmp_path / "config.toml").write_text(CONFIG, encoding="utf-8")
+def service_in(tmp_path: Path, config: str = CONFIG) -> Service:
+    (tmp_path / "config.toml").write_text(config, encoding="utf-8")
     clock = FakeClock(100.0)
     counter = Counter(Recorder(), DisplaySettings(driver="dummy"))
     service = Service(Night(load(tmp_path / "config.toml")), DisplayLink(counter), clock=clock)
@@ -182,3 +182,17 @@ def test_every_screen_is_the_partie_s_own_whatever_was_worked_out_ahead(steps):
             service.handle(Command(cmd))
             assert night.screen() == partie_model(night.board, night.match)
         assert service.display.counter.device.frames[sent:] == drawn_at_show(shown)
+
+
+def test_an_8ball_shot_takes_its_frame_drawn_ahead(tmp_path):
+    """8-ball's Keys.ahead: the shot that misses (a pot asks for its pocket first)."""
+    service = service_in(tmp_path, '[device]\nvenue = "Test"\ndata_dir = "data"\ngame = "8ball"\n')
+    counter = service.display.counter
+    partie(service)
+    shown, sent = [service.display.model], len(counter.device.frames) - 1
+    service.observers.append(shown.append)
+    for cmd in ({"cmd": "shot"}, {"cmd": "scratch"}, {"cmd": "shot"}, {"cmd": "shot"}):
+        service.draw_ahead()
+        service.handle(Command(cmd))
+    assert counter.drawn_ahead == 4 and counter.taken_ahead == 3
+    assert counter.device.frames[sent:] == drawn_at_show(shown)
