@@ -189,10 +189,8 @@ class Night:
         return screens.rack_news_text(self.t, news(cmd, before, after), after.get("names", {}))
 
     def _push(self, partie: OpenPartie, cmd: dict) -> None:
-        before = partie.board.state
         partie.append(dict(cmd, at=self._now_iso()))
         partie.board.push(cmd)
-        self.ahead.pushed(self.state, before, cmd, partie.board)
 
     def ui(self, action) -> str | None:
         """A menu action: "confirm", "cancel", "menu", "up", "down" or a digit (int). One that

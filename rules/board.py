@@ -10,8 +10,9 @@ A rule core ("game", the protocol rules.core.Core) is a set of pure functions ov
 
 The Board keeps the stack of states, so ``undo`` restores the previous state exactly and
 ``redo`` re-applies what undo took back. ``undo``/``redo`` are record commands like any other.
-A state worked out by ``summary_after`` is kept while the board stands on the state before it, so
-the check and the push of that command (the counter's everyday strokes) do not step again.
+A state worked out by ``state_after`` is kept while the board stands on the state before it, so
+the check and the push of that command (the counter's everyday strokes) do not step again, and
+the state pushed is that very object.
 """
 from typing import Any
 
@@ -20,7 +21,7 @@ from rules.errors import IllegalCommand, NothingToRedo, NothingToUndo
 from rules.games import game_for
 
 STACK_COMMANDS = ("undo", "redo")
-STEPS_KEPT = 8      # states summary_after worked out from the current one (Keys.ahead: a few)
+STEPS_KEPT = 8      # states state_after worked out from the current one (Keys.ahead: a few)
 
 
 class Board:
@@ -46,19 +47,24 @@ class Board:
     def summary(self) -> JSONObject:
         return self.game.summary(self.state)
 
-    def summary_after(self, cmd: JSONObject) -> JSONObject:
-        """The summary ``push(cmd)`` would leave, for a command of the game's own (not undo or
-        redo); raises what ``push`` would, and changes nothing."""
+    def state_after(self, cmd: JSONObject) -> Any:
+        """The state ``push(cmd)`` would leave, for a command of the game's own (not undo or
+        redo); raises what ``push`` would, and changes nothing but what it keeps: a push of the
+        same command (same_command) from this state pushes this very state."""
         before = self.state
         after = self.game.step(before, cmd)
         if self._after and self._after[0][0] is not before:
             self._after.clear()
         self._after.append((before, dict(cmd), after))
         del self._after[:-STEPS_KEPT]
-        return self.game.summary(after)
+        return after
+
+    def summary_after(self, cmd: JSONObject) -> JSONObject:
+        """The summary ``push(cmd)`` would leave (``state_after``)."""
+        return self.game.summary(self.state_after(cmd))
 
     def _step(self, cmd: JSONObject) -> Any:
-        """``game.step`` from the current state, or the state summary_after worked out for the
+        """``game.step`` from the current state, or the state state_after worked out for the
         same command (same_command) from it."""
         before = self.state
         for state, known, after in self._after:

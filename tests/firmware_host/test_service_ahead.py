@@ -16,6 +16,7 @@ from display.counter import Counter
 from display.settings import DisplaySettings
 from firmware_host.display_link import DisplayLink
 from firmware_host.match_night import Night
+from firmware_host.night_ahead import ScreensAhead
 from firmware_host.night_screens import partie_model
 from firmware_host.service import Command, Service, Stop, Ui
 from firmware_host.settings import load
@@ -196,3 +197,16 @@ def test_an_8ball_shot_takes_its_frame_drawn_ahead(tmp_path):
         service.handle(Command(cmd))
     assert counter.drawn_ahead == 4 and counter.taken_ahead == 3
     assert counter.device.frames[sent:] == drawn_at_show(shown)
+
+
+def test_a_screen_worked_out_ahead_belongs_to_its_night_state_too(service):
+    """The screen carries the match's facts (partie number, team points): once the night's state
+    is another, the board's screen is summarised afresh, even on the state worked out."""
+    partie(service)
+    night = service.night
+    ahead = ScreensAhead()
+    before_night = night.state
+    first = next(ahead.screens(before_night, night.board, night.match))
+    night.board.push(POINT)
+    assert ahead.screen(before_night, night.board) is first
+    assert ahead.screen(object(), night.board) is None

@@ -58,12 +58,12 @@ def test_8ball_plays_the_same_with_strokes_worked_out_ahead(extra, cmds):
 
 def test_a_stroke_worked_out_ahead_is_pushed_without_stepping_again():
     board = Board({"game": "carom", "a": "A", "b": "B", "points_limit": 30, "innings_limit": 3})
-    board.summary_after({"cmd": "score", "value": 1})
+    after = board.state_after({"cmd": "score", "value": 1})
     steps = []
     board.game = _Counting(board.game, steps)
     board.check({"cmd": "score", "value": 1})
     board.push({"cmd": "score", "value": 1})
-    assert steps == []
+    assert steps == [] and board.state is after         # the very state: its screen is known by it
     board.push({"cmd": "score", "value": 1})            # from another state: stepped
     assert len(steps) == 1
 
