@@ -24,8 +24,8 @@ AHEAD_KEPT = 4      # pictures drawn ahead of their show (Keys.ahead: three stro
 
 
 @dataclass(frozen=True)
-class Ahead:
-    """A picture drawn before its model was shown: what ``_draw_frame`` would take from a render."""
+class Picture:
+    """A model's picture as drawn at some time: what a frame sends and what it depends on."""
     model: dict
     scene: Scene
     shape: tuple        # (blinks, pages, page questions) of the picture
@@ -52,7 +52,7 @@ class Counter:
         self._last = None               # bytes of the frame on the device
         self._shape = None              # (blinks, pages, page questions) of the picture drawn last
         self._key = None                # what that picture was drawn for (see _picture_key)
-        self._ahead: list[Ahead] = []   # pictures of the likeliest next models (prepare)
+        self._ahead: list[Picture] = []     # pictures of the likeliest next models (prepare)
         self.drawn_ahead = self.taken_ahead = 0
         self.attach(device)
 
@@ -92,9 +92,7 @@ class Counter:
         """Draw the picture ``model`` would have at ``now``, before it is shown: a show of
         ``model`` whose picture key (``_picture_key``) is still the same then takes it instead of
         drawing. Message-free models only (a message's parts run from its own show)."""
-        scene = self.render(model, now, message=False)
-        shape = (scene.blinks, scene.pages, scene.asked)
-        self._ahead.append(Ahead(model, scene, shape, self._key_of(shape, now, False), raw_bytes(scene.image)))
+        self._ahead.append(self._picture(model, now, False))
         if len(self._ahead) > AHEAD_KEPT:
             del self._ahead[0]
         self.drawn_ahead += 1
@@ -176,17 +174,19 @@ class Counter:
         self.next_deadline = self._deadline(now, self._message_pending(now))
         return self.next_deadline
 
+    def _picture(self, model: dict, now: float, showing_message: bool) -> Picture:
+        scene = self.render(model, now, message=showing_message)
+        shape = (scene.blinks, scene.pages, scene.asked)
+        return Picture(model, scene, shape, self._key_of(shape, now, showing_message), raw_bytes(scene.image))
+
     def _draw_frame(self, now: float, showing_message: bool) -> None:
-        ahead = None if showing_message else self._taken_ahead(now)
-        if ahead is None:
-            scene = self.render(self._model, now, message=showing_message)
+        picture = None if showing_message else self._taken_ahead(now)
+        if picture is None:
+            picture = self._picture(self._model, now, showing_message)
             self.renders += 1
-            self._shape = (scene.blinks, scene.pages, scene.asked)
-            self._key = self._picture_key(now, showing_message)
-            data = raw_bytes(scene.image)
         else:
-            scene, self._shape, self._key, data = ahead.scene, ahead.shape, ahead.key, ahead.data
             self.taken_ahead += 1
+        scene, self._shape, self._key, data = picture.scene, picture.shape, picture.key, picture.data
         if self.device is not None and data != self._last:
             try:
                 self.device.display(scene.image)
@@ -196,7 +196,7 @@ class Counter:
             self._last = data
             self.frames += 1
 
-    def _taken_ahead(self, now: float) -> Ahead | None:
+    def _taken_ahead(self, now: float) -> Picture | None:
         """The picture drawn ahead for the current model, if it is still its picture at ``now``."""
         for ahead in self._ahead:
             if ahead.model == self._model and self._key_of(ahead.shape, now, False) == ahead.key:
