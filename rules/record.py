@@ -125,7 +125,7 @@ def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
     one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
     body = dict(obj)
     crc = body.pop("crc", _NO_CRC)
-    if crc is not _NO_CRC and crc != _text_checksum(canonical(body)):     # _checksum(body)
+    if crc is not _NO_CRC and crc != _checksum(body):
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return body
 
@@ -188,7 +188,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             continue
         obj = _read_line(text, number)      # decode_line, its copy without "crc" kept for the command
         command = _without_checked_crc(obj, number)
-        if "n" in obj and _mirrors(obj, previous, number):     # a line without "n" mirrors none
+        if _mirrors(obj, previous, number):
             continue
         previous = obj
         if board is None:
