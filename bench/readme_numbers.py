@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,7 +43,8 @@ CONFIGS = ("this machine, one core", "Pi-class core", "Pi-class core + SD card m
 
 def measure(args, directory: Path, *, idle: float) -> dict:
     ticks = pi_class.cpu_ticks(pi_class.bench_cpu())
-    out = {"display": bench_display.figures(args.iterations),
+    out = {"burst": pi_class.burst_ms(BURSTS),
+           "display": bench_display.figures(args.iterations),
            "service": bench_service.timed_figures(directory, args, idle=idle)}
     if args.before:                  # the same start, of the source tree before this change
         config = bench_service.write_config(directory / "before", devices='["terminal"]')
@@ -79,13 +81,14 @@ def cells(runs: dict, pick, fmt: str = "{:.2f} ms", vs_base: bool = True) -> str
 
 ROWS: list = []         # (what, pick, script, format): the table's figures, also bench/agree.py's
 CONDITIONS = "the machine"      # the script of a row that says how the run went, not a figure to agree
+BURSTS = 20                     # rounds of pi_class's fixed burst timed at each column's start
 
 
 def row(what, pick, script, fmt="{:.2f} ms"):
     ROWS.append((what, pick, script, fmt))
 
 
-def table(runs: dict, wear: dict) -> list[str]:
+def table(runs: dict, wear: dict, instructions: float | None = None) -> list[str]:
     names = list(runs)
     lines = ["| what | " + " | ".join(names) + " | script |", "|---|" + "---|" * (len(names) + 1)]
     for what, pick, script, fmt in ROWS:
@@ -96,7 +99,7 @@ def table(runs: dict, wear: dict) -> list[str]:
             lines.append(f"| {what} | {cells(runs, pick, fmt, False)} | `bench/pi_class.py` |")
             continue
         lines.append(f"| {what} | {cells(runs, pick, fmt, not ratio_row)} | `bench/{script}` |")
-    return lines + fixed_rows(runs, wear)
+    return lines + fixed_rows(runs, wear, instructions)
 
 
 def _rows() -> None:
@@ -142,6 +145,9 @@ def _rows() -> None:
     row("bare `python -c 'import luma.led_matrix.device'` (the floor)",
         lambda r: r["service"]["bare_import"] * 1000, "bench_service.py", "{:.0f} ms")
     row("bare `python -c pass`", lambda r: r["service"]["bare_python"] * 1000, "bench_service.py", "{:.0f} ms")
+    row("the core's own speed at the column's start: pi_class's fixed burst of pure Python, median of "
+        f"{BURSTS} (its spread over the runs is the host's: one core's varies with its neighbours' work, the "
+        "Pi-class core's with it and with the calibration)", lambda r: r.get("burst"), CONDITIONS)
     row("the bench CPU's time the hypervisor took (steal, /proc/stat) while the column ran: above a few "
         "per cent the figures are the host's, not this code's", lambda r: r.get("steal"), CONDITIONS, "{:.1f} %")
 
@@ -149,17 +155,33 @@ def _rows() -> None:
 _rows()
 
 
-def fixed_rows(runs: dict, wear: dict) -> list[str]:
+def fixed_rows(runs: dict, wear: dict, instructions: float | None = None) -> list[str]:
     names = list(runs)
     base = runs[names[0]][0]["service"]
     size = wear["journal"]
-    return [f"| idle CPU, nothing pressed / resident memory of `pocitadlo run` | "
-            f"{base['idle_cpu'] * 100:.2f} % / {base['rss_mib']:.1f} MiB |" + " |" * (len(names) - 1)
-            + " `bench/bench_service.py` |",
-            f"| SD card writes per 15-inning partie | journal {size:,} bytes ({wear['commands'] + 1} lines, "
-            f"each one write + fdatasync); with its outbox item and the night journal "
-            f"{size + wear['outbox'] + wear['night']:,} bytes |" + " |" * (len(names) - 1)
-            + " `bench/bench_service.py` |"]
+    counted = [] if instructions is None else [
+        f"| instructions a keypress, pin edge to frame (callgrind on a ManualClock, no sync: the same count "
+        f"on any x86-64 host, whatever its speed or load) | {instructions:,.0f} |" + " |" * (len(names) - 1)
+        + " `bench/stroke_cpu.py --instructions` |"]
+    return counted + [
+        f"| idle CPU, nothing pressed / resident memory of `pocitadlo run` | "
+        f"{base['idle_cpu'] * 100:.2f} % / {base['rss_mib']:.1f} MiB |" + " |" * (len(names) - 1)
+        + " `bench/bench_service.py` |",
+        f"| SD card writes per 15-inning partie | journal {size:,} bytes ({wear['commands'] + 1} lines, "
+        f"each one write + fdatasync); with its outbox item and the night journal "
+        f"{size + wear['outbox'] + wear['night']:,} bytes |" + " |" * (len(names) - 1)
+        + " `bench/bench_service.py` |"]
+
+
+def counted_keypress(presses: int = 100) -> float | None:
+    """Instructions a keypress (bench/stroke_cpu.py --instructions, its 100 presses: the count
+    includes a little of the first ones' work), None where valgrind is not installed: the one
+    device figure that the host's speed, load and neighbours do not move."""
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: no instruction count", file=sys.stderr)
+        return None
+    import stroke_cpu
+    return stroke_cpu.instructions(presses)
 
 
 def main() -> None:
@@ -207,6 +229,7 @@ def main() -> None:
                 print(f"run {n + 1} of {args.runs} done; load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     finally:
         os.sched_setaffinity(0, before)
+    instructions = counted_keypress()
     print(f"Machine: {platform.machine()} {bench_service._cpu_model()}, {os.cpu_count()} cores (CPU {cpu} used), "
           f"Linux {platform.release()}, Python {platform.python_version()}, journal on {args.dir} ({fs}); "
           f"{sys.prefix} ({'the Pi-like bench venv' if pi_venv.inside() else 'not the bench venv'}), "
@@ -217,9 +240,10 @@ def main() -> None:
     if args.pi_class:
         print(f"SD card model: {storage.describe()}.")
     print()
-    print("\n".join(table(runs, wear)))
+    print("\n".join(table(runs, wear, instructions)))
     if args.json:
-        Path(args.json).write_text(json.dumps({"runs": runs, "wear": wear}, default=list), encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"runs": runs, "wear": wear, "instructions": instructions},
+                                              default=list), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -144,18 +144,36 @@ def test_the_hypervisors_steal_is_read_for_the_bench_cpu_and_given_as_a_share(tm
     assert pi_class.stolen_share((10, 1000), (10, 1000)) == 0.0     # no time passed
 
 
-def test_the_table_says_the_steal_and_agree_leaves_it_out(tmp_path, monkeypatch):
+def test_the_table_says_the_steal_and_the_cores_speed_and_agree_leaves_them_out(tmp_path, monkeypatch):
+    """Issue 27: the host's own doings (steal, a core's speed that varies with its neighbours) are
+    printed beside the figures, and are not figures two sets must agree on."""
     import agree
     import readme_numbers
-    [steal] = [row for row in readme_numbers.ROWS if row[2] == readme_numbers.CONDITIONS]
-    runs = {name: [{"steal": 1.0, "lit": 0.5}, {"steal": 3.0, "lit": 0.7}] for name in readme_numbers.CONFIGS}
+    burst, steal = [row for row in readme_numbers.ROWS if row[2] == readme_numbers.CONDITIONS]
+    runs = {name: [{"steal": 1.0, "burst": 3.0, "lit": 0.5}, {"steal": 3.0, "burst": 5.5, "lit": 0.7}]
+            for name in readme_numbers.CONFIGS}
     cell = readme_numbers.cells(runs, steal[1], steal[3], False)
     assert cell.startswith("2.0 % (1.0 %–3.0 %") and "×" not in cell
+    assert readme_numbers.cells(runs, burst[1], burst[3], False).startswith("4.25 ms (3.00–5.50, ±29 %)")
     lit = ("lit", lambda r: r["lit"] * 1000, "bench_service.py", "{:.0f} ms")
-    monkeypatch.setattr(readme_numbers, "ROWS", [lit, steal])
+    monkeypatch.setattr(readme_numbers, "ROWS", [lit, burst, steal])
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"runs": runs}), encoding="utf-8")
     assert {what for what, _ in agree.medians(str(path))} == {"lit"}      # steal differs, and is no figure
+
+
+def test_the_keypress_instructions_are_a_row_and_a_figure_to_agree_on(tmp_path):
+    """The one device figure that reproduces on any host: printed once a set, compared by agree."""
+    import agree
+    import readme_numbers
+    runs = {name: [{"service": {"idle_cpu": 0.001, "rss_mib": 24.0}}] for name in readme_numbers.CONFIGS}
+    wear = {"journal": 100, "commands": 5, "outbox": 10, "night": 20}
+    [counted] = [line for line in readme_numbers.fixed_rows(runs, wear, 271_590.4) if "instructions" in line]
+    assert "| 271,590 |" in counted and "stroke_cpu.py --instructions" in counted
+    assert not any("instructions" in line for line in readme_numbers.fixed_rows(runs, wear, None))
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"runs": {}, "instructions": 271_590.4}), encoding="utf-8")
+    assert agree.medians(str(path)) == {("instructions a keypress", "callgrind"): (271_590.4, "{:,.0f}")}
 
 
 def test_stroke_cpu_counts_presses_from_the_pin_to_the_frame(tmp_path, monkeypatch):
