@@ -19,7 +19,9 @@ item against 504, six paired runs), and where a group would wait behind the page
 A post alone, while no other post is in flight (``posting``: from its headers to its answer) and
 the SQLite writer is free, is stored on the event loop instead: a device posting alone goes
 ahead of the readers queued on the loop, with no hand-over to a thread and back and no contest
-for the interpreter's lock with them (the loop waits for that one commit). Run on the loop
+for the interpreter's lock with them (the loop waits for that one commit); after one turn of the
+loop (the posts that arrive in it join it, as a group), it is stored in its own handler's call,
+with no task and future to hand it to (~80 k instructions an item, bench/ingest_cpu.py). Run on the loop
 whatever the traffic, a commit blocked the next devices' posts from even being read until it
 ended: four devices posting at once were stored ~1.5x slower, nearly every post in a group of
 one. A group takes at most GROUP_ITEMS items (at least one post): a commit, and the wait of the
@@ -54,6 +56,12 @@ class GroupCommit:
 
     async def store(self, signed: list, remote: str | None) -> list[tuple[int, dict]] | Failed:
         """The receiver's answers for the post's items once they are durable, or Failed."""
+        if self._in_flight == 1 and self._committing is None and not self._waiting:
+            await asyncio.sleep(0)      # the posts that come with it in this turn of the loop join it
+        if self._in_flight == 1 and self._committing is None and not self._waiting:
+            with self.receiver.store.writing_now() as now:
+                if now:                 # alone: its group of one stored at once, no task to hand it to
+                    return self._answered([(signed, remote, None)])[0]
         future = asyncio.get_running_loop().create_future()
         self._waiting.append((signed, remote, future))
         if self._committing is None:
@@ -68,18 +76,32 @@ class GroupCommit:
                 group = self._next_group()
                 try:
                     results = await self._stored([(signed, self.via, remote) for signed, remote, _ in group])
-                except Exception as exc:     # logged; every post of the group is answered 500
-                    log.exception("a commit of %d post(s) failed: none of them is stored", len(group))
-                    results = [exc] * len(group)
+                except Exception as exc:     # noqa: BLE001 — logged, the group answered 500
+                    results = self._failed(group, exc)
                 self.groups += 1
-                for (_, _, future), result in zip(group, results):
-                    future.set_result(Failed(result) if isinstance(result, BaseException) else result)
+                for (_, _, future), result in zip(group, _answers(results)):
+                    future.set_result(result)
         finally:
             self._committing = None
             stopped, self._waiting = group + self._waiting, []
             for _, _, future in stopped:        # not done: stopped midway (the server shutting down)
                 if not future.done():
                     future.set_result(Failed(RuntimeError("the receiver stopped before the commit")))
+
+    def _answered(self, group: list) -> list:
+        """The group stored on the event loop, at once: each post's answers, or Failed."""
+        try:
+            results = self.receiver.receive_posts([(signed, self.via, remote) for signed, remote, _ in group])
+        except Exception as exc:     # noqa: BLE001 — logged, the group answered 500
+            results = self._failed(group, exc)
+        self.groups += 1
+        return _answers(results)
+
+    @staticmethod
+    def _failed(group: list, exc: Exception) -> list:
+        """Logged; every post of the group is answered 500."""
+        log.exception("a commit of %d post(s) failed: none of them is stored", len(group))
+        return [exc] * len(group)
 
     @contextmanager
     def posting(self):
@@ -118,3 +140,7 @@ class GroupCommit:
             taken, items = taken + 1, items + len(signed)
         group, self._waiting = self._waiting[:taken], self._waiting[taken:]
         return group
+
+
+def _answers(results: list) -> list:
+    return [Failed(result) if isinstance(result, BaseException) else result for result in results]

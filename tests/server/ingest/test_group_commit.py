@@ -170,6 +170,32 @@ def test_a_post_alone_is_stored_on_the_event_loop_and_one_among_others_in_flight
     assert threads[0] is threading.current_thread() and threads[1] is not threading.current_thread()
 
 
+def test_a_post_alone_is_stored_at_once_and_a_failed_commit_answers_it_500(sqlite_receiver):
+    """A post alone (the only one in flight, no commit under way) is stored in the call itself,
+    with no task to hand it to: answered once durable, a failed commit (a full disk) answered
+    with a failure and nothing stored, the same post sent again stored once."""
+    receiver = sqlite_receiver
+    group, gate = GroupCommit(receiver), gated(receiver)
+    gate.opened.set()
+    body = match_items("A-1", seed=1)[0]
+
+    async def alone():
+        with group.posting():
+            stored = asyncio.ensure_future(group.store(post("u-lva-1", body), None))
+            for _ in range(2):
+                await asyncio.sleep(0)      # two steps of the handler: stored and answered in them
+            assert stored.done() and group._committing is None
+            return stored.result()
+
+    gate.fail = OSError("disk full")
+    failed = asyncio.run(alone())
+    assert isinstance(failed, Failed) and str(failed.error) == "disk full"
+    assert receiver.store.items.count() == 0 and receiver.received == 0
+    assert statuses(asyncio.run(alone())) == [(200, "stored")]
+    assert statuses(asyncio.run(alone())) == [(200, "duplicate")]
+    assert group.groups == 3 and receiver.store.items.count() == 1
+
+
 def test_devices_posting_at_once_are_each_answered_and_every_item_is_stored_once(sqlite_receiver):
     """Six devices post their matches item by item at once (over HTTP): each item is answered
     "stored" with its own id, every item is stored exactly once, and sent again each is a
