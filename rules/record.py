@@ -23,22 +23,23 @@ META_KEYS = ("at", "crc", "n")     # time, checksum, sequence number: not part o
 MAX_RECORD = 16 << 20              # bytes of a record file at most (a long partie's is some 20 KiB)
 
 
-def _canonical_encoder() -> Callable[[object], str]:
-    """What ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` writes, without building
-    an encoder per call (a replay checks every line's checksum with it): the json module's own C
-    encoder, kept; its pure-Python encoder where the C one is missing."""
-    options = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+def compact_encoder(*, ensure_ascii: bool) -> Callable[[object], str]:
+    """What ``json.dumps(obj, ensure_ascii=..., separators=(",", ":"))`` writes (of JSON's own
+    values), without building an encoder per call (a replay checks every line's checksum with it):
+    the json module's own C encoder, kept; its pure-Python encoder where the C one is missing."""
+    options = json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(",", ":"))
     try:
         from _json import make_encoder  # json.encoder's c_make_encoder
     except ImportError:
         return options.encode
-    chunks = make_encoder(None, options.default, json.encoder.encode_basestring, None,
+    strings = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    chunks = make_encoder(None, options.default, strings, None,
                                          options.key_separator, options.item_separator, options.sort_keys,
                                          options.skipkeys, options.allow_nan)
     return lambda obj: "".join(chunks(obj, 0))
 
 
-canonical = _canonical_encoder()     # the one text form of a record line (no newline)
+canonical = compact_encoder(ensure_ascii=False)     # the one text form of a record line (no newline)
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 # a lone surrogate in a line: spelled as a JSON escape ("\ud800"), or one already in the text (a
 # record read from a body whose own JSON spelled it); text decoded from UTF-8 bytes holds none

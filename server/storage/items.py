@@ -5,9 +5,10 @@ Conflict for the same id with other bytes.
 """
 import json
 
+from rules.record import compact_encoder
 from server.storage.repository import Repository
 
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode     # json.dumps' text, one encoder kept
+_compact_json = compact_encoder(ensure_ascii=True)     # json.dumps(obj, separators=(",", ":")), kept
 _COLUMNS = ("id", "kind", "game", "match_id", "device", "via", "received", "body")
 
 

@@ -7,7 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RecordError
-from rules.record import META_KEYS, canonical, crc_of, decode_line, encode_line, parse_json, replay_lines, strip_meta
+from rules.record import (
+    META_KEYS,
+    canonical,
+    compact_encoder,
+    crc_of,
+    decode_line,
+    encode_line,
+    parse_json,
+    replay_lines,
+    strip_meta,
+)
 
 LINE_VALUES = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 LINES = st.dictionaries(st.sampled_from(["cmd", "value", "at", "crc", "n", "by", "é"]) | st.text(max_size=4),
@@ -16,6 +26,19 @@ LINES = st.dictionaries(st.sampled_from(["cmd", "value", "at", "crc", "n", "by",
 
 def test_canonical_keeps_diacritics_and_order():
     assert canonical({"game": "carom", "a": "Novák"}) == '{"game":"carom","a":"Novák"}'
+
+
+JSON_VALUES = st.recursive(LINE_VALUES | st.floats(allow_nan=False),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                        max_size=3), max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_a_kept_compact_encoder_writes_what_json_dumps_writes(value, ensure_ascii):
+    """canonical, and the receiver's stored signature fields, are json.dumps' compact text."""
+    assert compact_encoder(ensure_ascii=ensure_ascii)(value) == \
+        json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"))
 
 
 def test_checksum_round_trips():
