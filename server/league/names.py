@@ -22,8 +22,8 @@ def identity(name: str) -> str:
 
 
 def same(a: str | None, b: str | None) -> bool:
-    """Both names given and the same name."""
-    return a is not None and b is not None and identity(a) == identity(b)
+    """Both names given and the same name (one spelling twice, the usual case, is not cleaned)."""
+    return a is not None and b is not None and (a == b or identity(a) == identity(b))
 
 
 def find(name: str, names: Iterable[str]) -> str | None:

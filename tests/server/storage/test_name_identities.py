@@ -31,6 +31,14 @@ def test_a_name_is_the_same_as_any_respelling_of_its_case_and_spaces(text):
     assert names.identity(names.cleaned(text)) == names.identity(text)
 
 
+@given(st.text(" \tAaÁáŘřr\u030c\u00a0", max_size=6), st.text(" \tAaÁáŘřr\u030c\u00a0", max_size=6))
+def test_same_is_the_identities_compared(a, b):
+    """``same`` takes a name spelled alike as the same without cleaning it: what comparing the
+    identities says too, for any two spellings (composed, decomposed, spaced, cased)."""
+    assert names.same(a, b) == (names.identity(a) == names.identity(b))
+    assert names.same(a, a) and not names.same(a, None) and not names.same(None, a)
+
+
 def test_a_near_duplicate_venue_is_refused_naming_the_one_there(store):
     store.league.add_venue("Na Růžku", "po")
     with pytest.raises(LeagueError, match="venue 'na růžku' is the venue 'Na Růžku' already there"):
