@@ -67,6 +67,7 @@ class Database:
         self._placeholder = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self._lock = threading.RLock()       # one write at a time through the one write connection
         self._here = threading.local()       # .connection: the one this thread's transaction uses
+        self._joined = nullcontext(self)     # a block joining the transaction (reusable: it holds no state)
         self._conn = self.engine.connect()
         try:
             with self._conn.begin():
@@ -85,7 +86,7 @@ class Database:
         for the disk (SQLite: synchronous=NORMAL for it; PostgreSQL: synchronous_commit off). A
         crash may undo it, never part of it, and never a durable commit made after it."""
         if getattr(self._here, "connection", None) is not None:
-            return nullcontext(self)    # joined: the store's every read while an item is stored
+            return self._joined         # the store's every read while an item is stored
         return self._write(durable) if write else self._read()
 
     @contextmanager
