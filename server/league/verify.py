@@ -29,6 +29,7 @@ class Parsed:
     venue: str | None = None
     escaped: bool = True            # the body may spell a lone surrogate (server.league.item_fields.surrogate_escape)
     match: dict | None = None       # what the item says of its match: home, away, date, fixture (issue 22)
+    unicode_escape: bool = True     # the body holds a "\u" escape: its record's text may spell one
 
 
 def parse_body(body: bytes) -> Parsed:
@@ -52,7 +53,11 @@ def parse_body(body: bytes) -> Parsed:
         raise Refused(400, "\"record\" must be the record's text")
     if not isinstance(summary, dict):
         raise Refused(400, "\"summary\" must be a JSON object")
-    return Parsed(item_id, kind, record, summary, escaped=surrogate_escape(text))
+    # a body without "\u" spells no surrogate, and its record none either: a backslash in the
+    # record is a "\\" or "\u005c" of the body, so its "\ud" would be the body's "\\ud" or a "\u"
+    unicode_escape = "\\u" in text
+    return Parsed(item_id, kind, record, summary, escaped=unicode_escape and surrogate_escape(text),
+                  unicode_escape=unicode_escape)
 
 
 def check(parsed: Parsed) -> Parsed:
@@ -80,7 +85,7 @@ def _check_partie(p: Parsed) -> Parsed:
         if key is not None:
             raise Refused(422, f"the record does not replay to its own summary (\"{key}\" differs)")
     # the header is JSON inside the body's JSON: a surrogate in the body, or an escape in the record
-    all_unicode(header, "the record's header", escaped=p.escaped or surrogate_escape(p.record))
+    all_unicode(header, "the record's header", escaped=p.escaped or (p.unicode_escape and surrogate_escape(p.record)))
     all_unicode(p.summary, "the summary", escaped=p.escaped)
     for letter in ("a", "b"):
         name(header.get(letter), f"player {letter!r}")

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 import carom_samples
 from cli.main import main
 from rules.errors import RuleError
+from server.league.item_fields import surrogate_escape
+from server.league.verify import parse_body
 from server.site import home as home_page
 from server.site import pages
 from server.tables import exports, figures
@@ -149,3 +151,14 @@ def test_whatever_names_arrive_every_page_renders(receiver, sign, home, away, nu
         record = exports.match_record(store, match_id)
         if record is not None:
             pages.match(record)
+
+
+@given(st.lists(st.sampled_from(["\\\\", "\\u005c", "\\u005C", "u", "d", "D", "\\u0075", "\\u0064", "\\u0044", "x",
+                                 '\\"', "\\n", "\\ud800", "\\uDC00"]), max_size=12))
+def test_a_body_without_a_backslash_u_holds_a_record_without_one_too(tokens):
+    """The record's own search for a surrogate escape is saved when the body has no "\\u" at all:
+    however the body spells the record's text, no "\\ud" appears in it then."""
+    text = '{"id":"x","kind":"partie","record":"' + "".join(tokens) + '","summary":{}}'
+    parsed = parse_body(text.encode())
+    assert parsed.escaped == surrogate_escape(text)
+    assert parsed.unicode_escape or not surrogate_escape(parsed.record)
