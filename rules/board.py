@@ -66,7 +66,7 @@ class Board:
     def _step(self, cmd: JSONObject) -> Any:
         """``game.step`` from the current state, or the state state_after worked out for the
         same command (same_command) from it."""
-        before = self.state
+        before = self._states[-1]      # self.state, read for every line a replay pushes
         for state, known, after in self._after:
             if state is before and same_command(cmd, known):
                 return after
