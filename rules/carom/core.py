@@ -96,14 +96,7 @@ def _score(state: CaromState, cmd: JSONObject) -> CaromState:
     if state.frozen and value in FROZEN_REFUSED:
         raise FrozenBalls(f"{value} is not allowed while frozen balls are announced "
                           "(RULES 1.2): enter 1 or 2")
-    player = state.turn                    # at the table: the partie goes on
-    limit = state.settings.points_limit
-    total = state.completed_points(player) + state.running
-    credited = min(value, limit - total) if state.settings.cap_points_at_limit else value
-    new = state.with_running(state.running + credited)
-    if total + credited >= limit:
-        return new.close_inning()          # the limit ends the inning at once (1.4.1, 1.4.3)
-    return new
+    return state.with_stroke(value)        # the player at the table: the partie goes on
 
 
 def _end_inning(state: CaromState, cmd: JSONObject) -> CaromState:

@@ -127,10 +127,22 @@ class CaromState(NamedTuple):
             return self._replace(series_a=tuple(series))
         return self._replace(series_b=tuple(series))
 
-    def with_running(self, running: int) -> "CaromState":
-        """The inning in progress at ``running`` credited points, frozen balls no longer announced
-        (a stroke: called for every line of a replay, so built directly, not by ``_replace``)."""
-        return CaromState(self.settings, self.series_a, self.series_b, running, False, self.forfeit)
+    def with_stroke(self, value: int) -> "CaromState":
+        """After a stroke of ``value`` by the player at the table (one the rules allow): its points,
+        capped at the points limit if the settings say so (1.4.6), added to the inning in progress,
+        which reaching the limit ends at once (1.4.1, 1.4.3); frozen balls no longer announced.
+        Called for most lines of a replay: one state built, each reading taken once."""
+        series_a, series_b, settings = self.series_a, self.series_b, self.settings
+        a_turn = len(series_a) == len(series_b)        # self.turn == "a"
+        limit = settings.points_limit
+        done = sum(series_a if a_turn else series_b)   # self.completed_points(self.turn)
+        credited = min(value, limit - done - self.running) if settings.cap_points_at_limit else value
+        running = self.running + credited
+        if done + running < limit:
+            return CaromState(settings, series_a, series_b, running, False, self.forfeit)
+        if a_turn:
+            return CaromState(settings, series_a + (running,), series_b, 0, False, self.forfeit)
+        return CaromState(settings, series_a, series_b + (running,), 0, False, self.forfeit)
 
     def close_inning(self) -> "CaromState":
         """End the inning in progress: its series is counted for the player at the table (1.3)."""

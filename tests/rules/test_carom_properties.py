@@ -128,3 +128,29 @@ def test_the_summary_is_what_the_states_readings_say(header, cmds):
         made, expected = board.summary(), summary_as_it_was(board.state)
         assert made == expected
         assert json.dumps(made, ensure_ascii=False) == json.dumps(expected, ensure_ascii=False)
+
+
+def stroke_as_defined(state, value: int):
+    """A stroke as RULES 1.4.1, 1.4.3 and 1.4.6 read, step by step on the state's own readings:
+    the reference ``CaromState.with_stroke`` (which takes each reading once) must equal."""
+    player, limit = state.turn, state.settings.points_limit
+    total = state.completed_points(player) + state.running
+    credited = min(value, limit - total) if state.settings.cap_points_at_limit else value
+    new = state._replace(running=state.running + credited, frozen=False)
+    if total + credited < limit:
+        return new
+    closed = new.series(player) + (new.running,)
+    return new._replace(running=0, **{f"series_{player}": closed})
+
+
+@SETTINGS
+@given(headers, commands, st.sampled_from([1, 2, 10, 20]))
+def test_a_stroke_is_the_rules_stroke_from_any_state_reached(header, cmds, value):
+    """From every state a partie reaches (the partie going on), a stroke's state is the one the
+    rules define, field for field and of the same types."""
+    for board, _ in push_all(header, cmds):
+        state = board.state
+        if not state.finished:
+            after = state.with_stroke(value)
+            assert after == stroke_as_defined(state, value)
+            assert [type(field) for field in after] == [type(field) for field in stroke_as_defined(state, value)]
