@@ -25,6 +25,8 @@ READERS = 8              # pooled read connections (more readers wait for one)
 class Rows:
     """What a statement gives back: rows to fetch, the rows it changed."""
 
+    __slots__ = ("_cursor",)
+
     def __init__(self, cursor):
         self._cursor = cursor
 
@@ -184,7 +186,7 @@ class Database:
 
     def execute(self, sql: str, args=()) -> Rows:
         cursor = self._here.connection.cursor()
-        cursor.execute(_driver_sql(sql, self._placeholder), tuple(args))
+        cursor.execute(sql if self._placeholder == "?" else _driver_sql(sql, self._placeholder), tuple(args))
         return Rows(cursor)
 
     def execute_many(self, sql: str, rows) -> None:
