@@ -138,11 +138,8 @@ class CaromState(NamedTuple):
         done = sum(series_a if a_turn else series_b)   # self.completed_points(self.turn)
         credited = min(value, limit - done - self.running) if settings.cap_points_at_limit else value
         running = self.running + credited
-        if done + running < limit:
-            return CaromState(settings, series_a, series_b, running, False, self.forfeit)
-        if a_turn:
-            return CaromState(settings, series_a + (running,), series_b, 0, False, self.forfeit)
-        return CaromState(settings, series_a, series_b + (running,), 0, False, self.forfeit)
+        new = CaromState(settings, series_a, series_b, running, False, self.forfeit)
+        return new if done + running < limit else new.close_inning()
 
     def close_inning(self) -> "CaromState":
         """End the inning in progress: its series is counted for the player at the table (1.3)."""
