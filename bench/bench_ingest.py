@@ -165,6 +165,21 @@ def posting(tmp: Path, devices: int, per_device: int, *, nothing: bool = False) 
         server.stop()
 
 
+def post_all(group, posts: list[list]) -> None:
+    """Every device posting its signed items one after the other to ``group`` (a GroupCommit),
+    all at once, each answered once stored."""
+    async def device(signed: list) -> None:
+        for one in signed:
+            with group.posting():
+                answers = await group.store([one], "127.0.0.1")
+            assert answers[0][1]["status"] == "stored", answers
+
+    async def everyone() -> None:
+        await asyncio.gather(*(device(signed) for signed in posts))
+
+    asyncio.run(everyone())
+
+
 def in_process(tmp: Path, devices: int, per_device: int) -> tuple[float, float]:
     """Items a second that ``devices`` devices posting at once get stored by the receiver's group
     commit in this process (no HTTP): answered, and answered with their figures computed."""
@@ -179,18 +194,8 @@ def in_process(tmp: Path, devices: int, per_device: int) -> tuple[float, float]:
         group = GroupCommit(receiver)
         posts = [[Signer(f"dev-{n}", SECRET).sign(body) for body in bodies(f"P{devices}-{n}", per_device)]
                  for n in range(devices)]
-
-        async def device(signed: list) -> None:
-            for one in signed:
-                with group.posting():
-                    answers = await group.store([one], "127.0.0.1")
-                assert answers[0][1]["status"] == "stored", answers
-
-        async def everyone() -> None:
-            await asyncio.gather(*(device(signed) for signed in posts))
-
         started = time.perf_counter()
-        asyncio.run(everyone())
+        post_all(group, posts)
         answered = time.perf_counter() - started
         receiver.settle()
         figured = time.perf_counter() - started

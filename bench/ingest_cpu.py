@@ -20,7 +20,6 @@ wrapped in ``functools.reduce``, nothing else counted): the inclusive instructio
 the receiver's main functions.
 """
 import argparse
-import asyncio
 import functools
 import os
 import subprocess
@@ -83,24 +82,10 @@ def count_part(receiver, part: str) -> None:
     wrappers[part]()
 
 
-def post_all(group, posts: list[list]) -> None:
-    """Every device posting its signed items one after the other, all at once."""
-    async def device(signed: list) -> None:
-        for one in signed:
-            with group.posting():
-                answers = await group.store([one], "127.0.0.1")
-            assert answers[0][1]["status"] == "stored", answers
-
-    async def everyone() -> None:
-        await asyncio.gather(*(device(signed) for signed in posts))
-
-    asyncio.run(everyone())
-
-
 def count(directory: Path, devices: int, items: int, warm: int, part: str) -> None:
     """The run under valgrind: ``warm`` items, then ``items`` items counted (``part``: WHOLE, or
     one of PARTS). Prints the commits the counted items took."""
-    from bench_ingest import SECRET, bodies, registered
+    from bench_ingest import SECRET, bodies, post_all, registered
     from server.ingest.receiver import Receiver
     from server.site.group_commit import GroupCommit
     from server.storage.store import Store

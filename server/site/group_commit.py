@@ -56,9 +56,9 @@ class GroupCommit:
 
     async def store(self, signed: list, remote: str | None) -> list[tuple[int, dict]] | Failed:
         """The receiver's answers for the post's items once they are durable, or Failed."""
-        if self._in_flight == 1 and self._committing is None and not self._waiting:
+        if self._alone():
             await asyncio.sleep(0)      # the posts that come with it in this turn of the loop join it
-        if self._in_flight == 1 and self._committing is None and not self._waiting:
+        if self._alone():
             with self.receiver.store.writing_now() as now:
                 if now:                 # alone: its group of one stored at once, no task to hand it to
                     return self._answered([(signed, remote, None)])[0]
@@ -87,6 +87,10 @@ class GroupCommit:
             for _, _, future in stopped:        # not done: stopped midway (the server shutting down)
                 if not future.done():
                     future.set_result(Failed(RuntimeError("the receiver stopped before the commit")))
+
+    def _alone(self) -> bool:
+        """The one post in flight, with no commit running and none waiting."""
+        return self._in_flight == 1 and self._committing is None and not self._waiting
 
     def _answered(self, group: list) -> list:
         """The group stored on the event loop, at once: each post's answers, or Failed."""
