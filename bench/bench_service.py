@@ -87,24 +87,22 @@ def max7219_start_config(directory: Path) -> Path:
 
 def latency(directory: Path, presses: int, preallocate: int) -> list[dict]:
     """Per press: the stages of bench/stages.py in seconds, and the total. ``preallocate``: the
-    partie journal reopened with that much zero room (0: as the night opens it)."""
+    partie journal's zero room (0: the exact size, no room)."""
     from gpiozero.pins.mock import MockFactory
 
     from cli.commands.run import assemble, settle_memory
-    from firmware_host.journal import Journal
     from firmware_host.service import Stop, Ui
     from firmware_host.settings import load
 
     factory = MockFactory()
     service, devices, _ = assemble(load(write_config(directory)), pin_factory=factory)
     settle_memory()                                  # as `pocitadlo run` does before its loop
+    service.night.store.partie_room = preallocate    # before the loop's thread opens the partie
     for _ in range(3):
         service.post(Ui("confirm"))                  # ready → setup → single partie → a starts
     thread, shown, stamps = run_stamping_frames(service)
     until(lambda: service.night.partie is not None, "the single partie never started")
-    partie = service.night.partie                    # its journal reopened with the room asked for
-    partie.journal.close()
-    partie.journal = Journal.open(partie.journal.path, preallocate=preallocate)
+    partie = service.night.partie
     stages = Stages()
     stages.wrap(service.referee, "press", "key")
     stages.wrap(service.night, "enter", "command")

@@ -65,6 +65,7 @@ class NightStore:
         self.data_dir = os.fspath(data_dir)
         self.dir = os.path.join(self.data_dir, "journal")
         self.fsync = fsync
+        self.partie_room = PARTIE_ROOM      # a partie file's zero room (bench_service sets it)
         os.makedirs(self.dir, exist_ok=True)
         self.journal = Journal.open(os.path.join(self.dir, "night.jsonl"), fsync=fsync)
 
@@ -94,7 +95,7 @@ class NightStore:
         """A new partie: the header checked by the rule core, then journalled."""
         board = Board(header)
         partie = OpenPartie(board, Journal.open(self.partie_path(header["id"]), fsync=self.fsync,
-                                                preallocate=PARTIE_ROOM))
+                                                preallocate=self.partie_room))
         partie.append(dict(header, at=at))
         return partie
 
@@ -102,7 +103,7 @@ class NightStore:
         """The partie in play after a restart, replayed from its file; None if it has not begun
         (or its header is refused: the file is set aside and the partie starts again)."""
         path = self.partie_path(partie_id)
-        journal = Journal.open(path, fsync=self.fsync, preallocate=PARTIE_ROOM)
+        journal = Journal.open(path, fsync=self.fsync, preallocate=self.partie_room)
         if not journal.lines:
             journal.close()
             return None
