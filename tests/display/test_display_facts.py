@@ -60,6 +60,41 @@ def test_segment_board_shows_no_points_left_above_twenty(digits):
     assert not any("-" in line for line in lines)
 
 
+def _to_go(strokes: list[int]) -> dict:
+    """A at the table in the first inning of a partie to 30 points, after ``strokes``."""
+    from rules.board import Board
+
+    board = Board({"game": "carom", "a": "Jan Novák", "b": "Petr Dvořák", "points_limit": 30, "innings_limit": 15})
+    for value in strokes:
+        board.push({"cmd": "score", "value": value})
+    return {"screen": "carom", "summary": board.summary()}
+
+
+def _says_left(texts, left: int) -> bool:
+    """Whether the points left stand among ``texts``: ``-20`` (32x8, in the score's place) or the
+    word and the number (``Z 20``)."""
+    return any(text == f"-{left}" or text.endswith(f" {left}") for text in texts)
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_1_7_points_left_show_from_exactly_20_to_go_on_every_matrix(size, monkeypatch):
+    """RULES 1.7 / A.6.8g: "the last 20 points to the limit" — with 20 to go the counter shows them,
+    with 21 it does not (both sides of the boundary; the samples are far from it)."""
+    said = Said(monkeypatch)
+    twenty, twenty_one = _to_go([10]), _to_go([1] * 9)
+    assert twenty["summary"]["counter"]["points_left"]["a"] == 20
+    assert twenty_one["summary"]["counter"]["points_left"]["a"] == 21
+    assert any(_says_left(page, 20) for page in said.pages(matrix(size), twenty))
+    assert not any(_says_left(page, 21) for page in said.pages(matrix(size), twenty_one))
+
+
+@pytest.mark.parametrize("digits", [8, 16])
+def test_1_7_points_left_show_from_exactly_20_to_go_on_a_segment_board(digits):
+    """RULES 1.7 / A.6.8g on 7-segment boards: -20 takes turns with the score at 20 to go, -21 never."""
+    assert any(line.startswith("-20.") for line in segment_pages(_to_go([10]), digits))
+    assert not any("-21" in line for line in segment_pages(_to_go([1] * 9), digits))
+
+
 @pytest.mark.parametrize("digits", [8, 16])
 @pytest.mark.parametrize("flag,mark", [("frozen", "LP"), ("equalising", "do")])
 def test_segment_board_marks_take_turns_with_the_inning(digits, flag, mark):
