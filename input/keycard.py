@@ -31,7 +31,7 @@ TITLES = {
                           "(na 32x8 i pruh pod ní od jeho skóre); Z 18, -18 – zbývá 18 bodů; DOH – dohrávka; LPÍ – "
                           "koule lpí (jen 1 nebo 2); 2. partie, zápas 3:5 (32x8: P2 3:5) – partie utkání a body "
                           "týmů (tým hráče vlevo první); JP – průměr partie, NS – nejvyšší série. Sedmisegmentovka: "
-                          "185.11.111 – body A. náběh. body B.",
+                          "185.11.111 – body A. náběh. body B. 175.Sr.111 – série hráče u stolu (místo jeho bodů).",
            "marks_8ball": "Na počítadle: velká čísla – sety (jediný set: hry), malá – hry v rozehraném setu; PŮ7 "
                           "PL0 – půlené/plné, kolik jich zbývá; K4 – osmička do kapsy 4; K5? – kapsu pro osmičku "
                           "lze zvolit (jinak 5); 2. zápas, utkání 3:5 (32x8: Z2 3:5) – zápas utkání a body týmů. "
@@ -52,7 +52,7 @@ TITLES = {
                           "points to go; EQ – equalising inning; FROZEN – frozen balls (1 or 2 only); partie 2, "
                           "match 3:5 (32x8: P2 3:5) – the match's partie and team points (the left player's team "
                           "first); AVG – the partie's average, HS – high series. 7-segment: 185.11.111 – points A. "
-                          "inning. points B.",
+                          "inning. points B. 175.Sr.111 – the series of the player at the table (in place of their points).",
            "marks_8ball": "On the counter: big digits – sets (one set: games), small – games in the set in play; "
                           "ST7 SO0 – stripes/solids and how many are left; P4 – the 8 into pocket 4; P5? – the "
                           "pocket for the 8 may be named (else 5); match 2, team 3:5 (32x8: M2 3:5) – the "

@@ -9,6 +9,8 @@ player's balls left (``P4`` once their group is cleared: the 8 goes into pocket 
 Pages (carom, both): at 20 points or fewer to go, the score of the player at the table takes turns with
 ``-18`` (points left), and ``do`` (B's equalising inning) with the inning. ``LP`` (frozen balls
 announced, until the next stroke) takes turns with the inning, which it never hides for more than a page.
+8 digits, a series running: ``175.Sr.111`` takes turns with the score — the series in the score's
+place of the player at the table, ``Sr`` (série) in the inning's (RULES 1.7: the running series).
 """
 import re
 
@@ -17,6 +19,7 @@ from display.scene import Scene
 
 _FROZEN = "LP"         # koule lpí: frozen balls announced (RULES 1.2)
 _EQUALISING = "do"     # dohrávka: B's equalising inning
+_SERIES = "Sr"         # série: the running series, 8 digits (RULES 1.7)
 
 
 def _balls_left(current: dict, side: str) -> str:
@@ -72,13 +75,20 @@ class SegmentLayout(Layout):
         pages += ["equalising"] if counter.get("equalising") else []
         if counter.get("frozen"):       # until the next stroke LP takes turns with the inning (RULES 1.2, 1.7)
             pages = ["inning", "frozen"]
+        series = counter.get("series") or 0
+        if self.digits < 16 and series and at is not None:     # none at the end: no one at the table
+            # no digit to spare for the series (RULES 1.7): a page of its own, in the inning's
+            # place, which is then never hidden for more than one page
+            pages += ["series"] if pages[-1] in ("inning", "left") else ["inning", "series"]
         page = pages[scene.page(len(pages))]
-        inning = {"frozen": _FROZEN, "equalising": _EQUALISING}.get(page, f"{counter.get('inning', 0) % 100:>2}")
+        inning = {"frozen": _FROZEN, "equalising": _EQUALISING, "series": _SERIES}.get(
+            page, f"{counter.get('inning', 0) % 100:>2}")
         if page == "inning" and counter.get("last_two") and not scene.blink():
             inning = "  "
         if summary.get("finished"):
             inning = {"draw": "==", "a": "--", "b": "--"}.get(summary.get("result"), "--")
-        points = {side: f"-{left}" if page == "left" and side == at else f"{p['points'] % 1000:>3}"
+        shown = {"left": f"-{left}", "series": f"{series % 1000:>3}"}.get(page)
+        points = {side: shown if shown is not None and side == at else f"{p['points'] % 1000:>3}"
                   for side, p in (("a", pa), ("b", pb))}
         a, b = f"{points['a']:>3}", f"{points['b']:>3}"
         if self.digits < 16:
@@ -89,8 +99,8 @@ class SegmentLayout(Layout):
         # AAA SSS.II.SSS BBB: the series stands on the side of the player at the table, kept apart
         # from the inning by the points either side of it; the point after the score of the player
         # at the table marks them.
-        series = f"{counter.get('series', 0) % 1000:>3}"
-        sa, sb = (series if at == "a" else "   "), (series if at == "b" else "   ")
+        running = f"{series % 1000:>3}"
+        sa, sb = (running if at == "a" else "   "), (running if at == "b" else "   ")
         return self.fit(f"{_mark(a, at == 'a')} {sa}.{inning}.{sb} {_mark(b, at == 'b')}")
 
     def eightball(self, scene: Scene, model: dict) -> str:

@@ -103,6 +103,63 @@ def test_segment_board_marks_take_turns_with_the_inning(digits, flag, mark):
     assert not any(mark in line for line in segment_lines(with_counter("carom-series", **{flag: False}), digits))
 
 
+def _played(commands: list[dict], points_limit: int = 300) -> dict:
+    """The carom screen's model after ``commands``."""
+    from rules.board import Board
+
+    board = Board({"game": "carom", "a": "Jan Novák", "b": "Petr Dvořák", "points_limit": points_limit,
+                   "innings_limit": 15})
+    for command in commands:
+        board.push(command)
+    return {"screen": "carom", "summary": board.summary()}
+
+
+def _score(*values: int) -> list[dict]:
+    return [{"cmd": "score", "value": value} for value in values]
+
+
+MISS = [{"cmd": "miss"}]
+
+
+@pytest.mark.parametrize("commands,series_page", [
+    (_score(20) + MISS + _score(10) + MISS + _score(1) + MISS + _score(2, 1), " 21.Sr.  3"),    # B: 3 of 13
+    (_score(20) + MISS + _score(10) + MISS + _score(10, 1), " 11.Sr. 10"),     # A: 11 of A's 31
+], ids=["b-at-the-table", "a-at-the-table"])
+def test_1_7_the_running_series_shows_on_the_8_digit_board(commands, series_page):
+    """RULES 1.7 / A.6.8d: "the running points of the current series after each stroke". The
+    8-digit board has no digit to spare: the series takes turns with the score, in the score's
+    place of the player at the table, Sr (série) in the inning's."""
+    lines = segment_pages(_played(commands), 8)
+    assert series_page in lines
+    assert any("Sr" not in line for line in lines)      # the score is still shown
+
+
+@pytest.mark.parametrize("commands", [[], _score(20) + MISS, _score(10) + [{"cmd": "foul"}]],
+                         ids=["before-a-stroke", "a-new-inning", "after-a-foul"])
+def test_no_series_page_without_a_running_series(commands):
+    """No series running (the player at the table has not scored yet): no Sr page, and never a 0."""
+    model = _played(commands)
+    assert not model["summary"]["counter"]["series"]
+    assert not any("Sr" in line for line in segment_pages(model, 8))
+
+
+def test_no_series_page_once_the_partie_is_over():
+    model = _played(_score(20, 10, 20, 10), points_limit=30)     # B equalised in his series: a draw
+    assert model["summary"]["finished"]
+    assert not any("Sr" in line for line in segment_pages(model, 8))
+
+
+@pytest.mark.parametrize("flags", [{}, {"frozen": True}, {"equalising": True}], ids=["plain", "frozen", "equalising"])
+def test_the_series_page_never_hides_the_inning_two_pages_running(flags):
+    """RULES 1.7: the inning (and in the last 2 innings its blinking) stays in view — the series
+    page and LP or do each take the inning's place for one page at a time."""
+    model = with_counter("carom-frozen", **{"frozen": False, **flags})
+    lines = segment_pages(model, 8, seconds=60)
+    assert any("Sr" in line for line in lines)
+    hidden = [any(mark in line for mark in ("Sr", "LP", "do")) for line in lines]
+    assert not any(a and b for a, b in zip(hidden, hidden[1:] + hidden[:1]))
+
+
 def test_equalising_sample_shows_do_on_the_board():
     assert any("do" in line for line in segment_lines(sample("carom-equalising"), 8))
 
@@ -249,7 +306,7 @@ def test_frozen_balls_take_turns_with_the_inning_on_a_segment_board(digits):
     lines = segment_pages(sample("carom-frozen"), digits)
     assert any("LP" in line for line in lines)
     assert all("LP" not in a or "LP" not in b for a, b in zip(lines, lines[1:]))
-    assert all(" 2" in line for line in lines if "LP" not in line)
+    assert all(" 2" in line for line in lines if "LP" not in line and "Sr" not in line)
 
 
 @pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
