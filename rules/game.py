@@ -71,3 +71,7 @@ class Game:
     # ^ (command, summary before, after) → what it decided that the counter says
     protocol: bool = False                  # the partie record can be corrected on the counter
                                             # (commands "correct" and "insert")
+    team_point_defaults: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # ^ the team-point rules of play (header key → the rule core's default: A.5.3-A.5.5, RULES
+    #   2.9): a partie header carries one only when the competition's differs, so a partie played
+    #   by the defaults is written as before they were rules of play

@@ -3,8 +3,11 @@
 A night is a sequence of decisions, each an event dict:
 
     {"ev": "match", "id", "game", "date", "home", "away", "present", "partie_count", ["captains"], ["forfeit"],
-     ["fixture"], ["adopted"]}                          (captains: each team's, chosen after attendance,
-                                                        A.6.1; adopted: an orphaned partie file played on)
+     ["fixture"], ["adopted"], ["win_points"]}          (captains: each team's, chosen after attendance,
+                                                        A.6.1; adopted: an orphaned partie file played on;
+                                                        win_points: the competition's team points of a
+                                                        partie won where not the game's default, A.5.3,
+                                                        RULES 2.9: the forfeit's score)
     {"ev": "lot", "seed", "pairs"}                      the carom lot draw (RULES 1.6)
     {"ev": "closed", "partie", "summary", ["record"]}   a partie closed: its line of the match
     {"ev": "sign", "side", "captain", "at"}             a captain confirms the zápis (A.6.9d)
@@ -77,6 +80,7 @@ class Match:
     adopted: str | None = None       # the id of the one partie file this match took over (an orphan)
     captains: dict[str, str] = field(default_factory=dict)    # side -> the captain chosen after attendance (A.6.1)
     interrupted: JSONObject | None = None   # A.6.5: {"partie", "reason", "captain", "at", ["in_play"]}
+    win_points: int | None = None    # the competition's team points of a partie won; None: the game's
 
     @property
     def league(self) -> bool:
@@ -211,7 +215,7 @@ def _match(event: JSONObject) -> Match:
     match = Match(event["id"], event["game"], event["date"], event.get("home"), event.get("away"),
                   dict(event.get("present", {})), event["partie_count"], forfeit=event.get("forfeit"),
                   fixture=event.get("fixture"), adopted=event.get("adopted"),
-                  captains=dict(event.get("captains") or {}))
+                  captains=dict(event.get("captains") or {}), win_points=event.get("win_points"))
     for side, captain in match.captains.items():
         if side not in SIDES or captain not in (match.present.get(side) or ()):
             raise NightEventError(f"the captain {captain!r} of {side!r} is not among the players present (A.6.1)")
@@ -319,10 +323,12 @@ def min_players(game: str) -> int:
 
 def match_event(match_id: str, game: str, date: str, partie_count: int, *, home: str | None = None,
                 away: str | None = None, present: dict[str, list[str]] | None = None, forfeit: str | None = None,
-                fixture: str | None = None, captains: dict[str, str] | None = None) -> JSONObject:
+                fixture: str | None = None, captains: dict[str, str] | None = None,
+                win_points: int | None = None) -> JSONObject:
     """The ``match`` event: a single partie (no teams), a league match with the captains chosen
     after attendance (A.6.1), or one a team did not come to (``forfeit``: its side; nobody is
-    present then, A.3.7)."""
+    present then, A.3.7). ``win_points``: the competition's team points of a partie won (A.5.3,
+    RULES 2.9), kept only where it is not the game's own (the forfeit's score counts it)."""
     event: JSONObject = {"ev": "match", "id": match_id, "game": game, "date": date}
     if home is not None:
         event.update(home=home, away=away, present={} if forfeit else dict(present or {}))
@@ -333,6 +339,8 @@ def match_event(match_id: str, game: str, date: str, partie_count: int, *, home:
         event["forfeit"] = forfeit
     if fixture:
         event["fixture"] = fixture
+    if win_points is not None and win_points != game_for(game).win_points:
+        event["win_points"] = win_points
     return event
 
 
@@ -354,10 +362,13 @@ def lot_event(match: Match, seed: int) -> JSONObject:
 
 
 def partie_header(match: Match, a: str, b: str, home: str | None, rules: JSONObject, place: JSONObject) -> JSONObject:
-    """The record header of the next partie: players, rules, ``place`` (id-free device fields)."""
+    """The record header of the next partie: players, rules, ``place`` (id-free device fields).
+    A team-point rule (A.5.3-A.5.5, RULES 2.9) is written only where it is not the game's default,
+    so a partie of a competition with the default team points has the header it always had."""
     number = match.number
     header: JSONObject = {"game": match.game, "a": a, "b": b}
-    header.update(rules)
+    defaults = game_for(match.game).team_point_defaults
+    header.update({key: value for key, value in rules.items() if key not in defaults or value != defaults[key]})
     first_break = game_for(match.game).first_break
     if first_break is not None:
         header["first_break"] = first_break(home, number)      # 8-ball: 8B:2b
@@ -401,8 +412,9 @@ def partie_line(header: JSONObject, summary: JSONObject) -> JSONObject:
 
 def forfeit_points(match: Match) -> JSONObject:
     """A team that did not come loses every partie (A.3.7, RULES 2.9): the team present gets the
-    points of each partie won."""
-    full = match.partie_count * game_for(match.game).win_points
+    points of each partie won (the competition's, A.5.3, else the game's)."""
+    won = game_for(match.game).win_points if match.win_points is None else match.win_points
+    full = match.partie_count * won
     return {"home": 0, "away": full} if match.forfeit == "home" else {"home": full, "away": 0}
 
 

@@ -52,6 +52,17 @@ def _whole(header: JSONObject, key: str, default: int) -> int:
     return value
 
 
+MAX_TEAM_POINTS = 100      # the most team points a partie may bring (the league's admin allows 0-100)
+TEAM_POINT_KEYS = ("win_points", "draw_points", "loss_points")    # A.5.3, A.5.4, A.5.5
+
+
+def _team_points(header: JSONObject, key: str, default: int) -> int:
+    value = header.get(key, default)
+    if type(value) is not int or not 0 <= value <= MAX_TEAM_POINTS:
+        raise HeaderError(f"{key} must be a whole number from 0 to {MAX_TEAM_POINTS}, not {value!r}")
+    return value
+
+
 def parse_header(header: JSONObject) -> Settings:
     names = {}
     for player in PLAYERS:
@@ -68,7 +79,8 @@ def parse_header(header: JSONObject) -> Settings:
     return Settings(a=names["a"], b=names["b"],
                     points_limit=_whole(header, "points_limit", Settings.points_limit),
                     innings_limit=_whole(header, "innings_limit", Settings.innings_limit),
-                    cap_points_at_limit=cap)
+                    cap_points_at_limit=cap,
+                    **{key: _team_points(header, key, getattr(Settings, key)) for key in TEAM_POINT_KEYS})
 
 
 # -- strokes and announcements ------------------------------------------------
@@ -141,7 +153,8 @@ def step(state: CaromState, cmd: JSONObject) -> CaromState:
 
 
 # -- the summary (docs/record-format.md, "Carom summary") ---------------------
-def _player_summary(state: CaromState, player: str, at_table: str | None, result: str | None) -> JSONObject:
+def _player_summary(state: CaromState, player: str, at_table: str | None, result: str | None,
+                    points: dict[str, int]) -> JSONObject:
     series = state.series(player)
     return {
         "name": state.settings.name(player),
@@ -150,7 +163,7 @@ def _player_summary(state: CaromState, player: str, at_table: str | None, result
         "best_series": max(series, default=0),
         "average": points_average_text(sum(series), len(series)),
         "series": list(series),
-        "team_points": team_points(result, player),
+        "team_points": team_points(result, player, points),
     }
 
 
@@ -183,7 +196,8 @@ def summary(state: CaromState) -> JSONObject:
     finished = state.finished
     result = state.result if finished else None
     at_table = None if finished else state.turn
-    players = {p: _player_summary(state, p, at_table, result) for p in PLAYERS}
+    points = state.settings.team_points()       # A.5.3-A.5.5: the header's, else 2, 1, 0
+    players = {p: _player_summary(state, p, at_table, result, points) for p in PLAYERS}
     return {
         "game": "carom",
         "finished": finished,

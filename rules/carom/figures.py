@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:       # fractions (and decimal) imported at the first average, not at the start
+    from collections.abc import Mapping
     from fractions import Fraction
 
-TEAM_POINTS = {"win": 2, "draw": 1, "loss": 0}
+TEAM_POINTS = {"win": 2, "draw": 1, "loss": 0}     # A.5.3-A.5.5 defaults; a competition may set others
 
 
 def average(points: int, innings: int) -> Fraction:
@@ -31,10 +32,12 @@ def _thousandths_text(thousandths: int) -> str:
     return f"{thousandths // 1000}.{thousandths % 1000:03d}"
 
 
-def team_points(result: str | None, player: str) -> int | None:
-    """Team points one player's partie brings: win 2, draw 1, loss 0; None while unfinished."""
+def team_points(result: str | None, player: str, points: Mapping[str, int] = TEAM_POINTS) -> int | None:
+    """Team points one player's partie brings (A.5.3-A.5.5): ``points`` "win", "draw", "loss"
+    (by default 2, 1, 0: the header's ``win_points``, ``draw_points``, ``loss_points``); None
+    while unfinished."""
     if result is None:
         return None
     if result == "draw":
-        return TEAM_POINTS["draw"]
-    return TEAM_POINTS["win"] if result == player else TEAM_POINTS["loss"]
+        return points["draw"]
+    return points["win"] if result == player else points["loss"]

@@ -1,4 +1,6 @@
 """Carom as the device plays it: its entry of the game registry (rules.games)."""
+from types import MappingProxyType
+
 from rules.carom import match
 from rules.carom.core import CAROM
 from rules.carom.figures import TEAM_POINTS
@@ -31,4 +33,6 @@ GAME = Game(
     match_facts=match.facts,
     match_result=match.result,
     protocol=True,
+    team_point_defaults=MappingProxyType({"win_points": TEAM_POINTS["win"], "draw_points": TEAM_POINTS["draw"],
+                                "loss_points": TEAM_POINTS["loss"]}),
 )

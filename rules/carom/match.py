@@ -140,19 +140,19 @@ def match_result(parties: Iterable[tuple[JSONObject, JSONObject]]) -> MatchResul
     return MatchResult(totals["home"], totals["away"], lines, finished)
 
 
-def forfeited_match(absent: str) -> MatchResult:
+def forfeited_match(absent: str, win_points: int = TEAM_POINTS["win"]) -> MatchResult:
     """A team that did not turn up loses the match by forfeit, 0 : 8 (A.3.7; Decision: every
-    partie counts as won by the team present)."""
+    partie counts as won by the team present, ``win_points`` each: A.5.3)."""
     if absent not in SIDES:
         raise MatchError(f'the absent team is "home" or "away", not {absent!r}')
-    full = PARTIE_PER_MATCH * TEAM_POINTS["win"]
+    full = PARTIE_PER_MATCH * win_points
     home, away = (0, full) if absent == "home" else (full, 0)
     return MatchResult(home, away, (), True, absent)
 
 
 def partie_points(summary: JSONObject) -> JSONObject | None:
-    """The team points a finished partie brings each player ("a"/"b"): 2 : 0 or 1 : 1 (RULES 1.6);
-    None while it goes on."""
+    """The team points a finished partie brings each player ("a"/"b"): 2 : 0 or 1 : 1 (RULES 1.6),
+    or the header's team points (A.5.3-A.5.5) as the summary counted them; None while it goes on."""
     if not summary.get("finished"):
         return None
     return {p: summary["players"][p]["team_points"] for p in PLAYERS}

@@ -8,6 +8,8 @@ innings (rules.carom.corrections) re-evaluates the end of the partie by construc
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from rules.carom.figures import TEAM_POINTS
+
 PLAYERS = ("a", "b")
 
 
@@ -24,9 +26,16 @@ class Settings:
     points_limit: int = 200
     innings_limit: int = 15
     cap_points_at_limit: bool = True   # RULES 1.4.6
+    win_points: int = TEAM_POINTS["win"]      # team points of a partie won, drawn, lost (A.5.3-A.5.5):
+    draw_points: int = TEAM_POINTS["draw"]    # the competition's, in the header when they differ
+    loss_points: int = TEAM_POINTS["loss"]    # from these
 
     def name(self, player: str) -> str:
         return self.a if player == "a" else self.b
+
+    def team_points(self) -> dict[str, int]:
+        """The team points of a partie won, drawn, lost (rules.carom.figures.team_points)."""
+        return {"win": self.win_points, "draw": self.draw_points, "loss": self.loss_points}
 
 
 class CaromState(NamedTuple):

@@ -19,6 +19,7 @@ from rules.eightball.shot import (
 from rules.eightball.state import (
     DEFAULT_GAMES_TO_WIN,
     DEFAULT_SETS_TO_WIN,
+    DEFAULT_WIN_POINTS,
     GROUPS,
     PLAYERS,
     BadArgument,
@@ -129,7 +130,7 @@ _HANDLERS = {name: add_input for name in INPUT_COMMANDS} | {
 
 def summary(state: State) -> JSONObject:
     s = state.settings
-    return {
+    out: JSONObject = {
         "game": "8ball",
         "finished": finished(state),
         "winner": state.winner,
@@ -144,6 +145,9 @@ def summary(state: State) -> JSONObject:
         "games_log": [_result_dict(r) for r in state.log],
         "current": _current(state),
     }
+    if s.win_points != DEFAULT_WIN_POINTS:      # RULES 2.9: the competition's team points; absent
+        out["win_points"] = s.win_points        # (the default, 1) as in summaries from before them
+    return out
 
 
 def _pair(values: tuple[object, ...], keys: tuple[str, ...] = PLAYERS) -> JSONObject:

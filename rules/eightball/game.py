@@ -1,4 +1,6 @@
 """8-ball as the device plays it: its entry of the game registry (rules.games)."""
+from types import MappingProxyType
+
 from rules.eightball import match
 from rules.eightball.core import EIGHTBALL
 from rules.game import Game, Keys
@@ -33,4 +35,5 @@ GAME = Game(
     keys=KEYS,
     first_break=match.night_first_break,
     news=match.news,
+    team_point_defaults=MappingProxyType({"win_points": match.POINTS_PER_MATCH}),
 )

@@ -6,11 +6,11 @@ Pure: the team score is a function of the individual matches' summaries.
 from collections.abc import Iterable
 
 from rules.core import JSONObject
-from rules.eightball.state import PLAYERS, first_break
+from rules.eightball.state import DEFAULT_WIN_POINTS, PLAYERS, first_break
 
 INDIVIDUAL_MATCHES = 4    # individual matches in a team match by default (RULES 2.9: config)
 PLAYERS_PER_TEAM = 1      # a team match can start with one player present per team
-POINTS_PER_MATCH = 1      # RULES 2.9 Decision: a team scores per individual match won
+POINTS_PER_MATCH = DEFAULT_WIN_POINTS   # RULES 2.9 Decision: a team scores per individual match won
 
 
 def night_first_break(home: str | None, number: int) -> str:
@@ -50,12 +50,15 @@ def team_score(summaries: Iterable[JSONObject], home_sides: Iterable[str | None]
     return score
 
 
-def partie_points(summary: JSONObject, points_per_match: int = POINTS_PER_MATCH) -> JSONObject | None:
+def partie_points(summary: JSONObject, points_per_match: int | None = None) -> JSONObject | None:
     """The team points an individual match brings each player ("a"/"b"): ``points_per_match``
-    to its winner (RULES 2.9 Decision); None while it goes on."""
+    to its winner (RULES 2.9 Decision; default: the summary's ``win_points``, which its header
+    set, else 1); None while it goes on."""
     winner = summary.get("winner")
     if winner is None:
         return None
+    if points_per_match is None:
+        points_per_match = summary.get("win_points", POINTS_PER_MATCH)
     return {p: points_per_match if p == winner else 0 for p in PLAYERS}
 
 

@@ -14,6 +14,8 @@ DEFAULT_GAMES_TO_WIN = 3
 DEFAULT_SETS_TO_WIN = 2
 DEFAULT_FIRST_BREAK = "b"
 RACE_LIMIT = 99
+DEFAULT_WIN_POINTS = 1          # RULES 2.9 Decision: team points per individual match won
+MAX_TEAM_POINTS = 100           # the most a competition may set (the league's admin allows 0-100)
 # RULES 2.2 Decision: corner to the diagonally opposite corner, middle to the other middle.
 DEFAULT_OPPOSITE = (4, 5, 6, 1, 2, 3)   # DEFAULT_OPPOSITE[p - 1] is the pocket opposite p
 
@@ -69,6 +71,7 @@ class Settings:
     first_break: str = DEFAULT_FIRST_BREAK
     opposite: tuple[int, ...] = DEFAULT_OPPOSITE
     home: str | None = None
+    win_points: int = DEFAULT_WIN_POINTS     # the competition's, in the header when not the default
 
     def opposite_of(self, pocket: int) -> int:
         return self.opposite[pocket - 1]
@@ -100,6 +103,7 @@ def parse_header(header: JSONObject) -> Settings:
         first_break=_side(header, "first_break", first_break(home, number)),
         opposite=read_opposite(header.get("opposite")),
         home=home,
+        win_points=_team_points(header, "win_points", DEFAULT_WIN_POINTS),
     )
 
 
@@ -111,10 +115,17 @@ def _name(header: JSONObject, key: str) -> str:
 
 
 def _race(header: JSONObject, key: str, default: int) -> int:
+    return _whole(header, key, default, 1, RACE_LIMIT, "bad_race")
+
+
+def _team_points(header: JSONObject, key: str, default: int) -> int:
+    return _whole(header, key, default, 0, MAX_TEAM_POINTS, "bad_team_points")
+
+
+def _whole(header: JSONObject, key: str, default: int, least: int, most: int, code: str) -> int:
     value = header.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= RACE_LIMIT:
-        raise HeaderError(f"\"{key}\" must be a whole number from 1 to {RACE_LIMIT}, not {value!r}",
-                          code="bad_race")
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise HeaderError(f"\"{key}\" must be a whole number from {least} to {most}, not {value!r}", code=code)
     return value
 
 

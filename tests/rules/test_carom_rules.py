@@ -33,6 +33,9 @@ def test_header_ignores_unknown_keys():
     ({"innings_limit": 1.5}, "innings_limit must be a whole number"),
     ({"cap_points_at_limit": "yes"}, "cap_points_at_limit must be true or false, not 'yes'"),
     ({"home": "c"}, 'home must be "a" or "b"'),
+    ({"win_points": -1}, "win_points must be a whole number from 0 to 100, not -1"),
+    ({"draw_points": 101}, "draw_points must be a whole number from 0 to 100, not 101"),
+    ({"loss_points": True}, "loss_points must be a whole number from 0 to 100, not True"),
 ])
 def test_bad_header_is_refused_with_a_clear_message(change, fault):
     header = {"game": "carom", "a": "Novák", "b": "Dvořák", **change}
@@ -296,6 +299,26 @@ def test_average_with_no_innings_is_zero():
 def test_the_summary_average_text_is_the_text_of_the_exact_average(points, innings):
     """RULES 1.5: the summary's text, made without the fraction, is the fraction's text."""
     assert points_average_text(points, innings) == average_text(average(points, innings))
+
+
+@pytest.mark.parametrize("moves, expected", [("1 m", [3, 1]), ("m 1", [1, 3]), ("1 1", [2, 2])])
+def test_A_5_3_to_A_5_5_team_points_are_the_headers(moves, expected):
+    """A.5.3-A.5.5: a competition's team points for a partie won, drawn, lost, carried in the
+    header as rules of play, are what the summary gives each player."""
+    b = board(moves, points_limit=1, innings_limit=1, win_points=3, draw_points=2, loss_points=1)
+    assert b.finished and [players(b)[p]["team_points"] for p in "ab"] == expected
+
+
+def test_A_5_3_to_A_5_5_a_header_without_team_points_replays_as_before():
+    """A record from before the team points were rules of play (no keys) counts 2/1/0, exactly as
+    one spelling the defaults out; the header's values are read 0 to 100."""
+    assert parse_header({"game": "carom", "a": "X", "b": "Y"}).team_points() == {"win": 2, "draw": 1, "loss": 0}
+    old = board("1 m 2 2 1", points_limit=5)
+    spelled = board("1 m 2 2 1", points_limit=5, win_points=2, draw_points=1, loss_points=0)
+    assert old.summary() == spelled.summary()
+    assert [players(old)[p]["team_points"] for p in "ab"] == [0, 2]
+    assert [players(board("1 m", points_limit=1, win_points=0, loss_points=100))[p]["team_points"]
+            for p in "ab"] == [0, 100]
 
 
 def test_team_points_are_null_while_the_partie_goes_on():

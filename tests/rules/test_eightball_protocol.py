@@ -15,7 +15,7 @@ from rules.eightball.core import (
     parse_header,
     step,
 )
-from rules.eightball.match import team_score
+from rules.eightball.match import partie_points, team_score
 from rules.errors import HeaderError, IllegalCommand, NothingToUndo
 
 # -- header (RULES 2.2, 2.3, 2.9) -----------------------------------------------------
@@ -44,6 +44,10 @@ def test_2_9_header_defaults_are_league_constants():
     ({"opposite": {"1": 4, "4": 3, "3": 6, "6": 1, "2": 5, "5": 2}}, "bad_opposite"),
     ({"opposite": {"1": 4, "4": 1, "3": 6, "6": 3, "2": 5, "5": 2, "7": 1}}, "bad_opposite"),
     ({"opposite": {"1": 4.0, "4": 1, "3": 6, "6": 3, "2": 5, "5": 2}}, "bad_opposite"),
+    ({"win_points": -1}, "bad_team_points"),
+    ({"win_points": 101}, "bad_team_points"),
+    ({"win_points": True}, "bad_team_points"),
+    ({"win_points": "2"}, "bad_team_points"),
 ])
 def test_2_2_2_9_bad_headers_are_refused_with_a_code(change, code):
     """RULES 2.2 (opposite map: every pocket, mutual), 2.3 (sides), 2.9 (races)."""
@@ -51,6 +55,23 @@ def test_2_2_2_9_bad_headers_are_refused_with_a_code(change, code):
     with pytest.raises(HeaderError) as info:
         parse_header({k: v for k, v in header.items() if v is not None})
     assert info.value.code == code
+
+
+def test_2_9_the_team_points_per_match_won_are_the_headers():
+    """RULES 2.9 Decision: the competition's team points per individual match won, carried in the
+    header, are in the summary and what the match brings its winner; a header without them (every
+    record from before) gives 1 and a summary without the key, as it always had."""
+    games = [{"cmd": "game", "winner": "a"}] * 6
+    board = Board({**HEADER, "win_points": 2})
+    old = Board(dict(HEADER))
+    for cmd in games:
+        board.push(cmd)
+        old.push(cmd)
+    assert board.settings.win_points == 2 and board.summary()["win_points"] == 2
+    assert partie_points(board.summary()) == {"a": 2, "b": 0}
+    assert old.settings.win_points == 1 and "win_points" not in old.summary()
+    assert partie_points(old.summary()) == {"a": 1, "b": 0}
+    assert {k: v for k, v in board.summary().items() if k != "win_points"} == old.summary()
 
 
 def test_2_2_opposite_accepts_integer_keys():

@@ -85,6 +85,56 @@ def test_a_3_7_a_team_that_did_not_come_loses_every_partie(game, points):
     assert night.result(state.match)["forfeit"] == "home"
 
 
+@pytest.mark.parametrize("game, win_points, points", [("carom", 3, {"home": 0, "away": 12}),
+                                                      ("8ball", 2, {"home": 0, "away": 6})])
+def test_a_3_7_a_no_show_counts_the_competitions_team_points(game, win_points, points):
+    """A.3.7 with A.5.3 / RULES 2.9: the forfeit's full score counts the competition's team points
+    of a partie won, which the match event keeps where they are not the game's own."""
+    event = night.match_event("m1", game, "2026-11-29", 4 if game == "carom" else 3, home="Sokol",
+                              away="Jiskra", forfeit="home", win_points=win_points)
+    assert event["win_points"] == win_points
+    assert night.points(fold(event).match) == points
+    assert night.result(fold(event).match)["points"] == points
+    default = night.match_event("m1", game, "2026-11-29", 4, home="Sokol", away="Jiskra", forfeit="home",
+                                win_points=2 if game == "carom" else 1)
+    assert "win_points" not in default       # the event as it was before team points were rules
+
+
+def test_A_5_3_the_partie_header_carries_team_points_only_where_not_the_default():
+    """A.5.3-A.5.5: the competition's team points are rules of play in the partie header; the
+    defaults are left out, so a default competition's header is the one it always was."""
+    match = fold(MATCH).match
+    defaults = night.partie_header(match, "A", "B", "a", {**RULES, "win_points": 2, "draw_points": 1,
+                                                          "loss_points": 0}, PLACE)
+    assert defaults == night.partie_header(match, "A", "B", "a", RULES, PLACE)
+    assert not {"win_points", "draw_points", "loss_points"} & set(defaults)
+    header = night.partie_header(match, "A", "B", "a", {**RULES, "win_points": 3, "draw_points": 1,
+                                                        "loss_points": 0}, PLACE)
+    assert header["win_points"] == 3 and "draw_points" not in header and "loss_points" not in header
+
+
+def test_A_5_3_a_match_nights_score_counts_the_headers_team_points():
+    """A.5.3-A.5.5 / RULES 1.6: with win_points 3 in the headers, the partie lines, the night's score
+    and the match result (the counter's "zápas" and the zápis) count 3 for a partie won."""
+    rules = {**RULES, "win_points": 3}
+    state = fold(MATCH, night.lot_event(fold(MATCH).match, 3))
+    miss = {"cmd": "miss"}
+    win_a, draw = [20, miss], [20, 20]                  # A reaches the limit, B misses / reaches it too
+    b_on_innings = [miss, 2, 2, 1, miss, miss, miss]    # 0 : 5 after the innings limit
+    for number, (home, strokes) in enumerate((("a", win_a), ("b", win_a), ("a", draw), ("a", b_on_innings)),
+                                             start=1):
+        board = Board(night.partie_header(state.match, "A", "B", home, rules, PLACE))
+        for stroke in strokes:
+            board.push(stroke if isinstance(stroke, dict) else {"cmd": "score", "value": stroke})
+        assert board.finished
+        state = night.apply(state, night.closed_event(number, board.header, board.summary()))
+    lines = [line["team_points"] for line in state.match.closed]
+    assert lines == [{"home": 3, "away": 0}, {"home": 0, "away": 3}, {"home": 1, "away": 1},
+                     {"home": 0, "away": 3}]
+    assert night.points(state.match) == {"home": 4, "away": 7}
+    assert night.result(state.match)["points"] == {"home": 4, "away": 7}
+
+
 @settings(max_examples=60, deadline=None)
 @given(winner=st.sampled_from(["a", "b", None]), home=st.sampled_from(["a", "b"]))
 def test_2_9_an_individual_match_scores_through_team_score(winner, home):

@@ -66,7 +66,7 @@ def codes_in_source(*patterns: str) -> set[str]:
 CAROM_PARTIE_MODULES = [f"carom/{name}.py" for name in ("core", "state", "errors", "corrections", "figures")]
 BOARD_CODES = {"nothing_to_undo", "nothing_to_redo", "bad_command"}
 BASE_CODES = {"rule", "illegal", "bad_header", "bad_record"}      # rules/errors.py base classes
-EIGHTBALL_HEADER_CODES = {"bad_player", "bad_race", "bad_side", "bad_opposite"}
+EIGHTBALL_HEADER_CODES = {"bad_player", "bad_race", "bad_side", "bad_opposite", "bad_team_points"}
 
 
 def test_carom_refusal_codes_in_the_doc_are_the_cores():
