@@ -18,7 +18,14 @@ from config.options import ConfigError, Section
 from rules.carom.state import Settings as CaromSettings
 from rules.core import JSONObject
 from rules.eightball.match import INDIVIDUAL_MATCHES
-from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_OPPOSITE, DEFAULT_SETS_TO_WIN, read_opposite
+from rules.eightball.state import (
+    DEFAULT_GAMES_TO_WIN,
+    DEFAULT_OPPOSITE,
+    DEFAULT_SETS_TO_WIN,
+    DEFAULT_WIN_POINTS,
+    MAX_TEAM_POINTS,
+    read_opposite,
+)
 from rules.errors import HeaderError
 from rules.games import game_names
 
@@ -53,10 +60,17 @@ class CaromRules:
     points_limit: int = CaromSettings.points_limit          # league defaults live in the rule core
     innings_limit: int = CaromSettings.innings_limit
     cap_points_at_limit: bool = CaromSettings.cap_points_at_limit
+    win_points: int = CaromSettings.win_points              # team points, A.5.3-A.5.5
+    draw_points: int = CaromSettings.draw_points
+    loss_points: int = CaromSettings.loss_points
 
     def header(self) -> JSONObject:
+        """Every rule of play; the team points a league's competition sets replace these
+        (firmware_host.league), and the partie header keeps them only where not the default
+        (rules.night.partie_header)."""
         return {"points_limit": self.points_limit, "innings_limit": self.innings_limit,
-                "cap_points_at_limit": self.cap_points_at_limit}
+                "cap_points_at_limit": self.cap_points_at_limit, "win_points": self.win_points,
+                "draw_points": self.draw_points, "loss_points": self.loss_points}
 
 
 @dataclass(frozen=True)
@@ -66,9 +80,12 @@ class EightBallRules:
     sets_to_win: int = DEFAULT_SETS_TO_WIN
     individual_matches: int = INDIVIDUAL_MATCHES     # in a team game (RULES 2.9)
     opposite: tuple[int, ...] = DEFAULT_OPPOSITE   # RULES 2.2 Decision: the pocket opposite each pocket 1..6
+    win_points: int = DEFAULT_WIN_POINTS            # team points per individual match won (RULES 2.9)
 
     def header(self) -> JSONObject:
-        header: JSONObject = {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win}
+        """The rules of play (as CaromRules.header)."""
+        header: JSONObject = {"games_to_win": self.games_to_win, "sets_to_win": self.sets_to_win,
+                              "win_points": self.win_points}
         if self.opposite != DEFAULT_OPPOSITE:
             header["opposite"] = {str(p): q for p, q in enumerate(self.opposite, start=1)}
         return header
@@ -177,7 +194,10 @@ def read_carom(sec: Section) -> CaromRules:
     rules = CaromRules(
         points_limit=sec.int("points_limit", CaromRules.points_limit, minimum=1, maximum=10_000),
         innings_limit=sec.int("innings_limit", CaromRules.innings_limit, minimum=1, maximum=1_000),
-        cap_points_at_limit=sec.bool("cap_points_at_limit", CaromRules.cap_points_at_limit))
+        cap_points_at_limit=sec.bool("cap_points_at_limit", CaromRules.cap_points_at_limit),
+        win_points=sec.int("win_points", CaromRules.win_points, minimum=0, maximum=MAX_TEAM_POINTS),
+        draw_points=sec.int("draw_points", CaromRules.draw_points, minimum=0, maximum=MAX_TEAM_POINTS),
+        loss_points=sec.int("loss_points", CaromRules.loss_points, minimum=0, maximum=MAX_TEAM_POINTS))
     sec.finish()
     return rules
 
@@ -188,7 +208,8 @@ def read_eightball(sec: Section) -> EightBallRules:
         sets_to_win=sec.int("sets_to_win", EightBallRules.sets_to_win, minimum=1, maximum=99),
         individual_matches=sec.int("individual_matches", EightBallRules.individual_matches,
                                    minimum=1, maximum=32),
-        opposite=_read_opposite(sec))
+        opposite=_read_opposite(sec),
+        win_points=sec.int("win_points", EightBallRules.win_points, minimum=0, maximum=MAX_TEAM_POINTS))
     sec.finish()
     return rules
 

@@ -564,9 +564,12 @@ class Night:
         game = self.device.game
         # the competition's partie per match when the receiver sent its rules, else the config's
         count = rules_night.partie_count(game, self.league.rules.get("partie_per_match", self.config.partie_count(game)))
+        # the team points of a partie won (A.5.3, RULES 2.9): the competition's, else the config's
+        win_points = self.league.rules_header(game, self.config.rules_header(game)).get("win_points")
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
-                                             forfeit=forfeit, fixture=setup.fixture, captains=setup.captains))
+                                             forfeit=forfeit, fixture=setup.fixture, captains=setup.captains,
+                                             win_points=win_points))
         if self.current.needs_lot:
             self._draw_lot()
 

@@ -14,8 +14,9 @@ plain data in a canonical form (texts stripped, optional fields filled in), or r
 Texts are valid, printable Unicode of 1 to 200 characters; team names, players of a team and
 fixture ids are unique; a fixture's teams are in ``teams`` and differ; dates are ``YYYY-MM-DD``,
 start times ``HH:MM``; a fixture without a venue is played at its home team's. ``rules`` are the
-competition's rules of play (issue 22): each a whole number 1 to 10,000; absent (an older receiver):
-``{}``, and the counter plays by its config. Keys this version
+competition's rules of play (issue 22): each a whole number 1 to 10,000, the team points
+(``win_points``, ``draw_points``, ``loss_points``: A.5.3-A.5.5, RULES 2.9) 0 to 100; absent (an
+older receiver): ``{}``, and the counter plays by its config. Keys this version
 does not know are left out (a newer receiver may add some); known keys of the wrong type are errors.
 """
 import datetime as dt
@@ -32,6 +33,9 @@ MAX_FIXTURES = 5000
 MAX_BYTES = 1 << 20         # the document as JSON, at most
 RULES = ("points_limit", "innings_limit", "games_to_win", "sets_to_win", "partie_per_match")
 MAX_RULE = 10_000
+TEAM_POINT_RULES = ("win_points", "draw_points", "loss_points")    # A.5.3-A.5.5, RULES 2.9
+MAX_TEAM_POINTS = 100
+RANGES = {**{key: (1, MAX_RULE) for key in RULES}, **{key: (0, MAX_TEAM_POINTS) for key in TEAM_POINT_RULES}}
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")     # as the receiver demands of a match id
 
 
@@ -57,15 +61,15 @@ def parse_document(doc: object) -> JSONObject:
 
 
 def _rules(value: object) -> JSONObject:
-    """The competition's rules of play: the known keys, each a whole number 1 to MAX_RULE."""
+    """The competition's rules of play: the known keys, each a whole number in its range (RANGES)."""
     rules = _object(value, "\"league\" \"rules\"")
     out: JSONObject = {}
-    for key in RULES:
+    for key, (least, most) in RANGES.items():
         if key not in rules:
             continue
         number = rules[key]
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_RULE:
-            raise LeagueError(f"\"league\" \"rules\" \"{key}\" must be a whole number 1 to {MAX_RULE}, "
+        if isinstance(number, bool) or not isinstance(number, int) or not least <= number <= most:
+            raise LeagueError(f"\"league\" \"rules\" \"{key}\" must be a whole number {least} to {most}, "
                               f"got {_shown(number)}")
         out[key] = number
     return out

@@ -37,7 +37,8 @@ def test_a_good_file_loads_with_defaults_and_relative_data_dir(tmp_path):
     assert config.device.venue == "Hospoda U Lva"
     assert config.device.data_dir == str(tmp_path / "data")
     assert config.carom.points_limit == 100 and config.carom.innings_limit == 15
-    assert config.rules_header("carom") == {"points_limit": 100, "innings_limit": 15, "cap_points_at_limit": True}
+    assert config.rules_header("carom") == {"points_limit": 100, "innings_limit": 15, "cap_points_at_limit": True,
+                                            "win_points": 2, "draw_points": 1, "loss_points": 0}
     assert config.journal.fsync is True
     assert set(config.parts) == {"display", "keypad", "sync", "live"}
 
@@ -65,11 +66,15 @@ def test_missing_keys(tmp_path, text, expected):
 @pytest.mark.parametrize("extra, expected", [
     ('[rules.carom]\npoints_limit = "dvěstě"\n', '[rules.carom] points_limit: expected a whole number, got "dvěstě"'),
     ("[rules.carom]\ninnings_limit = 0\n", "[rules.carom] innings_limit: must be at least 1, got 0"),
+    ("[rules.carom]\nwin_points = 101\n", "[rules.carom] win_points: must be at most 100, got 101"),
+    ("[rules.carom]\nloss_points = -1\n", "[rules.carom] loss_points: must be at least 0, got -1"),
+    ("[rules.8ball]\nwin_points = 101\n", "[rules.8ball] win_points: must be at most 100, got 101"),
     ("[rules.carom]\ncap_points_at_limit = 1\n", "[rules.carom] cap_points_at_limit: expected true or false, got 1"),
     ("[rules.8ball]\ngames_to_win = 2.5\n", "[rules.8ball] games_to_win: expected a whole number, got 2.5"),
     ("[journal]\nfsync = \"yes\"\n", '[journal] fsync: expected true or false, got "yes"'),
     ("[display]\nwidth = \"wide\"\n", '[display] width: expected a whole number, got "wide"'),
-], ids=["points text", "innings zero", "cap int", "games float", "fsync text", "display width"])
+], ids=["points text", "innings zero", "win points 101", "loss points -1", "8ball win points 101", "cap int",
+        "games float", "fsync text", "display width"])
 def test_wrong_types(tmp_path, extra, expected):
     assert error_of(tmp_path, GOOD + extra) == expected
 
@@ -207,7 +212,18 @@ def test_rule_defaults_are_the_rule_cores_own(tmp_path):
 
     config = load(write(tmp_path, GOOD))
     assert (config.carom.points_limit, config.carom.innings_limit) == (Settings.points_limit, Settings.innings_limit) == (200, 15)
-    assert config.rules_header("8ball") == {"games_to_win": DEFAULT_GAMES_TO_WIN, "sets_to_win": DEFAULT_SETS_TO_WIN}
+    assert config.rules_header("8ball") == {"games_to_win": DEFAULT_GAMES_TO_WIN, "sets_to_win": DEFAULT_SETS_TO_WIN,
+                                            "win_points": 1}
+
+
+def test_A_5_3_the_team_points_are_config_rules_of_play_a_league_document_replaces(tmp_path):
+    """A.5.3-A.5.5, RULES 2.9: the counter's fallback team points (a league without rules of its
+    own) are [rules.*] settings, spelled out like every rule so the league's replace them."""
+    config = load(write(tmp_path, GOOD + "[rules.carom]\nwin_points = 3\ndraw_points = 0\n"
+                        "[rules.8ball]\nwin_points = 2\n"))
+    assert {k: config.rules_header("carom")[k] for k in ("win_points", "draw_points", "loss_points")} == {
+        "win_points": 3, "draw_points": 0, "loss_points": 0}
+    assert config.rules_header("8ball")["win_points"] == 2
 
 
 def test_the_opposite_pocket_map_is_config_and_reaches_the_header(tmp_path):

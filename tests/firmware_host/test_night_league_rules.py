@@ -66,3 +66,30 @@ def test_a_single_partie_outside_the_league_keeps_the_config(counter):
     night = counter({"points_limit": 150, "innings_limit": 12})
     night.ui("confirm"), night.ui(1), night.ui("confirm"), night.ui("confirm")      # a single partie
     assert (night.board.header["points_limit"], night.board.header["innings_limit"]) == (20, 2)
+
+
+def test_A_5_3_to_A_5_5_the_competitions_team_points_reach_the_partie_header(counter):
+    """A.5.3-A.5.5: the team points of the league document are rules of play in the partie header
+    (the counter's summary counts them); only those not the default are written."""
+    night = counter({"points_limit": 150, "innings_limit": 12, "partie_per_match": 4,
+                     "win_points": 3, "draw_points": 1, "loss_points": 0})
+    header = first_partie_header(night)
+    assert header["win_points"] == 3 and "draw_points" not in header and "loss_points" not in header
+    assert night.board.settings.team_points() == {"win": 3, "draw": 1, "loss": 0}
+
+
+def test_a_competition_with_the_default_team_points_writes_the_header_as_before(counter):
+    """The receiver sends the default team points too: the header is the one written before they
+    were rules of play (no team-point keys), and counts 2/1/0."""
+    header = first_partie_header(counter({"points_limit": 150, "innings_limit": 12, "partie_per_match": 4,
+                                          "win_points": 2, "draw_points": 1, "loss_points": 0}))
+    assert set(header) == {"game", "a", "b", "points_limit", "innings_limit", "cap_points_at_limit", "id",
+                           "device", "venue", "table", "date", "match", "partie", "home"}
+
+
+def test_A_3_7_a_no_show_at_the_table_scores_the_competitions_team_points(counter):
+    """A.3.7 with A.5.3: the team present gets every partie at the competition's win_points (4 × 3)."""
+    night = counter({"partie_per_match": 4, "win_points": 3})
+    night.ui("confirm"), night.ui("confirm"), night.ui("confirm")    # fixture; home all present
+    night.ui(6), night.ui("confirm"), night.ui(1), night.ui("menu")  # Jiskra did not come: yes (long press)
+    assert night.screen()["screen"] == "match" and night.screen()["points"] == {"home": 12, "away": 0}

@@ -120,3 +120,29 @@ def test_texts_are_stripped_and_unknown_keys_left_out():
     parsed = parse_document(doc)
     assert parsed["teams"][0]["name"] == "Sokol Dvůr" and "founded" not in parsed["teams"][0]
     assert set(parsed) == {"league", "teams", "fixtures"}
+
+
+def test_A_5_3_to_A_5_5_the_competitions_team_points_are_rules_of_play_0_to_100():
+    """A.5.3-A.5.5, RULES 2.9: the team points the organiser sets travel with the rules of play;
+    0 is a value they may take (a partie lost brings nothing), unlike the limits."""
+    doc = league_document(TONIGHT)
+    doc["league"]["rules"] = {"points_limit": 200, "win_points": 3, "draw_points": 0, "loss_points": 100}
+    assert parse_document(doc)["league"]["rules"] == {"points_limit": 200, "win_points": 3, "draw_points": 0,
+                                                      "loss_points": 100}
+
+
+@pytest.mark.parametrize("key, value", [("win_points", -1), ("win_points", 101), ("draw_points", True),
+                                        ("loss_points", "1"), ("loss_points", 1.0), ("win_points", None)])
+def test_A_5_3_to_A_5_5_team_points_out_of_range_are_refused_naming_the_key(key, value):
+    doc = league_document(TONIGHT)
+    doc["league"]["rules"] = {key: value}
+    with pytest.raises(LeagueError) as refused:
+        parse_document(doc)
+    assert f'"league" "rules" "{key}" must be a whole number 0 to 100, got ' in str(refused.value)
+
+
+def test_a_limit_of_0_is_still_refused():
+    doc = league_document(TONIGHT)
+    doc["league"]["rules"] = {"points_limit": 0}
+    with pytest.raises(LeagueError, match='"points_limit" must be a whole number 1 to 10000, got 0'):
+        parse_document(doc)
