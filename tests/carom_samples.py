@@ -11,11 +11,12 @@ STROKES = ([{"cmd": "score", "value": 1}] * 6 + [{"cmd": "score", "value": 2}] *
 
 def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = None, number: int | None = None,
            home: str = "a", points_limit: int = 200, innings_limit: int = 15, date: str = "2026-11-27",
-           strokes: list[dict] | None = None) -> tuple[str, dict]:
+           strokes: list[dict] | None = None, rules: dict | None = None) -> tuple[str, dict]:
     """A finished carom partie: (record text with checksummed lines, its replay summary); random
-    legal strokes, or ``strokes`` in order (each must be accepted and they must finish the partie)."""
+    legal strokes, or ``strokes`` in order (each must be accepted and they must finish the partie);
+    ``rules``: more rules of play for the header (the team points, A.5.3-A.5.5)."""
     header = {"game": "carom", "id": item_id, "a": a, "b": b, "points_limit": points_limit,
-              "innings_limit": innings_limit, "date": date}
+              "innings_limit": innings_limit, **(rules or {}), "date": date}
     if match is not None:
         header.update({"match": match, "partie": number, "home": home})
     rng = random.Random(seed)
@@ -40,7 +41,7 @@ def partie(item_id: str, a: str, b: str, *, seed: int = 0, match: dict | None = 
 
 def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "Hostinec U Lva",
           date: str = "2026-11-27", points_limit: int = 200, innings_limit: int = 15,
-          fixture: str | None = None):
+          fixture: str | None = None, rules: dict | None = None):
     """Four partie of a league match (RULES 1.6) and the match item that closes it.
 
     Returns ``(partie, match_item)``: partie is a list of (id, record text, summary); match_item is
@@ -56,7 +57,7 @@ def match(match_id: str, home: str, away: str, *, seed: int = 0, venue: str = "H
         text, summary = partie(pid, f"{home} hráč {number}" if side == "a" else f"{away} hráč {number}",
                                f"{away} hráč {number}" if side == "a" else f"{home} hráč {number}",
                                seed=seed * 10 + number, match=info, number=number, home=side, date=date,
-                               points_limit=points_limit, innings_limit=innings_limit)
+                               points_limit=points_limit, innings_limit=innings_limit, rules=rules)
         played.append((pid, text, summary))
     return played, closing(info, played)
 
@@ -75,12 +76,16 @@ def closing(info: dict, played: list[tuple[str, str, dict]]) -> tuple[str, str, 
 
 def eightball(item_id: str, a: str, b: str, games: str, *, match: dict | None = None, number: int | None = None,
               home: str = "a", games_to_win: int = 3, sets_to_win: int = 2, date: str = "2026-11-27",
-              forfeit: str | None = None, commands: list[dict] | None = None) -> tuple[str, dict]:
+              forfeit: str | None = None, commands: list[dict] | None = None,
+              win_points: int | None = None) -> tuple[str, dict]:
     """A finished 8-ball individual match (RULES 2.9) from ``games``, the winner of each game in
     order ("abba..."), quick-scored; ``forfeit`` ("a"/"b") ends it by a forfeit after those games;
-    ``commands``: the record's commands instead (shots, fouls, games), which must finish it."""
+    ``commands``: the record's commands instead (shots, fouls, games), which must finish it;
+    ``win_points``: the competition's team points per match won in the header (RULES 2.9)."""
     header = {"game": "8ball", "id": item_id, "a": a, "b": b, "games_to_win": games_to_win,
               "sets_to_win": sets_to_win, "date": date}
+    if win_points is not None:
+        header["win_points"] = win_points
     if match is not None:
         header.update({"match": match, "partie": number, "home": home})
     board = Board(dict(header))
@@ -113,7 +118,7 @@ def eightball_match(match_id: str, home: str, away: str, results: list[str], *, 
         text, summary = eightball(pid, names["a"], names["b"], games, match=info, number=number, home=side,
                                   date=date, **race)
         played.append((pid, text, summary))
-    score = team_score([s for _, _, s in played])
+    score = team_score([s for _, _, s in played], points_per_match=race.get("win_points") or 1)
     summary = {**info, "game": "8ball", "table": "1", "points": {"home": score["home"], "away": score["away"]},
                "partie": [{"id": pid} for pid, _, _ in played]}
     return played, (match_id, json.dumps(info, ensure_ascii=False) + "\n", summary)

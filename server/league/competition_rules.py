@@ -33,6 +33,7 @@ class Setting:
     minimum: int = 0
     maximum: int = 10_000
     play: bool = False      # a rule of play: sent to the counters, checked in every partie header
+                            # (the team points too: the counter's summary and zápis count them)
     optional: bool = False  # may be unset (None): its meaning is then the default's (see ``forfeit_points``)
     text: bool = False      # a text, not a number
 
@@ -85,16 +86,16 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         Setting("points_limit", "Limit bodů v partii", "A.5.1", CaromSettings.points_limit, 1, 10_000, play=True),
         Setting("innings_limit", "Limit náběhů v partii", "A.5.2", CaromSettings.innings_limit, 1, 1_000, play=True),
         Setting("partie_per_match", "Partií v utkání", "A.3.6", PARTIE_PER_MATCH, 1, 20),
-        Setting("win_points", "Body družstvu za vyhranou partii", "A.5.3", TEAM_POINTS["win"], 0, 100),
-        Setting("draw_points", "Body družstvu za remízu", "A.5.4", TEAM_POINTS["draw"], 0, 100),
-        Setting("loss_points", "Body družstvu za prohranou partii", "A.5.5", TEAM_POINTS["loss"], 0, 100),
+        Setting("win_points", "Body družstvu za vyhranou partii", "A.5.3", TEAM_POINTS["win"], 0, 100, play=True),
+        Setting("draw_points", "Body družstvu za remízu", "A.5.4", TEAM_POINTS["draw"], 0, 100, play=True),
+        Setting("loss_points", "Body družstvu za prohranou partii", "A.5.5", TEAM_POINTS["loss"], 0, 100, play=True),
         *_common(PLAYERS_PER_TEAM),
     ),
     "8ball": (
         Setting("games_to_win", "Vyhraných her na set", "8B:8", DEFAULT_GAMES_TO_WIN, 1, 99, play=True),
         Setting("sets_to_win", "Vyhraných setů na zápas", "8B:8", DEFAULT_SETS_TO_WIN, 1, 99, play=True),
         Setting("partie_per_match", "Zápasů v utkání družstev", "RULES 2.9", INDIVIDUAL_MATCHES, 1, 20),
-        Setting("win_points", "Body družstvu za vyhraný zápas", "RULES 2.9", POINTS_PER_MATCH, 0, 100),
+        Setting("win_points", "Body družstvu za vyhraný zápas", "RULES 2.9", POINTS_PER_MATCH, 0, 100, play=True),
         *_common(EIGHTBALL_PLAYERS),
     ),
 }

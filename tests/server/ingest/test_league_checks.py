@@ -1,6 +1,8 @@
 """Issue 22: an incoming league item is held to its competition (A.1.2: the organiser's rules, 422
 naming the rule and the value), and a no-show entered at the table ("Tým nepřišel") counts exactly
 as the organiser's (A.3.7: the second expels the team, its results annulled everywhere)."""
+import json
+
 import pytest
 from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between
 
@@ -31,6 +33,43 @@ def test_A_1_2_a_league_partie_played_with_a_1_inning_limit_is_refused_naming_th
     assert answer["reason"] == ("carom 2026/27 plays innings_limit 3 (A.5.2); this partie was played with "
                                 "innings_limit 1 (the counter's rules: its league document, else its config)")
     assert league.items.count() == 0 and league.fixtures.get(fixture["id"])["match"] is None
+
+
+@pytest.mark.parametrize("competition, header, rule", [
+    ({"win_points": "3"}, {}, "win_points 3 (A.5.3); this partie was played with win_points 2"),
+    ({}, {"draw_points": 2}, "draw_points 1 (A.5.4); this partie was played with draw_points 2"),
+    ({"loss_points": "1"}, {"win_points": 3}, "win_points 2 (A.5.3); this partie was played with win_points 3"),
+])
+def test_A_5_3_to_A_5_5_a_partie_played_with_other_team_points_is_refused_naming_the_rule(league, items, competition,
+                                                                                           header, rule):
+    """A.5.3-A.5.5: the team points are rules of play: a partie whose header counts other team points
+    than its competition's (a counter without the league document, an older one) is refused like one
+    played to another points limit, nothing stored."""
+    if competition:
+        league.league.set_rules(SEASON, "carom", competition)
+    fixture = fixture_between(league, "Lvi", "Orli")
+    first = items("m-tp", date=fixture["date"], fixture=fixture["id"], rules=header)[0]
+    status, answer = _post(league, first)
+    assert status == 422 and answer["reason"] == f"carom 2026/27 plays {rule} (the counter's rules: its league " \
+        "document, else its config)"
+    assert league.items.count() == 0
+
+
+def test_A_5_3_a_match_played_with_the_competitions_team_points_replays_and_counts_them(league, items):
+    """A.5.3: a competition with win_points 3, its counter's headers saying so: every partie replays
+    at the receiver to the device's summary (the partie's team points 3 or 0, a draw 1), the match
+    is stored, and the table counts what the zápis said."""
+    league.league.set_rules(SEASON, "carom", {"win_points": "3"})
+    fixture = fixture_between(league, "Lvi", "Orli")
+    bodies = items("m-tp3", date=fixture["date"], fixture=fixture["id"], rules={"win_points": 3})
+    for body in bodies:
+        assert _post(league, body)[0] == 200
+    summaries = [json.loads(body)["summary"] for body in bodies[:-1]]
+    assert {s["players"][p]["team_points"] for s in summaries for p in "ab"} <= {0, 1, 3}
+    points = json.loads(bodies[-1])["summary"]["points"]
+    table = {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    assert (table["Lvi"], table["Orli"]) == (points["home"], points["away"])
+    assert sum(points.values()) == sum(2 if s["result"] == "draw" else 3 for s in summaries)
 
 
 def test_A_3_6_a_league_match_item_listing_too_few_partie_is_refused(league, items):

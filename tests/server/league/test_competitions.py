@@ -78,7 +78,8 @@ def test_the_league_document_carries_the_competitions_rules_of_play(store):
     set_up_league(store, rules=None)
     store.league.set_rules(SEASON, "carom", {"innings_limit": "20", "entry_fee": "300"})
     document = parse_document(league_document(store, LVA, dt.date(2026, 10, 1)))
-    assert document["league"]["rules"] == {"points_limit": 200, "innings_limit": 20, "partie_per_match": 4}
+    assert document["league"]["rules"] == {"points_limit": 200, "innings_limit": 20, "partie_per_match": 4,
+                                           "win_points": 2, "draw_points": 1, "loss_points": 0}
 
 
 def test_A_3_3_and_A_3_7_the_limits_are_the_competitions(store):

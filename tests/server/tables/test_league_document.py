@@ -33,7 +33,8 @@ def test_the_document_has_the_league_every_team_with_roster_and_captain_and_the_
     document = league_document(store, LVA, today)
     assert document["league"] == {"name": "Královédvorská kulečníková liga", "season": "2026/27",
                                   "competition": "carom",       # and its rules of play (issue 22)
-                                  "rules": {"points_limit": 20, "innings_limit": 3, "partie_per_match": 4}}
+                                  "rules": {"points_limit": 20, "innings_limit": 3, "partie_per_match": 4,
+                                            "win_points": 2, "draw_points": 1, "loss_points": 0}}
     lvi = next(t for t in document["teams"] if t["name"] == "Lvi")
     assert lvi == {"name": "Lvi", "venue": LVA, "players": ["Černý", "Dvořák", "Novák", "Svoboda"],
                    "captain": "Novák"}

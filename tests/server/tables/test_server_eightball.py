@@ -78,11 +78,14 @@ def test_a_forfeited_individual_match_counts_for_the_winner(league):
 
 def test_points_per_match_is_configurable(league):
     """RULES 2.9: team score = individual matches won (Decision), each worth the competition's
-    ``win_points`` (issue 22: the organiser sets it)."""
+    ``win_points`` (issue 22: the organiser sets it; the counter plays it from its header, so the
+    match it declares is what the table counts)."""
     league.store.league.add_season("2026/27")
     league.store.league.set_rules("2026/27", "8ball", {"win_points": "2"})
-    league.match("PK-3", "Koule", "Tágo", ["hhhhhh", "wwwwww", "hhhhhh"])
-    assert exports.match_record(league.store, "PK-3")["points"] == {"home": 4, "away": 2}
+    played, _ = league.match("PK-3", "Koule", "Tágo", ["hhhhhh", "wwwwww", "hhhhhh"], win_points=2)
+    assert {summary["win_points"] for _, _, summary in played} == {2}    # the counter's: its header's (replayed)
+    record = exports.match_record(league.store, "PK-3")
+    assert record["points"] == {"home": 4, "away": 2} == record["declared_points"]
     assert [r["points"] for r in table(league)] == [4, 2]
 
 
