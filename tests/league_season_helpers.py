@@ -52,6 +52,24 @@ class League:
         return ("--season", self.season, "--competition", self.competition)
 
 
+# The carom season of the season end-to-end tests (test_season_e2e, test_season_team_points_e2e)
+CAROM_SEASON = "2025/26"
+LVA, RUZEK = "Hospoda U Lva", "Na Růžku"
+LVA_DEVICE, LVA_SECRET = "lva-stul-1", "season-device-secret-0123456789"
+CAROM_TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
+    "Sokol Dvůr": (LVA, ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
+    "Jiskra Hořice": (RUZEK, ("Kučera", "Veselý", "Horák", "Němec")),
+    "Slavoj Bílá Třemešná": (LVA, ("Marek", "Pospíšil", "Hájek", "Jelínek")),
+    "Baník Zábřezí": (RUZEK, ("Král", "Růžička", "Beneš", "Fiala")),
+}
+
+
+def carom_season(*rules: str) -> League:
+    """That season of carom, its competition playing by ``rules`` (KEY=VALUE, A.1.2)."""
+    return League(CAROM_SEASON, "carom", {LVA: "po,út,st,čt", RUZEK: ""}, CAROM_TEAMS,
+                  (LVA_DEVICE, LVA, LVA_SECRET), rules=rules)
+
+
 def set_up_the_season(run, league: League, tmp_path) -> None:
     """docs/league.md "Running a season", steps 1-4 on the command line (A.2.1, A.3.2, A.6.1), and
     the competition's rules (A.1.2)."""

@@ -41,8 +41,14 @@ from device_table_helpers import (
     play_partie,
 )
 from league_season_helpers import (
-    League,
+    CAROM_SEASON,
+    CAROM_TEAMS,
+    LVA,
+    LVA_DEVICE,
+    LVA_SECRET,
+    RUZEK,
     assert_roster_shown,
+    carom_season,
     fill_the_rosters,
     fixtures_of,
     linked_result,
@@ -58,17 +64,8 @@ from sync_helpers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-SEASON = "2025/26"
-LVA, RUZEK = "Hospoda U Lva", "Na Růžku"
-DEVICE, SECRET = "lva-stul-1", "season-device-secret-0123456789"
-TEAMS = {   # name: (venue, roster — the first is the captain, A.3.2)
-    "Sokol Dvůr": (LVA, ("Novák", "Dvořák", "Svoboda", "Černý", "Procházka")),
-    "Jiskra Hořice": (RUZEK, ("Kučera", "Veselý", "Horák", "Němec")),
-    "Slavoj Bílá Třemešná": (LVA, ("Marek", "Pospíšil", "Hájek", "Jelínek")),
-    "Baník Zábřezí": (RUZEK, ("Král", "Růžička", "Beneš", "Fiala")),
-}
-LEAGUE = League(SEASON, "carom", {LVA: "po,út,st,čt", RUZEK: ""}, TEAMS, (DEVICE, LVA, SECRET),
-                rules=("points_limit=20", "innings_limit=3"))      # the device config's (device_table_helpers)
+SEASON, TEAMS, DEVICE, SECRET = CAROM_SEASON, CAROM_TEAMS, LVA_DEVICE, LVA_SECRET
+LEAGUE = carom_season("points_limit=20", "innings_limit=3")      # the device config's (device_table_helpers)
 FIRST_NIGHT = datetime(2026, 3, 11, 19, 30)      # the first spring match at Hospoda U Lva (see the schedule)
 MOVED_TO = "2026-03-17"                           # its next one, moved by the organiser to the next Tuesday
 SECOND_PAIR = [DRAW, HOME_WINS, AWAY_WINS, HOME_WINS]      # the second night's partie: home 5 : 3 away
