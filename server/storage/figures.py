@@ -187,6 +187,17 @@ class Figures(Repository):
                               args).fetchall()
         return [_listed(r) for r in rows]
 
+    def results_of(self, game: str, season: str | None) -> list[dict]:
+        """The counted results of a competition's season, a fixture each (an interrupted match and
+        its replayed rest are one, A.6.5: their points summed): fixture, date, home, away, points."""
+        with self._read() as db:
+            rows = db.execute("SELECT fixture, MIN(date), home, away, SUM(points_home), SUM(points_away) "
+                              "FROM match_figures WHERE game = ? AND season = ? AND standing = 'counted' "
+                              "AND points_home IS NOT NULL AND points_away IS NOT NULL "
+                              "GROUP BY fixture, home, away ORDER BY MIN(seq)", (game, season)).fetchall()
+        return [{"fixture": r[0], "date": r[1], "home": r[2], "away": r[3], "points": {"home": r[4], "away": r[5]}}
+                for r in rows]
+
     def matches_of(self, game: str, season: str | None) -> list[dict]:
         """The matches of a competition's season, in the order they first arrived."""
         with self._read() as db:

@@ -40,12 +40,14 @@ def not_yet_played(store, game: str, season: str | None, summed: list[dict]) -> 
 
 def team_results(store, game: str, season: str | None) -> dict[str, dict]:
     """Team -> {"won", "drawn", "lost", "form": ["won" | "drawn" | "lost", …]} over the season's
-    matches of ``game`` by date (those of an expelled team left out)."""
+    results of ``game`` by date: the matches the table counts (not one off the schedule, a
+    friendly, one waiting for a ruling or an expelled team's), a fixture played in two parts
+    (A.6.5) judged once on its whole score."""
     expelled = {t["name"] for t in store.league.teams(season, game) if t["expelled"]} if season else set()
-    played = [m for m in store.figures.matches_of(game, season) if m["home"] and m["away"]
-              and None not in m["points"].values() and not expelled & {m["home"], m["away"]}]
+    played = [m for m in store.figures.results_of(game, season) if m["home"] and m["away"]
+              and not expelled & {m["home"], m["away"]}]
     out: dict[str, dict] = {}
-    for m in sorted(played, key=lambda m: (m["date"] or "", m["match"])):     # whichever receiver stored it first
+    for m in sorted(played, key=lambda m: (m["date"] or "", m["fixture"])):   # whichever receiver stored it first
         points = m["points"]
         for side, other in (("home", "away"), ("away", "home")):
             result = ("won" if points[side] > points[other] else "lost" if points[side] < points[other]

@@ -305,9 +305,36 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     figures.settle(league)
     after = league.fixtures.get(fixture["id"])
     assert (after["match"], after["continuation"], after["status"]) == ("m-int", "m-rest", "played")
+    _assert_results_follow_the_table(league)            # one fixture, judged once on its whole score
+    rows = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
+    home, away = after["points_home"], after["points_away"]
+    expected = "won" if home > away else "lost" if home < away else "drawn"
+    assert rows["Lvi"]["form"] == [expected]
     status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
                                                                 fixture=fixture["id"])[0]), via="test")
     assert status == 403 and "already has its result" in answer["reason"]
+
+
+def _assert_results_follow_the_table(store) -> None:
+    """The table's won, drawn, lost and form count the matches its "matches" counts (A.4.1)."""
+    for row in exports.league_table(store, "carom", SEASON)["rows"]:
+        assert row["matches_won"] + row["matches_drawn"] + row["matches_lost"] == row["matches"], row
+        assert len(row["form"]) == min(row["matches"], 5), row
+
+
+def test_A_4_1_results_count_no_match_the_table_leaves_out(league):
+    """A match off the schedule (unassigned) and a friendly against a team outside the league count
+    nowhere in the table: nor in its won, drawn, lost and form columns."""
+    from conftest import match_items
+
+    receiver = device_receiver(league)
+    for body in match_items("m-off", date="2026-10-30") + match_items("m-fr", away="Hasiči", date="2026-10-29"):
+        status, answer = receiver.handle(sign_as("u-lva-1", body), via="test")
+        assert status == 200, answer
+    figures.settle(league)
+    assert [exports.match_record(league, m)["standing"] for m in ("m-off", "m-fr")] == ["unassigned", "friendly"]
+    _assert_results_follow_the_table(league)
+    assert all(not r["form"] for r in exports.league_table(league, "carom", SEASON)["rows"])
 
 
 def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_rest(empty_store_place):
