@@ -49,10 +49,10 @@ def judged(store, record: dict, rules: dict | None, played) -> dict:
     elif teams:
         record["standing"] = "friendly"
     home, away = mine
-    if home is not None and away is not None:
-        rostered = home["players"] + away["players"]
+    if home is not None and away is not None:       # each side's names against its own team's roster (A.3.4)
+        rosters = {"home": home["players"], "away": away["players"]}
         record["unrostered"] = sorted({p[side]["name"] for p in played(record) for side in ("home", "away")
-                                       if p[side]["name"] and names.find(p[side]["name"], rostered) is None})
+                                       if p[side]["name"] and names.find(p[side]["name"], rosters[side]) is None})
     return record
 
 

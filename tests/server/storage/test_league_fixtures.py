@@ -233,6 +233,16 @@ def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league,
     assert "Lvi hráč 1" not in exports.match_record(league, match_id)["unrostered"]
 
 
+def test_A_3_4_the_other_teams_player_is_flagged_too(league, items, sign):
+    """A name on the opponent's roster playing for the home team is flagged like a name on no
+    roster: a player plays for one team a season (A.3.4), whichever rosters hold him."""
+    league.league.add_player(SEASON, "carom", "Orli", "Lvi hráč 1")       # Orli's, then plays for Lvi
+    match_id = play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli"))
+    record = exports.match_record(league, match_id)
+    assert "Lvi hráč 1" in [p["home"]["name"] for p in record["partie"]]
+    assert "Lvi hráč 1" in record["unrostered"]
+
+
 def _interrupted(store, fixture: dict, match_id: str, closed: int) -> None:
     """U Lva's counter records the fixture's match, interrupted after ``closed`` partie (A.6.5)."""
     import json
