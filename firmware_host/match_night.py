@@ -565,7 +565,7 @@ class Night:
         # the competition's partie per match when the receiver sent its rules, else the config's
         count = rules_night.partie_count(game, self.league.rules.get("partie_per_match", self.config.partie_count(game)))
         # the team points of a partie won (A.5.3, RULES 2.9): the competition's, else the config's
-        win_points = self.league.rules_header(game, self.config.rules_header(game)).get("win_points")
+        win_points = self._rules(game, league=setup.home is not None).get("win_points")
         self._record(rules_night.match_event(self._new_id(setup.fixture), game, self._today(), count,
                                              home=setup.home, away=setup.away, present=setup.present,
                                              forfeit=forfeit, fixture=setup.fixture, captains=setup.captains,
@@ -584,12 +584,16 @@ class Night:
 
     def _start_partie(self, a: str, b: str, home: str | None) -> None:
         match = self.current
-        rules = self.config.rules_header(match.game)
-        if match.league:                    # the competition's rules, when the receiver sent them
-            rules = self.league.rules_header(match.game, rules)
+        rules = self._rules(match.game, league=match.league)
         header = rules_night.partie_header(match, a, b, home, rules,
                                            {"device": self.device.name, **self._place()})
         self.partie = self.store.start_partie(header, self._now_iso())
+
+    def _rules(self, game: str, *, league: bool) -> dict:
+        """The rules of play: the config's; in a league match the competition's over them, when the
+        receiver sent them."""
+        rules = self.config.rules_header(game)
+        return self.league.rules_header(game, rules) if league else rules
 
     def _take_back_start(self) -> None:
         """Nothing entered yet: the partie's header-only file goes, and who starts is asked again."""
