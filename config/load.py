@@ -23,10 +23,10 @@ from rules.eightball.state import (
     DEFAULT_OPPOSITE,
     DEFAULT_SETS_TO_WIN,
     DEFAULT_WIN_POINTS,
-    MAX_TEAM_POINTS,
     read_opposite,
 )
 from rules.errors import HeaderError
+from rules.game import MAX_TEAM_POINTS
 from rules.games import game_names
 
 LANGUAGES = ("cs", "en")

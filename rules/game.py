@@ -16,6 +16,9 @@ from typing import Protocol
 
 from rules.core import Core, JSONObject
 
+MAX_TEAM_POINTS = 100      # team points a partie (an individual match) may bring at most: A.5.3-A.5.5,
+                           # RULES 2.9 (the league's admin allows 0-100)
+
 
 def frozen(mapping: Mapping[str, str] | None = None) -> Mapping[str, str]:
     return MappingProxyType(dict(mapping or {}))

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.core import JSONObject
+from rules.game import MAX_TEAM_POINTS
 
 MAX_TEXT = 200
 MAX_TEAMS = 500
@@ -34,7 +35,6 @@ MAX_BYTES = 1 << 20         # the document as JSON, at most
 RULES = ("points_limit", "innings_limit", "games_to_win", "sets_to_win", "partie_per_match")
 MAX_RULE = 10_000
 TEAM_POINT_RULES = ("win_points", "draw_points", "loss_points")    # A.5.3-A.5.5, RULES 2.9
-MAX_TEAM_POINTS = 100
 RANGES = {**{key: (1, MAX_RULE) for key in RULES}, **{key: (0, MAX_TEAM_POINTS) for key in TEAM_POINT_RULES}}
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}")     # as the receiver demands of a match id
 

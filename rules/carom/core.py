@@ -29,6 +29,7 @@ from rules.carom.figures import average, average_text, points_average_text, team
 from rules.carom.state import PLAYERS, CaromState, Settings
 from rules.core import JSONObject
 from rules.errors import HeaderError
+from rules.game import MAX_TEAM_POINTS
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -52,7 +53,6 @@ def _whole(header: JSONObject, key: str, default: int) -> int:
     return value
 
 
-MAX_TEAM_POINTS = 100      # the most team points a partie may bring (the league's admin allows 0-100)
 TEAM_POINT_KEYS = ("win_points", "draw_points", "loss_points")    # A.5.3, A.5.4, A.5.5
 
 

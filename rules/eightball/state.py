@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from rules.core import JSONObject
 from rules.errors import HeaderError, IllegalCommand
+from rules.game import MAX_TEAM_POINTS
 
 # League defaults; the service passes its config values explicitly in the header (RULES 2.9).
 DEFAULT_GAMES_TO_WIN = 3
@@ -15,7 +16,6 @@ DEFAULT_SETS_TO_WIN = 2
 DEFAULT_FIRST_BREAK = "b"
 RACE_LIMIT = 99
 DEFAULT_WIN_POINTS = 1          # RULES 2.9 Decision: team points per individual match won
-MAX_TEAM_POINTS = 100           # the most a competition may set (the league's admin allows 0-100)
 # RULES 2.2 Decision: corner to the diagonally opposite corner, middle to the other middle.
 DEFAULT_OPPOSITE = (4, 5, 6, 1, 2, 3)   # DEFAULT_OPPOSITE[p - 1] is the pocket opposite p
 

@@ -16,6 +16,7 @@ from rules.carom.state import Settings as CaromSettings
 from rules.eightball.match import INDIVIDUAL_MATCHES, POINTS_PER_MATCH
 from rules.eightball.match import PLAYERS_PER_TEAM as EIGHTBALL_PLAYERS
 from rules.eightball.state import DEFAULT_GAMES_TO_WIN, DEFAULT_SETS_TO_WIN
+from rules.game import MAX_TEAM_POINTS
 from server.league.admin_fields import REASON_MAX, LeagueError
 from server.league.errors import Refused
 from server.league.said import Said
@@ -86,16 +87,16 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         Setting("points_limit", "Limit bodů v partii", "A.5.1", CaromSettings.points_limit, 1, 10_000, play=True),
         Setting("innings_limit", "Limit náběhů v partii", "A.5.2", CaromSettings.innings_limit, 1, 1_000, play=True),
         Setting("partie_per_match", "Partií v utkání", "A.3.6", PARTIE_PER_MATCH, 1, 20),
-        Setting("win_points", "Body družstvu za vyhranou partii", "A.5.3", TEAM_POINTS["win"], 0, 100, play=True),
-        Setting("draw_points", "Body družstvu za remízu", "A.5.4", TEAM_POINTS["draw"], 0, 100, play=True),
-        Setting("loss_points", "Body družstvu za prohranou partii", "A.5.5", TEAM_POINTS["loss"], 0, 100, play=True),
+        Setting("win_points", "Body družstvu za vyhranou partii", "A.5.3", TEAM_POINTS["win"], 0, MAX_TEAM_POINTS, play=True),
+        Setting("draw_points", "Body družstvu za remízu", "A.5.4", TEAM_POINTS["draw"], 0, MAX_TEAM_POINTS, play=True),
+        Setting("loss_points", "Body družstvu za prohranou partii", "A.5.5", TEAM_POINTS["loss"], 0, MAX_TEAM_POINTS, play=True),
         *_common(PLAYERS_PER_TEAM),
     ),
     "8ball": (
         Setting("games_to_win", "Vyhraných her na set", "8B:8", DEFAULT_GAMES_TO_WIN, 1, 99, play=True),
         Setting("sets_to_win", "Vyhraných setů na zápas", "8B:8", DEFAULT_SETS_TO_WIN, 1, 99, play=True),
         Setting("partie_per_match", "Zápasů v utkání družstev", "RULES 2.9", INDIVIDUAL_MATCHES, 1, 20),
-        Setting("win_points", "Body družstvu za vyhraný zápas", "RULES 2.9", POINTS_PER_MATCH, 0, 100, play=True),
+        Setting("win_points", "Body družstvu za vyhraný zápas", "RULES 2.9", POINTS_PER_MATCH, 0, MAX_TEAM_POINTS, play=True),
         *_common(EIGHTBALL_PLAYERS),
     ),
 }
