@@ -208,6 +208,9 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
     flagged = store.figures.flagged(competition, season) if season else []
     for m in unassigned + flagged:
         m["title"] = czech.match_name(m["home"], m["away"], m["date"])
+    for m in flagged:
+        m.setdefault("unrostered", [])
+        m["irregular"] = [pages.irregular_text(entry, m[entry["side"]]) for entry in m.get("irregular", [])]
     return render("admin.html", frame=chrome.admin_frame(), title="Správa ligy", csrf=session["csrf"], done=done,
                   error=error, action=action, sent=_sent(sent), sent_days=_ticked(sent or {}),
                   seasons=store.league.seasons(), season=season, competition=competition, competitions=store.league.competitions(),
@@ -264,12 +267,13 @@ def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=
 
 
 def _interruption(fixture: dict) -> dict | None:
-    """An interrupted match awaiting the organiser's ruling (A.6.5): the points of the partie
-    played, and its zápis (which says why and when it stopped)."""
-    if fixture["status"] != "interrupted" or not fixture["match"]:
+    """A match awaiting the organiser's ruling, interrupted (A.6.5) or irregular (A.3.6, A.6.1):
+    the points of the partie played, its zápis (which says why and when it stopped), what it broke."""
+    if fixture["status"] not in ("interrupted", "irregular") or not fixture["match"]:
         return None
     return {"points": f"{fixture['points_home']} : {fixture['points_away']}",
-            "href": links.match_href(fixture["match"])}
+            "href": links.match_href(fixture["match"]),
+            "irregular": [pages.irregular_text(entry, fixture[entry["side"]]) for entry in fixture["irregular"]]}
 
 
 def _team_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:

@@ -58,13 +58,30 @@ def match_title(record: dict) -> str:
 STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
              "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
              "pending": "přerušeno, čeká na rozhodnutí řídícího orgánu (A.6.5)"}
+HELD = "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu (A.3.6, A.6.1)"
+
+
+def _state(record: dict) -> str:
+    standing = record.get("standing") or ""
+    if standing == "pending" and not record.get("interrupted"):
+        return HELD
+    return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
+            "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
+
+
+def irregular_text(entry: dict, team: str | None) -> str:
+    """One breach of server/tables/irregular.py as the organiser reads it."""
+    who = f"{entry['name']} ({team or entry['side']})"
+    if entry["rule"] == "A.3.6":
+        numbers = [str(n) if n is not None else "?" for n in entry["partie"]]
+        return f"{who} hrál partie {', '.join(numbers)}; podle losu hraje každý hráč jen jednu (A.3.6)"
+    return f"kapitán {who} není členem svého družstva v tomto utkání (A.6.1)"
 
 
 def _facts(record: dict, league_name: str | None) -> list:
     points = record["points"]
     team, _ = links.in_match(record)
-    state = (STANDINGS.get(record.get("standing") or "") or ("přerušeno (A.6.5)" if record.get("interrupted") else
-             "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
+    state = _state(record)
     facts = [["Soutěž", league_name]] if league_name else []
     return facts + [["Datum", czech.day(record["date"], year=True) if record["date"] else DASH],
                     ["Herna", _or_dash(record["venue"])], ["Domácí", team(record["home"])],
@@ -99,6 +116,7 @@ def _notes(record: dict, unit: str) -> list[str]:
     if unrostered:
         who = "Hráč" if len(unrostered) == 1 else "Hráči"
         notes.append(f"{who} mimo soupisky obou družstev (A.3.4): {', '.join(unrostered)}.")
+    notes += [f"Nesrovnalost: {irregular_text(entry, record[entry['side']])}." for entry in record.get("irregular") or []]
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
     if record.get("interrupted"):

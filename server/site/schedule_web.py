@@ -7,7 +7,8 @@ from server.site.answers import JSONAnswer, html_page
 from server.site.pages import fixture_card, render
 
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno", "interrupted": "přerušeno"}
+            "cancelled": "zrušeno", "interrupted": "přerušeno",
+            "irregular": "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6, A.6.1)"}
 
 
 def schedule(html: bool):

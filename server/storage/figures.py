@@ -165,8 +165,9 @@ class Figures(Repository):
         return [item for (text,) in rows for item in json.loads(text)]
 
     def flagged(self, game: str, season: str) -> list[dict]:
-        """The matches of a competition's season with something for the organiser to look at: the
-        names on neither team's roster (A.3.4), by arrival."""
+        """The matches of a competition's season with something for the organiser to look at, by
+        arrival: ``unrostered``, names not on the roster of the team they played for (A.3.4), and
+        ``irregular``, a player who played twice or a captain not of his team (A.3.6, A.6.1)."""
         with self._read() as db:
             rows = db.execute("SELECT match_id, date, home, away, flags FROM match_figures WHERE game = ? AND "
                               "season = ? AND flags IS NOT NULL ORDER BY seq", (game, season)).fetchall()

@@ -10,6 +10,7 @@ matches it concerns due (``figures_due``); the next figures step computes them a
 league command of the CLI and the web admin).
 """
 import datetime as dt
+import json
 
 from server.league import admin_fields as fields
 from server.league import names
@@ -22,7 +23,7 @@ FIXTURE_COLUMNS = ("f.id", "f.season", "f.competition", "f.round", "f.date", "f.
 FIXTURE_KEYS = ("id", "season", "competition", "round", "date", "start", "home", "away", "venue", "status", "planned",
                 "override")
 RESULT_COLUMNS = ("r.fixture", "r.part", "r.match_id", "r.assigned_by", "m.points_home", "m.points_away", "m.closed",
-                  "m.standing")
+                  "m.standing", "m.flags")
 RULING_COLUMNS = ("fixture", "kind", "points_home", "points_away", "date", "reason", "at")
 RESULT, CONTINUATION = 1, 2     # fixture_matches.part: the fixture's match, the rest replayed after a ruling
 RULINGS = ("replay", "award")   # A.6.5
@@ -350,7 +351,8 @@ class Fixtures(Repository):
              override: str | None = None) -> dict:
         """The organiser's ruling on a fixture whose match was interrupted (A.6.5): ``replay`` the
         rest on the date ``to`` (checked as a move; ``override`` as there), or ``award`` the match
-        with the team ``points`` "HOME:AWAY". Until then the match counts nowhere (pending)."""
+        with the team ``points`` "HOME:AWAY"; a match held for breaking A.3.6 or A.6.1 is awarded
+        only. Until then the match counts nowhere (pending)."""
         fixture = self.get(fixture_id)
         reason = fields.text(reason, "the reason", limit=fields.REASON_MAX)
         if kind not in RULINGS:
@@ -360,6 +362,9 @@ class Fixtures(Repository):
                               f"{fixture['ruling']['at'][:10]}); the organiser's ruling is final (A.6.5)")
         if fixture["standing"] != "pending":
             raise LeagueError(f"fixture {fixture_id} has no interrupted match waiting for a ruling (A.6.5)")
+        if fixture["irregular"] and kind != "award":
+            raise LeagueError(f"the match of fixture {fixture_id} broke A.3.6 or A.6.1: the organiser awards it "
+                              "(a replay is for the rest of an interrupted match, A.6.5)")
         day, noted = None, fixture["override"]
         scores: tuple[int | None, int | None] = (None, None)
         if kind == "replay":
@@ -387,10 +392,11 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
     """A fixture with what was played for it: ``match`` (its result's match id), ``points_home`` /
     ``points_away`` (the result's, with a replayed rest added), ``closed``, ``standing`` of its
     match, the ``ruling`` (A.6.5), the ``no_show`` (A.3.7: the absent team and who recorded it) and
-    the ``status`` as the schedule says it: "played" once closed, "interrupted" while a ruling is
-    awaited."""
+    the ``irregular`` of its match (A.3.6, A.6.1: server/tables/irregular.py) and the ``status`` as
+    the schedule says it: "played" once closed, "interrupted" (A.6.5) or "irregular" while a ruling
+    is awaited."""
     mine = [r for r in results if r[0] == fixture["id"]]
-    parts = {part: dict(zip(("match", "by", "points_home", "points_away", "closed", "standing"), rest))
+    parts = {part: dict(zip(("match", "by", "points_home", "points_away", "closed", "standing", "flags"), rest))
              for _, part, *rest in mine}
     first, rest = parts.get(RESULT), parts.get(CONTINUATION)
     ruling = next((dict(zip(RULING_COLUMNS, r)) for r in rulings if r[0] == fixture["id"]), None)
@@ -404,10 +410,11 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
                    points_away=sum(p["points_away"] for p in counted) if counted else None,
                    closed=closed, standing=first["standing"] if first else None, ruling=ruling, no_show=no_show,
                    forfeited_to=None if no_show is None else
-                   (fixture["away"] if no_show["team"] == fixture["home"] else fixture["home"]))
+                   (fixture["away"] if no_show["team"] == fixture["home"] else fixture["home"]),
+                   irregular=json.loads(first["flags"] or "{}").get("irregular", []) if first else [])
     if fixture["status"] in OPEN and first is not None:
         if first["standing"] == "pending":
-            fixture["status"] = "interrupted"
+            fixture["status"] = "irregular" if fixture["irregular"] else "interrupted"
         elif closed:
             fixture["status"] = "played"
     return fixture

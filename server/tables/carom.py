@@ -175,6 +175,16 @@ def team_figures(record) -> list[dict | None]:
     return out
 
 
+def plays_once(record: dict) -> bool:
+    """RULES 1.6 Decision: the lot picks 4 players of each team, each plays once."""
+    return True
+
+
+def lineup(record: dict) -> list[dict]:
+    """Every partie of the match, finished or not."""
+    return record["partie"]
+
+
 def played(record: dict) -> list[dict]:
     """The partie a player's figures count: those finished."""
     return [p for p in record["partie"] if p["result"] is not None]

@@ -147,6 +147,16 @@ def team_figures(record) -> list[dict]:
     return out
 
 
+def plays_once(record: dict) -> bool:
+    """A team's player may play several individual matches (RULES 2.9)."""
+    return False
+
+
+def lineup(record: dict) -> list[dict]:
+    """Every individual match of the team match."""
+    return record["individual"]
+
+
 def played(record: dict) -> list[dict]:
     """The individual matches a player's figures count: every one of the record."""
     return record["individual"]

@@ -25,7 +25,7 @@ def match_record(store, match_id: str) -> dict | None:
         return record
     if rules is None and record.get("forfeit") and record.get("declared_points"):
         record["points"] = dict(record["declared_points"])   # no league holds it: the counter's forfeit score
-    return standing.judged(store, record, rules, game.played)
+    return standing.judged(store, record, rules, game)
 
 
 def league_table(store, game: str = "carom", season: str | None = None) -> dict:

@@ -75,7 +75,7 @@ def _refresh(store, match_id: str, totals: player_figures.TotalsDue | None = Non
     seq = store.items.first_of_match(match_id) or store.figures.seq_of(match_id)
     season = season_of(record["date"])
     counted = record["standing"] == "counted"
-    flags = {"unrostered": record["unrostered"]} if record["unrostered"] else None
+    flags = {key: record[key] for key in ("unrostered", "irregular") if record[key]} or None
     match_row = {"match_id": match_id, "seq": seq, "game": record["game"], "season": season,
                  "date": record["date"], "venue": record["venue"], "home": record["home"], "away": record["away"],
                  "points_home": record["points"]["home"], "points_away": record["points"]["away"],

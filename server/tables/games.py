@@ -16,6 +16,8 @@ class TableGame:
     league_table: Callable      # (store, season) -> the league table of a season (default: the latest)
     team_figures: Callable      # a match record -> the figures of its home and away team (None: nothing counted)
     played: Callable            # a match record -> the partie (individual matches) its players' figures count
+    lineup: Callable            # a match record -> every partie (individual match) in it, for who played it
+    plays_once: Callable        # a match record -> whether a team's player plays one partie of it (RULES 1.6)
     player_figures: Callable    # (one of them, side) -> that player's figures of it
     player_view: Callable       # a player's totals -> what the pages and exports show
     partie_view: Callable       # a player's row -> that partie's own figures on the player's page

@@ -2,12 +2,14 @@
 
 ``judged`` adds to a match record the fixture it is the result of (``fixture``, ``part``,
 ``assigned_by``), the organiser's ruling (A.6.5), its ``standing`` and what the organiser must look
-at (``unrostered``: names on neither team's roster, A.3.4):
+at (``unrostered``: names not on the roster of the team they played for, A.3.4; ``irregular``: a
+player who played twice, A.3.6, or a captain not of his team, A.6.1, server/tables/irregular.py):
 
     counted      it counts in the table, the rankings, the players' statistics and the exports
     unassigned   two teams of the competition, off the schedule: it counts nowhere until the
                  organiser assigns it to a fixture (a friendly never moves the table)
-    pending      interrupted (A.6.5): it counts nowhere until the organiser rules on it
+    pending      interrupted (A.6.5), or irregular (A.3.6, A.6.1): it counts nowhere until the
+                 organiser rules on it (an irregular match is awarded, server.storage.fixtures)
     annulled     a team of it is expelled (A.3.7): it counts nowhere
     friendly     a team of it is not of the competition ("Jiné utkání"): it never moves the table
 
@@ -19,27 +21,35 @@ forfeit has a zápis and figures like a device's.
 import json
 
 from server.league import names
+from server.tables.irregular import irregularities
 from server.tables.sums import season_of
 
 STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
 
 
-def judged(store, record: dict, rules: dict | None, played) -> dict:
-    """The record with its league standing (``played(record)``: its partie, for the names)."""
+def judged(store, record: dict, rules: dict | None, game) -> dict:
+    """The record with its league standing (``game``: its server.tables.games entry, for the names)."""
     assignment = store.fixtures.assignment(record["match"])
     fixture = store.fixtures.get(assignment["fixture"]) if assignment else None
     ruling = fixture["ruling"] if fixture else None
     record.update(fixture=fixture["id"] if fixture else None, part=assignment["part"] if assignment else None,
                   assigned_by=assignment["by"] if assignment else None, ruling=ruling, unrostered=[],
-                  awarded=False, standing="counted")
+                  irregular=[], awarded=False, standing="counted")
     if rules is None:
         return record
     teams = store.league.teams(season_of(record.get("date")), record["game"])
     mine = [next((t for t in teams if names.same(t["name"], record.get(side))), None) for side in ("home", "away")]
+    home, away = mine
+    if home is not None and away is not None:       # each side's names against its own team's roster (A.3.4)
+        rosters = {"home": home["players"], "away": away["players"]}
+        record["unrostered"] = sorted({p[side]["name"] for p in game.played(record) for side in ("home", "away")
+                                       if p[side]["name"] and names.find(p[side]["name"], rosters[side]) is None})
+        record["irregular"] = irregularities(record, game.lineup(record), rosters, plays_once=game.plays_once(record))
     if any(t is not None and t["expelled"] for t in mine):
         record["standing"] = "annulled"
     elif fixture is not None:
-        if record.get("interrupted") and assignment["part"] == 1 and ruling is None:
+        held = record.get("interrupted") or record["irregular"]
+        if held and assignment["part"] == 1 and ruling is None:
             record["standing"] = "pending"
         elif ruling is not None and ruling["kind"] == "award" and assignment["part"] == 1:
             record["points"] = {"home": ruling["points_home"], "away": ruling["points_away"]}
@@ -48,11 +58,6 @@ def judged(store, record: dict, rules: dict | None, played) -> dict:
         record["standing"] = "unassigned"
     elif teams:
         record["standing"] = "friendly"
-    home, away = mine
-    if home is not None and away is not None:       # each side's names against its own team's roster (A.3.4)
-        rosters = {"home": home["players"], "away": away["players"]}
-        record["unrostered"] = sorted({p[side]["name"] for p in played(record) for side in ("home", "away")
-                                       if p[side]["name"] and names.find(p[side]["name"], rosters[side]) is None})
     return record
 
 

@@ -78,3 +78,25 @@ def play_as_device(store, match_items, sign, fixture, device: str = "u-lva-1") -
         status, answer = receiver.handle(sign(device).sign(body), via="test")
         assert status == 200, answer
     return match_id
+
+
+def lineup_items(match_id: str, fixture: dict, home_names, away_names, **summary) -> list[bytes]:
+    """The item bodies of the fixture's carom match as a counter would send them (a fixture whose
+    ``id`` is None: a match off the schedule, "Jiné utkání"), with partie n
+    played by ``home_names[n - 1]`` and ``away_names[n - 1]`` (whoever the lot would have drawn) and
+    ``summary`` added to the match item's (captains, signatures…)."""
+    import carom_samples
+    from delivery.outbox import item_body
+
+    info = {"id": match_id, "home": fixture["home"], "away": fixture["away"], "venue": fixture["venue"],
+            "date": fixture["date"], "seed": 1, **({"fixture": fixture["id"]} if fixture["id"] else {})}
+    played = []
+    for n, (home, away) in enumerate(zip(home_names, away_names), start=1):
+        side = "a" if n % 2 else "b"            # the home player breaks in partie 1, 3
+        a, b = (home, away) if side == "a" else (away, home)
+        text, partie_summary = carom_samples.partie(f"{match_id}-p{n}", a, b, seed=n, match=info, number=n,
+                                                    home=side, date=fixture["date"], **SAMPLE_RULES["carom"])
+        played.append((f"{match_id}-p{n}", text, partie_summary))
+    _, text, match_summary = carom_samples.closing(info, played)
+    return ([item_body(pid, "partie", t, s) for pid, t, s in played]
+            + [item_body(match_id, "match", text, {**match_summary, **summary})])

@@ -399,6 +399,35 @@ def test_A_6_5_the_organiser_rules_on_an_interrupted_match_on_its_page(logged_in
     assert status == 400 and "konečné" in page and store.fixtures.get(fixture["id"])["ruling"]["points_home"] == 6
 
 
+def test_A_3_6_the_organiser_awards_an_irregular_match_on_its_page(logged_in, store, sign):
+    """A match in which Novák played twice for Lvi (A.3.6) is listed under the irregular records
+    and linked to its ruling; its page names the breach and offers the award only."""
+    from league_admin_helpers import before_the_season, device_receiver, lineup_items
+
+    from server.tables import exports
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    fixture = fixture_between(store, "Lvi", "Orli")
+    for body in lineup_items("m-twice", fixture, ["Novák", "Dvořák", "Novák", "Černý"],
+                             ["Procházka", "Kučera", "Veselý", "Horák"]):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    page = logged_in.get(f"/admin?season={SEASON}")[1]
+    assert "Nesrovnalosti v zápisech (A.3.6, A.6.1)" in page and "Hráči mimo soupisky (A.3.4)" not in page
+    assert "Novák (Lvi) hrál partie 1, 3; podle losu hraje každý hráč jen jednu (A.3.6)" in page
+    assert f'<a href="/admin/fixture?id={quote(fixture["id"])}">Rozhodnout o utkání s nesrovnalostí' in page
+    status, page, _ = logged_in.get(f"/admin/fixture?id={quote(fixture['id'])}")
+    assert status == 200 and "Utkání s nesrovnalostí v zápisu (A.3.6, A.6.1)" in page
+    assert 'name="kind" value="award"' in page and "dohrát zbytek" not in page
+    ruling = {"fixture": fixture["id"], "reason": "Novák hrál dvakrát"}
+    status, page, _ = logged_in.post("/admin/rule", ruling | {"kind": "replay", "date": "2026-10-20"})
+    assert status == 400 and "porušilo A.3.6 nebo A.6.1" in page and store.fixtures.get(fixture["id"])["ruling"] is None
+    logged_in.change("/admin/rule", ruling | {"kind": "award", "points": "0:8"})
+    assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
+        {"Lvi": 0, "Orli": 8}
+
+
 def test_A_1_2_the_organiser_sets_the_competitions_rules_on_the_admin_page(logged_in, store):
     set_up_league(store)
     context = {"season": SEASON, "competition": "carom"}

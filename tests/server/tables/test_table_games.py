@@ -53,6 +53,8 @@ def toy_game() -> types.ModuleType:
     toy.league_table = lambda store, season=None: {"game": "toy", "season": season, "rows": []}
     toy.team_figures = lambda record: [None, None]
     toy.played = lambda record: []
+    toy.lineup = lambda record: []
+    toy.plays_once = lambda record: False
     toy.player_figures = lambda frame, side: {}
     toy.player_view = lambda row: {"player": row["player"], "frames": row["partie"]}
     toy.partie_view = lambda row: {"frame": row["partie_id"]}

@@ -1,0 +1,57 @@
+"""What a league match's own record breaks of the league's rules on who plays and who answers for
+a team: the counter's lot and attendance make both impossible at the table, so a match that breaks
+them is a mis-set or hand-made record, held for the organiser (server/tables/standing.py):
+
+    A.3.6   a player who played more than one partie for his team in the match, in a game whose
+            players play once (carom, RULES 1.6 Decision: the lot picks 4 players of each team,
+            each plays once)
+    A.6.1   a captain (chosen, confirming an interruption, signing or objecting) who is not a member
+            of his team in the match: neither on its roster nor among those who played for it
+
+Each is ``{"rule", "side", "name"}``, with ``partie`` (their numbers) for A.3.6.
+"""
+from server.league import names
+
+SIDES = ("home", "away")
+
+
+def irregularities(record: dict, lineup: list[dict], rosters: dict[str, list[str]], *,
+                   plays_once: bool) -> list[dict]:
+    """The breaches of A.3.6 and A.6.1 in a match record (``lineup``: every partie of it), given
+    each side's roster."""
+    return (_played_twice(lineup) if plays_once else []) + _captains_astray(record, lineup, rosters)
+
+
+def _played_twice(lineup: list[dict]) -> list[dict]:
+    found = []
+    for side in SIDES:
+        partie_of: dict[str, list] = {}
+        spelling: dict[str, str] = {}
+        for p in lineup:
+            name = p[side]["name"]
+            if name:
+                spelling.setdefault(names.identity(name), name)
+                partie_of.setdefault(names.identity(name), []).append(p["number"])
+        found += [{"rule": "A.3.6", "side": side, "name": spelling[key], "partie": numbers}
+                  for key, numbers in partie_of.items() if len(numbers) > 1]
+    return found
+
+
+def _captains_astray(record: dict, lineup: list[dict], rosters: dict[str, list[str]]) -> list[dict]:
+    found: list[dict] = []
+    for side in SIDES:
+        members = list(rosters[side]) + [p[side]["name"] for p in lineup if p[side]["name"]]
+        astray = [c for c in _captains(record, side) if names.find(c, members) is None]
+        found += [{"rule": "A.6.1", "side": side, "name": c} for c in dict.fromkeys(astray)]
+    return found
+
+
+def _captains(record: dict, side: str) -> list[str]:
+    """Everyone who answers for ``side``: its chosen captain, the home captain who confirmed an
+    interruption, and who signed or objected for it."""
+    chosen = [(record.get("captains") or {}).get(side)]
+    if side == "home":
+        chosen.append((record.get("interruption") or {}).get("captain"))
+    answering = [a["captain"] for a in record.get("signatures", []) + record.get("objections", [])
+                 if a["side"] == side]
+    return [c for c in chosen + answering if c]

@@ -1,0 +1,105 @@
+"""A league match that breaks who plays (A.3.6, RULES 1.6 Decision: each player once) or who answers
+for a team (A.6.1: a captain is a member of his team in the match) is stored, flagged and held out
+of the table until the organiser awards it (server/tables/irregular.py, standing.py). On SQLite
+and PostgreSQL."""
+import pytest
+from league_admin_helpers import SEASON, device_receiver, fixture_between, free_working_day, lineup_items
+
+from conftest import signer
+from server.league.admin_fields import LeagueError
+from server.tables import exports, figures
+
+LVI = ["Novák", "Dvořák", "Svoboda", "Černý"]
+ORLI = ["Procházka", "Kučera", "Veselý", "Horák"]
+
+
+@pytest.fixture
+def league(carom_league):
+    return carom_league
+
+
+def _send(store, bodies) -> None:
+    receiver = device_receiver(store)
+    for body in bodies:
+        status, answer = receiver.handle(signer("u-lva-1").sign(body), via="test")
+        assert status == 200, answer
+
+
+def _counted(store) -> dict:
+    figures.settle(store)           # after an organiser's change, as the CLI and the web admin do
+    return {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]}
+
+
+def test_a_match_as_the_lot_and_attendance_make_it_is_regular_and_counted(league):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    answers = {"captains": {"home": "Novák", "away": "Kučera"},
+               "signatures": [{"side": "home", "captain": "Novák", "at": "2026-10-06T21:00:00+02:00"}],
+               "objections": [{"side": "away", "captain": "Kučera", "kind": "referee", "partie": 2,
+                               "at": "2026-10-06T21:01:00+02:00"}]}
+    _send(league, lineup_items("m-ok", fixture, LVI, ORLI, **answers))
+    record = exports.match_record(league, "m-ok")
+    assert (record["irregular"], record["standing"]) == ([], "counted")
+    assert league.fixtures.get(fixture["id"])["status"] == "played" and set(_counted(league)) == {"Lvi", "Orli"}
+
+
+def test_A_3_6_a_player_who_plays_twice_holds_the_match_until_the_organiser_awards_it(league):
+    """Novák plays partie 1 and 3 for Lvi: the lot picks each player once (RULES 1.6), so the match
+    counts nowhere, the schedule says why, a replay is refused and the award counts."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-twice", fixture, ["Novák", "Dvořák", "novák ", "Černý"], ORLI))
+    record = exports.match_record(league, "m-twice")
+    assert record["irregular"] == [{"rule": "A.3.6", "side": "home", "name": "Novák", "partie": [1, 3]}]
+    assert record["standing"] == "pending" and _counted(league) == {}
+    held = league.fixtures.get(fixture["id"])
+    assert held["status"] == "irregular" and held["irregular"] == record["irregular"]
+    assert league.figures.flagged("carom", SEASON) == [
+        {"match": "m-twice", "date": fixture["date"], "home": "Lvi", "away": "Orli", "irregular": record["irregular"]}]
+    with pytest.raises(LeagueError, match=r"broke A.3.6 or A.6.1: the organiser awards it"):
+        league.fixtures.rule(fixture["id"], "replay", to=free_working_day(league, fixture), reason="znovu")
+    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+    assert _counted(league) == {"Lvi": 0, "Orli": 8}
+    assert exports.match_record(league, "m-twice")["standing"] == "counted"
+
+
+def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches(league):
+    """RULES 2.9: in an 8-ball team match a player may play several individual matches."""
+    from server.tables import games
+
+    record = {"game": "8ball", "individual": [{"home": {"name": "A"}, "away": {"name": "B"}, "number": n}
+                                             for n in (1, 2)]}
+    assert not games.table_game("8ball").plays_once(record) and games.table_game("carom").plays_once({})
+
+
+def test_A_6_1_a_captain_who_is_not_of_his_team_holds_the_match(league):
+    """Nobody of Lvi's roster captains Lvi; Novák, who played for Lvi, signs for Orli."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    answers = {"captains": {"home": "Pan Nikdo", "away": "Novák"},
+               "signatures": [{"side": "home", "captain": "Pan Nikdo", "at": "2026-10-06T21:00:00+02:00"},
+                              {"side": "away", "captain": "Novák", "at": "2026-10-06T21:01:00+02:00"}]}
+    _send(league, lineup_items("m-cap", fixture, LVI, ORLI, **answers))
+    record = exports.match_record(league, "m-cap")
+    assert record["irregular"] == [{"rule": "A.6.1", "side": "home", "name": "Pan Nikdo"},
+                                   {"rule": "A.6.1", "side": "away", "name": "Novák"}]
+    assert record["standing"] == "pending" and _counted(league) == {}
+
+
+def test_A_6_1_a_member_of_the_team_is_its_roster_or_who_played_for_it(league):
+    """A captain on his team's roster who did not play, and one who played for his team though not
+    on its roster (flagged only for that, A.3.4), are members of their team in the match."""
+    league.league.add_player(SEASON, "carom", "Lvi", "Marek Lev")       # on the roster, not drawn
+    fixture = fixture_between(league, "Lvi", "Orli")
+    answers = {"captains": {"home": "marek  lev", "away": "Host"},
+               "signatures": [{"side": "away", "captain": "Host", "at": "2026-10-06T21:01:00+02:00"}]}
+    _send(league, lineup_items("m-members", fixture, LVI, ["Host", *ORLI[1:]], **answers))
+    record = exports.match_record(league, "m-members")
+    assert record["irregular"] == [] and record["unrostered"] == ["Host"] and record["standing"] == "counted"
+
+
+def test_an_irregular_match_off_the_schedule_waits_for_its_assignment_then_for_the_ruling(league):
+    """Off the schedule it counts nowhere anyway (unassigned); assigned, it is held for the ruling."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-off", dict(fixture, id=None, date="2026-09-30"), LVI, ["Procházka"] * 4))
+    record = exports.match_record(league, "m-off")
+    assert record["standing"] == "unassigned" and record["irregular"][0]["partie"] == [1, 2, 3, 4]
+    league.fixtures.assign("m-off", fixture["id"])
+    assert exports.match_record(league, "m-off")["standing"] == "pending" and _counted(league) == {}
