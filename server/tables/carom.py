@@ -6,6 +6,7 @@ Averages are exact fractions; the printed form has 3 decimals, truncated (RULES 
 from fractions import Fraction
 
 from rules.carom.figures import average, average_text, points_average_text
+from server.league.czech_order import czech_key
 from server.tables import results
 from server.tables.items import (
     SIDES,
@@ -133,8 +134,10 @@ def league_table(store, season: str | None = None) -> dict:
 
 def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
     """Sort by (a)-(c); teams equal on all three are ordered by the team points they won against
-    each other (d). Returns each team with the criterion that separated it from its neighbours."""
-    teams.sort(key=lambda t: (tuple(-x for x in t.key()), t.name))
+    each other (d), teams equal on that too in Czech alphabetical order. Returns each team with
+    the criterion that placed it: None (a)-(c), "head_to_head", or "tied" for a team whose
+    head-to-head points another team of its group shares (the organiser decides)."""
+    teams.sort(key=lambda t: (tuple(-x for x in t.key()), czech_key(t.name)))
     out: list[tuple[_Team, str | None]] = []
     i = 0
     while i < len(teams):
@@ -147,9 +150,9 @@ def _order(teams: list[_Team]) -> list[tuple[_Team, str | None]]:
         else:
             names = {t.name for t in group}
             h2h = {t.name: sum(v for k, v in t.against.items() if k in names) for t in group}
-            group.sort(key=lambda t: (-h2h[t.name], t.name))
-            tied = len(set(h2h.values())) < len(group)
-            out.extend((t, "head_to_head" if not tied else "tied") for t in group)
+            group.sort(key=lambda t: (-h2h[t.name], czech_key(t.name)))
+            shared = list(h2h.values())
+            out.extend((t, "tied" if shared.count(h2h[t.name]) > 1 else "head_to_head") for t in group)
         i = j
     return out
 

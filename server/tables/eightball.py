@@ -8,6 +8,7 @@ Decision), via ``rules.eightball.team_score``. RULES does not order the 8-ball t
 Decision (docs/server.md): team points, then sets difference, then games difference.
 """
 from rules.eightball.match import team_score
+from server.league.czech_order import czech_key
 from server.tables import results
 from server.tables.items import (
     OTHER,
@@ -117,7 +118,7 @@ def league_table(store, season: str | None = None) -> dict:
     def key(t):
         return (t["points"], t["sets_won"] - t["sets_lost"], t["games_won"] - t["games_lost"])
 
-    ordered = sorted(teams, key=lambda t: (tuple(-x for x in key(t)), t["team"]))
+    ordered = sorted(teams, key=lambda t: (tuple(-x for x in key(t)), czech_key(t["team"])))   # equal: Czech order
     keys = [key(t) for t in ordered]
     rows = []
     for place, t in enumerate(ordered, start=1):

@@ -156,3 +156,10 @@ def test_serve_prints_the_8ball_table(tmp_path, capsys):
     assert [(r["team"], r["points"]) for r in rows] == [("Koule", 1), ("Tágo", 0)]
     assert main(["server", "--db", str(db), "table", "--game", "8ball", "--html"]) == 0
     assert "Tabulka: 8-ball, sezóna 2026/27" in capsys.readouterr().out
+
+
+def test_teams_equal_on_everything_are_in_czech_order(league):
+    """Čáp and Dub won alike, X and Y lost alike: each pair in Czech order ("Č" after "D" in code points)."""
+    league.match("1", "Dub", "X", ["hhhhhh"])
+    league.match("2", "Čáp", "Y", ["hhhhhh"])
+    assert [(r["team"], r["tied"]) for r in table(league)] == [("Čáp", True), ("Dub", True), ("X", True), ("Y", True)]

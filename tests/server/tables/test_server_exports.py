@@ -129,6 +129,24 @@ def test_table_head_to_head_decides_when_all_else_is_equal(league):
     assert rows["X"]["head_to_head"] == {"Y": 2, "Z": 0}
 
 
+def test_A_4_1_d_head_to_head_places_each_team_it_separates_ties_in_czech_order():
+    """RULES 1.8 (d) in a group of three equal on (a)-(c): Dub won its partie against both others,
+    which won one each against each other: Dub is placed by head-to-head, the other two are tied
+    (listed in Czech order: Čáp before Hora, though "Č" follows "H" in code points)."""
+    from server.tables.carom import _order, _Team
+
+    row = {"matches": 2, "partie": 8, "points": 8, "scored": 80, "conceded": 80, "innings": 40}
+    teams = [_Team(dict(row, team="Hora"), {"Dub": 2, "Čáp": 3}), _Team(dict(row, team="Dub"), {"Hora": 6, "Čáp": 6}),
+             _Team(dict(row, team="Čáp"), {"Dub": 2, "Hora": 3})]
+    assert [(t.name, by) for t, by in _order(teams)] == [("Dub", "head_to_head"), ("Čáp", "tied"), ("Hora", "tied")]
+
+
+def test_teams_equal_on_everything_are_in_czech_order(league):
+    """A team yet to play and teams equal on every criterion: Čáp before Dub (code points: after)."""
+    league.match("1", "Dub", "Čáp", [([3], [3])])
+    assert [r["team"] for r in league.table()["rows"]] == ["Čáp", "Dub"]
+
+
 def test_table_general_average_is_an_exact_fraction(league):
     """RULES 1.8 (c) with RULES 1.5: A (3 in 1 inning) is above C (3 in 2 innings), same points and difference."""
     league.match("1", "A", "B", [([3], [1])])
