@@ -16,7 +16,8 @@
     unassigned --season S                                   league matches off the schedule (they count nowhere)
     assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
     rule FIXTURE award|replay --reason R [--points H:A] [--to DATE [--override R]]
-                                                            the ruling on an interrupted match (A.6.5)
+                                                            the ruling on an interrupted match (A.6.5), or
+                                                            an irregular one (A.3.6, A.6.1: award only)
 
 A refused change prints its reason (exit status 2) and changes nothing.
 """
@@ -80,7 +81,8 @@ def configure(sub, leaf) -> None:
     assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
     assign.add_argument("match")
     assign.add_argument("fixture")
-    rule = leaf(sub.add_parser("rule", help="rule on an interrupted match (A.6.5): award it, or replay the rest"))
+    rule = leaf(sub.add_parser("rule", help="rule on an interrupted match (A.6.5): award it, or replay the rest; "
+                                            "on an irregular one (A.3.6, A.6.1): award it"))
     rule.add_argument("fixture")
     rule.add_argument("kind", choices=("award", "replay"))
     rule.add_argument("--reason", required=True)
@@ -278,12 +280,14 @@ def _assign(args, store) -> int:
 
 
 def _rule(args, store) -> int:
+    from server.storage.fixtures import ruled_under
+
     fixture = store.fixtures.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
                                   override=args.override)
     ruling = fixture["ruling"]
     what = (f"awarded {ruling['points_home']}:{ruling['points_away']}" if ruling["kind"] == "award"
             else f"the rest replayed on {fixture['date']}")
-    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}): {what} (A.6.5)")
+    print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}): {what} ({ruled_under(fixture)})")
     return 0
 
 

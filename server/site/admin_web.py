@@ -44,6 +44,7 @@ from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
 from server.site.schedule_web import STATUSES, override_text
+from server.storage.fixtures import ruled_under
 from server.tables import figures
 
 MAX_DONE = 600        # characters of a sealed "done" text
@@ -493,14 +494,15 @@ def _assign(store, form) -> str:
 
 
 def _rule(store, form) -> str:
-    """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest."""
+    """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest; on an
+    irregular one (A.3.6, A.6.1): award it."""
     fixture = store.fixtures.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
                                   to=form.get("date") or None, points=form.get("points") or None,
                                   reason=form.get("reason", ""), override=_override_of(form))
     ruling = fixture["ruling"]
     what = (f"kontumováno {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
             else f"zbytek se dohraje {czech.fixture_time(fixture['date'], fixture['start'])}")
-    return f"utkání {fixture['home']} – {fixture['away']}: {what} (A.6.5)."
+    return f"utkání {fixture['home']} – {fixture['away']}: {what} ({ruled_under(fixture)})."
 
 
 # action -> (the change, the page its form is on)

@@ -420,6 +420,11 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
     return fixture
 
 
+def ruled_under(fixture: dict) -> str:
+    """The clauses the organiser's ruling on a fixture's match is made under."""
+    return "A.3.6, A.6.1" if fixture["irregular"] else "A.6.5"
+
+
 def _score(points) -> tuple[int, int]:
     """"8:0" (the team points an awarded match gives home and away)."""
     home, sep, away = str(points or "").replace(" ", "").partition(":")

@@ -423,7 +423,8 @@ def test_A_3_6_the_organiser_awards_an_irregular_match_on_its_page(logged_in, st
     ruling = {"fixture": fixture["id"], "reason": "Novák hrál dvakrát"}
     status, page, _ = logged_in.post("/admin/rule", ruling | {"kind": "replay", "date": "2026-10-20"})
     assert status == 400 and "porušilo A.3.6 nebo A.6.1" in page and store.fixtures.get(fixture["id"])["ruling"] is None
-    logged_in.change("/admin/rule", ruling | {"kind": "award", "points": "0:8"})
+    page = logged_in.change("/admin/rule", ruling | {"kind": "award", "points": "0:8"})
+    assert "Hotovo: utkání Lvi – Orli: kontumováno 0 : 8 (A.3.6, A.6.1)." in page
     assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 0, "Orli": 8}
 

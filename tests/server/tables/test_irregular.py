@@ -103,3 +103,16 @@ def test_an_irregular_match_off_the_schedule_waits_for_its_assignment_then_for_t
     assert record["standing"] == "unassigned" and record["irregular"][0]["partie"] == [1, 2, 3, 4]
     league.fixtures.assign("m-off", fixture["id"])
     assert exports.match_record(league, "m-off")["standing"] == "pending" and _counted(league) == {}
+
+
+def test_A_6_1_the_organiser_awards_a_match_a_stranger_captained_from_the_command_line(league, store_place, capsys):
+    from cli.main import main
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-cap", fixture, LVI, ORLI, captains={"home": "Novák", "away": "Pan Nikdo"}))
+    rule = ["server", "rule", fixture["id"], "--reason", "kapitán hostů nebyl členem družstva", "--db", store_place]
+    assert main([*rule[:3], "replay", "--to", "2026-10-20", *rule[3:]]) == 2
+    assert "broke A.3.6 or A.6.1: the organiser awards it" in capsys.readouterr().err
+    assert main([*rule[:3], "award", "--points", "4:4", *rule[3:]]) == 0
+    assert "awarded 4:4 (A.3.6, A.6.1)" in capsys.readouterr().out
+    assert _counted(league) == {"Lvi": 4, "Orli": 4}
