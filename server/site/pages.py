@@ -109,13 +109,15 @@ def _captains(record: dict, unit: str) -> list[dict]:
 
 def _notes(record: dict, unit: str) -> list[str]:
     """What the organiser must notice: not closed, missing or unreadable partie, the device's own
-    result differs, names on neither team's roster (A.3.4: stored, but flagged)."""
+    result differs, names not on the roster of the team they played for (A.3.4: stored, but
+    flagged), what holds an irregular match (A.3.6, A.6.1)."""
     points = record["points"]
     notes = []
     unrostered = record.get("unrostered") or []
     if unrostered:
-        who = "Hráč" if len(unrostered) == 1 else "Hráči"
-        notes.append(f"{who} mimo soupisky obou družstev (A.3.4): {', '.join(unrostered)}.")
+        who = "Hráč mimo soupisku družstva, za které hrál" if len(unrostered) == 1 else \
+            "Hráči mimo soupisku družstva, za které hráli"
+        notes.append(f"{who} (A.3.4): {', '.join(unrostered)}.")
     notes += [f"Nesrovnalost: {irregular_text(entry, record[entry['side']])}." for entry in record.get("irregular") or []]
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")

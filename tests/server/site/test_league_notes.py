@@ -43,7 +43,7 @@ def shown(page: str) -> str:
 
 
 @pytest.mark.parametrize("teams, flag", [
-    (TEAMS, "Hráči mimo soupisky obou družstev (A.3.4): Lvi hráč 1, Lvi hráč 2, Lvi hráč 3, Lvi hráč 4, "
+    (TEAMS, "Hráči mimo soupisku družstva, za které hráli (A.3.4): Lvi hráč 1, Lvi hráč 2, Lvi hráč 3, Lvi hráč 4, "
             "Orli hráč 1, Orli hráč 2, Orli hráč 3, Orli hráč 4."),
     (ROSTERED, None),
 ])
@@ -56,7 +56,7 @@ def test_A_3_4_a_partie_by_a_name_on_neither_roster_is_flagged_on_its_zapis(leag
     status, page, _ = site.get(f"/matches/{match_id}.html")
     assert status == 200 and "Zápis o utkání" in page
     if flag is None:
-        assert "mimo soupisky" not in page
+        assert "mimo soupisku" not in page
     else:
         assert flag in shown(page)
 
@@ -67,7 +67,7 @@ def test_A_3_4_the_flagged_names_are_escaped_on_the_zapis(league, items, sign):
     record = exports.match_record(league, play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli")))
     evil = '<script>alert("x")</script>'
     page = pages.match(dict(record, unrostered=[evil]))
-    assert evil not in page and f"Hráč mimo soupisky obou družstev (A.3.4): {escape(evil)}." in page
+    assert evil not in page and f"Hráč mimo soupisku družstva, za které hrál (A.3.4): {escape(evil)}." in page
 
 
 def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, items, sign):
