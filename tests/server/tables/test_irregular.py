@@ -53,12 +53,14 @@ def test_A_3_6_a_player_who_plays_twice_holds_the_match_until_the_organiser_awar
     held = league.fixtures.get(fixture["id"])
     assert held["status"] == "irregular" and held["irregular"] == record["irregular"]
     assert league.figures.flagged("carom", SEASON) == [
-        {"match": "m-twice", "date": fixture["date"], "home": "Lvi", "away": "Orli", "irregular": record["irregular"]}]
+        {"match": "m-twice", "date": fixture["date"], "home": "Lvi", "away": "Orli", "standing": "pending",
+         "irregular": record["irregular"]}]
     with pytest.raises(LeagueError, match=r"broke A.3.6 or A.6.1: the organiser awards it"):
         league.fixtures.rule(fixture["id"], "replay", to=free_working_day(league, fixture), reason="znovu")
     league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
     assert _counted(league) == {"Lvi": 0, "Orli": 8}
     assert exports.match_record(league, "m-twice")["standing"] == "counted"
+    assert league.figures.flagged("carom", SEASON)[0]["standing"] == "counted"
 
 
 def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches(league):
