@@ -63,13 +63,19 @@ def test_A_3_6_a_player_who_plays_twice_holds_the_match_until_the_organiser_awar
     assert league.figures.flagged("carom", SEASON)[0]["standing"] == "counted"
 
 
-def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches(league):
-    """RULES 2.9: in an 8-ball team match a player may play several individual matches."""
+def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches():
+    """RULES 2.9: in an 8-ball team match a player may play several individual matches; its
+    captains are held to A.6.1 all the same (B, who played for the away team, signs for home)."""
     from server.tables import games
+    from server.tables.irregular import irregularities
 
+    game = games.table_game("8ball")
     record = {"game": "8ball", "individual": [{"home": {"name": "A"}, "away": {"name": "B"}, "number": n}
-                                             for n in (1, 2)]}
-    assert not games.table_game("8ball").plays_once(record) and games.table_game("carom").plays_once({})
+                                             for n in (1, 2)],
+              "captains": {"home": "A", "away": "B"}, "signatures": [{"side": "home", "captain": "B"}]}
+    assert not game.plays_once(record) and games.table_game("carom").plays_once({})
+    assert irregularities(record, game.lineup(record), {"home": [], "away": []}, plays_once=False) == [
+        {"rule": "A.6.1", "side": "home", "name": "B"}]
 
 
 def test_A_6_1_a_captain_who_is_not_of_his_team_holds_the_match(league):
