@@ -80,11 +80,12 @@ class Night:
 
     def startup_notice(self) -> tuple[str, str] | None:
         """What the counter says at start: about journals read back damaged, else that a partie
-        in play came back ("Obnoveno: úder 12"), if anything."""
+        in play came back ("Obnoveno: úder 12": the strokes in effect, what undo took back not
+        counted), if anything."""
         notice = screens.journal_notice(self.t, self.store.journal.damage,
                                         self.partie.journal.damage if self.partie else None)
-        if notice is None and self.partie is not None and self.partie.board.history:
-            notice = self.t("resumed", n=len(self.partie.board.history)), "info"
+        if notice is None and self.partie is not None and self.partie.board.move_stack:
+            notice = self.t("resumed", n=len(self.partie.board.move_stack)), "info"
         return notice
 
     # -- reading ---------------------------------------------------------

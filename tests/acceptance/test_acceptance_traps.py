@@ -52,6 +52,16 @@ def test_a_restart_in_the_middle_of_a_partie_says_where_it_came_back(emulator):
     assert shown["message"] == {"text": "Obnoveno: úder 4", "level": "info", "n": 1}
 
 
+def test_the_restart_notice_counts_the_strokes_in_effect_not_the_undo_presses(emulator):
+    """+1 +2, both taken back, +1 put back: one stroke in effect, five presses in the record."""
+    first = emulator(data="d", points_limit=30, innings_limit=5)
+    first.play("\n1\n\n" "12" "--" "+")
+    again = emulator(data="d", points_limit=30, innings_limit=5)
+    shown = again.service.screen()
+    assert shown["summary"]["players"]["a"]["points"] == 1
+    assert shown["message"] == {"text": "Obnoveno: úder 1", "level": "info", "n": 1}
+
+
 def key_line(player) -> str:
     from cli.commands.emulate import key_help
 
