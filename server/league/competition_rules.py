@@ -149,6 +149,15 @@ def forfeit_points(rules: dict) -> int:
     return rules["partie_per_match"] * rules["win_points"]
 
 
+def most_points(rules: dict) -> tuple[int, int]:
+    """The most team points one match of the competition gives (a team's, both teams' together):
+    every partie won, or a forfeit (A.3.7, A.5.3-A.5.5; 8-ball RULES 2.9: a match won or lost) —
+    the bound of an award (A.6.5)."""
+    count, win = rules["partie_per_match"], rules["win_points"]
+    partie = max(win + rules.get("loss_points", 0), 2 * rules.get("draw_points", 0))
+    return max(count * win, forfeit_points(rules)), max(count * partie, forfeit_points(rules))
+
+
 def for_device(game: str, rules: dict) -> dict:
     """What the counters receive in the league document: the rules of play and the partie per match."""
     return {s.key: rules[s.key] for s in settings(game) if s.play or s.key == "partie_per_match"}

@@ -211,7 +211,7 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
         m["title"] = czech.match_name(m["home"], m["away"], m["date"])
     for m in flagged:
         m.setdefault("unrostered", [])
-        m["irregular"] = [pages.irregular_text(entry, m[entry["side"]]) for entry in m.get("irregular", [])]
+        m["irregular"] = [pages.irregular_text(entry, m) for entry in m.get("irregular", [])]
     return render("admin.html", frame=chrome.admin_frame(), title="Správa ligy", csrf=session["csrf"], done=done,
                   error=error, action=action, sent=_sent(sent), sent_days=_ticked(sent or {}),
                   seasons=store.league.seasons(), season=season, competition=competition, competitions=store.league.competitions(),
@@ -274,7 +274,7 @@ def _interruption(fixture: dict) -> dict | None:
         return None
     return {"points": f"{fixture['points_home']} : {fixture['points_away']}",
             "href": links.match_href(fixture["match"]),
-            "irregular": [pages.irregular_text(entry, fixture[entry["side"]]) for entry in fixture["irregular"]]}
+            "irregular": [pages.irregular_text(entry, fixture) for entry in fixture["irregular"]]}
 
 
 def _team_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
@@ -500,7 +500,8 @@ def _rule(store, form) -> str:
                                   to=form.get("date") or None, points=form.get("points") or None,
                                   reason=form.get("reason", ""), override=_override_of(form))
     ruling = fixture["ruling"]
-    what = (f"kontumováno {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
+    awarded = "přiznán výsledek" if fixture["irregular"] else "kontumováno"
+    what = (f"{awarded} {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
             else f"zbytek se dohraje {czech.fixture_time(fixture['date'], fixture['start'])}")
     return f"utkání {fixture['home']} – {fixture['away']}: {what} ({ruled_under(fixture)})."
 

@@ -65,17 +65,26 @@ def _state(record: dict) -> str:
     standing = record.get("standing") or ""
     if standing == "pending" and not record.get("interrupted"):
         return HELD
+    if record.get("awarded"):
+        return f"výsledek přiznal řídící orgán ({_ruled_under(record)})"
     return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
             "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
 
 
-def irregular_text(entry: dict, team: str | None) -> str:
-    """One breach of server/tables/irregular.py as the organiser reads it."""
-    who = f"{entry['name']} ({team or entry['side']})"
+def _ruled_under(record: dict) -> str:
+    return "A.6.5" if record.get("interrupted") else "A.3.6, A.6.1"
+
+
+def irregular_text(entry: dict, match: dict) -> str:
+    """One breach of server/league/irregular.py as the organiser reads it (``match``: its home
+    and away teams)."""
+    who = f"{entry['name']} ({match[entry['side']] or entry['side']})"
     if entry["rule"] == "A.3.6":
         numbers = [str(n) if n is not None else "?" for n in entry["partie"]]
         return f"{who} hrál partie {', '.join(numbers)}; podle losu hraje každý hráč jen jednu (A.3.6)"
-    return f"kapitán {who} není členem svého družstva v tomto utkání (A.6.1)"
+    if entry.get("played_for"):
+        return f"kapitán {who} hrál v tomto utkání za družstvo {match[entry['played_for']]} (A.6.1)"
+    return f"kapitán {who} není na soupisce svého družstva a nehrál za ně (A.6.1)"
 
 
 def _facts(record: dict, league_name: str | None) -> list:
@@ -118,7 +127,7 @@ def _notes(record: dict, unit: str) -> list[str]:
         who = "Hráč mimo soupisku družstva, za které hrál" if len(unrostered) == 1 else \
             "Hráči mimo soupisku družstva, za které hráli"
         notes.append(f"{who} (A.3.4): {', '.join(unrostered)}.")
-    notes += [f"Nesrovnalost: {irregular_text(entry, record[entry['side']])}." for entry in record.get("irregular") or []]
+    notes += [f"Nesrovnalost: {irregular_text(entry, record)}." for entry in record.get("irregular") or []]
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
     if record.get("interrupted"):
@@ -128,7 +137,12 @@ def _notes(record: dict, unit: str) -> list[str]:
     if record.get("unreadable"):
         notes.append(f"Nečitelné záznamy: {len(record['unreadable'])} (pořadatel je musí zkontrolovat).")
     declared = record["declared_points"]
-    if declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
+    if record.get("awarded"):
+        ruling = record["ruling"]
+        played = f" (odehráno {declared['home']} : {declared['away']})" if declared else ""
+        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal řídící orgán ({_ruled_under(record)})"
+                     f"{played}; důvod: {ruling['reason']}.")
+    elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")
     return notes
 

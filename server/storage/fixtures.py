@@ -13,8 +13,9 @@ import datetime as dt
 import json
 
 from server.league import admin_fields as fields
-from server.league import names
+from server.league import competition_rules, names
 from server.league.admin_fields import LeagueError
+from server.league.irregular import holding
 from server.storage.repository import Repository
 
 OPEN = ("scheduled", "postponed")
@@ -359,12 +360,12 @@ class Fixtures(Repository):
             raise LeagueError(f"a ruling is {' or '.join(RULINGS)}, got {kind!r}")
         if fixture["ruling"] is not None:
             raise LeagueError(f"fixture {fixture_id} was ruled on already ({fixture['ruling']['kind']}, "
-                              f"{fixture['ruling']['at'][:10]}); the organiser's ruling is final (A.6.5)")
+                              f"{fixture['ruling']['at'][:10]}); the organiser's ruling is final ({ruled_under(fixture)})")
         if fixture["standing"] != "pending":
             raise LeagueError(f"fixture {fixture_id} has no interrupted match waiting for a ruling (A.6.5)")
         if fixture["irregular"] and kind != "award":
-            raise LeagueError(f"the match of fixture {fixture_id} broke A.3.6 or A.6.1: the organiser awards it "
-                              "(a replay is for the rest of an interrupted match, A.6.5)")
+            raise LeagueError(f"the match of fixture {fixture_id} broke A.3.6 or A.6.1: the organiser awards it a "
+                              "result, as played or a forfeit (a replay is for the rest of an interrupted match, A.6.5)")
         day, noted = None, fixture["override"]
         scores: tuple[int | None, int | None] = (None, None)
         if kind == "replay":
@@ -372,6 +373,7 @@ class Fixtures(Repository):
             noted = self._check_day(fixture, day, override)
         else:
             scores = _score(points)
+            self._within_a_match(fixture, scores)
         with self._changing() as db:
             db.execute(f"INSERT INTO rulings({', '.join(RULING_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (fixture_id, kind, *scores, day.isoformat() if day else None, reason, self.now()))
@@ -380,6 +382,14 @@ class Fixtures(Repository):
                            (day.isoformat(), noted, fixture_id))
             self._figures.due([fixture["match"]])
         return self.get(fixture_id)
+
+    def _within_a_match(self, fixture: dict, scores: tuple[int, int]) -> None:
+        """An award gives no more than a match of the competition can (a typo's 80:0 is refused:
+        the ruling is final)."""
+        side, total = competition_rules.most_points(self._league.rules(fixture["season"], fixture["competition"]))
+        if max(scores) > side or sum(scores) > total:
+            raise LeagueError(f"an award of {scores[0]}:{scores[1]} is more than a match of {fixture['competition']} "
+                              f"{fixture['season']} gives: at most {side} to a team, {total} in all")
 
     def ruling(self, fixture_id: str) -> dict | None:
         with self._read() as db:
@@ -392,7 +402,7 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
     """A fixture with what was played for it: ``match`` (its result's match id), ``points_home`` /
     ``points_away`` (the result's, with a replayed rest added), ``closed``, ``standing`` of its
     match, the ``ruling`` (A.6.5), the ``no_show`` (A.3.7: the absent team and who recorded it) and
-    the ``irregular`` of its match (A.3.6, A.6.1: server/tables/irregular.py) and the ``status`` as
+    what holds its match (``irregular``: A.3.6, A.6.1, server/league/irregular.py) and the ``status`` as
     the schedule says it: "played" once closed, "interrupted" (A.6.5) or "irregular" while a ruling
     is awaited."""
     mine = [r for r in results if r[0] == fixture["id"]]
@@ -411,7 +421,7 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
                    closed=closed, standing=first["standing"] if first else None, ruling=ruling, no_show=no_show,
                    forfeited_to=None if no_show is None else
                    (fixture["away"] if no_show["team"] == fixture["home"] else fixture["home"]),
-                   irregular=json.loads(first["flags"] or "{}").get("irregular", []) if first else [])
+                   irregular=holding(json.loads(first["flags"] or "{}").get("irregular", [])) if first else [])
     if fixture["status"] in OPEN and first is not None:
         if first["standing"] == "pending":
             fixture["status"] = "irregular" if fixture["irregular"] else "interrupted"
@@ -427,7 +437,9 @@ def ruled_under(fixture: dict) -> str:
 
 def _score(points) -> tuple[int, int]:
     """"8:0" (the team points an awarded match gives home and away)."""
-    home, sep, away = str(points or "").replace(" ", "").partition(":")
+    if not points:
+        raise LeagueError("the awarded score is missing: it is written HOME:AWAY, e.g. 8:0")
+    home, sep, away = str(points).replace(" ", "").partition(":")
     if not sep or not home.isdigit() or not away.isdigit() or max(len(home), len(away)) > 4:
         raise LeagueError(f"the awarded score is written HOME:AWAY, e.g. 8:0, got {str(points)[:20]!r}")
     return int(home), int(away)

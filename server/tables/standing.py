@@ -3,13 +3,15 @@
 ``judged`` adds to a match record the fixture it is the result of (``fixture``, ``part``,
 ``assigned_by``), the organiser's ruling (A.6.5), its ``standing`` and what the organiser must look
 at (``unrostered``: names not on the roster of the team they played for, A.3.4; ``irregular``: a
-player who played twice, A.3.6, or a captain not of his team, A.6.1, server/tables/irregular.py):
+player who played twice, A.3.6, or a captain not of his team, A.6.1, server/league/irregular.py;
+the first, and a captain who played for the other team, hold the match):
 
     counted      it counts in the table, the rankings, the players' statistics and the exports
     unassigned   two teams of the competition, off the schedule: it counts nowhere until the
                  organiser assigns it to a fixture (a friendly never moves the table)
-    pending      interrupted (A.6.5), or irregular (A.3.6, A.6.1): it counts nowhere until the
-                 organiser rules on it (an irregular match is awarded, server.storage.fixtures)
+    pending      interrupted (A.6.5), or irregular by its own record (A.3.6, A.6.1): it counts
+                 nowhere until the organiser rules on it (an irregular match is awarded,
+                 server.storage.fixtures)
     annulled     a team of it is expelled (A.3.7): it counts nowhere
     friendly     a team of it is not of the competition ("Jiné utkání"): it never moves the table
 
@@ -21,7 +23,7 @@ forfeit has a zápis and figures like a device's.
 import json
 
 from server.league import names
-from server.tables.irregular import irregularities
+from server.league.irregular import holding, irregularities
 from server.tables.sums import season_of
 
 STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
@@ -48,7 +50,7 @@ def judged(store, record: dict, rules: dict | None, game) -> dict:
     if any(t is not None and t["expelled"] for t in mine):
         record["standing"] = "annulled"
     elif fixture is not None:
-        held = record.get("interrupted") or record["irregular"]
+        held = record.get("interrupted") or holding(record["irregular"])
         if held and assignment["part"] == 1 and ruling is None:
             record["standing"] = "pending"
         elif ruling is not None and ruling["kind"] == "award" and assignment["part"] == 1:

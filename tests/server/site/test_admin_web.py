@@ -424,7 +424,7 @@ def test_A_3_6_the_organiser_awards_an_irregular_match_on_its_page(logged_in, st
     status, page, _ = logged_in.post("/admin/rule", ruling | {"kind": "replay", "date": "2026-10-20"})
     assert status == 400 and "porušilo A.3.6 nebo A.6.1" in page and store.fixtures.get(fixture["id"])["ruling"] is None
     page = logged_in.change("/admin/rule", ruling | {"kind": "award", "points": "0:8"})
-    assert "Hotovo: utkání Lvi – Orli: kontumováno 0 : 8 (A.3.6, A.6.1)." in page
+    assert "Hotovo: utkání Lvi – Orli: přiznán výsledek 0 : 8 (A.3.6, A.6.1)." in page
     assert "jen jednu (A.3.6)</li>" in logged_in.get(f"/admin?season={SEASON}")[1]      # ruled: no longer waiting
     assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 0, "Orli": 8}

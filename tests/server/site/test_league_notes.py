@@ -71,19 +71,23 @@ def test_A_3_4_the_flagged_names_are_escaped_on_the_zapis(league, items, sign):
 
 
 def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, items, sign):
-    """The zápis of a match held for the organiser (server/tables/irregular.py) says so in its facts
+    """The zápis of a match held for the organiser (server/league/irregular.py) says so in its facts
     and names each breach in a note, the names escaped like every text."""
     set_up_league(league)
     league.fixtures.generate(SEASON, "carom")
     record = exports.match_record(league, play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli")))
     evil = '<script>alert("x")</script>'
     held = dict(record, standing="pending", irregular=[{"rule": "A.3.6", "side": "home", "name": evil, "partie": [1, 3]},
-                                                       {"rule": "A.6.1", "side": "away", "name": "Novák"}])
+                                                       {"rule": "A.6.1", "side": "away", "name": "Novák",
+                                                        "played_for": "home"},
+                                                       {"rule": "A.6.1", "side": "home", "name": "Pan Nikdo",
+                                                        "played_for": None}])
     page = pages.match(held)
     assert evil not in page
     assert (f"Nesrovnalost: {escape(evil)} (Lvi) hrál partie 1, 3; podle losu hraje každý hráč jen jednu "
             "(A.3.6).") in page
-    assert "Nesrovnalost: kapitán Novák (Orli) není členem svého družstva v tomto utkání (A.6.1)." in page
+    assert "Nesrovnalost: kapitán Novák (Orli) hrál v tomto utkání za družstvo Lvi (A.6.1)." in page
+    assert "Nesrovnalost: kapitán Pan Nikdo (Lvi) není na soupisce svého družstva a nehrál za ně (A.6.1)." in page
     assert "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu (A.3.6, A.6.1)" in page
     assert "Nesrovnalost" not in pages.match(record) and "nesrovnalost" not in pages.match(record)
 

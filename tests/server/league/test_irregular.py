@@ -1,6 +1,6 @@
 """A league match that breaks who plays (A.3.6, RULES 1.6 Decision: each player once) or who answers
 for a team (A.6.1: a captain is a member of his team in the match) is stored, flagged and held out
-of the table until the organiser awards it (server/tables/irregular.py, standing.py). On SQLite
+of the table until the organiser awards it (server/league/irregular.py, standing.py). On SQLite
 and PostgreSQL."""
 import pytest
 from league_admin_helpers import SEASON, device_receiver, fixture_between, free_working_day, lineup_items
@@ -66,8 +66,8 @@ def test_A_3_6_a_player_who_plays_twice_holds_the_match_until_the_organiser_awar
 def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches():
     """RULES 2.9: in an 8-ball team match a player may play several individual matches; its
     captains are held to A.6.1 all the same (B, who played for the away team, signs for home)."""
+    from server.league.irregular import irregularities
     from server.tables import games
-    from server.tables.irregular import irregularities
 
     game = games.table_game("8ball")
     record = {"game": "8ball", "individual": [{"home": {"name": "A"}, "away": {"name": "B"}, "number": n}
@@ -75,20 +75,40 @@ def test_A_3_6_only_where_players_play_once_8ball_players_play_several_matches()
               "captains": {"home": "A", "away": "B"}, "signatures": [{"side": "home", "captain": "B"}]}
     assert not game.plays_once(record) and games.table_game("carom").plays_once({})
     assert irregularities(record, game.lineup(record), {"home": [], "away": []}, plays_once=False) == [
-        {"rule": "A.6.1", "side": "home", "name": "B"}]
+        {"rule": "A.6.1", "side": "home", "name": "B", "played_for": "away"}]
 
 
-def test_A_6_1_a_captain_who_is_not_of_his_team_holds_the_match(league):
-    """Nobody of Lvi's roster captains Lvi; Novák, who played for Lvi, signs for Orli."""
+def test_A_6_1_a_captain_who_played_for_the_other_team_holds_the_match(league):
+    """Novák, who played for Lvi, signs for Orli: the match's own record shows it, so the match is
+    held. Nobody of Lvi's roster captains Lvi: flagged too."""
     fixture = fixture_between(league, "Lvi", "Orli")
     answers = {"captains": {"home": "Pan Nikdo", "away": "Novák"},
                "signatures": [{"side": "home", "captain": "Pan Nikdo", "at": "2026-10-06T21:00:00+02:00"},
                               {"side": "away", "captain": "Novák", "at": "2026-10-06T21:01:00+02:00"}]}
     _send(league, lineup_items("m-cap", fixture, LVI, ORLI, **answers))
     record = exports.match_record(league, "m-cap")
-    assert record["irregular"] == [{"rule": "A.6.1", "side": "home", "name": "Pan Nikdo"},
-                                   {"rule": "A.6.1", "side": "away", "name": "Novák"}]
+    assert record["irregular"] == [{"rule": "A.6.1", "side": "home", "name": "Pan Nikdo", "played_for": None},
+                                   {"rule": "A.6.1", "side": "away", "name": "Novák", "played_for": "home"}]
     assert record["standing"] == "pending" and _counted(league) == {}
+    assert league.fixtures.get(fixture["id"])["irregular"] == record["irregular"][1:]     # what holds it
+
+
+def test_A_6_1_a_captain_off_the_roster_is_flagged_and_a_roster_edit_never_moves_the_table(league):
+    """A captain on neither list only because of the roster is flagged, like a name off the roster
+    (A.3.4), and the match counts: rosters change during the season, the match's record does not.
+    Removing a rostered captain who did not play later flags him, and the table stays."""
+    league.league.add_player(SEASON, "carom", "Lvi", "Zeman")
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-roster", fixture, LVI, ORLI, captains={"home": "Zeman", "away": "Pan Nikdo"}))
+    record = exports.match_record(league, "m-roster")
+    assert record["irregular"] == [{"rule": "A.6.1", "side": "away", "name": "Pan Nikdo", "played_for": None}]
+    counted = _counted(league)
+    assert record["standing"] == "counted" and set(counted) == {"Lvi", "Orli"}
+    assert league.fixtures.get(fixture["id"])["status"] == "played"
+    league.league.remove_player(SEASON, "carom", "Lvi", "Zeman")
+    league.league.set_rules(SEASON, "carom", {"entry_fee": 500})         # every match computed again
+    assert [e["name"] for e in exports.match_record(league, "m-roster")["irregular"]] == ["Zeman", "Pan Nikdo"]
+    assert exports.match_record(league, "m-roster")["standing"] == "counted" and _counted(league) == counted
 
 
 def test_A_6_1_a_member_of_the_team_is_its_roster_or_who_played_for_it(league):
@@ -117,10 +137,37 @@ def test_A_6_1_the_organiser_awards_a_match_a_stranger_captained_from_the_comman
     from cli.main import main
 
     fixture = fixture_between(league, "Lvi", "Orli")
-    _send(league, lineup_items("m-cap", fixture, LVI, ORLI, captains={"home": "Novák", "away": "Pan Nikdo"}))
+    _send(league, lineup_items("m-cap", fixture, LVI, ORLI, captains={"home": "Novák", "away": "Dvořák"}))
     rule = ["server", "rule", fixture["id"], "--reason", "kapitán hostů nebyl členem družstva", "--db", store_place]
     assert main([*rule[:3], "replay", "--to", "2026-10-20", *rule[3:]]) == 2
     assert "broke A.3.6 or A.6.1: the organiser awards it" in capsys.readouterr().err
     assert main([*rule[:3], "award", "--points", "4:4", *rule[3:]]) == 0
     assert "awarded 4:4 (A.3.6, A.6.1)" in capsys.readouterr().out
     assert _counted(league) == {"Lvi": 4, "Orli": 4}
+
+
+def test_an_award_gives_no_more_than_a_match_can_and_the_zapis_says_it_was_awarded(league):
+    """A.6.5, A.3.6: the ruling is final, so a typo's 80:0 (or 9:0: a carom match gives 8 in all,
+    A.5.3) is refused, and so is a missing score; the award's zápis says who decided and why, and
+    what was played."""
+    from server.site import pages
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-twice", fixture, ["Novák", "Dvořák", "Novák", "Černý"], ORLI))
+    for points in ("80:0", "9:0", "5:4"):
+        with pytest.raises(LeagueError, match=f"an award of {points} is more than a match of carom 2026/27 gives: "
+                                              "at most 8 to a team, 8 in all"):
+            league.fixtures.rule(fixture["id"], "award", points=points, reason="překlep")
+    with pytest.raises(LeagueError, match="the awarded score is missing"):
+        league.fixtures.rule(fixture["id"], "award", points=None, reason="bez bodů")
+    league.fixtures.rule(fixture["id"], "award", points="3:5", reason="Novák hrál dvakrát")
+    with pytest.raises(LeagueError, match=r"ruling is final \(A.3.6, A.6.1\)"):
+        league.fixtures.rule(fixture["id"], "award", points="0:8", reason="znovu")
+    _counted(league)
+    record = exports.match_record(league, "m-twice")
+    declared = record["declared_points"]
+    page = pages.match(record)
+    assert "výsledek přiznal řídící orgán (A.3.6, A.6.1)" in page
+    assert (f"Výsledek 3 : 5 přiznal řídící orgán (A.3.6, A.6.1) (odehráno {declared['home']} : "
+            f"{declared['away']}); důvod: Novák hrál dvakrát.") in page
+    assert "Zařízení uvedlo" not in page

@@ -1,6 +1,6 @@
 """What a league match's own record breaks of the league's rules on who plays and who answers for
 a team: the counter's lot and attendance make both impossible at the table, so a match that breaks
-them is a mis-set or hand-made record, held for the organiser (server/tables/standing.py):
+them is a mis-set or hand-made record (server/tables/standing.py):
 
     A.3.6   a player who played more than one partie for his team in the match, in a game whose
             players play once (carom, RULES 1.6 Decision: the lot picks 4 players of each team,
@@ -8,7 +8,12 @@ them is a mis-set or hand-made record, held for the organiser (server/tables/sta
     A.6.1   a captain (chosen, confirming an interruption, signing or objecting) who is not a member
             of his team in the match: neither on its roster nor among those who played for it
 
-Each is ``{"rule", "side", "name"}``, with ``partie`` (their numbers) for A.3.6.
+Each is ``{"rule", "side", "name"}``, with ``partie`` (their numbers) for A.3.6 and ``played_for``
+(the other side, or None) for A.6.1. What the match's own record shows — a player twice, a captain
+who played for the other team — holds the match until the organiser's ruling (``holding``). A
+captain found on neither list only because of the roster is flagged, as a name off the roster is
+(A.3.4): rosters change during the season, a match's record does not, and its standing must not
+follow a later roster edit.
 """
 from server.league import names
 
@@ -37,12 +42,22 @@ def _played_twice(lineup: list[dict]) -> list[dict]:
     return found
 
 
+def holding(entries: list[dict]) -> list[dict]:
+    """The breaches the match's own record shows, which hold it for the organiser's ruling."""
+    return [e for e in entries if e["rule"] == "A.3.6" or e.get("played_for") is not None]
+
+
 def _captains_astray(record: dict, lineup: list[dict], rosters: dict[str, list[str]]) -> list[dict]:
     found: list[dict] = []
-    for side in SIDES:
-        members = list(rosters[side]) + [p[side]["name"] for p in lineup if p[side]["name"]]
-        astray = [c for c in _captains(record, side) if names.find(c, members) is None]
-        found += [{"rule": "A.6.1", "side": side, "name": c} for c in dict.fromkeys(astray)]
+    for side, other in zip(SIDES, reversed(SIDES)):
+        played = {other: [p[other]["name"] for p in lineup if p[other]["name"]],
+                  side: [p[side]["name"] for p in lineup if p[side]["name"]]}
+        for captain in dict.fromkeys(_captains(record, side)):
+            if names.find(captain, played[side]) is not None:
+                continue
+            elsewhere = names.find(captain, played[other]) is not None
+            if elsewhere or names.find(captain, rosters[side]) is None:
+                found.append({"rule": "A.6.1", "side": side, "name": captain, "played_for": other if elsewhere else None})
     return found
 
 
