@@ -26,6 +26,7 @@ class Frame:
     updated: str | None = None          # "út 13. 10. 2026 21:14" (Prague)
     updated_iso: str = ""
     navigation: bool = True
+    admin: bool = False                 # the organiser's pages: no "last change", a way back to the site
     extra: dict = field(default_factory=dict)
 
 
@@ -90,5 +91,5 @@ ADMIN_NAV = (("admin", "Přehled", "/admin"), ("audit", "Záznam změn", "/admin
 
 def admin_frame(here: str = "admin", *, league: str = "Správa ligy") -> Frame:
     """The frame of the admin's pages: its own navigation, no seasons to switch."""
-    return Frame(league=league, nav=tuple({"label": label, "href": href, "current": key == here}
+    return Frame(league=league, admin=True, nav=tuple({"label": label, "href": href, "current": key == here}
                                           for key, label, href in ADMIN_NAV))

@@ -54,6 +54,19 @@ def test_with_no_admin_token_the_web_admin_is_off(receiver, serving):
     assert status == 401 and "Správa ligy na webu je vypnutá" in page
 
 
+def test_the_admin_footer_leads_back_to_the_site_and_claims_no_played_matches(logged_in, store, items, sign):
+    """The admin's pages have no "last change" of the site (it said "Zatím žádné odehrané utkání"
+    with matches stored) and no link to themselves twice."""
+    from league_admin_helpers import device_receiver
+
+    for body in items("m-1"):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    for path in ("/admin", "/admin/audit"):
+        footer = logged_in.get(path)[1].split("<footer", 1)[1]
+        assert '<a href="/">Stránky ligy</a> · <a href="/rules.html">Pravidla</a>' in footer
+        assert "Zatím žádné" not in footer and "Správa ligy" not in footer
+
+
 def test_the_session_cookie_is_http_only_same_site_strict(logged_in):
     cookie = logged_in.set_cookie.lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and "path=/admin" in cookie
