@@ -67,6 +67,8 @@ def _state(record: dict) -> str:
         return HELD
     if record.get("awarded"):
         return f"výsledek přiznal řídící orgán ({_ruled_under(record)})"
+    if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
+        return f"kontumováno: družstvo {record[record['forfeit']] or record['forfeit']} nenastoupilo (A.3.7)"
     return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
             "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
 

@@ -22,7 +22,7 @@ forfeit has a zápis and figures like a device's.
 """
 import json
 
-from server.league import names
+from server.league import competition_rules, names
 from server.league.irregular import holding, irregularities
 from server.tables.sums import season_of
 
@@ -63,6 +63,13 @@ def judged(store, record: dict, rules: dict | None, game) -> dict:
     return record
 
 
+def _forfeit_score(store, fixture: dict, absent: str) -> dict:
+    """The team points of the organiser's no-show (A.3.7): the competition's forfeit score to the
+    team that came, as the record computes it (so its zápis declares what it shows)."""
+    points = competition_rules.forfeit_points(store.league.rules(fixture["season"], fixture["competition"]))
+    return {side: 0 if side == absent else points for side in ("home", "away")}
+
+
 def stand_in(store, match_id: str) -> list[dict]:
     """The organiser's no-show (A.3.7) of a fixture still without a device's record of it, as the
     rows of a match item under the fixture's id (none for any other id)."""
@@ -75,7 +82,7 @@ def stand_in(store, match_id: str) -> list[dict]:
     absent = "home" if fixture["home"] == fixture["no_show"]["team"] else "away"
     summary = {"id": match_id, "game": fixture["competition"], "date": fixture["date"], "venue": fixture["venue"],
                "home": fixture["home"], "away": fixture["away"], "fixture": match_id, "forfeit": absent,
-               "points": {"home": 0, "away": 0}, "partie": [], "recorded_by": "organiser"}
+               "points": _forfeit_score(store, fixture, absent), "partie": [], "recorded_by": "organiser"}
     body = json.dumps({"id": match_id, "kind": "match", "record": "", "summary": summary}, ensure_ascii=False)
     return [{"id": match_id, "kind": "match", "game": fixture["competition"], "match_id": match_id,
              "device": "organiser", "via": "organiser", "received": assignment["at"], "body": body.encode("utf-8")}]

@@ -92,6 +92,18 @@ def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, ite
     assert "Nesrovnalost" not in pages.match(record) and "nesrovnalost" not in pages.match(record)
 
 
+def test_A_3_7_the_organisers_no_show_zapis_says_who_did_not_come_and_no_device_result(league):
+    """The organiser's no-show has a zápis of its own (standing.stand_in): it says the team did not
+    turn up and the forfeit score, not that "the device declared 0 : 0" (no device did)."""
+    set_up_league(league)
+    league.fixtures.generate(SEASON, "carom")
+    fixture = fixture_between(league, "Lvi", "Orli")
+    league.fixtures.no_show(fixture["id"], "Orli")
+    page = shown(pages.match(exports.match_record(league, fixture["id"])))
+    assert "Výsledek 8 : 0" in page and "Stav kontumováno: družstvo Orli nenastoupilo (A.3.7)" in page
+    assert "Zařízení uvedlo" not in page
+
+
 def test_A_3_3_the_schedule_shows_the_organisers_override_of_a_refused_date(league, site):
     """A.3.3: a move to a day on which a team already plays is refused unless the organiser gives a
     reason; the public schedule then shows that reason and what it overrode, in Czech, at that
