@@ -29,12 +29,17 @@ def link(text, href: str) -> dict:
 
 def in_match(record: dict):
     """(team cell, player cell) makers for a match record's names: links to their pages in the
-    competition and season of the match; a missing name stays a dash."""
+    competition and season of the match; a missing name stays a dash. A player is linked only from
+    a match that counts: a player page holds counted partie, and a player of a match held, off the
+    schedule or annulled may have none (a 404)."""
     game, season = record["game"], season_of(record["date"])
+    counted = record.get("standing", "counted") == "counted"
 
     def team(name):
         return link(name, team_href(name, game, season)) if name else "–"
 
     def player(name):
-        return link(name, player_href(name, game, season)) if name else "–"
+        if not name:
+            return "–"
+        return link(name, player_href(name, game, season)) if counted else name
     return team, player

@@ -92,6 +92,26 @@ def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, ite
     assert "Nesrovnalost" not in pages.match(record) and "nesrovnalost" not in pages.match(record)
 
 
+def test_every_player_link_of_a_zapis_leads_to_a_page_held_matches_link_none(league, site, sign):
+    """A player page holds counted partie: the zápis of a counted match links its players, each to
+    a page that is there; that of a match held for the organiser (A.3.6) links none of them."""
+    from league_admin_helpers import device_receiver, lineup_items
+
+    set_up_league(league)
+    league.fixtures.generate(SEASON, "carom")
+    lvi, orli = (list(TEAMS[team][2]) for team in ("Lvi", "Orli"))
+    for match_id, (home, away), home_names in (("m-ok", ("Lvi", "Orli"), lvi),
+                                               ("m-twice", ("Orli", "Lvi"), orli[:2] * 2)):
+        for body in lineup_items(match_id, fixture_between(league, home, away), home_names,
+                                 lvi if home == "Orli" else orli):
+            assert device_receiver(league).handle(sign("u-lva-1" if home == "Lvi" else "u-koule-1").sign(body),
+                                                  via="test")[0] == 200
+    counted, held = (site.get(f"/matches/{m}.html")[1] for m in ("m-ok", "m-twice"))
+    links = re.findall(r'href="(/players/[^"]+)"', counted)
+    assert len(links) == 8 and all(site.get(html.unescape(href))[0] == 200 for href in links)
+    assert "nesrovnalost v zápisu" in held and "/players/" not in held
+
+
 def test_A_3_7_the_organisers_no_show_zapis_says_who_did_not_come_and_no_device_result(league):
     """The organiser's no-show has a zápis of its own (standing.stand_in): it says the team did not
     turn up and the forfeit score, not that "the device declared 0 : 0" (no device did)."""
