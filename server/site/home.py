@@ -25,6 +25,16 @@ def _competitions(store, season: str | None) -> list[str]:
     return [g for g in GAME_NAMES if g in played | entered] or list(GAME_NAMES)
 
 
+def _standing(m: dict) -> str:
+    """A result's word when the table does not count it (server/tables/standing.py), or when it
+    is not closed."""
+    if m["standing"] == "pending":
+        return "čeká na rozhodnutí řídícího orgánu"
+    if m["standing"] not in (None, "counted"):
+        return pages.STANDINGS.get(m["standing"], "nezapočteno")
+    return "" if m["closed"] else "neuzavřeno"
+
+
 def build(store, today) -> str:
     season = _season_of_today(store, today)
     games = _competitions(store, season)
@@ -46,8 +56,8 @@ def build(store, today) -> str:
     results = [pages.fixture_card({"date": m["date"], "home": m["home"], "away": m["away"], "venue": m["venue"],
                                    "points_home": m["points"]["home"], "points_away": m["points"]["away"],
                                    "match": None if m["match"] in forfeited else m["match"], "competition": m["game"],
-                                   "status_text": "kontumováno" if m["match"] in forfeited else
-                                   ("" if m["closed"] else "neuzavřeno")}, game=m["game"] if tag else None)
+                                   "status_text": "kontumováno" if m["match"] in forfeited else _standing(m)},
+                                  game=m["game"] if tag else None)
                for m in played[:RESULTS]]
     frame = chrome.frame(store, here="home", game=games[0], season=season)
     tables = [link(f"Tabulka {GAME_NAMES[g]}", table_href(g, season)) for g in games]

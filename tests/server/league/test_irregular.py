@@ -171,3 +171,18 @@ def test_an_award_gives_no_more_than_a_match_can_and_the_zapis_says_it_was_award
     assert (f"Výsledek 3 : 5 přiznal řídící orgán (A.3.6, A.6.1) (odehráno {declared['home']} : "
             f"{declared['away']}); důvod: Novák hrál dvakrát.") in page
     assert "Zařízení uvedlo" not in page
+
+
+def test_the_home_pages_results_say_which_the_table_does_not_count(league):
+    """The latest results on the home page: a held match (A.3.6) and one off the schedule are
+    marked, not shown as plain results the table does not have."""
+    import datetime as dt
+
+    from server.site import home
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-twice", fixture, ["Novák", "Dvořák", "Novák", "Černý"], ORLI))
+    _send(league, lineup_items("m-off", dict(fixture, id=None, date="2026-09-30"), LVI, ORLI))
+    page = home.build(league, dt.date(2027, 5, 1))
+    results = page[page.index("Poslední výsledky"):]
+    assert "čeká na rozhodnutí řídícího orgánu" in results and "mimo rozpis, nezapočteno do tabulky" in results
