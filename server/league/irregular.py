@@ -42,6 +42,11 @@ def _played_twice(lineup: list[dict]) -> list[dict]:
     return found
 
 
+def clauses(entries: list[dict]) -> str:
+    """The clauses the breaches break, "A.3.6, A.6.1"."""
+    return ", ".join(sorted({e["rule"] for e in entries}))
+
+
 def holding(entries: list[dict]) -> list[dict]:
     """The breaches the match's own record shows, which hold it for the organiser's ruling."""
     return [e for e in entries if e["rule"] == "A.3.6" or e.get("played_for") is not None]

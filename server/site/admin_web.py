@@ -43,7 +43,7 @@ from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, 
 from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
-from server.site.schedule_web import STATUSES, override_text
+from server.site.schedule_web import override_text, status_word
 from server.storage.fixtures import ruled_under
 from server.tables import figures
 
@@ -227,7 +227,7 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
 def _status(fixture: dict) -> str:
     """What became of a fixture, as the admin lists it: its status, for whom a forfeit counts, the
     organiser's override of a refused date (A.3.3)."""
-    text = STATUSES.get(fixture["status"], fixture["status"])
+    text = status_word(fixture)
     if fixture.get("forfeited_to"):
         text += f" ve prospěch družstva {fixture['forfeited_to']}"
     if fixture.get("override"):

@@ -4,7 +4,7 @@ its kept copy is kept per day (server/site/routes.py)."""
 from server.site import chrome, czech, pages
 from server.site.chrome import GAME_NAMES, table_href
 from server.site.links import link
-from server.site.schedule_web import STATUSES
+from server.site.schedule_web import shown_status
 from server.tables import sums
 
 UPCOMING = 6         # the next fixtures shown
@@ -44,8 +44,7 @@ def build(store, today) -> str:
     tag = len(games) > 1
 
     def card(f, game):
-        status = "" if f["status"] in ("scheduled", "played") else STATUSES.get(f["status"], f["status"])
-        return pages.fixture_card(dict(f, status_text=status), game=game if tag else None)
+        return pages.fixture_card(dict(f, status_text=shown_status(f)), game=game if tag else None)
 
     day = today.isoformat()
     tonight = [card(f, g) for g in games for f in fixtures[g] if f["date"] == day]

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from server.league.irregular import clauses, holding
 from server.site import assets, czech, links
 from server.site.cells import col, form, grid, number, pair, signed
 from server.site.chrome import GAME_NAMES, PRINTABLE, schedule_href
@@ -58,13 +59,13 @@ def match_title(record: dict) -> str:
 STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
              "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
              "pending": "přerušeno, čeká na rozhodnutí řídícího orgánu (A.6.5)"}
-HELD = "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu (A.3.6, A.6.1)"
+HELD = "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu"
 
 
 def _state(record: dict) -> str:
     standing = record.get("standing") or ""
     if standing == "pending" and not record.get("interrupted"):
-        return HELD
+        return f"{HELD} ({_ruled_under(record)})"
     if record.get("awarded"):
         return f"výsledek přiznal řídící orgán ({_ruled_under(record)})"
     if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
@@ -74,7 +75,8 @@ def _state(record: dict) -> str:
 
 
 def _ruled_under(record: dict) -> str:
-    return "A.6.5" if record.get("interrupted") else "A.3.6, A.6.1"
+    """The clauses a match is held or awarded under (server.storage.fixtures.ruled_under)."""
+    return "A.6.5" if record.get("interrupted") else clauses(holding(record.get("irregular") or []))
 
 
 def irregular_text(entry: dict, match: dict) -> str:

@@ -5,10 +5,28 @@ links to its page (from the season's start, before anything is played)."""
 from server.site import chrome, words
 from server.site.answers import JSONAnswer, html_page
 from server.site.pages import fixture_card, render
+from server.storage.fixtures import ruled_under
 
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno", "interrupted": "přerušeno",
-            "irregular": "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6, A.6.1)"}
+            "cancelled": "zrušeno", "interrupted": "přerušeno", "irregular": "nesrovnalost v zápisu, čeká na rozhodnutí"}
+
+
+def status_word(fixture: dict) -> str:
+    """A fixture's status in words: a match held names the clauses it broke (A.3.6, A.6.1); a
+    result the organiser awarded says so."""
+    text = STATUSES.get(fixture["status"], fixture["status"])
+    if fixture["status"] == "irregular":
+        return f"{text} ({ruled_under(fixture)})"
+    ruling = fixture.get("ruling")
+    if ruling is not None and ruling["kind"] == "award" and fixture["status"] == "played":
+        return f"výsledek přiznal řídící orgán ({ruled_under(fixture)})"
+    return text
+
+
+def shown_status(fixture: dict) -> str:
+    """``status_word`` where a card shows it: not for a fixture simply to be played or played."""
+    plain = fixture["status"] in ("scheduled", "played") and not (fixture.get("ruling") or {}).get("kind") == "award"
+    return "" if plain else status_word(fixture)
 
 
 def schedule(html: bool):
@@ -20,8 +38,8 @@ def status_text(fixture: dict) -> str:
     """What became of a fixture, when it is not simply to be played or played (a forfeit: for whom),
     and the organiser's override of the rules for its date (A.3.3)."""
     said = []
-    if fixture["status"] not in ("scheduled", "played"):
-        text = STATUSES.get(fixture["status"], fixture["status"])
+    text = shown_status(fixture)
+    if text:
         said.append(f"{text} ve prospěch {fixture['forfeited_to']}" if fixture.get("forfeited_to") else text)
     if fixture.get("override"):
         said.append(f"termín povolen výjimkou z pravidel (A.3.3): {override_text(fixture['override'])}")

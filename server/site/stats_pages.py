@@ -10,7 +10,7 @@ from server.site.chrome import GAME_NAMES, schedule_href, table_href
 from server.site.games import EXPLAINED, in_address, site_game, value
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
-from server.site.schedule_web import STATUSES
+from server.site.schedule_web import shown_status
 
 RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšší série",
             "best_partie_average": "Nejlepší průměr v partii", "team_points": "Body pro družstvo",
@@ -161,9 +161,7 @@ def team(data: dict, frame) -> str:
                  "links": [link("Kalendář utkání (iCalendar)", team_calendar_href(name, game, season)),
                            link("Tabulka", table_href(game, season)), link("Rozpis", schedule_href(game, season))]}]
     if league:
-        cards = [pages.fixture_card(dict(f, season=season, competition=game,
-                                         status_text=STATUSES.get(f["status"], f["status"])
-                                         if f["status"] not in ("scheduled", "played") else ""))
+        cards = [pages.fixture_card(dict(f, season=season, competition=game, status_text=shown_status(f)))
                  for f in league["fixtures"]]
         sections.append({"heading": "Rozpis a výsledky", "fixtures": cards})
     else:

@@ -168,11 +168,13 @@ class Figures(Repository):
         """The matches of a competition's season with something for the organiser to look at, by
         arrival: ``unrostered``, names not on the roster of the team they played for (A.3.4), and
         ``irregular``, a player who played twice or a captain not of his team (A.3.6, A.6.1); the
-        match's ``standing`` (server/tables/standing.py: pending until the organiser's ruling)."""
+        match's ``standing`` (server/tables/standing.py: pending until the organiser's ruling) and
+        ``fixture`` (its fixture's id, or its own id off the schedule)."""
         with self._read() as db:
-            rows = db.execute("SELECT match_id, date, home, away, standing, flags FROM match_figures WHERE game = ? "
-                              "AND season = ? AND flags IS NOT NULL ORDER BY seq", (game, season)).fetchall()
-        return [{"match": m, "date": d, "home": h, "away": a, "standing": s, **json.loads(f)} for m, d, h, a, s, f in rows]
+            rows = db.execute("SELECT match_id, date, home, away, standing, fixture, flags FROM match_figures "
+                              "WHERE game = ? AND season = ? AND flags IS NOT NULL ORDER BY seq", (game, season)).fetchall()
+        return [{"match": m, "date": d, "home": h, "away": a, "standing": s, "fixture": x, **json.loads(f)}
+                for m, d, h, a, s, x, f in rows]
 
     def matches(self, season: str | None = None) -> list[dict]:
         """The matches of one season in the order they first arrived: teams, date, venue, points,

@@ -428,7 +428,8 @@ def test_A_3_6_the_organiser_awards_an_irregular_match_on_its_page(logged_in, st
         assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     page = logged_in.get(f"/admin?season={SEASON}")[1]
     assert "Nesrovnalosti v zápisech (A.3.6, A.6.1)" in page and "Hráči mimo soupisky (A.3.4)" not in page
-    assert "Novák (Lvi) hrál partie 1, 3; podle losu hraje každý hráč jen jednu (A.3.6) (čeká na rozhodnutí)" in page
+    assert ("Novák (Lvi) hrál partie 1, 3; podle losu hraje každý hráč jen jednu (A.3.6) (čeká na rozhodnutí: "
+            f'<a href="/admin/fixture?id={quote(fixture["id"])}">rozhodnout</a>)') in page
     assert f'<a href="/admin/fixture?id={quote(fixture["id"])}">Rozhodnout o utkání s nesrovnalostí' in page
     status, page, _ = logged_in.get(f"/admin/fixture?id={quote(fixture['id'])}")
     assert status == 200 and "Utkání s nesrovnalostí v zápisu (A.3.6, A.6.1)" in page
@@ -437,7 +438,7 @@ def test_A_3_6_the_organiser_awards_an_irregular_match_on_its_page(logged_in, st
     status, page, _ = logged_in.post("/admin/rule", ruling | {"kind": "replay", "date": "2026-10-20"})
     assert status == 400 and "porušilo A.3.6 nebo A.6.1" in page and store.fixtures.get(fixture["id"])["ruling"] is None
     page = logged_in.change("/admin/rule", ruling | {"kind": "award", "points": "0:8"})
-    assert "Hotovo: utkání Lvi – Orli: přiznán výsledek 0 : 8 (A.3.6, A.6.1)." in page
+    assert "Hotovo: utkání Lvi – Orli: přiznán výsledek 0 : 8 (A.3.6)." in page
     assert "jen jednu (A.3.6)</li>" in logged_in.get(f"/admin?season={SEASON}")[1]      # ruled: no longer waiting
     assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 0, "Orli": 8}
