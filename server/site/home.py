@@ -29,7 +29,7 @@ def _standing(m: dict) -> str:
     """A result's word when the table does not count it (server/tables/standing.py), or when it
     is not closed."""
     if m["standing"] == "pending":
-        return "čeká na rozhodnutí řídícího orgánu"
+        return "čeká na rozhodnutí organizátora soutěže"
     if m["standing"] not in (None, "counted"):
         return pages.STANDINGS.get(m["standing"], "nezapočteno")
     return "" if m["closed"] else "neuzavřeno"

@@ -58,8 +58,8 @@ def match_title(record: dict) -> str:
 # where a match stands in its league (server/tables/standing.py), when it is not simply counted
 STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
              "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
-             "pending": "přerušeno, čeká na rozhodnutí řídícího orgánu (A.6.5)"}
-HELD = "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu"
+             "pending": "přerušeno, čeká na rozhodnutí organizátora soutěže (A.6.5)"}
+HELD = "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže"
 
 
 def _state(record: dict) -> str:
@@ -67,7 +67,7 @@ def _state(record: dict) -> str:
     if standing == "pending" and not record.get("interrupted"):
         return f"{HELD} ({_ruled_under(record)})"
     if record.get("awarded"):
-        return f"výsledek přiznal řídící orgán ({_ruled_under(record)})"
+        return f"výsledek přiznal organizátor soutěže ({_ruled_under(record)})"
     if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
         return f"kontumováno: družstvo {record[record['forfeit']] or record['forfeit']} nenastoupilo (A.3.7)"
     return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
@@ -135,16 +135,16 @@ def _notes(record: dict, unit: str) -> list[str]:
     if not record["closed"]:
         notes.append("Utkání dosud nebylo uzavřeno.")
     if record.get("interrupted"):
-        notes.append("Utkání bylo přerušeno (A.6.5): rozhodne pořadatel soutěže.")
+        notes.append("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže.")
     if record["missing_partie"]:
         notes.append(f"Chybí {unit}: " + ", ".join(str(n) for n in record["missing_partie"]))
     if record.get("unreadable"):
-        notes.append(f"Nečitelné záznamy: {len(record['unreadable'])} (pořadatel je musí zkontrolovat).")
+        notes.append(f"Nečitelné záznamy: {len(record['unreadable'])} (organizátor je musí zkontrolovat).")
     declared = record["declared_points"]
     if record.get("awarded"):
         ruling = record["ruling"]
         played = f" (odehráno {declared['home']} : {declared['away']})" if declared else ""
-        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal řídící orgán ({_ruled_under(record)})"
+        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal organizátor soutěže ({_ruled_under(record)})"
                      f"{played}; důvod: {ruling['reason']}.")
     elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")
@@ -266,7 +266,7 @@ def eightball_table(data: dict, frame=PRINTABLE) -> str:
                signed(r["sets_difference"]), pair(r["games_won"], r["games_lost"]), signed(r["games_difference"])]
             for r in data["rows"]]
     tied = [r["team"] for r in data["rows"] if r["tied"]]
-    notes = ["Rovnost ve všem (rozhodne pořadatel): " + ", ".join(tied)] if tied else []
+    notes = ["Rovnost ve všem (rozhodne organizátor): " + ", ".join(tied)] if tied else []
     lines = ["Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a prohry."]
     return _league_table(data, "8ball", head, rows, lines, notes, frame)
 
@@ -297,7 +297,7 @@ def league_table(data: dict, frame=PRINTABLE) -> str:
 
 def _unreadable(data: dict) -> list[str]:
     ids = data.get("unreadable") or []
-    return [f"Nečitelné záznamy (nezapočteny): {len(ids)}; pořadatel je zkontroluje."] if ids else []
+    return [f"Nečitelné záznamy (nezapočteny): {len(ids)}; organizátor je zkontroluje."] if ids else []
 
 
 def fixture_card(f: dict, *, game: str | None = None, with_links: bool = True) -> dict:

@@ -19,7 +19,7 @@ def status_word(fixture: dict) -> str:
         return f"{text} ({ruled_under(fixture)})"
     ruling = fixture.get("ruling")
     if ruling is not None and ruling["kind"] == "award" and fixture["status"] == "played":
-        return f"výsledek přiznal řídící orgán ({ruled_under(fixture)})"
+        return f"výsledek přiznal organizátor soutěže ({ruled_under(fixture)})"
     return text
 
 

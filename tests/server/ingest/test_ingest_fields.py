@@ -125,7 +125,7 @@ def test_every_page_survives_an_unreadable_stored_item(client, store, items, tmp
         assert status == 200, (path, data[:200])
     record = json.loads(client.get("/matches/KD-1.json")[1])
     assert record["unreadable"] == ["KD-1-p9"] and len(record["partie"]) == 4
-    assert "Nečitelné záznamy: 1 (pořadatel je musí zkontrolovat)" in client.get("/matches/KD-1.html")[1].decode()
+    assert "Nečitelné záznamy: 1 (organizátor je musí zkontrolovat)" in client.get("/matches/KD-1.html")[1].decode()
     assert json.loads(client.get("/table.json")[1])["unreadable"] == ["KD-1-p9"]
     assert main(["server", "--db", store.path, "table"]) == 0
     assert main(["server", "--db", store.path, "match", "KD-1", "--html"]) == 0

@@ -169,10 +169,10 @@ def test_an_award_gives_no_more_than_a_match_can_and_the_zapis_says_it_was_award
     record = exports.match_record(league, "m-twice")
     declared = record["declared_points"]
     page = pages.match(record)
-    assert "výsledek přiznal řídící orgán (A.3.6)" in page
+    assert "výsledek přiznal organizátor soutěže (A.3.6)" in page
     assert league.fixtures.get(fixture["id"])["status"] == "played"
-    assert status_text(league.fixtures.get(fixture["id"])) == "výsledek přiznal řídící orgán (A.3.6)"
-    assert (f"Výsledek 3 : 5 přiznal řídící orgán (A.3.6) (odehráno {declared['home']} : "
+    assert status_text(league.fixtures.get(fixture["id"])) == "výsledek přiznal organizátor soutěže (A.3.6)"
+    assert (f"Výsledek 3 : 5 přiznal organizátor soutěže (A.3.6) (odehráno {declared['home']} : "
             f"{declared['away']}); důvod: Novák hrál dvakrát.") in page
     assert "Zařízení uvedlo" not in page
 
@@ -189,4 +189,4 @@ def test_the_home_pages_results_say_which_the_table_does_not_count(league):
     _send(league, lineup_items("m-off", dict(fixture, id=None, date="2026-09-30"), LVI, ORLI))
     page = home.build(league, dt.date(2027, 5, 1))
     results = page[page.index("Poslední výsledky"):]
-    assert "čeká na rozhodnutí řídícího orgánu" in results and "mimo rozpis, nezapočteno do tabulky" in results
+    assert "čeká na rozhodnutí organizátora soutěže" in results and "mimo rozpis, nezapočteno do tabulky" in results

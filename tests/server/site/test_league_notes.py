@@ -88,7 +88,7 @@ def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, ite
             "(A.3.6).") in page
     assert "Nesrovnalost: kapitán Novák (Orli) hrál v tomto utkání za družstvo Lvi (A.6.1)." in page
     assert "Nesrovnalost: kapitán Pan Nikdo (Lvi) není na soupisce svého družstva a nehrál za ně (A.6.1)." in page
-    assert "nesrovnalost v zápisu, čeká na rozhodnutí řídícího orgánu (A.3.6, A.6.1)" in page
+    assert "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže (A.3.6, A.6.1)" in page
     assert "Nesrovnalost" not in pages.match(record) and "nesrovnalost" not in pages.match(record)
 
 

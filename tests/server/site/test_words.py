@@ -115,7 +115,7 @@ def _refusal(call, *args) -> str:
      "„na  růžku“ už tu je jako „Na Růžku“ (herna; jména se porovnávají bez ohledu na velikost písmen a mezery); "
      "zapište „Na Růžku“."),
     ("fixture KD-1 was ruled on already (award, 2026-10-07); the organiser's ruling is final (A.6.5)",
-     "O utkání KD-1 už bylo rozhodnuto (kontumace, st 7. 10. 2026); rozhodnutí řídícího orgánu je konečné (A.6.5)."),
+     "O utkání KD-1 už bylo rozhodnuto (kontumace, st 7. 10. 2026); rozhodnutí organizátora soutěže je konečné (A.6.5)."),
     ("Hasiči has 1 player on its roster; a team has at least 4 (A.3.1)",
      "Družstvo Hasiči má na soupisce hráčů: 1; družstvo jich má mít nejméně 4 (A.3.1)."),
     ("round 3, Lvi – Orli: Hostinec U Lva is open on Tuesday or Thursday only; given Wednesday 14 October 2026",

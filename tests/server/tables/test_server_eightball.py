@@ -116,7 +116,7 @@ def test_table_then_games_difference(league):
     assert [(r["team"], r["points"], r["sets_difference"], r["games_difference"]) for r in rows] == [
         ("D", 1, 0, 1), ("A", 1, 0, 0), ("B", 1, 0, 0), ("C", 1, 0, -1)]
     assert [r["tied"] for r in rows] == [False, True, True, False]
-    assert "Rovnost ve všem (rozhodne pořadatel): A, B" in pages.eightball_table(eightball.league_table(league.store))
+    assert "Rovnost ve všem (rozhodne organizátor): A, B" in pages.eightball_table(eightball.league_table(league.store))
 
 
 def test_pages_show_the_8ball_record_and_table(league):
