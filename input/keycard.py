@@ -27,6 +27,8 @@ TITLES = {
            "foot": "Podržet = stisk delší než {s:g} s. Vzdání, uzavření skončené partie (zápasu): "
                    "podržet Enter → menu → číslo → 1 → podržet Enter (Ano). Uzavření vrátí - do dalšího úderu.",
            "foot_carom": " Enter mezi údery: Zápis partie – oprava náběhu, vložení zapomenutého náběhu.",
+           "foot_8ball": " Padly koule obou skupin: skupinu volí / → 1 / 2, nebo (i bez /, maticová) podržet Enter "
+                         "→ 1 Skupina: plné (1–7), 2 Skupina: půlené (9–15).",
            "marks_carom": "Na počítadle: 3/15 – náběh z limitu (v posledních 2 bliká); ◄13 – série hráče u stolu "
                           "(na 32x8 i pruh pod ní od jeho skóre); Z 18, -18 – zbývá 18 bodů; DOH – dohrávka; LPÍ – "
                           "koule lpí (jen 1 nebo 2); 2. partie, zápas 3:5 (32x8: P2 3:5) – partie utkání a body "
@@ -47,6 +49,8 @@ TITLES = {
            "foot": "Hold = press longer than {s:g} s. Forfeit, closing a finished partie (match): "
                    "hold Enter → menu → number → 1 → hold Enter (yes). - takes a closing back until the next stroke.",
            "foot_carom": " Enter between strokes: the partie record – correct an inning, insert a forgotten one.",
+           "foot_8ball": " Balls of both groups dropped: choose the group with / → 1 / 2, or (also without /, the "
+                         "matrix) hold Enter → 1 Group: solids (1–7), 2 Group: stripes (9–15).",
            "marks_carom": "On the counter: 3/15 – inning of the limit (blinks in the last 2); ◄13 – series of the "
                           "player at the table (on 32x8 also a bar under it from their score); L 18, -18 – 18 "
                           "points to go; EQ – equalising inning; FROZEN – frozen balls (1 or 2 only); partie 2, "

@@ -28,7 +28,6 @@ from input.overlays import (
     Outcome,
     Slot,
     ValuePrompt,
-    checked,
     first_error,
     note,
     yes_no,
@@ -172,7 +171,7 @@ class Referee(OnSlot):
             return Outcome(message=note(refusal(undo_error, self.language)).message, ui="undo", value=fired.key)
         simple = STACK_COMMANDS.get(action) or (self.keys.commands.get(action) if action is not None else None)
         if simple is not None:
-            return checked(board, simple, self.language)
+            return self._checked(board, simple)
         if action in ("confirm", "cancel", "up", "down"):
             return Outcome(ui=action, value=fired.key)
         if action == "keytest":
@@ -192,8 +191,37 @@ class Referee(OnSlot):
         if action in ("pot8", "pocket8", "choose"):
             return self._ask(action, board)
         if fired.digit is not None and self.keys.stray_digit:
+            if self._group_awaited(board):     # 1 / 2 answer the group only after "/" or in the menu
+                return note(self._choose_first())
             return note(say(self.keys.stray_digit, self.language))
         return self._unbound(fired)
+
+    def _checked(self, board, cmd: dict) -> Outcome:
+        """The command if the rule core accepts it now, else its refusal (``_refusal``)."""
+        error = first_error(board, [cmd])
+        return Outcome(commands=(dict(cmd),)) if error is None else note(self._refusal(error, board))
+
+    def _refusal(self, error, board) -> str:
+        """The refusal's text; "choose a group first" says how to choose on this keymap."""
+        if getattr(error, "code", None) == "must_choose":
+            return self._choose_first()
+        return refusal(error, self.language, board.header)
+
+    def _group_awaited(self, board) -> bool:
+        """RULES 2.3, 2.4: balls of both groups dropped, and the shooter must choose one now."""
+        return first_error(board, self._group_commands()) is None
+
+    @staticmethod
+    def _group_commands() -> list[dict]:
+        return [{"cmd": "choose", "group": group} for group in GROUPS.values()]
+
+    def _choose_first(self) -> str:
+        """Where a group is chosen: the key bound to "choose" ("/" on a numeric keypad), if any,
+        and the held menu's items 1 and 2, which every keypad reaches (a 4x4 matrix has no "/")."""
+        keys = self.keymap.keys_for("choose")
+        if keys:
+            return say("choose_first_key", self.language, key=key_label(keys[0]))
+        return say("choose_first_menu", self.language)
 
     def _to_go(self, board, fired: Fired) -> Outcome:
         """RULES 1.7 (6.8g): on request the exact points each player still needs, A:B as the score."""
@@ -214,7 +242,7 @@ class Referee(OnSlot):
             return Outcome(commands=(plain,))
         prompt = self._pocket_prompt(f"pocket_last_{ball}", lambda p: {**plain, "pocket": p})
         if first_error(board, prompt.commands()) is not None:
-            return note(refusal(error, self.language))
+            return note(self._refusal(error, board))
         return self._open(prompt)
 
     def _ask(self, action: str, board) -> Outcome:
@@ -223,7 +251,7 @@ class Referee(OnSlot):
         prompt = self._choose_prompt() if action == "choose" else self._eight_prompt(action)
         error = first_error(board, prompt.commands())
         if error is not None:
-            return note(refusal(error, self.language))
+            return note(self._refusal(error, board))
         return self._open(prompt)
 
     def _choose_prompt(self) -> ValuePrompt:
@@ -249,7 +277,7 @@ class Referee(OnSlot):
         numbered = [(n, i) for n, i in enumerate(items, start=1) if i is not None
                     and (i.command is None or first_error(board, [i.command]) is None)]
         if not numbered:
-            return checked(board, next(i for i in items if i is not None).command, self.language)
+            return self._checked(board, next(i for i in items if i is not None).command)
         if single is not None and len(numbered) == 1:
             return self._open(single(numbered[0][1], self.language))
         return self._open(Menu(say("menu_title", self.language), tuple(i for _, i in numbered),
@@ -279,10 +307,20 @@ class Referee(OnSlot):
         offered = first_error(board, prompt.commands()) is None
         return [MenuItem(say("pocket8", self.language), confirm=False, opens=lambda: prompt) if offered else None]
 
+    def _group_item(self, number: int, board) -> list:
+        """RULES 2.3, 2.4: while a group must be chosen, items 1 and 2 choose it, numbered as the
+        "/" prompt's answers (1 solids, 2 stripes), so a keypad without "/" (the 4x4 matrix) can
+        choose too. They stand where the 8's pocket and PAT are (neither applies then: no group is
+        fixed, and no shot is played until one is); [] when no group is awaited."""
+        if not self._group_awaited(board):
+            return []
+        group = GROUPS[number]
+        return [MenuItem(say(f"choose_{group}", self.language), {"cmd": "choose", "group": group}, confirm=False)]
+
     # the game items of the hold menu by their name in a game's ``keys.menu``
     GAME_ITEMS = {
-        "pocket8": _pocket8_item,
-        "stalemate": lambda self, board: [self._stalemate_item()],
+        "pocket8": lambda self, board: self._group_item(1, board) or self._pocket8_item(board),
+        "stalemate": lambda self, board: self._group_item(2, board) or [self._stalemate_item()],
         "game": lambda self, board: self._player_items("game", board),
     }
 

@@ -52,7 +52,10 @@ EIGHTBALL_STATES = {
     "break": (EIGHTBALL_PLAY, "1", "Nejdřív koule, pak kapsa"),
     "pocket prompt": (EIGHTBALL_PLAY + "70" + "8", "7", "1–6, Zpět = zrušit"),    # after the break (issue 12)
     "group prompt": (EIGHTBALL_PLAY + "790/", "3", "1 plné, 2 půlené"),
-    "must choose": (EIGHTBALL_PLAY + "790", "7", "Nejdřív zvolte skupinu"),
+    # RULES 2.4: how to choose, the choose prompt's digits included
+    "must choose": (EIGHTBALL_PLAY + "790", "7", "Nejdřív zvolte skupinu: / nebo podržte Enter, 1 plné, 2 půlené"),
+    "must choose, a digit": (EIGHTBALL_PLAY + "790", "1",
+                             "Nejdřív zvolte skupinu: / nebo podržte Enter, 1 plné, 2 půlené"),
     "nothing to undo": (EIGHTBALL_PLAY, "-", "Není co vrátit"),
 }
 
@@ -85,3 +88,16 @@ def test_key_test_shows_each_key_says_how_to_leave_and_leaves_on_a_long_enter(em
     back = player.key("enter", held=True)            # back where the test was started from
     assert back["screen"] == "menu" and back["items"][back["selected"]] == "2 Test kláves"
     assert player.service.night.match is None        # nothing was scored or set up
+
+
+def test_a_group_is_chosen_with_the_4x4_matrix_keys_alone(emulator):
+    """RULES 2.3, 2.4: balls of both groups on the break, the breaker chooses — on the 4x4 matrix
+    keypad too, which has no "/": the held D (its Enter) menu, 2 stripes; A takes it back."""
+    player = emulator(game="8ball", games_to_win=2, sets_to_win=2)
+    player.play(EIGHTBALL_PLAY + "790")
+    shown = player.play("hd")[-1]
+    assert shown["items"][:2] == ["1 Skupina: plné (1–7)", "2 Skupina: půlené (9–15)"]
+    current = player.play("2")[-1]["summary"]["current"]
+    assert not current["must_choose"] and set(current["groups"].values()) == {"solids", "stripes"}
+    breaker = current["breaker"]
+    assert current["groups"][breaker] == "stripes"

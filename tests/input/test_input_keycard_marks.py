@@ -41,3 +41,14 @@ def test_the_carom_card_names_the_partie_record_as_the_counter_titles_it():
 
     for language in ("cs", "en"):
         assert say("protocol", language).lower() in TITLES[language]["foot_carom"].lower(), language
+
+
+def test_the_8ball_card_says_where_a_group_is_chosen_as_the_menu_titles_it():
+    """RULES 2.3, 2.4: the breaker chooses a group; a 4x4 matrix has no "/", so the card names the
+    held menu's items, in the counter's words."""
+    from input.keycard import TITLES
+    from input.messages import say
+
+    for language in ("cs", "en"):
+        foot = TITLES[language]["foot_8ball"]
+        assert say("choose_solids", language) in foot and say("choose_stripes", language) in foot, language

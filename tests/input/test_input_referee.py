@@ -276,7 +276,7 @@ def test_choose_group_prompt_when_both_groups_drop():
     desk = eight().keys("7 9 0")
     assert desk.board.summary()["current"]["must_choose"]
     desk.keys("7")
-    assert desk.messages[-1] == "Nejdřív zvolte skupinu"
+    assert desk.messages[-1] == "Nejdřív zvolte skupinu: / nebo podržte Enter, 1 plné, 2 půlené"
     desk.keys("/")
     assert desk.screen["title"] == "Skupina?"
     desk.keys("3")                      # no such group: the answers are said, not "Kapsa jen 1–6"
@@ -289,6 +289,51 @@ def test_choose_group_prompt_when_both_groups_drop():
 def test_choose_prompt_also_takes_the_pot_keys():
     desk = eight().keys("7 9 0 / 7")
     assert desk.commands[-1] == {"cmd": "choose", "group": "solids"}
+
+
+def test_a_group_is_chosen_in_the_held_menu_on_a_4x4_matrix_keypad():
+    """RULES 2.3, 2.4: balls of both groups on the break — the breaker chooses, on a keypad without
+    "/" too: the held D (Enter) menu's items 1 and 2, numbered as the "/" prompt's answers."""
+    desk = eight().keys("7 9 0 hold:D")
+    assert desk.screen["items"] == ["1 Skupina: plné (1–7)", "2 Skupina: půlené (9–15)", "3 Hru vyhrál Novák",
+                                    "4 Hru vyhrál Dvořák", "5 Vzdává Novák", "6 Vzdává Dvořák", "8 Test kláves"]
+    desk.keys("2")
+    assert desk.commands[-1] == {"cmd": "choose", "group": "stripes"} and desk.screen is None
+    current = desk.board.summary()["current"]
+    assert not current["must_choose"] and current["groups"] == {"a": "solids", "b": "stripes"}
+    desk.keys("A")                                        # undone like a stroke, the choice is awaited again
+    assert desk.board.summary()["current"]["must_choose"]
+    desk.keys("hold:D 1")
+    assert desk.board.summary()["current"]["groups"] == {"a": "stripes", "b": "solids"}
+
+
+def test_the_held_menu_offers_the_groups_only_while_one_is_awaited():
+    """RULES 2.4: once the group is fixed, items 1 and 2 are the 8's pocket and PAT again."""
+    desk = eight()
+    break_and_take_solids(desk)
+    desk.keys("hold:enter")
+    assert not any("Skupina" in item for item in desk.screen["items"])
+    assert desk.screen["items"][0] == "2 PAT – opakovat hru"
+
+
+@pytest.mark.parametrize("language, keymap, said", [
+    ("cs", None, "Nejdřív zvolte skupinu: / nebo podržte Enter, 1 plné, 2 půlené"),
+    ("cs", {"/": "none"}, "Nejdřív zvolte skupinu: podržte Enter, 1 plné, 2 půlené"),
+    ("en", None, "Choose a group first: / or hold Enter, 1 solids, 2 stripes")],
+    ids=["cs", "cs-without-slash", "en"])
+def test_every_key_refused_while_a_group_is_awaited_says_how_to_choose(language, keymap, said):
+    """RULES 2.4: the shooter must choose before the next shot; each refused key of the matrix says
+    how (the key bound to "choose" if any, and the held menu), the digits 1 and 2 included — not
+    "Nejdřív koule, pak kapsa", which does not apply here."""
+    bindings = default_keymap("8ball").with_overrides(keymap, {}) if keymap else None
+    desk = eight(keymap=bindings, language=language).keys("7 9 0")
+    before = len(desk.commands)
+    for key in ("#", "*", "7", "9", "8", "1", "2", "3", "0"):
+        desk.keys(key)
+        assert desk.messages[-1] == said, key
+    desk.keys("hold:0")                                   # the illegal break: not now either
+    assert desk.messages[-1] == said
+    assert len(desk.commands) == before and desk.board.summary()["current"]["must_choose"]
 
 
 def test_choose_when_there_is_nothing_to_choose():
