@@ -236,7 +236,7 @@ class Night:
         if phase == "lotdraw" and action == "confirm":
             self.show_lot = False
             return None
-        if phase == "lotdraw" and action == "cancel" and self.current.abandonable:
+        if phase == "lotdraw" and action == "cancel" and self.abandonable():
             self.slot.overlay = self._abandon_question()
             return None
         opened = None
@@ -290,13 +290,23 @@ class Night:
 
     def _next_menu(self, _=None):
         return menus.next_partie_menu(self.t, self.match, take_back=self.state.previous is not None,
-                                      league=self.league)
+                                      league=self.league, abandonable=self.abandonable())
 
     def _partie_menu(self, _=None):
-        return menus.partie_menu(self.t, self.board, abandonable=self.current.abandonable)
+        return menus.partie_menu(self.t, self.board, abandonable=self.abandonable(), league=self.current.league)
 
     def _abandon_question(self, _=None):
-        return menus.yes_no(self.t, self.t("abandon_q"), "abandon")
+        match = self.current
+        return menus.yes_no(self.t, menus.abandon_text(self.t, match.game, match.league, "abandon_q"), "abandon")
+
+    def abandonable(self) -> bool:
+        """The match in play may be given up (rules.night.Match.abandonable): a league match until
+        its first partie is closed; a single partie only while nothing is entered in it, so giving
+        up never drops a partie played (its forfeit, sent, is the way then)."""
+        match = self.match
+        if match is None or not match.abandonable:
+            return False
+        return match.league or self.board is None or not self.board.history
 
     def _captain_menu(self, side: str):
         """The captain of ``side`` answers the zápis: the one chosen after attendance (A.6.1) is
@@ -414,6 +424,8 @@ class Night:
     def _abandon(self, _=None) -> None:
         """Give up a match set up wrongly: journalled, nothing sent; its files go to the archive
         once it is final (it can be taken back until then)."""
+        if not self.current.league and self.board is not None and self.board.history:
+            raise Said(self.t("not_abandonable"), code="no_effect")     # a single partie played is never dropped
         if self.partie is not None:
             self.partie.journal.close()
             self.partie = None
@@ -427,6 +439,7 @@ class Night:
         decision = self.state.decision
         if decision is None:
             raise Said(self.t("nothing_to_take_back"), code="no_effect")
+        said = self._reopened_text(decision)
         if self.partie is not None:             # the next partie was started, nothing entered yet
             self._take_back_start()
         self._record({"ev": "reopen"})
@@ -436,6 +449,14 @@ class Night:
         self._resume()
         if self.partie is not None:
             self.outgoing.release(self.partie.board.header["id"])    # it may change now
+        return said
+
+    def _reopened_text(self, decision: str) -> str:
+        """What the counter says of a decision taken back; a single partie given up is "Partie
+        obnovena" (8-ball: "Zápas obnoven"), not the team match's word."""
+        before = self.state.held()[-1][1]
+        if decision == "abandon":
+            return menus.abandon_text(self.t, before.game, before.league, REOPENED[decision])
         return self.t(REOPENED[decision])
 
     def _interrupt_menu(self, _):

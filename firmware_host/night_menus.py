@@ -169,19 +169,21 @@ def with_captain(setup: Setup, name: str) -> Setup:
     return replace(setup, captains={**setup.captains, setup.naming: name})
 
 
-def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None) -> Menu:
+def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None,
+                     abandonable: bool = False) -> Menu:
     """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball);
     ``take_back``: the partie before was just closed, and the undo key reopens it. A single
-    partie offers the players of ``league``'s rosters too (single_names_menu)."""
+    partie offers the players of ``league``'s rosters too (single_names_menu). ``abandonable``
+    (Night.abandonable): cancel gives up the match set up wrongly — a single partie too."""
     number = match.number
-    back = "abandon_q" if match.abandonable else None      # cancel: give up a match set up wrongly
+    back = "abandon_q" if abandonable else None      # cancel: give up a match set up wrongly
     undo = "reopen" if take_back else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
         title = t.game("starts", match.game, n=number)       # 8-ball: who breaks, in sets and games
         names = [item(t("names"), "single_names")] if roster(league) else []
         return menu(t, title, [item(p, "start", (p, players[1 - i], None)) for i, p in enumerate(players)] + names,
-                    undo=undo)
+                    back=back, undo=undo)
     interrupt = item(t("interrupt"), "interrupt_q")          # A.6.5: the match cannot go on
     if match.pairs is not None:                            # drawn by lot (carom, RULES 1.6)
         pair = match.pairs[number - 1]
@@ -250,11 +252,18 @@ def screen_hint(t: Texts, phase: str, board) -> str:
     return t("hint_" + phase)
 
 
-def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
+def abandon_text(t: Texts, game: str, league: bool, text_id: str) -> str:
+    """Giving up (``text_id``: "abandon", "abandon_q", "abandon_taken_back") a league match
+    ("utkání"), or a single partie (8-ball: "zápas") picked by mistake."""
+    return t(text_id) if league else t.game(text_id + "_single", game)
+
+
+def partie_menu(t: Texts, board, *, abandonable: bool = False, league: bool = True) -> Menu | None:
     """Enter during a partie: once it is over, the one question that closes it (the held menu's
     "Uzavřít partii" asks the same, issue 24); before that, correct its protocol (a game with one:
     carom), or — before anything is entered — start it again (the wrong player picked as the
-    starter); ``abandonable``: the match's first partie, so the whole match may still be given up."""
+    starter); ``abandonable``: the match's first partie, so the whole match may still be given up
+    (``league``: a team match; else a single partie, with nothing entered yet)."""
     if board.finished:          # an irreversible choice: it starts on "Ne", "Ano" by the long press
         return yes_no(t, partie_text(t, board, "close_partie"), "close_partie")
     items = []
@@ -263,7 +272,7 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False) -> Menu | None:
     elif game_for(board.header["game"]).protocol:
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
     if abandonable:
-        items.append(item(t("abandon"), "abandon_q"))
+        items.append(item(abandon_text(t, board.header["game"], league, "abandon"), "abandon_q"))
     return menu(t, t("protocol"), items) if items else None
 
 

@@ -98,9 +98,11 @@ class Match:
 
     @property
     def abandonable(self) -> bool:
-        """A league match set up wrongly (teams, attendance) can be given up until its first
-        partie is closed; after that the partie records' corrections are the way."""
-        return self.league and not self.closed and not self.forfeit and self.interrupted is None
+        """A match set up wrongly can be given up until its first partie is closed: a league
+        match (teams, attendance), after which the partie records' corrections are the way; a
+        single partie (picked by mistake) too, but only before its first stroke, which the night
+        checks (this fold does not see the partie's strokes): a partie played is never dropped."""
+        return not self.closed and not self.forfeit and self.interrupted is None
 
     @property
     def needs_lot(self) -> bool:

@@ -151,7 +151,7 @@ def key_help(config, service=None, model=None) -> str:
     match = night.match
     take_back = night.can_take_back() or (night.phase == "result" and bool(match.forfeit))
     return line(model, night.slot.overlay, night.board, take_back=take_back,
-                abandonable=bool(match is not None and match.abandonable),
+                abandonable=night.abandonable(),
                 signing=bool(match is not None and match.awaiting))
 
 

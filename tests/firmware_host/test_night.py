@@ -548,6 +548,77 @@ def test_a_match_set_up_wrongly_is_abandoned_journalled_and_never_sent(setup):
     assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
 
 
+def give_up(night):
+    """The giving-up question starts on "Ne"; "Ano" is 1 and the long press (issue 24)."""
+    night.ui(1), night.ui("menu")
+
+
+@pytest.mark.parametrize("game, question", [("carom", "Zrušit partii? Nic se neodešle"),
+                                            ("8ball", "Zrušit zápas? Nic se neodešle")], ids=["carom", "8ball"])
+def test_a_single_partie_picked_by_mistake_is_given_up_by_back_on_who_starts(setup, game, question):
+    """A single partie (8-ball: "Jeden zápas") set up by mistake: Back on "kdo začíná?" gives it up
+    as a league match set up wrongly is — journalled, nothing sent (a forfeit would send a false
+    record, RULES 1.4.8: a forfeit is a partie a player abandons), and a restart does not bring it
+    back."""
+    night, outbox = night_of(setup, game=game)
+    night.ui("confirm"), night.ui(1), night.ui("confirm")          # 1 Jedna partie
+    assert night.phase == "next" and night.match is not None    # "kdo začíná?" ("kdo rozráží?")
+    night.ui("cancel")
+    assert night.screen()["title"] == question and night.screen()["selected"] == 1
+    night.ui("confirm")                                           # a habitual Enter: Ne, the question stays
+    assert night.match is not None
+    night.ui("cancel")
+    give_up(night)
+    assert night.phase == "ready" and night.match is None
+    assert journal_events(setup)[-2:] == ["match", "abandon"]
+    again, outbox_again = night_of(setup, game=game)                # a restart: the giving up is final
+    assert again.phase == "ready" and again.match is None
+    [archived] = (setup / "data" / "archive").iterdir()
+    lines = (archived / "night.jsonl").read_text(encoding="utf-8").splitlines()[0::2]
+    assert [json.loads(line)["ev"] for line in lines] == ["match", "abandon", "final"]
+    settle(again)
+    assert outbox.pending() == [] and outbox_again.pending() == []
+
+
+def test_a_single_partie_started_with_nothing_entered_is_given_up_from_its_menu_and_taken_back(setup):
+    """Enter in the partie before its first stroke offers "Zrušit partii" beside "Začít znovu";
+    `-` on the ready screen takes the giving up back until it is final ("Partie obnovena")."""
+    night, outbox = night_of(setup)
+    start_single(night)
+    night.ui("confirm")
+    assert night.screen()["items"] == ["1 Začít znovu (jiný začínající)", "2 Zrušit partii"]
+    night.ui(2), night.ui("confirm")
+    give_up(night)
+    assert night.phase == "ready" and night.match is None
+    assert night.ui("undo") == "Partie obnovena"
+    assert night.phase == "partie" and night.board.history == []
+    night.ui("confirm"), night.ui(2), night.ui("confirm")
+    give_up(night)
+    settle(night)
+    assert night.phase == "ready" and outbox.pending() == []
+    [archived] = (setup / "data" / "archive").iterdir()
+    assert any(name.endswith("-p1.jsonl") for name in os.listdir(archived))
+
+
+def test_a_single_partie_with_a_stroke_entered_is_never_given_up(setup):
+    """Nothing accepted is lost: once a stroke is entered, a single partie is not offered to be
+    given up (its forfeit, sent, is the way), and the question asked before the stroke does nothing."""
+    night, _ = night_of(setup)
+    start_single(night)
+    night.ui("confirm"), night.ui(2), night.ui("confirm")       # "Zrušit partii?" asked …
+    asked = night.slot.overlay
+    night.ui("cancel")
+    play(night, {"cmd": "score", "value": 2})
+    night.ui("confirm")
+    assert not any("Zrušit" in item for item in night.screen()["items"])
+    night.ui("cancel")
+    night.slot.overlay = asked                                  # … and answered after a stroke
+    with pytest.raises(Said, match="Už nelze zrušit"):
+        give_up(night)
+    assert night.phase == "partie" and night.board.summary()["players"]["a"]["points"] == 2
+    assert "abandon" not in journal_events(setup)
+
+
 def league_night_after_the_first_partie(setup):
     """A league match whose first partie is played and closed: the next partie's lag is asked."""
     night, _ = night_of(setup)
