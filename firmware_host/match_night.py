@@ -344,8 +344,11 @@ class Night:
     def _away_menu(self, home: str):
         return menus.away_menu(self.t, self.league, home)
 
-    def _present(self, setup: menus.Setup):
-        return menus.present_menu(self.t, self.league, setup)
+    def _present(self, value):
+        """Attendance: ``value`` a Setup (everybody marked to start with) or (Setup, the marks so
+        far: back from "Tým nepřišel" answered no, nothing the referee unmarked is lost)."""
+        setup, marked = value if isinstance(value, tuple) else (value, None)
+        return menus.present_menu(self.t, self.league, setup, marked)
 
     def _toggle(self, value):
         return menus.toggled(self.t, self.league, *value)
@@ -363,9 +366,10 @@ class Night:
     def _played_question(self, setup: menus.Setup):
         return menus.played_question(self.t, setup)
 
-    def _no_show(self, setup: menus.Setup):
+    def _no_show(self, value):
+        setup, marked = value
         return menus.yes_no(self.t, self.t("no_show_q", team=setup.team(setup.marking)), "forfeit_match", setup,
-                            no=("present", setup))
+                            no=("present", (setup, marked)))
 
     def _forfeit_match(self, setup: menus.Setup) -> None:
         self._start_match(setup, forfeit=setup.marking)

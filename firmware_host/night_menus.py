@@ -135,7 +135,7 @@ def present_menu(t: Texts, league, setup: Setup, marked: list[str] | None = None
     toggles = [item(("✓ " if p in marked else "  ") + p, "toggle", (setup, marked, i))
                for i, p in enumerate(team.players)]
     items = toggles + [item(t("done"), "present_done", (setup, marked)),
-                       item(t("absent"), "no_show", setup)]
+                       item(t("absent"), "no_show", (setup, marked))]
     return menu(t, title or t("present", team=team.name), items, back="setup_menu",
                 selected=len(items) - 2 if selected is None else selected)
 

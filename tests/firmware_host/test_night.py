@@ -364,6 +364,19 @@ def test_a_night_event_that_makes_no_sense_is_skipped(setup, caplog):
     assert night.phase == "ready" and "cannot be applied" in caplog.text
 
 
+def test_tym_neprisel_answered_no_keeps_the_players_unmarked_before(setup):
+    """Attendance: a player unmarked, then "Tým nepřišel" chosen by mistake and answered no: the
+    attendance comes back as it was, not with everybody marked again."""
+    night, _ = night_of(setup)
+    night.ui("confirm"), night.ui("confirm")                         # the fixture; its home team's attendance
+    before = night.screen()["items"]
+    night.ui(2), night.ui("confirm")                                 # the second player unmarked
+    unmarked = night.screen()["items"]
+    assert unmarked != before and unmarked[1] == "2   Dvořák" and unmarked[-1] == "7 Tým nepřišel"
+    night.ui(7), night.ui("confirm"), night.ui("confirm")            # Tým nepřišel? … Ne (a habitual Enter)
+    assert night.screen()["items"] == unmarked
+
+
 @pytest.mark.parametrize("game, expected", [("carom", {"home": 8, "away": 0}), ("8ball", {"home": 2, "away": 0})])
 def test_a_team_that_does_not_turn_up_forfeits_the_match(setup, game, expected):
     """RULES 1.6 / A.3.7: the match is forfeited to the team present (8-ball: every individual match)."""
