@@ -266,14 +266,14 @@ def partie_menu(t: Texts, board, *, abandonable: bool = False, league: bool = Tr
     (``league``: a team match; else a single partie, with nothing entered yet)."""
     if board.finished:          # an irreversible choice: it starts on "Ne", "Ano" by the long press
         return yes_no(t, partie_text(t, board, "close_partie"), "close_partie")
-    items = []
+    items, game = [], board.header["game"]
     if not board.history:
-        items.append(item(t("restart"), "take_back"))
+        items.append(item(t.game("restart", game), "take_back"))
     elif game_for(board.header["game"]).protocol:
         items += [item(t("correct"), "protocol", "correct"), item(t("insert"), "protocol", "insert")]
     if abandonable:
         items.append(item(abandon_text(t, board.header["game"], league, "abandon"), "abandon_q"))
-    return menu(t, t("protocol"), items) if items else None
+    return menu(t, t.game("protocol", game), items) if items else None
 
 
 # What the rule core says before a correction's arguments when the record takes none now

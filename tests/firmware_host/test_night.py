@@ -593,6 +593,16 @@ def test_a_single_partie_picked_by_mistake_is_given_up_by_back_on_who_starts(set
     assert outbox.pending() == [] and outbox_again.pending() == []
 
 
+def test_an_8ball_match_menu_speaks_of_the_match_and_the_breaker(setup):
+    """8-ball's unit is a zápas, and it is begun by a break: its Enter menu before the first shot
+    says so, not carom's "Zápis partie" and "jiný začínající"."""
+    night, _ = night_of(setup, game="8ball")
+    start_single(night)
+    night.ui("confirm")
+    menu = night.screen()
+    assert menu["title"] == "Zápis zápasu" and menu["items"][0] == "1 Začít znovu (jiný rozrážející)"
+
+
 def test_a_single_partie_started_with_nothing_entered_is_given_up_from_its_menu_and_taken_back(setup):
     """Enter in the partie before its first stroke offers "Zrušit partii" beside "Začít znovu";
     `-` on the ready screen takes the giving up back until it is final ("Partie obnovena")."""
