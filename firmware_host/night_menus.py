@@ -172,12 +172,14 @@ def with_captain(setup: Setup, name: str) -> Setup:
 def next_partie_menu(t: Texts, match, *, take_back: bool = False, league=None,
                      abandonable: bool = False) -> Menu:
     """The menu that starts the next partie: the lag winner (carom) or the pairing (8-ball);
-    ``take_back``: the partie before was just closed, and the undo key reopens it. A single
+    ``take_back``: the partie before was just closed, and the undo key reopens it; once a partie
+    is closed the undo key never moves the cursor here, but says "Není co vrátit" when the closing
+    is final (a restart, the next partie begun): one key, one meaning on this screen. A single
     partie offers the players of ``league``'s rosters too (single_names_menu). ``abandonable``
     (Night.abandonable): cancel gives up the match set up wrongly — a single partie too."""
     number = match.number
     back = "abandon_q" if abandonable else None      # cancel: give up a match set up wrongly
-    undo = "reopen" if take_back else None
+    undo = "reopen" if take_back or match.closed else None
     if not match.league:
         players = [t("player", n=1), t("player", n=2)]
         title = t.game("starts", match.game, n=number)       # 8-ball: who breaks, in sets and games

@@ -791,7 +791,9 @@ def test_a_team_forfeit_is_taken_back_by_giving_that_match_up(setup):
 
 def test_a_restart_makes_a_closing_final_and_sends_it_once(setup):
     """Issue 12: a power cut while a closing could still be taken back: at the start the closing
-    is final — the partie record in the outbox once — and `-` no longer reopens it."""
+    is final — the partie record in the outbox once — and `-` no longer reopens it: it says so,
+    and does not move the cursor (to "Přerušit utkání", whose next Enter would open the
+    interruption: one key, one meaning on this screen)."""
     night, outbox = night_of(setup)
     start_league_match(night)
     night.ui("confirm"), night.ui(1), night.ui("confirm")
@@ -800,7 +802,10 @@ def test_a_restart_makes_a_closing_final_and_sends_it_once(setup):
     assert outbox.unsent() == 0
     again, _ = night_of(setup)
     assert [item.kind for item in outbox.pending()] == ["partie"] and again.phase == "next"
-    again.ui("undo")                                        # on "kdo začíná?" `-` only moves the cursor now
+    selected = again.screen()["selected"]
+    with pytest.raises(Said, match="Není co vrátit"):
+        again.ui("undo")
+    assert again.screen()["selected"] == selected
     assert len(again.match.closed) == 1 and journal_events(setup)[-1] == "final"
     assert night_of(setup)[1].unsent() == 1
 
