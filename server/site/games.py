@@ -99,11 +99,13 @@ def in_address(name: str | None) -> str | None:
     return name if name is not None and SITE_GAMES[name].named else None
 
 
-def value(row: dict, key: str, game: SiteGame):
-    """A player's figure as its column shows it (a decimal with a comma, a signed difference)."""
-    if key in game.decimals:
+def value(row: dict, key: str, game: SiteGame, *, as_key: str | None = None):
+    """A player's figure as its column shows it (a decimal with a comma, a signed difference);
+    ``as_key``: the figure ``row[key]`` is (a ranking's value)."""
+    kind = as_key or key
+    if kind in game.decimals:
         return number(row[key])
-    if key in game.signed:
-        return signed(row[key])
+    if kind in game.signed:
+        return signed(int(row[key]))        # a ranking's value comes as text
     return row[key]
 

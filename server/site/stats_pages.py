@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from server.site import czech, markdown, pages
-from server.site.cells import DASH, col, grid, number
+from server.site.cells import DASH, col, grid
 from server.site.chrome import GAME_NAMES, schedule_href, table_href
 from server.site.games import EXPLAINED, in_address, site_game, value
 from server.site.links import link, match_href, player_href, team_href
@@ -77,13 +77,14 @@ def rankings(data: dict, frame) -> str:
     for ranking in data["rankings"]:
         title = RANKINGS[ranking["key"]]
         if ranking["key"] == "general_average":
-            title += f" (nejméně {data['min_partie']} partií)"
+            least = data["min_partie"]
+            title += f" (nejméně {least} {'partie' if least in (1, 2, 3, 4) else 'partií'})"     # 1-4 partie, 5 partií
         shown = site_game(game)
         head = [col("#", "num place stick"), col("Hráč", "name stick2", row=True), col("Družstvo", "name"),
                 col("Hodnota", "num"), *(c for _, c in shown.ranking_counts)]
         rows = [[r["place"], link(r["player"], player_href(r["player"], game, season)),
                  link(r["team"], team_href(r["team"], game, season)),
-                 number(r["value"]) if ranking["key"] in shown.decimals else r["value"],
+                 value({"value": r["value"]}, "value", shown, as_key=ranking["key"]),
                  *(r[key] for key, _ in shown.ranking_counts)] for r in ranking["rows"]]
         sections.append({"heading": title, "tables": [grid(title, head, rows, sortable=True)]})
     if site_game(game).ranking_note:

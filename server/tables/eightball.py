@@ -75,7 +75,9 @@ def _individual(row) -> dict:
         "games": [{"set": g["set"], "game": g["game"], "breaker": side_of(g["breaker"], home),
                    "winner": side_of(g["winner"], home), "reason": g["reason"],
                    "fouls": {"home": g["fouls"][home], "away": g["fouls"][away]},
-                   "loser_left": g["loser_left"]} for g in log],
+                   "loser_left": g["loser_left"]} for g in played],
+        # fouls of the whole match, the game a forfeit broke off included
+        "fouls": {"home": sum(g["fouls"][home] for g in log), "away": sum(g["fouls"][away] for g in log)},
         "summary": summary,
     }
 
@@ -168,7 +170,7 @@ def player_figures(m: dict, side: str) -> dict:
     return {**outcome(m["winner"], side), "forfeited": int(m["forfeit"] == side),
             "sets_won": mine["sets"], "sets_lost": theirs["sets"],
             "games_won": mine["games"], "games_lost": theirs["games"],
-            "fouls": sum(g["fouls"][side] for g in m["games"])}
+            "fouls": m["fouls"][side]}
 
 
 def player_view(row: dict) -> dict:

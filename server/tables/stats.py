@@ -101,14 +101,15 @@ def player(store, name: str, game: str | None = None, season: str | None = None)
 
 def team(store, name: str, game: str = "carom", season: str | None = None) -> dict | None:
     """A team in a season: its line of the league table, its players (as seen in played partie)
-    with their figures, its matches and results, and what the league keeps of it (``league``:
+    with their figures (by surname, in Czech order), its matches and results, and what the league keeps of it (``league``:
     venue, captain, roster, fixtures; None for a team only the devices' records name)."""
     if len(name) > MAX_NAME:
         return None
     season = sums.season_or_latest(store, game, season) or _latest_league_season(store)
     table = exports.league_table(store, game, season=season)
     line = next((r for r in table["rows"] if r["team"] == name), None)
-    roster = [figures(r) for r in store.players.of_season(game, season, team=name)]
+    roster = sorted((figures(r) for r in store.players.of_season(game, season, team=name)),
+                    key=lambda r: surname_key(r["player"]))         # as /players.html: by surname, in Czech
     matches = [m for m in store.figures.matches_of(game, season) if name in (m["home"], m["away"])]
     league = _league_team(store, name, game, season)
     if line is None and not roster and not matches and league is None:

@@ -45,11 +45,20 @@ def test_a_1_3_players_page_json_and_csv_say_the_same(site, receiver):
     assert csv_rows(site, "/players.csv?season=2025/26")[0]["season"] == "2025/26"
 
 
+def test_a_negative_difference_in_the_8ball_rankings_is_written_with_a_minus_sign(site):
+    """The rankings write a games difference as the tables do: "−1" (U+2212), not "-1"."""
+    import re
+
+    rankings = page(site, "/rankings.html?game=8ball")
+    assert "Rozdíl her" in rankings and "−" in rankings and not re.search(r">-\d", rankings)
+
+
 def test_a_1_3_rankings_and_team_figures_exported_as_csv(site):
     rows = csv_rows(site, "/rankings.csv")
     general = [(r["place"], r["player"], r["value"]) for r in rows if r["ranking"] == "general_average"]
     assert general == [("1", "Svoboda", "3.666"), ("2", "Novák", "3.333"), ("3", "Černý", "1.000"), ("3", "Dvořák", "1.000")]
-    assert "nejméně 1 partií" in page(site, "/rankings.html")
+    assert "nejméně 1 partie)" in page(site, "/rankings.html")                     # 1-4 partie, 5 partií
+    assert "nejméně 5 partií)" in page(site, "/rankings.html?min_partie=5")
     assert json.loads(page(site, "/rankings.json?min_partie=2"))["rankings"][0]["rows"][-1]["player"] == "Novák"
     table = json.loads(page(site, "/table.json"))["rows"]
     assert [(r["team"], r["points"], r["general_average"]) for r in csv_rows(site, "/table.csv")] == \

@@ -38,3 +38,19 @@ def test_a_set_a_forfeit_cuts_short_has_no_winner_on_the_zapis(receiver, sign):
     assert (individual["home"]["sets"], individual["away"]["sets"]) == (1, 0)
     assert individual["sets"] == [{"set": 1, "games": {"home": 2, "away": 0}, "winner": "home"},
                                   {"set": 2, "games": {"home": 0, "away": 1}, "winner": None}]
+
+
+def test_the_zapis_lists_the_games_played_not_the_forfeit_as_a_game(receiver, sign):
+    """RULES 2.9: the games list of an individual match has the games played (3 here); the forfeit
+    is said beside the match (skrečováno), not as a 4th game broken and won by the forfeiter's
+    opponent."""
+    text, summary = carom_samples.eightball("PK-1-m1", "Koule hráč", "Tágo hráč", "aba", match=MATCH, number=1,
+                                            home="a", forfeit="b")
+    assert receiver.handle(sign("u-koule-1").sign(item_body("PK-1-m1", "partie", text, summary)),
+                           via="test")[0] == 200
+    record = exports.match_record(receiver.store, "PK-1")
+    [individual] = record["individual"]
+    assert [g["game"] for g in individual["games"]] == [1, 2, 3]
+    assert all(g["reason"] != "forfeit" for g in individual["games"])
+    page = pages.match(record)
+    assert "skrečováno" in page and page.count("<td>skrečováno</td>") == 0

@@ -66,13 +66,15 @@ def test_match_record_lists_individual_matches_sets_games_and_winners(league):
 
 
 def test_a_forfeited_individual_match_counts_for_the_winner(league):
-    """RULES 2.9: a forfeit decides the individual match; the forfeited game is logged."""
+    """RULES 2.9: a forfeit decides the individual match; the record's games log has it, the
+    zápis's games are the two played (the forfeit is the match's, not a game)."""
     info = {"id": "PK-2", "home": "Koule", "away": "Tágo"}
     text, summary = carom_samples.eightball("PK-2-m1", "K1", "T1", "ab", match=info, number=1, home="a", forfeit="a")
     league.post("PK-2-m1", "partie", text, summary)
     record = exports.match_record(league.store, "PK-2")
     [m] = record["individual"]
-    assert (m["winner"], m["forfeit"]) == ("away", "home") and m["games"][-1]["reason"] == "forfeit"
+    assert (m["winner"], m["forfeit"]) == ("away", "home") and summary["games_log"][-1]["reason"] == "forfeit"
+    assert [g["game"] for g in m["games"]] == [1, 2]
     assert record["points"] == {"home": 0, "away": 1} and not record["closed"]
 
 

@@ -98,7 +98,7 @@ def test_a_1_3_player_and_team_pages_data(league):
     assert [p["match"] for p in stats.player(league, "Novák", season="2025/26")["partie"]] == ["KD-0"]
     assert stats.player(league, "Nikdo") is None
     team = stats.team(league, "Orli")
-    assert [p["player"] for p in team["players"]] == ["Svoboda", "Černý"]
+    assert [p["player"] for p in team["players"]] == ["Černý", "Svoboda"]      # Czech order, as /players.html
     assert [m["match"] for m in team["matches"]] == ["KD-1", "KD-2"] and team["table"]["team"] == "Orli"
     assert stats.team(league, "Tágo", "8ball")["players"][0]["player"] == "Malý"
     assert stats.team(league, "Nikdo") is None
