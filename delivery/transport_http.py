@@ -88,7 +88,7 @@ class HttpTransport:
 
     def send(self, body: bytes) -> Answer:
         status, data = self.post(body)
-        return _receivers_word(Answer.from_json(status, data), data, body)
+        return _receivers_word(Answer.from_json(status, data), data, body, status)
 
     @property
     def takes_batches(self) -> bool:
@@ -210,9 +210,25 @@ def _batch_answers(data: bytes, count: int) -> list[dict[str, Any]] | None:
     return answers
 
 
-def _receivers_word(answer: Answer, data: bytes, body: bytes) -> Answer:
-    """``answer``, unless it claims delivery without the receiver's acknowledgement of this item."""
-    return _acknowledged(answer, _json(data), body, data) if answer.delivered else answer
+def _receivers_word(answer: Answer, data: bytes, body: bytes, status: int) -> Answer:
+    """``answer``, unless it claims delivery without the receiver's acknowledgement of this item,
+    or a final refusal that is not the receiver's (``status``: the HTTP status it came with)."""
+    if answer.delivered:
+        return _acknowledged(answer, _json(data), body, data)
+    return _refused(answer, _json(data), body, data, status) if answer.final else answer
+
+
+def _refused(answer: Answer, said: object, body: bytes, data: bytes, status: int) -> Answer:
+    """``answer``, when it is the receiver's refusal of the item in ``body`` (its JSON says
+    "refused", names this item or none, and its code is the HTTP status); else a failed attempt,
+    retried: a proxy's 400 or 413 page, or a 502 whose body says 400, must not set a record
+    aside for good."""
+    sent = _json(body)
+    mine = sent.get("id") if isinstance(sent, dict) else None
+    if (isinstance(said, dict) and said.get("status") == "refused" and answer.status == status
+            and said.get("id") in (None, mine)):
+        return answer
+    return Answer(NOT_AN_ANSWER, f"a {status} that is not the receiver's refusal of this item: {_shown(data)!r}")
 
 
 def _acknowledged(answer: Answer, said: object, body: bytes, data: bytes) -> Answer:

@@ -4,6 +4,7 @@ Both ends speak it: the device's transports build an Answer from the receiver's 
 serial listener raises TransportError on a dead line.
 """
 import json
+import math
 from dataclasses import dataclass
 
 from rules.core import JSONObject
@@ -43,8 +44,11 @@ class Answer:
 
     @classmethod
     def from_obj(cls, status: int, obj: JSONObject) -> "Answer":
-        """The receiver's JSON answer already read (an item's answer within a batch's)."""
+        """The receiver's JSON answer already read (an item's answer within a batch's). Its
+        ``code`` is taken when it is an HTTP status; anything else in its place (a proxy's
+        "UPSTREAM_DOWN", 1e999) leaves ``status``."""
         server_time = obj.get("server_time")
         message = obj.get("reason") or obj.get("status") or ""
-        return cls(int(obj.get("code", status)), str(message),
-                   float(server_time) if isinstance(server_time, (int, float)) else None)
+        code = obj.get("code")
+        return cls(code if type(code) is int and 100 <= code <= 599 else status, str(message),
+                   float(server_time) if isinstance(server_time, (int, float)) and math.isfinite(server_time) else None)
