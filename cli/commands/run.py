@@ -1,9 +1,12 @@
 """``pocitadlo run --config FILE``: the scoreboard service (what systemd starts on the Pi).
 
 A config error is logged, shown on the counter and the service then waits for the file to
-change (its mtime is polled every few seconds) instead of exiting into a restart loop. A config
-file that is not there at all (or not readable by the service's user) is one line and exit 2:
-a mistyped --config, not a mistake to wait out.
+change (its mtime and ctime are polled every few seconds: a chmod is a change too) instead of
+exiting into a restart loop. A config file that is not there at all (or not readable by the
+service's user) is one line and exit 2 on a terminal — a mistyped --config, not a mistake to
+wait out — but under systemd (NOTIFY_SOCKET) it is waited out like any config error: exiting
+would restart into the same fault until the start limit and leave the counter dark, though a
+sudo cp of a 0600 file or a chown slip is a venue's everyday mistake.
 
 Start order: the config, then the counter is lit (the venue and the table) before the rest is
 imported and built — rule cores, the night's journal, sync, the keypads — so the counter is lit
@@ -52,8 +55,9 @@ def light(path) -> tuple:
 
 def run(args, lit: tuple | None = None) -> int:
     """``lit``: what ``light`` gave for this config earlier in this process (cli.launcher)."""
-    with open(args.config, "rb"):           # missing or unreadable: one line, exit 2 (cli.main)
-        pass
+    if not os.environ.get("NOTIFY_SOCKET"):     # a terminal: missing or unreadable, one line, exit 2 (cli.main)
+        with open(args.config, "rb"):
+            pass
     if lit is None or lit[1].path != args.config:
         lit = light(args.config)
     notifier, early, model, raw = lit
@@ -134,13 +138,13 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
     announced = False
     watched = [path]                   # the config, and its league file once known
     while True:
-        stamps = {p: _mtime(p) for p in watched}
+        stamps = {p: _stamp(p) for p in watched}
         try:
             config = load(path)
             check_data_dir(config)
             if config.device.league:
                 watched = [path, config.device.league]
-                stamps.setdefault(config.device.league, _mtime(config.device.league))
+                stamps.setdefault(config.device.league, _stamp(config.device.league))
                 check_league(config, load_league)
             error_counter.close()
             return config
@@ -152,7 +156,7 @@ def load_or_wait(path, notifier, *, poll: float = CONFIG_POLL, sleep=time.sleep,
                 notifier.ready(f"config error: {exc}")     # READY, so systemd does not kill us
                 announced = True
             notifier.status(f"config error: {exc}")
-            while {p: _mtime(p) for p in stamps} == stamps:
+            while {p: _stamp(p) for p in stamps} == stamps:
                 notifier.watchdog()
                 sleep(poll if page_due is None else min(poll, max(0.0, page_due - clock())))
                 page_due = turn_page() if turn_page is not None else None
@@ -205,11 +209,13 @@ def _make_a_file_in(folder) -> None:
         tempfile.TemporaryFile(dir=folder).close()
 
 
-def _mtime(path):
+def _stamp(path):
+    """What tells a file changed: its content (mtime) or who may read it (ctime: chmod, chown)."""
     try:
-        return os.stat(path).st_mtime_ns
+        stat = os.stat(path)
     except OSError:
         return None
+    return stat.st_mtime_ns, stat.st_ctime_ns
 
 
 def assemble(config, *, display_stream=None, keypad_stream=None, pin_factory=None,

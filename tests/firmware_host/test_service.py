@@ -596,3 +596,60 @@ def test_no_garbage_collection_runs_between_a_key_and_its_frame_only_after(tmp_p
         gc.enable()
         gc.set_threshold(*thresholds)
     assert service.night.board.summary()["players"]["a"]["points"] == 20
+
+
+def test_a_chmod_of_the_config_file_is_a_change_the_wait_notices(tmp_path):
+    """A config the service's user could not read, made readable by chmod or chown: the content's
+    mtime stays, the wait must wake all the same (its ctime moved)."""
+    from cli.commands.run import _stamp
+
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    os.chmod(path, 0o600)
+    before = _stamp(path)
+    os.utime(path, ns=(before[0], before[0]))           # the same mtime after, as chmod leaves it
+    os.chmod(path, 0o644)
+    assert _stamp(path) != before and _stamp(path)[0] == before[0]
+
+
+def test_under_systemd_a_missing_config_is_waited_out_not_exited(tmp_path, monkeypatch):
+    """On a terminal a missing --config is one line and exit 2; under systemd (NOTIFY_SOCKET) the
+    service waits for it like for any config error, instead of restarting into the start limit
+    with the counter dark."""
+    import argparse
+
+    from cli.commands import run as run_command
+
+    class Waited(Exception):
+        pass
+
+    def load_or_wait(path, notifier, **_):
+        raise Waited(path)
+
+    monkeypatch.setattr(run_command, "load_or_wait", load_or_wait)
+    monkeypatch.setattr(run_command, "light", lambda path: (Recorder(), _Early(path), {}, False))
+    args = argparse.Namespace(config=str(tmp_path / "missing.toml"), log_level="INFO")
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    with pytest.raises(FileNotFoundError):
+        run_command.run(args)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify.sock"))
+    with pytest.raises(Waited):
+        run_command.run(args)
+
+
+class _Early:
+    """ErrorCounter's part run() uses before the config loads, for a counter that stays dark."""
+
+    fault = "no display in this test"
+
+    def __init__(self, path):
+        self.path = path
+
+    def show(self, model):
+        return False
+
+    def remember(self, model, counter=None):
+        pass
+
+    def tick(self):
+        return None
