@@ -27,6 +27,15 @@ def write(tmp_path, text: str, name="partie.jsonl") -> Path:
     return path
 
 
+@pytest.mark.parametrize("indent", ["100000000", "-5", "x"])
+def test_an_indent_out_of_range_is_one_line_and_exit_2(capsys, indent):
+    """A huge --indent ran out of memory ("internal error … a bug"); a negative one was taken."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["replay", "--indent", indent, str(EXAMPLES / "carom-draw.jsonl")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "expected 0 to 16 spaces" in err and "Traceback" not in err
+
+
 def test_replay_of_the_bundled_draw(capsys):
     """The README's run command: a full partie ending in a draw (RULES 1.4.4, B.9.4)."""
     code, out, err = replay(capsys, "--indent", "2", EXAMPLES / "carom-draw.jsonl")
