@@ -38,6 +38,8 @@ NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 def cell(value):
     """A CSV cell a spreadsheet shows and never runs (OWASP, CSV injection): a text beginning
     with = + - @ tab or CR gets a ' before it; a number, or a text that is one, stays as it is."""
+    if isinstance(value, bool):             # as JSON writes it, not Python's True/False
+        return "true" if value else "false"
     if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
         return "'" + value
     return value

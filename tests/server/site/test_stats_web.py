@@ -64,6 +64,7 @@ def test_a_1_3_rankings_and_team_figures_exported_as_csv(site):
     assert [(r["team"], r["points"], r["general_average"]) for r in csv_rows(site, "/table.csv")] == \
         [(r["team"], str(r["points"]), r["general_average"]) for r in table]
     assert [r["team"] for r in csv_rows(site, "/table-8ball.csv")] == ["Tágo", "Koule"]   # 1:1, sets 3:2
+    assert {r["tied"] for r in csv_rows(site, "/table-8ball.csv")} <= {"true", "false"}   # as JSON, not True
 
 
 def test_a_1_3_player_page_team_page_and_match_page_link_each_other(site):
