@@ -8,6 +8,7 @@ from delivery.live_push import LivePusher
 from delivery.transport_http import HttpTransport
 from firmware_host.live.push import SnapshotFeed
 from live_helpers import START_PARTIE, Viewer  # noqa: F401 — for the league's tests
+from rules.board import Board
 from server.http_server import ReceiverServer
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
@@ -22,6 +23,33 @@ def carom_view(a="Novák", b="Dvořák", points=(3, 1), inning=2, finished=False
                            "b": {"name": b, "points": points[1], "best_series": 1}},
                "counter": {"at_table": "a", "inning": inning, "series": 0, "points_left": {"a": 1, "b": 1}}}
     return {"view": "carom", "summary": summary, "match": None}
+
+
+def played(commands, a="Novák", b="Dvořák", *, game="carom", **header) -> dict:
+    """The live view of a partie (carom: to 20 in 3 innings) or an 8-ball match (2 games a set, 1 set)
+    after ``commands``, the rule core's own summary."""
+    limits = {"points_limit": 20, "innings_limit": 3} if game == "carom" else {"games_to_win": 2, "sets_to_win": 1}
+    board = Board({"game": game, "id": "live-x", "a": a, "b": b, **limits, **header})
+    for command in commands:
+        board.push(command)
+    return {"view": game, "summary": board.summary(), "match": None}
+
+
+def score(value: int) -> dict:
+    return {"cmd": "score", "value": value}
+
+
+MISS = {"cmd": "miss"}
+
+
+def forfeit(by: str) -> dict:
+    return {"cmd": "forfeit", "by": by}
+
+
+# the four partie of RULES 1.7's facts: B at the table on a series of 3 (A 1 point in 1 inning, B 3 in
+# none), B's equalising inning (A reached 20 in the first), A forfeits leading 10:1, a 20:20 draw
+PLAYED = {"mid": [score(1), MISS, score(2), score(1)], "equalising": [score(10), score(10)],
+          "forfeit": [score(10), MISS, score(1), MISS, forfeit("a")], "draw": [score(20), score(20)]}
 
 
 def snap(venue: str, table="1", seq=1, record=None, **view) -> bytes:

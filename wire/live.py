@@ -15,9 +15,15 @@ MAX_TEXT = 200
 MAX_SEQ = 2**63 - 1            # a device's seq counts its changes; the receiver's store keeps it in 64 bits
 
 
-# what the league page shows of a rule core's summary (docs/record-format.md), per game
+# what the league page shows of a rule core's summary (docs/record-format.md), per game: for carom
+# what the wall counter shows (RULES 1.7: who is at the table and the running series, each player's
+# points and innings, the last 2 innings and the equalising inning, the points left to the limit)
+# and how the partie ended. An older device's snapshot lacks the keys added since (a player's
+# innings; points_left, last_two, equalising): the receiver takes it as it is, and the page leaves
+# out what it does not say; an older page ignores keys it does not know.
 KEPT = {"carom": {"": ("game", "finished", "result", "forfeit", "innings_limit", "players", "counter"),
-                  "player": ("name", "points"), "counter": ("at_table", "inning", "series")},
+                  "player": ("name", "points", "innings"),
+                  "counter": ("at_table", "inning", "series", "points_left", "last_two", "equalising")},
         "8ball": {"": ("game", "finished", "winner", "forfeit", "names", "set", "sets", "games", "current"),
                   "current": ("shooter",)}}
 MATCH_KEPT = ("home", "away", "points", "partie", "partie_count", "home_side")

@@ -5,8 +5,9 @@ import json
 import pytest
 
 from conftest import KOULE, LVA, SECRETS, Client, signer
-from league_live_helpers import Events, page_state, snap
+from league_live_helpers import PLAYED, Events, page_state, played, snap
 from league_live_helpers import post_snapshot as post_live
+from wire.live import snapshot
 from wire.signing import Signer
 
 HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
@@ -33,6 +34,37 @@ def test_a_signed_snapshot_is_shown_on_the_live_page(server):
     assert (table["venue"], table["table"], table["view"]) == (LVA, "2", "carom")
     assert [table["summary"]["players"][side]["points"] for side in "ab"] == [7, 4]
     assert table["received"] and table["record_url"] is None
+
+
+def test_the_live_page_carries_what_the_wall_counter_shows_and_how_the_partie_ended(server):
+    """RULES 1.7 through the receiver, from the rule core's own summary: who is at the table, the
+    series, each player's innings, the points left, the last 2 innings and the equalising inning;
+    at the end the result and the forfeit (A forfeits leading 10:1: B won)."""
+    said = {}
+    for seq, (case, commands) in enumerate(PLAYED.items(), start=1):
+        body = snapshot(venue=LVA, table="1", seq=seq, view=played(commands))
+        assert post_signed(server.port, body)[1]["status"] == "shown"
+        [table] = shown(server.port)
+        said[case] = table["summary"]
+    assert said["mid"]["counter"] == {"at_table": "b", "inning": 1, "series": 3, "points_left": {"a": 19, "b": 17},
+                                      "last_two": False, "equalising": False}
+    assert [said["mid"]["players"][side]["innings"] for side in "ab"] == [1, 0]
+    assert (said["equalising"]["counter"]["last_two"], said["equalising"]["counter"]["equalising"]) == (True, True)
+    forfeited = said["forfeit"]
+    assert (forfeited["result"], forfeited["forfeit"], forfeited["players"]["a"]["points"]) == ("b", "a", 10)
+    assert said["draw"]["result"] == "draw"
+
+
+def test_an_older_devices_snapshot_without_the_counters_new_facts_is_shown(server):
+    """A device from before the snapshot carried innings, points left, the last 2 innings and the
+    equalising inning: shown as it came (the page leaves out what it does not say)."""
+    old = {"venue": LVA, "table": "3", "seq": 1, "view": "carom", "record": None, "match": None,
+           "summary": {"game": "carom", "finished": False, "result": None, "forfeit": None, "innings_limit": 15,
+                       "players": {"a": {"name": "Novák", "points": 3}, "b": {"name": "Dvořák", "points": 1}},
+                       "counter": {"at_table": "a", "inning": 2, "series": 0}}}
+    assert post_signed(server.port, json.dumps(old).encode())[1]["status"] == "shown"
+    [table] = shown(server.port)
+    assert table["summary"] == old["summary"]
 
 
 def test_the_page_has_a_strict_policy_and_its_script(server):
