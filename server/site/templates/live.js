@@ -8,23 +8,68 @@
   const status = document.getElementById("live-status");
   const key = function (t) { return JSON.stringify([t.venue, t.table]); };
 
+  // a cell of text lines: the first as it is, each further one small on a line of its own
   function cell(text, cls) {
     const td = document.createElement("td");
     if (cls) td.className = cls;
-    td.textContent = text === null || text === undefined ? "–" : String(text);
+    const lines = Array.isArray(text) ? text : [text];
+    td.textContent = lines[0] === null || lines[0] === undefined ? "–" : String(lines[0]);
+    lines.slice(1).forEach(function (line) {
+      const small = document.createElement("small");
+      small.className = "muted";
+      small.textContent = String(line);
+      td.append(document.createElement("br"), small);
+    });
     return td;
+  }
+
+  function sideOf(x) { return x === "a" || x === "b" ? x : null; }      // (the data is a device's: checked)
+  function opponent(x) { return x === "a" ? "b" : x === "b" ? "a" : null; }
+  const LAST = 20;          // the counter shows the points left to the limit within the last 20 (RULES 1.7)
+
+  // what the wall counter says of one carom player (RULES 1.7) and how the partie ended for them;
+  // a fact an older device's snapshot does not carry is left out
+  function caromPlayer(s, side, winner) {
+    const p = s.players[side], c = s.counter || {};
+    const facts = [];
+    if (s.finished) {
+      if (s.forfeit === side) facts.push("skrečoval");
+      else if (winner === side) facts.push("vítěz");
+    } else if (c.at_table === side) {
+      facts.push("u stolu, série " + c.series);
+    }
+    if (typeof p.innings === "number") facts.push("náběhy " + p.innings);
+    const left = c.points_left ? c.points_left[side] : null;
+    if (!s.finished && typeof left === "number" && left > 0 && left <= LAST) facts.push("do konce " + left);
+    return facts.length ? [p.name, facts.join(" · ")] : p.name;
+  }
+
+  function caromState(s, winner) {
+    const c = s.counter || {};
+    if (s.finished) {
+      if (s.result === "draw") return "konec · remíza";
+      if (!winner) return "konec";
+      return "konec · vítěz " + s.players[winner].name + (s.forfeit ? " (skrečováno)" : "");
+    }
+    const state = "náběh " + c.inning + " / " + s.innings_limit;
+    if (c.equalising) return [state, "dohrávka"];
+    if (c.last_two) return [state, "poslední 2 náběhy"];
+    return state;
   }
 
   function score(t) {
     const s = t.summary;
     if (t.view === "carom" && s) {
-      const c = s.counter || {};
-      return [s.players.a.name, s.players.a.points + " : " + s.players.b.points, s.players.b.name,
-              s.finished ? "konec" : "náběh " + c.inning + " / " + s.innings_limit];
+      // the winner: the result, or (a forfeit, whatever the points) the forfeiter's opponent
+      const winner = sideOf(s.result) || opponent(s.forfeit);
+      return [caromPlayer(s, "a", winner), s.players.a.points + " : " + s.players.b.points, caromPlayer(s, "b", winner),
+              caromState(s, winner)];
     }
     if (t.view === "8ball" && s) {
+      const winner = sideOf(s.winner) || opponent(s.forfeit);
+      const end = winner ? "konec · vítěz " + s.names[winner] + (s.forfeit ? " (skrečováno)" : "") : "konec";
       return [s.names.a, s.games.a + " : " + s.games.b + " (sety " + s.sets.a + " : " + s.sets.b + ")",
-              s.names.b, s.finished ? "konec" : "set " + s.set];
+              s.names.b, s.finished ? end : "set " + s.set];
     }
     const words = {match: "výsledek utkání", lotdraw: "los", ready: "připraveno"};
     return [null, words[t.view] || t.view, null, null];
@@ -49,7 +94,8 @@
     tr.dataset.key = key(t);
     const parts = score(t);
     const m = t.match;
-    const match = m ? m.home + " – " + m.away + " " + m.points.home + " : " + m.points.away : null;
+    let match = m ? m.home + " – " + m.away + " " + m.points.home + " : " + m.points.away : null;
+    if (m && m.partie && m.partie_count) match = [match, "partie " + m.partie + " / " + m.partie_count];
     [cell(t.venue, "name"), cell(t.table), cell(parts[0], "name"), cell(parts[1]), cell(parts[2], "name"),
      cell(parts[3]), cell(match, "name")].forEach(function (td) { tr.appendChild(td); });
     const received = cell(when(t.received));
