@@ -67,6 +67,14 @@ def test_an_older_devices_snapshot_without_the_counters_new_facts_is_shown(serve
     assert table["summary"] == old["summary"]
 
 
+def test_without_its_script_the_page_claims_no_empty_board(server):
+    """The rows are drawn by the page's script: without it the page said "Právě se nehraje žádná
+    partie." whatever was in play. That line is hidden until the script finds the board empty, and
+    a reader without scripts is told where the results are."""
+    status, html = Client(server.port).get("/live")
+    assert status == 200 and b'<p id="live-none" hidden>' in html and b"<noscript>" in html
+
+
 def test_the_page_has_a_strict_policy_and_its_script(server):
     status, headers, _ = Client(server.port).request("GET", "/live")
     assert status == 200 and "default-src 'none'" in headers["content-security-policy"]
