@@ -280,7 +280,7 @@ def _assign(args, store) -> int:
 
 
 def _rule(args, store) -> int:
-    from server.storage.fixtures import ruled_under
+    from server.league.irregular import ruled_under
 
     fixture = store.fixtures.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
                                   override=args.override)

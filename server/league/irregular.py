@@ -52,6 +52,14 @@ def holding(entries: list[dict]) -> list[dict]:
     return [e for e in entries if e["rule"] == "A.3.6" or e.get("played_for") is not None]
 
 
+def ruled_under(match: dict) -> str:
+    """The clauses the organiser's ruling on a match (a fixture or a match record, by its
+    ``irregular``) is made under: those it broke when its record holds it, else A.6.5 (an
+    interrupted match)."""
+    held = holding(match.get("irregular") or [])
+    return clauses(held) if held else "A.6.5"
+
+
 def _captains_astray(record: dict, lineup: list[dict], rosters: dict[str, list[str]]) -> list[dict]:
     found: list[dict] = []
     for side, other in zip(SIDES, reversed(SIDES)):

@@ -38,13 +38,13 @@ from server.league import admin_fields as fields
 from server.league import competition_rules
 from server.league.admin_fields import LeagueError
 from server.league.errors import Refused
+from server.league.irregular import ruled_under
 from server.site import chrome, czech, links, pages, words
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
 from server.site.pages import render
 from server.site.schedule_web import override_text, status_word
-from server.storage.fixtures import ruled_under
 from server.tables import figures
 
 MAX_DONE = 600        # characters of a sealed "done" text

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from server.league.irregular import clauses, holding
+from server.league.irregular import holding, ruled_under
 from server.site import assets, czech, links
 from server.site.cells import col, form, grid, number, pair, signed
 from server.site.chrome import GAME_NAMES, PRINTABLE, schedule_href
@@ -64,19 +64,14 @@ HELD = "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže"
 
 def _state(record: dict) -> str:
     standing = record.get("standing") or ""
-    if standing == "pending" and not record.get("interrupted"):
-        return f"{HELD} ({_ruled_under(record)})"
+    if standing == "pending" and holding(record.get("irregular") or []):
+        return f"{HELD} ({ruled_under(record)})"
     if record.get("awarded"):
-        return f"výsledek přiznal organizátor soutěže ({_ruled_under(record)})"
+        return f"výsledek přiznal organizátor soutěže ({ruled_under(record)})"
     if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
         return f"kontumováno: družstvo {record[record['forfeit']] or record['forfeit']} nenastoupilo (A.3.7)"
     return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
             "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
-
-
-def _ruled_under(record: dict) -> str:
-    """The clauses a match is held or awarded under (server.storage.fixtures.ruled_under)."""
-    return "A.6.5" if record.get("interrupted") else clauses(holding(record.get("irregular") or []))
 
 
 def irregular_text(entry: dict, match: dict) -> str:
@@ -144,7 +139,7 @@ def _notes(record: dict, unit: str) -> list[str]:
     if record.get("awarded"):
         ruling = record["ruling"]
         played = f" (odehráno {declared['home']} : {declared['away']})" if declared else ""
-        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal organizátor soutěže ({_ruled_under(record)})"
+        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal organizátor soutěže ({ruled_under(record)})"
                      f"{played}; důvod: {ruling['reason']}.")
     elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")

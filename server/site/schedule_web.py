@@ -2,13 +2,18 @@
 readable on a phone) and ``/schedule.json``. A result comes from the stored match items under the
 fixture's id (the match id the device records it with) and links to its match record; each team
 links to its page (from the season's start, before anything is played)."""
+from server.league.irregular import ruled_under
 from server.site import chrome, words
 from server.site.answers import JSONAnswer, html_page
 from server.site.pages import fixture_card, render
-from server.storage.fixtures import ruled_under
 
 STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
             "cancelled": "zrušeno", "interrupted": "přerušeno", "irregular": "nesrovnalost v zápisu, čeká na rozhodnutí"}
+
+
+def _awarded(fixture: dict) -> bool:
+    """Played, with the result the organiser awarded (A.6.5, A.3.6, A.6.1)."""
+    return fixture["status"] == "played" and (fixture.get("ruling") or {}).get("kind") == "award"
 
 
 def status_word(fixture: dict) -> str:
@@ -17,15 +22,14 @@ def status_word(fixture: dict) -> str:
     text = STATUSES.get(fixture["status"], fixture["status"])
     if fixture["status"] == "irregular":
         return f"{text} ({ruled_under(fixture)})"
-    ruling = fixture.get("ruling")
-    if ruling is not None and ruling["kind"] == "award" and fixture["status"] == "played":
+    if _awarded(fixture):
         return f"výsledek přiznal organizátor soutěže ({ruled_under(fixture)})"
     return text
 
 
 def shown_status(fixture: dict) -> str:
     """``status_word`` where a card shows it: not for a fixture simply to be played or played."""
-    plain = fixture["status"] in ("scheduled", "played") and not (fixture.get("ruling") or {}).get("kind") == "award"
+    plain = fixture["status"] in ("scheduled", "played") and not _awarded(fixture)
     return "" if plain else status_word(fixture)
 
 

@@ -15,7 +15,7 @@ import json
 from server.league import admin_fields as fields
 from server.league import competition_rules, names
 from server.league.admin_fields import LeagueError
-from server.league.irregular import clauses, holding
+from server.league.irregular import holding, ruled_under
 from server.storage.repository import Repository
 
 OPEN = ("scheduled", "postponed")
@@ -428,11 +428,6 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
         elif closed:
             fixture["status"] = "played"
     return fixture
-
-
-def ruled_under(fixture: dict) -> str:
-    """The clauses the organiser's ruling on a fixture's match is made under."""
-    return clauses(fixture["irregular"]) if fixture["irregular"] else "A.6.5"
 
 
 def _score(points) -> tuple[int, int]:

@@ -90,6 +90,9 @@ def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, ite
     assert "Nesrovnalost: kapitán Pan Nikdo (Lvi) není na soupisce svého družstva a nehrál za ně (A.6.1)." in page
     assert "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže (A.3.6, A.6.1)" in page
     assert "Nesrovnalost" not in pages.match(record) and "nesrovnalost" not in pages.match(record)
+    # interrupted too (A.6.5): held for what it broke, as its fixture says ("irregular", award only)
+    both = dict(held, interrupted=True, irregular=held["irregular"][:1])
+    assert "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže (A.3.6)" in pages.match(both)
 
 
 def test_every_player_link_of_a_zapis_leads_to_a_page_held_matches_link_none(league, site, sign):
