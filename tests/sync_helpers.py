@@ -14,6 +14,7 @@ import struct
 import threading
 import time
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -66,6 +67,32 @@ def running_server(store, port: int = 0, *, certfile=None, keyfile=None, **recei
 
 def records_url(port: int) -> str:
     return f"http://127.0.0.1:{port}{RECORDS}"
+
+
+@contextmanager
+def answering(status: int, body: bytes, content_type: str | None = None):
+    """A server on 127.0.0.1 that is not the receiver (a captive portal, a proxy's error page):
+    every POST is answered ``status`` with ``body``. Yields the records URL a device would post to."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(status)
+            if content_type is not None:
+                self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        yield records_url(server.server_port)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture

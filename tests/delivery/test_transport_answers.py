@@ -3,12 +3,11 @@ wire/answer.py): a proxy's or a load balancer's page never crashes a delivery an
 record aside for good — only the receiver's own refusal of that item is final; anything else is a
 failed attempt, retried."""
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from delivery.transport_http import HttpTransport
+from sync_helpers import answering
 from wire.signing import Signer
 
 BODY = json.dumps({"id": "p-0", "kind": "partie", "record": "", "summary": {}}).encode()
@@ -18,27 +17,12 @@ NGINX_400 = (b"<html><head><title>400 The plain HTTP request was sent to HTTPS p
 
 def answered(status: int, body: bytes):
     """The transport's Answer to one post that a server answers ``status`` with ``body``."""
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers["Content-Length"]))
-            self.send_response(status)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    transport = HttpTransport(f"http://127.0.0.1:{server.server_port}/api/v1/records",
-                              Signer("u-lva-1", b"secret-0123456789abcdef"), timeout=5)
-    try:
-        return transport.send(BODY)
-    finally:
-        transport.close()
-        server.shutdown()
-        server.server_close()
+    with answering(status, body) as url:
+        transport = HttpTransport(url, Signer("u-lva-1", b"secret-0123456789abcdef"), timeout=5)
+        try:
+            return transport.send(BODY)
+        finally:
+            transport.close()
 
 
 @pytest.mark.parametrize("status, body", [

@@ -1,32 +1,12 @@
 """Finding 5: the device counts an item delivered only on the receiver's own JSON answer,
 "stored" or "duplicate", for that same id; any other 200 is a failed attempt, retried."""
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
-
 import pytest
 
 import carom_samples
 from delivery.outbox import Outbox
 from delivery.sync import Syncer
 from delivery.transport_http import HttpTransport
-
-
-def portal(answer: bytes, content_type: str):
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers["Content-Length"]))
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        def log_message(self, *args):
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    return server
+from sync_helpers import answering
 
 
 @pytest.mark.parametrize("answer, content_type", [
@@ -40,14 +20,9 @@ def test_a_200_that_is_not_the_receivers_word_leaves_the_item_in_the_outbox(tmp_
     for n in range(3):
         text, summary = carom_samples.partie(f"p-{n}", "A", "B", seed=n, points_limit=20, innings_limit=3)
         outbox.add(f"p-{n}", "partie", text, summary)
-    server = portal(answer, content_type)
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/api/v1/records"
+    with answering(200, answer, content_type) as url:
         syncer = Syncer(outbox, HttpTransport(url, sign("u-lva-1"), timeout=5), rand=lambda: 0.0)
         assert syncer.step() > 0            # a failed attempt: backoff, not delivered
-    finally:
-        server.shutdown()
-        server.server_close()
     assert outbox.unsent() == 3 and outbox.held_count() == 0
     assert "not the receiver's answer" in syncer.status()["last_error"]
 
