@@ -73,12 +73,13 @@ def note(text: str, level: str = "warn") -> Outcome:
     return Outcome(message={"text": text, "level": level})
 
 
-def checked(board, cmd: dict, language: str) -> Outcome:
-    """The command if the rule core would accept it now, else the refusal as a message."""
+def checked(board, cmd: dict, language: str, said=None) -> Outcome:
+    """The command if the rule core would accept it now, else the refusal as a message
+    (``said(error)``: its text, for a caller that words a refusal its own way)."""
     try:
         board.check(cmd)
     except RuleError as exc:
-        return note(refusal(exc, language, getattr(board, "header", None)))
+        return note(said(exc) if said else refusal(exc, language, getattr(board, "header", None)))
     return Outcome(commands=(dict(cmd),))
 
 

@@ -28,6 +28,7 @@ from input.overlays import (
     Outcome,
     Slot,
     ValuePrompt,
+    checked,
     first_error,
     note,
     yes_no,
@@ -197,9 +198,8 @@ class Referee(OnSlot):
         return self._unbound(fired)
 
     def _checked(self, board, cmd: dict) -> Outcome:
-        """The command if the rule core accepts it now, else its refusal (``_refusal``)."""
-        error = first_error(board, [cmd])
-        return Outcome(commands=(dict(cmd),)) if error is None else note(self._refusal(error, board))
+        """overlays.checked, its refusal worded by ``_refusal``."""
+        return checked(board, cmd, self.language, said=lambda error: self._refusal(error, board))
 
     def _refusal(self, error, board) -> str:
         """The refusal's text; "choose a group first" says how to choose on this keymap."""
