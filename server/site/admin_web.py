@@ -274,7 +274,8 @@ def _interruption(fixture: dict) -> dict | None:
         return None
     return {"points": f"{fixture['points_home']} : {fixture['points_away']}",
             "href": links.match_href(fixture["match"]),
-            "irregular": [pages.irregular_text(entry, fixture) for entry in fixture["irregular"]]}
+            "irregular": [pages.irregular_text(entry, fixture) for entry in fixture["irregular"]],
+            "clauses": ruled_under(fixture)}
 
 
 def _team_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
