@@ -3,7 +3,8 @@ player's phone: ``/teams/<team>.ics?game=&season=``.
 
 Each fixture is an event in Europe/Prague time (the zone's definition included) from its start
 (17:00, A.2.2) for ``LENGTH`` (**Decision**: four hours, what a league evening takes), at its venue,
-with the result once played; a postponed one is tentative, a cancelled one cancelled. A team only
+with the result once played and what became of it as the schedule says it (a forfeit, a result
+held or awarded); a postponed one is tentative, a cancelled one cancelled. A team only
 the devices' records name (no league fixtures) gets its played matches as all-day events. The event
 ids are the fixture's id, so a moved match moves in the phone's calendar rather than doubling.
 """
@@ -14,10 +15,10 @@ from starlette.responses import Response
 
 from server.league.admin_fields import slug
 from server.site.czech import PRAGUE
+from server.site.schedule_web import status_text
 
 LENGTH = dt.timedelta(hours=4)
 STATUS = {"postponed": "TENTATIVE", "cancelled": "CANCELLED"}
-SAID = {"postponed": "Odloženo.", "cancelled": "Zrušeno.", "forfeited": "Kontumováno."}
 
 
 def feed(data: dict, league: str, now: dt.datetime) -> bytes:
@@ -50,8 +51,9 @@ def _fixture(f: dict, now: dt.datetime) -> Event:
     said = []
     if f["points_home"] is not None:
         said.append(f"Výsledek {f['points_home']} : {f['points_away']}.")
-    if f["status"] in SAID:
-        said.append(SAID[f["status"]])
+    status = status_text(f)         # as the schedule says it: a ruling, a forfeit's winner, a match held
+    if status:
+        said.append(f"{status[0].upper()}{status[1:]}.")
     if said:
         event.add("description", " ".join(said))
     event.add("status", STATUS.get(f["status"], "CONFIRMED"))

@@ -10,7 +10,7 @@ from server.site.chrome import GAME_NAMES, schedule_href, table_href
 from server.site.games import EXPLAINED, in_address, site_game, value
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
-from server.site.schedule_web import shown_status
+from server.site.schedule_web import status_text
 
 RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšší série",
             "best_partie_average": "Nejlepší průměr v partii", "team_points": "Body pro družstvo",
@@ -162,7 +162,7 @@ def team(data: dict, frame) -> str:
                  "links": [link("Kalendář utkání (iCalendar)", team_calendar_href(name, game, season)),
                            link("Tabulka", table_href(game, season)), link("Rozpis", schedule_href(game, season))]}]
     if league:
-        cards = [pages.fixture_card(dict(f, season=season, competition=game, status_text=shown_status(f)))
+        cards = [pages.fixture_card(dict(f, season=season, competition=game, status_text=status_text(f)))
                  for f in league["fixtures"]]
         sections.append({"heading": "Rozpis a výsledky", "fixtures": cards})
     else:

@@ -133,8 +133,8 @@ def _league_team(store, name: str, game: str, season: str | None) -> dict | None
     team = next((t for t in store.league.teams(season, game) if t["name"] == name), None)
     if team is None:
         return None
-    fixtures = [{key: f[key] for key in ("id", "date", "start", "home", "away", "venue", "status", "points_home",
-                                         "points_away", "match")}
-                for f in store.fixtures.of(season, game) if name in (f["home"], f["away"])]
+    # whole, as /schedule.json gives them: a page says what became of each (its ruling, who a
+    # forfeit went to, what holds it) as the schedule says it
+    fixtures = [f for f in store.fixtures.of(season, game) if name in (f["home"], f["away"])]
     return {"venue": team["venue"], "captain": team["captain"], "roster": team["players"],
             "expelled": team["expelled"], "fixtures": fixtures}

@@ -2,13 +2,16 @@
 for a team (A.6.1: a captain is a member of his team in the match) is stored, flagged and held out
 of the table until the organiser awards it (server/league/irregular.py, standing.py). On SQLite
 and PostgreSQL."""
+import datetime as dt
+
 import pytest
 from league_admin_helpers import SEASON, device_receiver, fixture_between, free_working_day, lineup_items
 
 from conftest import signer
 from server.league.admin_fields import LeagueError
+from server.site import calendar, chrome, stats_pages
 from server.site.schedule_web import status_text
-from server.tables import exports, figures
+from server.tables import exports, figures, stats
 
 LVI = ["Novák", "Dvořák", "Svoboda", "Černý"]
 ORLI = ["Procházka", "Kučera", "Veselý", "Horák"]
@@ -190,3 +193,26 @@ def test_the_home_pages_results_say_which_the_table_does_not_count(league):
     page = home.build(league, dt.date(2027, 5, 1))
     results = page[page.index("Poslední výsledky"):]
     assert "čeká na rozhodnutí organizátora soutěže" in results and "mimo rozpis, nezapočteno do tabulky" in results
+
+
+def _team_says(store, team: str) -> tuple[str, str]:
+    """The team's page and its calendar feed, as their routes build them."""
+    data = stats.team(store, team, "carom", SEASON)
+    now = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+    return stats_pages.team(data, chrome.PRINTABLE), calendar.feed(data, "Liga", now).decode().replace("\r\n ", "")
+
+
+def test_A_3_6_the_team_page_and_its_calendar_say_what_the_schedule_says_of_a_held_then_awarded_match(league):
+    """The team page and its iCalendar feed said a held match was "čeká na rozhodnutí (A.6.5)" and
+    a plain "Výsledek 2 : 6", and an awarded one a bare score: they now say it as the schedule does."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-twice", fixture, ["Novák", "Dvořák", "Novák", "Černý"], ORLI))
+    for team in ("Lvi", "Orli"):
+        page, feed = _team_says(league, team)
+        assert "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6)" in page and "(A.6.5)" not in page
+        assert "Nesrovnalost v zápisu\\, čeká na rozhodnutí (A.3.6)." in feed
+    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+    figures.settle(league)          # as the CLI and the web admin do after a ruling
+    page, feed = _team_says(league, "Lvi")
+    assert "výsledek přiznal organizátor soutěže (A.3.6)" in page
+    assert "Výsledek 0 : 8. Výsledek přiznal organizátor soutěže (A.3.6)." in feed
