@@ -35,6 +35,28 @@ def _standing(m: dict) -> str:
     return "" if m["closed"] else "neuzavřeno"
 
 
+def _replayed(m: dict, of_match: dict) -> bool:
+    """The first part of an interrupted match whose rest was played (A.6.5): the rest's line
+    gives the fixture's result."""
+    fixture = of_match.get(m["match"])
+    return fixture is not None and fixture["match"] == m["match"] and fixture["continuation"] is not None
+
+
+def _result(m: dict, fixture: dict | None, forfeited: set, *, game: str | None) -> dict:
+    """A latest result's card: a league match's as its fixture stands (its status as the schedule
+    says it: awarded, held, forfeited; a replayed match's whole result, linked to its zápis);
+    else the match's own, with its standing's word."""
+    card = {"date": m["date"], "home": m["home"], "away": m["away"], "venue": m["venue"],
+            "points_home": m["points"]["home"], "points_away": m["points"]["away"], "match": m["match"],
+            "competition": m["game"], "status_text": _standing(m)}
+    if fixture is not None:
+        card.update(points_home=fixture["points_home"], points_away=fixture["points_away"], match=fixture["match"],
+                    status_text=shown_status(fixture) or card["status_text"])
+    if m["match"] in forfeited:
+        card.update(match=None, status_text="kontumováno")
+    return pages.fixture_card(card, game=game)
+
+
 def build(store, today) -> str:
     season = _season_of_today(store, today)
     games = _competitions(store, season)
@@ -50,13 +72,11 @@ def build(store, today) -> str:
     tonight = [card(f, g) for g in games for f in fixtures[g] if f["date"] == day]
     upcoming = sorted(((f, g) for g in games for f in fixtures[g] if f["date"] > day and f["status"] == "scheduled"),
                       key=lambda pair: (pair[0]["date"], pair[0]["start"]))[:UPCOMING]
-    played = [m for m in store.figures.matches(season) if m["game"] in games] if season else []
+    of_match = {f[part]: f for g in games for f in fixtures[g] for part in ("match", "continuation") if f[part]}
+    played = [m for m in store.figures.matches(season) if m["game"] in games and not _replayed(m, of_match)] \
+        if season else []
     played.sort(key=lambda m: m["date"] or "", reverse=True)
-    results = [pages.fixture_card({"date": m["date"], "home": m["home"], "away": m["away"], "venue": m["venue"],
-                                   "points_home": m["points"]["home"], "points_away": m["points"]["away"],
-                                   "match": None if m["match"] in forfeited else m["match"], "competition": m["game"],
-                                   "status_text": "kontumováno" if m["match"] in forfeited else _standing(m)},
-                                  game=m["game"] if tag else None)
+    results = [_result(m, of_match.get(m["match"]), forfeited, game=m["game"] if tag else None)
                for m in played[:RESULTS]]
     frame = chrome.frame(store, here="home", game=games[0], season=season)
     tables = [link(f"Tabulka {GAME_NAMES[g]}", table_href(g, season)) for g in games]

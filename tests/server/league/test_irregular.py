@@ -182,7 +182,7 @@ def test_an_award_gives_no_more_than_a_match_can_and_the_zapis_says_it_was_award
 
 def test_the_home_pages_results_say_which_the_table_does_not_count(league):
     """The latest results on the home page: a held match (A.3.6) and one off the schedule are
-    marked, not shown as plain results the table does not have."""
+    marked, not shown as plain results the table does not have; an awarded one says so."""
     import datetime as dt
 
     from server.site import home
@@ -192,7 +192,12 @@ def test_the_home_pages_results_say_which_the_table_does_not_count(league):
     _send(league, lineup_items("m-off", dict(fixture, id=None, date="2026-09-30"), LVI, ORLI))
     page = home.build(league, dt.date(2027, 5, 1))
     results = page[page.index("Poslední výsledky"):]
-    assert "čeká na rozhodnutí organizátora soutěže" in results and "mimo rozpis, nezapočteno do tabulky" in results
+    assert "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6)" in results
+    assert "mimo rozpis, nezapočteno do tabulky" in results
+    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+    figures.settle(league)
+    page = home.build(league, dt.date(2027, 5, 1))
+    assert "0 : 8" in page and "výsledek přiznal organizátor soutěže (A.3.6)" in page
 
 
 def _team_says(store, team: str) -> tuple[str, str]:

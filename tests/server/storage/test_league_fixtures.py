@@ -320,6 +320,12 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     home, away = after["points_home"], after["points_away"]
     expected = "won" if home > away else "lost" if home < away else "drawn"
     assert rows["Lvi"]["form"] == [expected]
+    from server.site import home as home_page
+
+    page = home_page.build(league, dt.date(2027, 6, 1))
+    results = page[page.index("Poslední výsledky"):]      # one result, the whole score, the zápis of its start
+    assert results.count("class=\"card\"") == 1 and f">{home} : {away}<" in results
+    assert "/matches/m-int" in results and "/matches/m-rest" not in results
     status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
                                                                 fixture=fixture["id"])[0]), via="test")
     assert status == 403 and "already has its result" in answer["reason"]
