@@ -9,12 +9,13 @@ from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 from server.league.errors import Refused
 from server.live.board import sse
 from server.site import chrome, pages
-from server.site.answers import SITE_CSP, JSONAnswer, limited, logged_refusal, read_body, remote
+from server.site.answers import JSONAnswer, html_page, limited, logged_refusal, read_body, remote
+from server.site.routes import reading
 from wire.live import MAX_SNAPSHOT
 from wire.signing import Signed
 
@@ -62,8 +63,9 @@ def live_page(board):
     async def endpoint(request):
         await board.refresh()
         await board.link_records()
-        frame = await run_in_threadpool(chrome.frame, board.receiver.store, here="live", game=None, season=None)
-        return HTMLResponse(pages.live(sse_data(board.entries()), frame), headers={"Content-Security-Policy": SITE_CSP})
+        with reading(request.scope):        # in the reader's language (server/site/language.py)
+            frame = await run_in_threadpool(chrome.frame, board.receiver.store, here="live", game=None, season=None)
+            return html_page(pages.live(sse_data(board.entries()), frame))
     return endpoint
 
 

@@ -27,8 +27,9 @@ SITE_CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 's
 
 
 def html_page(text: str, status: int = 200) -> HTMLResponse:
-    """An HTML page of the site under its Content-Security-Policy."""
-    return HTMLResponse(text, status_code=status, headers={"Content-Security-Policy": SITE_CSP})
+    """An HTML page of the site under its Content-Security-Policy; its language is chosen by a
+    cookie (server/site/language.py), so a cache keeps a copy per cookie."""
+    return HTMLResponse(text, status_code=status, headers={"Content-Security-Policy": SITE_CSP, "Vary": "Cookie"})
 
 
 def refused(status: int, reason: str, **extra) -> JSONAnswer:

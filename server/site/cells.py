@@ -1,15 +1,18 @@
 """The parts of the site's tables (server/site/templates/_table.html): columns, and cells that show
 a value the Czech way while sorting by the machine's (``data-sort``)."""
 from server.site import czech
+from server.site.language import N_, Msg
 
 DASH = czech.DASH
-RESULT_LETTERS = {"won": ("V", "w", "výhra"), "drawn": ("R", "d", "remíza"), "lost": ("P", "l", "prohra")}
+RESULT_LETTERS = {"won": (N_("V"), "w", N_("výhra")), "drawn": (N_("R"), "d", N_("remíza")),
+                  "lost": (N_("P"), "l", N_("prohra"))}
 
 
 def col(text: str, cls: str = "", abbr: str | None = None, *, row: bool = False) -> dict:
     """A table's column: its heading, its cells' class (num, name, place, stick), a full name for
-    an abbreviated heading; ``row``: its cells head their rows."""
-    return {"text": text, "cls": cls, "abbr": abbr, "row": row}
+    an abbreviated heading; ``row``: its cells head their rows. The heading and its full name are
+    shown in the reader's language (server/site/language.py)."""
+    return {"text": Msg(text), "cls": cls, "abbr": None if abbr is None else Msg(abbr), "row": row}
 
 
 def grid(label: str, head: list[dict], rows: list[list], *, sortable: bool = False, table_id: str | None = None) -> dict:

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 
 from server.site import czech
 from server.site.games import DEFAULT, LABELS, in_address, site_game
+from server.site.language import N_
 from server.site.links import query
 
 GAME_NAMES = LABELS
-SITE = "Liga"
+SITE = N_("Liga")
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,13 @@ def schedule_href(game: str, season: str | None = None) -> str:
     return "/schedule" + args
 
 
-NAV = (("home", "Domů", lambda g, s: "/"),
-       ("schedule", "Rozpis", schedule_href),
-       ("table", "Tabulka", table_href),
-       ("players", "Hráči", lambda g, s: "/players.html" + query(in_address(g), s)),
-       ("rankings", "Žebříčky", lambda g, s: "/rankings.html" + query(in_address(g), s)),
-       ("live", "Živě", lambda g, s: "/live"),
-       ("rules", "Pravidla", lambda g, s: "/rules.html"))
+NAV = (("home", N_("Domů"), lambda g, s: "/"),
+       ("schedule", N_("Rozpis"), schedule_href),
+       ("table", N_("Tabulka"), table_href),
+       ("players", N_("Hráči"), lambda g, s: "/players.html" + query(in_address(g), s)),
+       ("rankings", N_("Žebříčky"), lambda g, s: "/rankings.html" + query(in_address(g), s)),
+       ("live", N_("Živě"), lambda g, s: "/live"),
+       ("rules", N_("Pravidla"), lambda g, s: "/rules.html"))
 
 
 def all_seasons(store) -> list[str]:

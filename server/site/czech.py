@@ -1,4 +1,5 @@
-"""How the league's pages write dates, times and numbers: the Czech way, in the league's time zone.
+"""How the league's pages write dates, times and numbers: the Czech way, in the league's time zone
+(on an English page the English way: "Tue 13 Oct 2026", "3.500"; server/site/language.py).
 
 A day is "út 13. 10." (with the year where a page lists more than one season: "út 13. 10. 2026");
 a moment the receiver stored in UTC is shown in Europe/Prague ("út 13. 10. 2026 19:05"); a
@@ -7,10 +8,14 @@ decimal number has a comma ("3,500"). JSON and CSV keep the machine forms; only 
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from server.site import language
+
 PRAGUE = ZoneInfo("Europe/Prague")
 WEEKDAYS = ("po", "út", "st", "čt", "pá", "so", "ne")
 WEEKDAY_NAMES = ("pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota", "neděle")
 DASH = "–"
+EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def _date(value) -> dt.date | None:
@@ -25,11 +30,15 @@ def _date(value) -> dt.date | None:
 
 
 def day(value, *, year: bool = False) -> str:
-    """"út 13. 10." for 2026-10-13 (``year``: "út 13. 10. 2026"); a date it cannot read as it is."""
+    """"út 13. 10." for 2026-10-13 (``year``: "út 13. 10. 2026"; English: "Tue 13 Oct 2026"); a
+    date it cannot read as it is."""
     date = _date(value)
     if date is None:
         return DASH if value in (None, "") else str(value)
-    text = f"{WEEKDAYS[date.weekday()]} {date.day}. {date.month}."
+    if language.english():
+        text = f"{EN_WEEKDAYS[date.weekday()]} {date.day} {EN_MONTHS[date.month - 1]}"
+    else:
+        text = f"{WEEKDAYS[date.weekday()]} {date.day}. {date.month}."
     return f"{text} {date.year}" if year else text
 
 
@@ -73,12 +82,13 @@ def match_name(home, away, date) -> str:
 
 
 def decimal(value) -> str:
-    """"3,500" for "3.500" (or 3.5): the Czech decimal comma; anything else unchanged."""
+    """"3,500" for "3.500" (or 3.5): the Czech decimal comma (English keeps the point); anything
+    else unchanged."""
     if value is None:
         return DASH
     text = str(value)
     head, dot, tail = text.partition(".")
-    if dot and tail.isdigit() and head.lstrip("+-").isdigit():
+    if dot and tail.isdigit() and head.lstrip("+-").isdigit() and not language.english():
         return f"{head},{tail}"
     return text
 

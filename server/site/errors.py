@@ -22,7 +22,7 @@ def failed(store, request, status: int, reason, **extra):
     """A refusal (400, 404 …; ``reason`` a text or a ``Said``) of a page builder: the page with the league's frame, or JSON."""
     if wants_json(request):
         return refused(status, str(reason), **extra)
-    return html_page(pages.error(status, chrome.frame(store, here="", game=None, season=None), words.czech(reason)),
+    return html_page(pages.error(status, chrome.frame(store, here="", game=None, season=None), words.said(reason)),
                      status)
 
 
@@ -31,4 +31,4 @@ def failed_bare(request, status: int, reason):
     the league's name and seasons, so that neither costs a read nor needs a working store."""
     if wants_json(request):
         return refused(status, str(reason))
-    return html_page(pages.error(status, chrome.BARE, words.czech(reason)), status)
+    return html_page(pages.error(status, chrome.BARE, words.said(reason)), status)

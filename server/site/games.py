@@ -9,6 +9,7 @@ from typing import Callable
 from rules.games import GAMES
 from server.site import czech
 from server.site.cells import col, number, pair, signed
+from server.site.language import N_, say
 
 NAME = col("Hráč", "name stick", row=True)
 TEAM = col("Družstvo", "name")
@@ -33,11 +34,11 @@ class SiteGame:
     team_facts: Callable          # a team's table line -> (label, value) pairs
 
 
-EXPLAINED = ("Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy a "
-             "prohry.")
+EXPLAINED = N_("Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy a "
+               "prohry.")
 
 CAROM = SiteGame(
-    name="carom", label="karambol", table_path="/table.html", named=False, unit="Partie",
+    name="carom", label=N_("karambol"), table_path="/table.html", named=False, unit=N_("Partie"),
     columns=(("player", NAME), ("team", TEAM), ("partie", col("Partie", "num")), ("points", col("Body", "num")),
              ("innings", col("Náběhy", "num")), ("general_average", col("GP", "num", "generální průměr")),
              ("best_series", col("NS", "num", "nejvyšší série")),
@@ -46,42 +47,46 @@ CAROM = SiteGame(
              ("lost", col("P", "num", "prohrané partie")), ("matches", col("Utkání", "num")),
              ("team_points", col("Body pro družstvo", "num"))),
     decimals=frozenset({"general_average", "best_partie_average"}), signed=frozenset(),
-    players_note="Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5). " + EXPLAINED,
+    players_note=N_("Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5). "
+                    "Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy "
+                    "a prohry."),
     ranking_counts=(("partie", col("Partie", "num")), ("points", col("Body", "num")),
                     ("innings", col("Náběhy", "num"))),
-    ranking_note=("Pořadí podle přesného zlomku; hráči se stejnou hodnotou sdílejí místo. Generální průměr: hráči "
-                  "s alespoň polovinou partií nejčastějšího hráče sezóny."),
+    ranking_note=N_("Pořadí podle přesného zlomku; hráči se stejnou hodnotou sdílejí místo. Generální průměr: hráči "
+                    "s alespoň polovinou partií nejčastějšího hráče sezóny."),
     partie_head=(col("Body", "num"), col("Náběhy", "num"), col("Průměr", "num"), col("NS", "num", "nejvyšší série"),
                  col("Body pro družstvo", "num")),
     partie_cells=lambda p: [p["points"], p["innings"], number(p["average"]), p["best_series"], p["team_points"]],
     player_facts=lambda row: [
-        ["Partie", f"{row['partie']} (výhry {row['won']}, remízy {row['drawn']}, prohry {row['lost']})"],
-        ["Body", row["points"]], ["Náběhy", row["innings"]],
-        ["Generální průměr", czech.decimal(row["general_average"])], ["Nejvyšší série", row["best_series"]],
-        ["Nejlepší průměr v partii", czech.decimal(row["best_partie_average"])],
-        ["Body pro družstvo", row["team_points"]]],
-    team_facts=lambda line: [["Skóre", f"{line['scored']}:{line['conceded']}"],
-                             ["Generální průměr", czech.decimal(line["general_average"])]],
+        [say("Partie"), say("{partie} (výhry {won}, remízy {drawn}, prohry {lost})", partie=row["partie"],
+                            won=row["won"], drawn=row["drawn"], lost=row["lost"])],
+        [say("Body"), row["points"]], [say("Náběhy"), row["innings"]],
+        [say("Generální průměr"), czech.decimal(row["general_average"])], [say("Nejvyšší série"), row["best_series"]],
+        [say("Nejlepší průměr v partii"), czech.decimal(row["best_partie_average"])],
+        [say("Body pro družstvo"), row["team_points"]]],
+    team_facts=lambda line: [[say("Skóre"), f"{line['scored']}:{line['conceded']}"],
+                             [say("Generální průměr"), czech.decimal(line["general_average"])]],
 )
 
 EIGHTBALL = SiteGame(
-    name="8ball", label="8-ball", table_path="/table-8ball.html", named=True, unit="Zápasy",
+    name="8ball", label=N_("8-ball"), table_path="/table-8ball.html", named=True, unit=N_("Zápasy"),
     columns=(("player", NAME), ("team", TEAM), ("individual", col("Zápasy", "num")), ("won", col("Výhry", "num")),
              ("lost", col("Prohry", "num")), ("sets_won", col("Sety +", "num", "sety vyhrané")),
              ("sets_lost", col("Sety −", "num", "sety prohrané")), ("games_won", col("Hry +", "num", "hry vyhrané")),
              ("games_lost", col("Hry −", "num", "hry prohrané")), ("games_difference", col("Rozdíl her", "num")),
              ("fouls", col("Fauly", "num")), ("matches", col("Utkání", "num"))),
     decimals=frozenset(), signed=frozenset({"games_difference"}),
-    players_note="Zápasy: jednotlivé zápasy 8-ball (RULES 2.9).",
+    players_note=N_("Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."),
     ranking_counts=(("partie", col("Zápasy", "num")),), ranking_note="",
     partie_head=(col("Sety", "num"), col("Hry", "num"), col("Fauly", "num")),
     partie_cells=lambda p: [pair(p["sets_won"], p["sets_lost"]), pair(p["games_won"], p["games_lost"]), p["fouls"]],
-    player_facts=lambda row: [["Zápasy", f"{row['individual']} (výhry {row['won']}, prohry {row['lost']})"],
-                              ["Sety", f"{row['sets_won']}:{row['sets_lost']}"],
-                              ["Hry", f"{row['games_won']}:{row['games_lost']}"], ["Fauly", row["fouls"]]],
-    team_facts=lambda line: [["Zápasy", f"{line['individual_won']}:{line['individual_lost']}"],
-                             ["Sety", f"{line['sets_won']}:{line['sets_lost']}"],
-                             ["Hry", f"{line['games_won']}:{line['games_lost']}"]],
+    player_facts=lambda row: [[say("Zápasy"), say("{individual} (výhry {won}, prohry {lost})",
+                                                  individual=row["individual"], won=row["won"], lost=row["lost"])],
+                              [say("Sety"), f"{row['sets_won']}:{row['sets_lost']}"],
+                              [say("Hry"), f"{row['games_won']}:{row['games_lost']}"], [say("Fauly"), row["fouls"]]],
+    team_facts=lambda line: [[say("Zápasy"), f"{line['individual_won']}:{line['individual_lost']}"],
+                             [say("Sety"), f"{line['sets_won']}:{line['sets_lost']}"],
+                             [say("Hry"), f"{line['games_won']}:{line['games_lost']}"]],
 )
 
 SITE_GAMES = {game.name: game for game in (CAROM, EIGHTBALL)}

@@ -3,6 +3,7 @@ date (newest first, with their competition) and links to the tables. It changes 
 its kept copy is kept per day (server/site/routes.py)."""
 from server.site import chrome, czech, pages
 from server.site.chrome import GAME_NAMES, table_href
+from server.site.language import N_, say
 from server.site.links import link
 from server.site.schedule_web import shown_status
 from server.tables import sums
@@ -29,10 +30,10 @@ def _standing(m: dict) -> str:
     """A result's word when the table does not count it (server/tables/standing.py), or when it
     is not closed."""
     if m["standing"] == "pending":
-        return "čeká na rozhodnutí organizátora soutěže"
+        return say("čeká na rozhodnutí organizátora soutěže")
     if m["standing"] not in (None, "counted"):
-        return pages.STANDINGS.get(m["standing"], "nezapočteno")
-    return "" if m["closed"] else "neuzavřeno"
+        return say(pages.STANDINGS.get(m["standing"], N_("nezapočteno")))
+    return "" if m["closed"] else say("neuzavřeno")
 
 
 def _replayed(m: dict, of_match: dict) -> bool:
@@ -53,7 +54,7 @@ def _result(m: dict, fixture: dict | None, forfeited: set, *, game: str | None) 
         card.update(points_home=fixture["points_home"], points_away=fixture["points_away"], match=fixture["match"],
                     status_text=shown_status(fixture) or card["status_text"])
     if m["match"] in forfeited:
-        card.update(match=None, status_text="kontumováno")
+        card.update(match=None, status_text=say("kontumováno"))
     return pages.fixture_card(card, game=game)
 
 
@@ -79,7 +80,7 @@ def build(store, today) -> str:
     results = [_result(m, of_match.get(m["match"]), forfeited, game=m["game"] if tag else None)
                for m in played[:RESULTS]]
     frame = chrome.frame(store, here="home", game=games[0], season=season)
-    tables = [link(f"Tabulka {GAME_NAMES[g]}", table_href(g, season)) for g in games]
+    tables = [link(say("Tabulka {game}", game=GAME_NAMES[g]), table_href(g, season)) for g in games]
     return pages.home(frame=frame, league_names=[names[g] for g in games], tonight=tonight,
                       upcoming=[card(f, g) for f, g in upcoming], results=results,
                       today_text=czech.day(today, year=True), tables=tables)

@@ -12,14 +12,18 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from server.league.irregular import holding, ruled_under
-from server.site import assets, czech, links
+from server.site import assets, czech, language, links
 from server.site.cells import col, form, grid, number, pair, signed
 from server.site.chrome import GAME_NAMES, PRINTABLE, schedule_href
 from server.site.games import DEFAULT, SITE_GAMES, site_game
+from server.site.language import N_, say
 from server.tables.sums import season_of
 
 _env = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"), autoescape=True,
-                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"],
+                   finalize=language.shown)
+_env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)     # type: ignore[attr-defined]
+_env.globals.update(language=language.current, language_switch=language.switch)
 _env.filters["urlencode_all"] = lambda text: quote(str(text), safe="")
 _env.filters["day"] = lambda date: czech.day(date, year=True)
 
@@ -32,7 +36,8 @@ def _or_dash(value) -> str:
 
 def render(template: str, *, frame=PRINTABLE, title: str, description: str | None = None, **context) -> str:
     """A page; ``description``: its <meta name="description"> (default: from its title)."""
-    description = description or f"{title}. {frame.league}: rozpis, výsledky, tabulky a statistiky hráčů."
+    description = description or say("{title}. {league}: rozpis, výsledky, tabulky a statistiky hráčů.", title=title,
+                                     league=frame.league)
     return _env.get_template(template).render(frame=frame, title=title, description=description,
                                               style=assets.STYLE, **context)
 
@@ -56,22 +61,26 @@ def match_title(record: dict) -> str:
 
 
 # where a match stands in its league (server/tables/standing.py), when it is not simply counted
-STANDINGS = {"annulled": "anulováno: družstvo vyřazeno ze soutěže (A.3.7)",
-             "unassigned": "mimo rozpis, nezapočteno do tabulky", "friendly": "přátelské utkání, nezapočteno",
-             "pending": "přerušeno, čeká na rozhodnutí organizátora soutěže (A.6.5)"}
-HELD = "nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže"
+STANDINGS = {"annulled": N_("anulováno: družstvo vyřazeno ze soutěže (A.3.7)"),
+             "unassigned": N_("mimo rozpis, nezapočteno do tabulky"), "friendly": N_("přátelské utkání, nezapočteno"),
+             "pending": N_("přerušeno, čeká na rozhodnutí organizátora soutěže (A.6.5)")}
+HELD = N_("nesrovnalost v zápisu, čeká na rozhodnutí organizátora soutěže")
 
 
 def _state(record: dict) -> str:
     standing = record.get("standing") or ""
     if standing == "pending" and holding(record.get("irregular") or []):
-        return f"{HELD} ({ruled_under(record)})"
+        return say("{held} ({clauses})", held=HELD, clauses=ruled_under(record))
     if record.get("awarded"):
-        return f"výsledek přiznal organizátor soutěže ({ruled_under(record)})"
+        return say("výsledek přiznal organizátor soutěže ({clauses})", clauses=ruled_under(record))
     if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
-        return f"kontumováno: družstvo {record[record['forfeit']] or record['forfeit']} nenastoupilo (A.3.7)"
-    return (STANDINGS.get(standing) or ("přerušeno (A.6.5)" if record.get("interrupted") else
-            "uzavřeno" if record["closed"] else "probíhá nebo neuzavřeno"))
+        return say("kontumováno: družstvo {team} nenastoupilo (A.3.7)",
+                   team=record[record["forfeit"]] or record["forfeit"])
+    if STANDINGS.get(standing):
+        return say(STANDINGS[standing])
+    if record.get("interrupted"):
+        return say("přerušeno (A.6.5)")
+    return say("uzavřeno") if record["closed"] else say("probíhá nebo neuzavřeno")
 
 
 def irregular_text(entry: dict, match: dict) -> str:
@@ -80,39 +89,41 @@ def irregular_text(entry: dict, match: dict) -> str:
     who = f"{entry['name']} ({match[entry['side']] or entry['side']})"
     if entry["rule"] == "A.3.6":
         numbers = [str(n) if n is not None else "?" for n in entry["partie"]]
-        return f"{who} hrál partie {', '.join(numbers)}; podle losu hraje každý hráč jen jednu (A.3.6)"
+        return say("{who} hrál partie {numbers}; podle losu hraje každý hráč jen jednu (A.3.6)", who=who,
+                   numbers=", ".join(numbers))
     if entry.get("played_for"):
-        return f"kapitán {who} hrál v tomto utkání za družstvo {match[entry['played_for']]} (A.6.1)"
-    return f"kapitán {who} není na soupisce svého družstva a nehrál za ně (A.6.1)"
+        return say("kapitán {who} hrál v tomto utkání za družstvo {team} (A.6.1)", who=who,
+                   team=match[entry["played_for"]])
+    return say("kapitán {who} není na soupisce svého družstva a nehrál za ně (A.6.1)", who=who)
 
 
 def _facts(record: dict, league_name: str | None) -> list:
     points = record["points"]
     team, _ = links.in_match(record)
     state = _state(record)
-    facts = [["Soutěž", league_name]] if league_name else []
-    return facts + [["Datum", czech.day(record["date"], year=True) if record["date"] else DASH],
-                    ["Herna", _or_dash(record["venue"])], ["Domácí", team(record["home"])],
-                    ["Hosté", team(record["away"])], ["Výsledek", f"{points['home']} : {points['away']}"],
-                    ["Stav", state]]
+    facts = [[say("Soutěž"), league_name]] if league_name else []
+    return facts + [[say("Datum"), czech.day(record["date"], year=True) if record["date"] else DASH],
+                    [say("Herna"), _or_dash(record["venue"])], [say("Domácí"), team(record["home"])],
+                    [say("Hosté"), team(record["away"])], [say("Výsledek"), f"{points['home']} : {points['away']}"],
+                    [say("Stav"), state]]
 
 
-OBJECTIONS = {"referee": "rozhodnutí rozhodčího (A.6.3)", "scoring": "zápis (A.6.3)",
-              "interrupted": "přerušení utkání (A.6.5)"}
+OBJECTIONS = {"referee": N_("rozhodnutí rozhodčího (A.6.3)"), "scoring": N_("zápis (A.6.3)"),
+              "interrupted": N_("přerušení utkání (A.6.5)")}
 
 
 def _captains(record: dict, unit: str) -> list[dict]:
     """Podpisy kapitánů (A.6.9d) and their objections (A.6.3, A.6.5): one row per team that answered."""
     names = {side: record[side] or side for side in ("home", "away")}
-    rows = [[names[s["side"]], s["captain"], "podepsal", DASH, czech.moment(s["at"])] for s in record["signatures"]]
-    rows += [[names[o["side"]], o["captain"], "námitka: " + OBJECTIONS[o["kind"]],
-              "celé utkání" if o["partie"] is None else f"{unit} {o['partie']}", czech.moment(o["at"])]
+    rows = [[names[s["side"]], s["captain"], say("podepsal"), DASH, czech.moment(s["at"])] for s in record["signatures"]]
+    rows += [[names[o["side"]], o["captain"], say("námitka: {what}", what=OBJECTIONS[o["kind"]]),
+              say("celé utkání") if o["partie"] is None else f"{say(unit)} {o['partie']}", czech.moment(o["at"])]
              for o in record["objections"]]
-    rows += [[names[side], DASH, "nepodepsáno", DASH, DASH] for side in record["unsigned"]]
+    rows += [[names[side], DASH, say("nepodepsáno"), DASH, DASH] for side in record["unsigned"]]
     if not rows:
         return []
     head = [col("Družstvo", "name", row=True), col("Kapitán", "name"), col("Odpověď"), col("Týká se"), col("Čas")]
-    return [{"heading": "Podpisy kapitánů", "tables": [grid("Podpisy kapitánů", head, rows)]}]
+    return [{"heading": say("Podpisy kapitánů"), "tables": [grid(say("Podpisy kapitánů"), head, rows)]}]
 
 
 def _notes(record: dict, unit: str) -> list[str]:
@@ -123,26 +134,27 @@ def _notes(record: dict, unit: str) -> list[str]:
     notes = []
     unrostered = record.get("unrostered") or []
     if unrostered:
-        who = "Hráč mimo soupisku družstva, za které hrál" if len(unrostered) == 1 else \
-            "Hráči mimo soupisku družstva, za které hráli"
-        notes.append(f"{who} (A.3.4): {', '.join(unrostered)}.")
-    notes += [f"Nesrovnalost: {irregular_text(entry, record)}." for entry in record.get("irregular") or []]
+        who = N_("Hráč mimo soupisku družstva, za které hrál") if len(unrostered) == 1 else \
+            N_("Hráči mimo soupisku družstva, za které hráli")
+        notes.append(say("{who} (A.3.4): {names}.", who=who, names=", ".join(unrostered)))
+    notes += [say("Nesrovnalost: {what}.", what=irregular_text(entry, record)) for entry in record.get("irregular") or []]
     if not record["closed"]:
-        notes.append("Utkání dosud nebylo uzavřeno.")
+        notes.append(say("Utkání dosud nebylo uzavřeno."))
     if record.get("interrupted"):
-        notes.append("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže.")
+        notes.append(say("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže."))
     if record["missing_partie"]:
-        notes.append(f"Chybí {unit}: " + ", ".join(str(n) for n in record["missing_partie"]))
+        notes.append(say("Chybí {unit}: {numbers}", unit=unit, numbers=", ".join(str(n) for n in record["missing_partie"])))
     if record.get("unreadable"):
-        notes.append(f"Nečitelné záznamy: {len(record['unreadable'])} (organizátor je musí zkontrolovat).")
+        notes.append(say("Nečitelné záznamy: {count} (organizátor je musí zkontrolovat).", count=len(record["unreadable"])))
     declared = record["declared_points"]
     if record.get("awarded"):
         ruling = record["ruling"]
-        played = f" (odehráno {declared['home']} : {declared['away']})" if declared else ""
-        notes.append(f"Výsledek {points['home']} : {points['away']} přiznal organizátor soutěže ({ruled_under(record)})"
-                     f"{played}; důvod: {ruling['reason']}.")
+        played = say(" (odehráno {home} : {away})", home=declared["home"], away=declared["away"]) if declared else ""
+        notes.append(say("Výsledek {home} : {away} přiznal organizátor soutěže ({clauses}){played}; důvod: {reason}.",
+                         home=points["home"], away=points["away"], clauses=ruled_under(record), played=played,
+                         reason=ruling["reason"]))
     elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
-        notes.append(f"Zařízení uvedlo výsledek {declared['home']} : {declared['away']}.")
+        notes.append(say("Zařízení uvedlo výsledek {home} : {away}.", home=declared["home"], away=declared["away"]))
     return notes
 
 
@@ -154,36 +166,40 @@ def match(record: dict, frame=PRINTABLE) -> str:
 def carom_match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání, carom (RULES 1.6): every partie inning by inning."""
     sections: list[dict[str, Any]] = [{"facts": _facts(record, frame.league if frame.navigation else None)
-                 + [["Los pořadí", _or_dash(record["seed"])]]}]
+                 + [[say("Los pořadí"), _or_dash(record["seed"])]]}]
     _, player = links.in_match(record)
     for p in record["partie"]:
         innings = max(len(p["home"]["series"]), len(p["away"]["series"]), 1)
         head = [col("Hráč", "name stick", row=True), col("Body", "num"), col("Náběhy", "num"),
                 col("Průměr", "num"), col("NS", "num", "nejvyšší série"), col("Body družstva", "num")]
-        head += [col(str(i), "num", f"{i}. náběh") for i in range(1, innings + 1)]
+        head += [col(str(i), "num", say("{number}. náběh", number=i)) for i in range(1, innings + 1)]
         rows = []
         for side in ("home", "away"):
             s = p[side]
             series = list(s["series"]) + [""] * (innings - len(s["series"]))
             rows.append([player(s["name"]), s["points"], s["innings"], number(s["average"]), s["best_series"],
                          _or_dash(s["team_points"])] + series)
-        title = (f"Partie {_or_dash(p['number'])}: {p['home']['name'] or DASH} – {p['away']['name'] or DASH}"
-                 + (" (skrečována)" if p["forfeit"] else ""))
-        sections.append({"heading": title, "tables": [grid(f"Partie {_or_dash(p['number'])}", head, rows)]})
+        title = (say("Partie {number}: {home} – {away}", number=_or_dash(p["number"]),
+                     home=p["home"]["name"] or DASH, away=p["away"]["name"] or DASH)
+                 + (say(" (skrečována)") if p["forfeit"] else ""))
+        sections.append({"heading": title, "tables": [grid(say("Partie {number}", number=_or_dash(p["number"])),
+                                                           head, rows)]})
     avg = record["averages"]
-    sections.append({"heading": "Průměry utkání", "tables": [grid(
-        "Průměry utkání", [col("Družstvo", "name", row=True), col("Body", "num"), col("Náběhy", "num"),
+    sections.append({"heading": say("Průměry utkání"), "tables": [grid(
+        say("Průměry utkání"), [col("Družstvo", "name", row=True), col("Body", "num"), col("Náběhy", "num"),
                            col("Průměr", "num")],
         [[record[side] or side, avg[side]["points"], avg[side]["innings"], number(avg[side]["average"])]
          for side in ("home", "away")])]})
-    return sectioned(f"Zápis o utkání: {match_title(record)}", sections + _captains(record, "partie"),
-                     _notes(record, "partie"), frame=frame,
-                     description=f"Zápis o utkání {match_title(record)}: partie náběh po náběhu, body a průměry.")
+    return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
+                     sections + _captains(record, N_("partie")), _notes(record, N_("partie")), frame=frame,
+                     description=say("Zápis o utkání {match}: partie náběh po náběhu, body a průměry.",
+                                     match=match_title(record)))
 
 
-REASONS = {"eight": "8 regulérně", "eight_early": "soupeř: 8 předčasně", "eight_scratch": "soupeř: 8 a faul bílé",
-           "eight_foul": "soupeř: faul na 8", "eight_with_opponent_ball": "soupeř: 8 s cizí koulí",
-           "eight_wrong_pocket": "soupeř: 8 do jiné kapsy", "reported": "zapsáno", "forfeit": "skrečováno"}
+REASONS = {"eight": N_("8 regulérně"), "eight_early": N_("soupeř: 8 předčasně"),
+           "eight_scratch": N_("soupeř: 8 a faul bílé"), "eight_foul": N_("soupeř: faul na 8"),
+           "eight_with_opponent_ball": N_("soupeř: 8 s cizí koulí"), "eight_wrong_pocket": N_("soupeř: 8 do jiné kapsy"),
+           "reported": N_("zapsáno"), "forfeit": N_("skrečováno")}
 
 
 def eightball_match(record: dict, frame=PRINTABLE) -> str:
@@ -194,14 +210,15 @@ def eightball_match(record: dict, frame=PRINTABLE) -> str:
     for m in record["individual"]:
         winner = m["winner"] and m[m["winner"]]["name"]
         number_ = _or_dash(m["number"])
-        title = (f"Zápas {number_}: {m['home']['name']} – {m['away']['name']}, "
-                 f"sety {m['home']['sets']} : {m['away']['sets']}, vítěz {_or_dash(winner)}"
-                 + (" (skrečováno)" if m["forfeit"] else ""))
-        sets = grid(f"Zápas {number_}: sety", [col("Set", "num"), col("Hry domácí", "num"), col("Hry hosté", "num"),
+        title = (say("Zápas {number}: {home} – {away}, sety {home_sets} : {away_sets}, vítěz {winner}", number=number_,
+                     home=m["home"]["name"], away=m["away"]["name"], home_sets=m["home"]["sets"],
+                     away_sets=m["away"]["sets"], winner=_or_dash(winner))
+                 + (say(" (skrečováno)") if m["forfeit"] else ""))
+        sets = grid(say("Zápas {number}: sety", number=number_), [col("Set", "num"), col("Hry domácí", "num"), col("Hry hosté", "num"),
                                                col("Vítěz", "name")],
                     [[s["set"], s["games"]["home"], s["games"]["away"],
                       _or_dash(s["winner"] and names[s["winner"]])] for s in m["sets"]])
-        games = grid(f"Zápas {number_}: hry", [col("Set", "num"), col("Hra", "num"), col("Rozráží", "name"),
+        games = grid(say("Zápas {number}: hry", number=number_), [col("Set", "num"), col("Hra", "num"), col("Rozráží", "name"),
                                               col("Vítěz", "name"), col("Jak"), col("Fauly", "num"),
                                               col("Zbývalo poraženému", "num")],
                      [[g["set"], g["game"], m[g["breaker"]]["name"], m[g["winner"]]["name"],
@@ -210,14 +227,14 @@ def eightball_match(record: dict, frame=PRINTABLE) -> str:
         sections.append({"heading": title, "tables": [sets, games],
                          "links": [player(m[side]["name"]) for side in ("home", "away")]})
     totals = record["totals"]
-    sections.append({"heading": "Celkem", "tables": [grid(
-        "Celkem", [col("Družstvo", "name", row=True), col("Vyhrané zápasy", "num"), col("Sety", "num"),
+    sections.append({"heading": say("Celkem"), "tables": [grid(
+        say("Celkem"), [col("Družstvo", "name", row=True), col("Vyhrané zápasy", "num"), col("Sety", "num"),
                    col("Hry", "num"), col("Body", "num")],
         [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
          for side in ("home", "away")])]})
-    return sectioned(f"Zápis o utkání: {match_title(record)}", sections + _captains(record, "zápas"),
-                     _notes(record, "zápasy"), frame=frame,
-                     description=f"Zápis o utkání 8-ball {match_title(record)}: zápasy, sety a hry.")
+    return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
+                     sections + _captains(record, N_("zápas")), _notes(record, N_("zápasy")), frame=frame,
+                     description=say("Zápis o utkání 8-ball {match}: zápasy, sety a hry.", match=match_title(record)))
 
 
 def _team_cell(name: str, game: str, season: str | None, frame) -> dict | str:
@@ -225,7 +242,7 @@ def _team_cell(name: str, game: str, season: str | None, frame) -> dict | str:
 
 
 def _table_title(game: str, season: str | None) -> str:
-    return f"Tabulka: {GAME_NAMES[game]}, sezóna {season or DASH}"
+    return say("Tabulka: {game}, sezóna {season}", game=GAME_NAMES[game], season=season or DASH)
 
 
 LEAD_COLUMNS = (col("#", "num place stick"), col("Družstvo", "name stick2", row=True),
@@ -246,8 +263,8 @@ def table(data: dict, frame=PRINTABLE) -> str:
     rows = [_lead_cells(r, "carom", season, frame)
             + [r["partie"], pair(r["scored"], r["conceded"]), signed(r["difference"]), r["innings"],
                number(r["general_average"])] for r in data["rows"]]
-    lines = ["Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy (RULES 1.8). "
-             "Z utkání, B body, V/R/P výhry, remízy a prohry, GP generální průměr."]
+    lines = [say("Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy (RULES 1.8). "
+                 "Z utkání, B body, V/R/P výhry, remízy a prohry, GP generální průměr.")]
     return _league_table(data, "carom", head, rows, lines, [], frame)
 
 
@@ -261,22 +278,24 @@ def eightball_table(data: dict, frame=PRINTABLE) -> str:
                signed(r["sets_difference"]), pair(r["games_won"], r["games_lost"]), signed(r["games_difference"])]
             for r in data["rows"]]
     tied = [r["team"] for r in data["rows"] if r["tied"]]
-    notes = ["Rovnost ve všem (rozhodne organizátor): " + ", ".join(tied)] if tied else []
-    lines = ["Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a prohry."]
+    notes = [say("Rovnost ve všem (rozhodne organizátor): {teams}", teams=", ".join(tied))] if tied else []
+    lines = [say("Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a "
+                 "prohry.")]
     return _league_table(data, "8ball", head, rows, lines, notes, frame)
 
 
 def _league_table(data: dict, game: str, head, rows, lines, notes, frame) -> str:
     section: dict[str, Any] = {"tables": [grid(_table_title(game, data["season"]), head, rows, sortable=True)] if rows else [],
-               "lines": lines if rows else ["Zatím žádná družstva v této sezóně."], "notes": notes}
+               "lines": lines if rows else [say("Zatím žádná družstva v této sezóně.")], "notes": notes}
     if frame.navigation:
         query = links.query(None, data["season"])
         path = site_game(game).table_path.removesuffix(".html")
-        section["links"] = [links.link("Rozpis utkání", schedule_href(game, data["season"])),
+        section["links"] = [links.link(say("Rozpis utkání"), schedule_href(game, data["season"])),
                             links.link("CSV", f"{path}.csv{query}"), links.link("JSON", f"{path}.json{query}")]
     return sectioned(_table_title(game, data["season"]), [section], _unreadable(data), frame=frame, script=True,
-                     description=f"Tabulka soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {data['season'] or DASH}:"
-                                 " body, výhry, remízy, prohry a forma družstev.")
+                     description=say("Tabulka soutěže {league}, {game}, sezóna {season}: body, výhry, remízy, prohry "
+                                     "a forma družstev.", league=frame.league, game=GAME_NAMES[game],
+                                     season=data["season"] or DASH))
 
 
 # each game's match record and league table (server/site/games.py holds the rest of what it shows)
@@ -292,7 +311,7 @@ def league_table(data: dict, frame=PRINTABLE) -> str:
 
 def _unreadable(data: dict) -> list[str]:
     ids = data.get("unreadable") or []
-    return [f"Nečitelné záznamy (nezapočteny): {len(ids)}; organizátor je zkontroluje."] if ids else []
+    return [say("Nečitelné záznamy (nezapočteny): {count}; organizátor je zkontroluje.", count=len(ids))] if ids else []
 
 
 def fixture_card(f: dict, *, game: str | None = None, with_links: bool = True) -> dict:
@@ -314,28 +333,49 @@ def home(*, frame, league_names: list[str], tonight: list[dict], upcoming: list[
          today_text: str, tables: list[dict], notes=()) -> str:
     """The home page: the leagues, tonight's and the next fixtures, the latest results (newest
     first), links to the tables."""
-    return render("home.html", frame=frame, title=" · ".join(league_names) or "Liga", league_names=league_names,
+    return render("home.html", frame=frame, title=" · ".join(league_names) or say("Liga"), league_names=league_names,
                   tonight=tonight, upcoming=upcoming, results=results, today_text=today_text, tables=tables,
                   notes=list(notes),
-                  description=f"{', '.join(league_names)}: dnešní a příští utkání, poslední výsledky a tabulky.")
+                  description=say("{leagues}: dnešní a příští utkání, poslední výsledky a tabulky.",
+                                  leagues=", ".join(league_names)))
 
 
 def live(data_json: str, frame=PRINTABLE) -> str:
     """The league's /live page: the tables playing now (``data_json``: server.live.web.sse_data)."""
-    return render("live.html", frame=frame, title="Živě: stoly, které se právě hrají", data_json=data_json,
-                  description=f"{frame.league}: partie, které se právě hrají, stůl po stole, živě.")
+    return render("live.html", frame=frame, title=say("Živě: stoly, které se právě hrají"), data_json=data_json,
+                  words=live_words(), description=say("{league}: partie, které se právě hrají, stůl po stole, živě.",
+                                                      league=frame.league))
 
 
-WAYS_BACK = (("Zpět na úvodní stránku", "/"), ("Tabulka", "/table.html"), ("Rozpis utkání", "/schedule"))
+# what server/site/templates/live.js writes, in the reader's language (the page hands it over)
+LIVE_WORDS = {"forfeited": N_("skrečoval"), "winner": N_("vítěz"), "at_table": N_("u stolu, série"),
+              "innings": N_("náběhy"), "left": N_("do konce"), "end": N_("konec"), "draw": N_("remíza"),
+              "forfeit": N_("(skrečováno)"), "inning": N_("náběh"), "equalising": N_("dohrávka"),
+              "last_two": N_("poslední 2 náběhy"), "sets": N_("sety"), "set": N_("set"),
+              "match": N_("výsledek utkání"), "lotdraw": N_("los"), "ready": N_("připraveno"),
+              "partie": N_("partie"), "record": N_("zápis partie"), "live": N_("Živě"),
+              "broken": N_("Spojení přerušeno, připojuji znovu…")}
+
+
+def live_words() -> dict:
+    """The texts of the live page's script, its weekdays (Sunday first, as Date.getUTCDay counts)
+    and months (English writes the month's name; Czech its number)."""
+    said = {key: language.gettext(text) for key, text in LIVE_WORDS.items()}
+    english = language.english()
+    days = czech.EN_WEEKDAYS if english else czech.WEEKDAYS
+    return {**said, "days": [days[-1], *days[:-1]], "months": list(czech.EN_MONTHS) if english else None}
+
+
+WAYS_BACK = ((N_("Zpět na úvodní stránku"), "/"), (N_("Tabulka"), "/table.html"), (N_("Rozpis utkání"), "/schedule"))
 
 
 def error(status: int, frame=PRINTABLE, reason: str = "", *, back=WAYS_BACK, title: str | None = None) -> str:
     """A 404 or 500 (or a 400 … with its ``reason``) in the site's style, with ways ``back``."""
-    title = title or ERRORS.get(status, ERRORS[500])
+    title = title or say(ERRORS.get(status, ERRORS[500]))
     return render("error.html", frame=frame, title=title, status=status, reason=reason, back=back,
-                  description=f"{title}. {frame.league}: rozpis, výsledky, tabulky a statistiky hráčů najdete na "
-                              "úvodní stránce.")
+                  description=say("{title}. {league}: rozpis, výsledky, tabulky a statistiky hráčů najdete na "
+                                  "úvodní stránce.", title=title, league=frame.league))
 
 
-ERRORS = {400: "Tento dotaz stránka neumí zodpovědět", 404: "Stránka nenalezena",
-          405: "Tato stránka se takto otevřít nedá", 500: "Chyba serveru"}
+ERRORS = {400: N_("Tento dotaz stránka neumí zodpovědět"), 404: N_("Stránka nenalezena"),
+          405: N_("Tato stránka se takto otevřít nedá"), 500: N_("Chyba serveru")}

@@ -18,6 +18,7 @@ with the live board's into the ASGI application).
     GET  /                           the home page: tonight's and the next fixtures, the latest results
     GET  /players…, /rankings…, /teams/<name>…, /rules.html, /table.csv   statistics (server/site/stats_web.py)
     GET  /static/site-<hash>.css|.js the site's stylesheet and script (server/site/assets.py)
+    GET  /language?to=en&back=/path  the reader's language, kept in a cookie (server/site/language_web.py)
 
 The receiver and the store are synchronous (SQLite under a lock): calls into them run in the
 thread pool, so a slow client costs no thread, except what cannot wait: a kept page answered
@@ -25,7 +26,7 @@ from memory, a device's item when the SQLite writer is free (server/site/intake.
 step a reader waits for (server/tables/settling.py), and a bounded page built from SQLite.
 """
 import logging
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -33,7 +34,20 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from server.league.errors import Refused
-from server.site import admin_web, assets, chrome, czech, home, intake, league_web, pages, schedule_web, stats_web
+from server.site import (
+    admin_web,
+    assets,
+    chrome,
+    czech,
+    home,
+    intake,
+    language,
+    language_web,
+    league_web,
+    pages,
+    schedule_web,
+    stats_web,
+)
 from server.site.access import RefusalLimiter, admin_allowed
 from server.site.answers import JSONAnswer, html_page, log_refusal
 from server.site.answers import remote as _remote
@@ -76,16 +90,24 @@ def _page(build, *, on_loop: bool = False):
 
 
 def _failing_500(endpoint):
-    """``endpoint``, whose failure (a bug) is answered 500 and logged."""
+    """``endpoint``, whose failure (a bug) is answered 500 and logged; both in the reader's language."""
     async def answered(request):
-        try:
-            return await endpoint(request)
-        except HTTPException:
-            raise
-        except Exception:
-            log.exception("GET %s failed", request.url.path)
-            return failed_bare(request, 500, "internal error")
+        with reading(request.scope):
+            try:
+                return await endpoint(request)
+            except HTTPException:
+                raise
+            except Exception:
+                log.exception("GET %s failed", request.url.path)
+                return failed_bare(request, 500, "internal error")
     return answered
+
+
+def reading(scope):
+    """The request's language chosen for what is built within (server/site/language.py), the
+    switch leading back to the page as it is kept (``page_key``)."""
+    path, query, chosen = page_key(scope)
+    return language.reading(chosen, quote(path) + ("?" + query.decode() if query else ""))
 
 
 def settled(build):
@@ -134,14 +156,15 @@ def _kept(build, *, bounded: bool = True, dated: bool = False):
 
 
 def page_key(scope) -> tuple:
-    """A kept page's key: its path and the query parameters it reads (KEYED; the last of each,
-    as Starlette reads them): other parameters (``?x=1``, ``?x=2``, …) ask for the same page,
-    not a build each."""
+    """A kept page's key: its path, the query parameters it reads (KEYED; the last of each,
+    as Starlette reads them) and its language: other parameters (``?x=1``, ``?x=2``, …) and
+    cookies ask for the same page, not a build each; a page kept in one language is never
+    another's."""
     query = scope["query_string"]
     if query:
         given = dict(parse_qsl(query.decode("latin-1"), keep_blank_values=True))
         query = urlencode(sorted((name, given[name]) for name in KEYED if name in given)).encode()
-    return scope["path"], query
+    return scope["path"], query, language.chosen(scope)
 
 
 def _answer(page: tuple) -> Response:
@@ -252,6 +275,7 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
         Route("/table-8ball.html", _kept(stats_web.checked(_table("8ball", True))), methods=["GET"]),
         Route("/refusals.json", _page(_admin(_refusals)), methods=["GET"]),
         Route("/schedule", _kept(schedule_web.schedule(html=True), bounded=False), methods=["GET"]),
+        Route("/language", language_web.switch, methods=["GET"]),
         Route("/schedule.json", _kept(schedule_web.schedule(html=False), bounded=False), methods=["GET"]),
         *admin_web.routes(admin_token, receiver.store.clock),
         *stats_web.routes(lambda build: _kept(build, bounded=False)),
@@ -262,7 +286,8 @@ def routes(receiver, *, body_deadline: float, limiter: RefusalLimiter, admin_tok
 async def not_found(request, exc):
     """An unknown address (404) or method (405): a page in the site's style, or JSON for the API."""
     status = getattr(exc, "status_code", 404)
-    answer = failed_bare(request, status, "not found" if status == 404 else "method not allowed")
+    with reading(request.scope):
+        answer = failed_bare(request, status, "not found" if status == 404 else "method not allowed")
     if status == 405 and getattr(exc, "headers", None):
         answer.headers["Allow"] = exc.headers["Allow"]         # the methods the path takes
     return answer

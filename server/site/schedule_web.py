@@ -3,12 +3,14 @@ readable on a phone) and ``/schedule.json``. A result comes from the stored matc
 fixture's id (the match id the device records it with) and links to its match record; each team
 links to its page (from the season's start, before anything is played)."""
 from server.league.irregular import ruled_under
-from server.site import chrome, words
+from server.site import chrome, language, words
 from server.site.answers import JSONAnswer, html_page
+from server.site.language import N_, say
 from server.site.pages import fixture_card, render
 
-STATUSES = {"scheduled": "naplánováno", "played": "odehráno", "postponed": "odloženo", "forfeited": "kontumováno",
-            "cancelled": "zrušeno", "interrupted": "přerušeno", "irregular": "nesrovnalost v zápisu, čeká na rozhodnutí"}
+STATUSES = {"scheduled": N_("naplánováno"), "played": N_("odehráno"), "postponed": N_("odloženo"),
+            "forfeited": N_("kontumováno"), "cancelled": N_("zrušeno"), "interrupted": N_("přerušeno"),
+            "irregular": N_("nesrovnalost v zápisu, čeká na rozhodnutí")}
 
 
 def _awarded(fixture: dict) -> bool:
@@ -19,11 +21,11 @@ def _awarded(fixture: dict) -> bool:
 def status_word(fixture: dict) -> str:
     """A fixture's status in words: a match held names the clauses it broke (A.3.6, A.6.1); a
     result the organiser awarded says so."""
-    text = STATUSES.get(fixture["status"], fixture["status"])
+    text = language.shown(STATUSES.get(fixture["status"], fixture["status"]))
     if fixture["status"] == "irregular":
         return f"{text} ({ruled_under(fixture)})"
     if _awarded(fixture):
-        return f"výsledek přiznal organizátor soutěže ({ruled_under(fixture)})"
+        return say("výsledek přiznal organizátor soutěže ({clauses})", clauses=ruled_under(fixture))
     return text
 
 
@@ -44,15 +46,19 @@ def status_text(fixture: dict) -> str:
     said = []
     text = shown_status(fixture)
     if text:
-        said.append(f"{text} ve prospěch {fixture['forfeited_to']}" if fixture.get("forfeited_to") else text)
+        said.append(say("{status} ve prospěch {team}", status=text, team=fixture["forfeited_to"])
+                    if fixture.get("forfeited_to") else text)
     if fixture.get("override"):
-        said.append(f"termín povolen výjimkou z pravidel (A.3.3): {override_text(fixture['override'])}")
+        said.append(say("termín povolen výjimkou z pravidel (A.3.3): {override}",
+                        override=override_text(fixture["override"])))
     return "; ".join(said)
 
 
 def override_text(text: str) -> str:
     """An override as the store keeps it ("REASON (REFUSAL)", server.storage.fixtures), the refusal
-    it overrode said in Czech."""
+    it overrode said in Czech (on an English page as the store keeps it)."""
+    if language.english():
+        return text
     start = text.find(" (")
     while start != -1 and text.endswith(")"):
         refusal = text[start + 2:-1]
@@ -81,12 +87,13 @@ def _schedule(store, request, *, html: bool):
     expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
     # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
     fee = expelled and store.league.rules(season, competition)["entry_fee"] is not None
-    notes = [f"Vyřazeno ze soutěže (A.3.7), výsledky anulovány{', bez náhrady startovného' if fee else ''}: "
-             f"{', '.join(expelled)}"] if expelled else []
+    notes = [say("Vyřazeno ze soutěže (A.3.7), výsledky anulovány, bez náhrady startovného: {teams}" if fee else
+                 "Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {teams}", teams=", ".join(expelled))] if expelled else []
     frame = chrome.frame(store, here="schedule", game=competition, season=season or None,
                          switch=chrome.schedule_href, asked=asked)
-    title = f"Rozpis utkání: {chrome.GAME_NAMES[competition]}, sezóna {season}" if season else "Rozpis utkání"
+    title = (say("Rozpis utkání: {game}, sezóna {season}", game=chrome.GAME_NAMES[competition], season=season)
+             if season else say("Rozpis utkání"))
     return html_page(render("schedule.html", frame=frame, title=title, fixtures=fixtures, notes=notes,
                             rounds=[{"number": n, "fixtures": rounds[n]} for n in sorted(rounds)],
-                            description=f"Rozpis utkání soutěže {frame.league}, sezóna {season or '–'}: "
-                                        "kolo po kole, s výsledky odehraných utkání."))
+                            description=say("Rozpis utkání soutěže {league}, sezóna {season}: kolo po kole, s výsledky "
+                                            "odehraných utkání.", league=frame.league, season=season or "–")))

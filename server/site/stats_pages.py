@@ -8,17 +8,18 @@ from server.site import czech, markdown, pages
 from server.site.cells import DASH, col, grid
 from server.site.chrome import GAME_NAMES, schedule_href, table_href
 from server.site.games import EXPLAINED, in_address, site_game, value
+from server.site.language import N_, plural, say
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
 from server.site.schedule_web import status_text
 
-RANKINGS = {"general_average": "Generální průměr", "best_series": "Nejvyšší série",
-            "best_partie_average": "Nejlepší průměr v partii", "team_points": "Body pro družstvo",
-            "individual_won": "Vyhrané zápasy (výhry:prohry)", "games_difference": "Rozdíl her"}
-RESULTS = {"won": "výhra", "drawn": "remíza", "lost": "prohra", None: DASH}
+RANKINGS = {"general_average": N_("Generální průměr"), "best_series": N_("Nejvyšší série"),
+            "best_partie_average": N_("Nejlepší průměr v partii"), "team_points": N_("Body pro družstvo"),
+            "individual_won": N_("Vyhrané zápasy (výhry:prohry)"), "games_difference": N_("Rozdíl her")}
+RESULTS = {"won": N_("výhra"), "drawn": N_("remíza"), "lost": N_("prohra"), None: DASH}
 RULES_TEXTS = Path(__file__).resolve().parent / "rules_text"
-RULES = (("karambol", "Karambol", "Královédvorská kulečníková liga (karambol)", "karambol.md"),
-         ("8-ball", "8-ball", "Podkrušnohorská billiard liga (8-ball)", "8ball.md"))
+RULES = (("karambol", N_("Karambol"), N_("Královédvorská kulečníková liga (karambol)"), "karambol.md"),
+         ("8-ball", N_("8-ball"), N_("Podkrušnohorská billiard liga (8-ball)"), "8ball.md"))
 
 
 def columns(game: str):
@@ -34,7 +35,8 @@ def _player_cells(row: dict, game: str, season: str | None) -> list:
 
 
 def _heading(what: str, data: dict) -> str:
-    return f"{what}: {GAME_NAMES[data['game']]}, sezóna {data['season'] or DASH}"
+    return say("{what}: {game}, sezóna {season}", what=what, game=GAME_NAMES[data["game"]],
+               season=data["season"] or DASH)
 
 
 def _exports(path: str, data: dict) -> list:
@@ -54,31 +56,32 @@ def players(data: dict, frame, wanted: str = "") -> str:
     found = [r for r in data["rows"] if not wanted or folded(wanted) in folded(f"{r['player']} {r['team']}")]
     rows = [_player_cells(r, game, season) for r in found]
     section: dict[str, Any] = {"links": _exports("/players", data),
-               "search": {"action": "/players.html", "label": "Hledat hráče nebo družstvo", "value": wanted,
+               "search": {"action": "/players.html", "label": say("Hledat hráče nebo družstvo"), "value": wanted,
                           "table": "players-table", "count": len(rows),
                           "hidden": [(k, v) for k, v in (("game", in_address(game)), ("season", season)) if v]},
-               "tables": [grid(_heading("Hráči", data), [c for _, c in columns(game)], rows, sortable=True,
+               "tables": [grid(_heading(N_("Hráči"), data), [c for _, c in columns(game)], rows, sortable=True,
                                table_id="players-table")],
                "lines": [site_game(game).players_note]}
     if not data["rows"]:
-        section["lines"].append("Žádný hráč v této sezóně.")
+        section["lines"].append(say("Žádný hráč v této sezóně."))
     elif not rows:
-        section["lines"].append(f"Nikdo neodpovídá hledání „{wanted}“.")
-    return pages.sectioned(_heading("Hráči", data), [section], frame=frame, script=True,
-                           lead="Seřazeno podle příjmení; sloupce lze řadit kliknutím na záhlaví.",
-                           description=f"Hráči soutěže {frame.league}, {GAME_NAMES[game]}, sezóna {season or DASH}:"
-                                       " partie, body, náběhy, průměry a série"
-                                       + (f"; hledání „{wanted}“." if wanted else "."))
+        section["lines"].append(say("Nikdo neodpovídá hledání „{wanted}“.", wanted=wanted))
+    return pages.sectioned(_heading(N_("Hráči"), data), [section], frame=frame, script=True,
+                           lead=say("Seřazeno podle příjmení; sloupce lze řadit kliknutím na záhlaví."),
+                           description=say("Hráči soutěže {league}, {game}, sezóna {season}: partie, body, náběhy, "
+                                           "průměry a série; hledání „{wanted}“." if wanted else
+                                           "Hráči soutěže {league}, {game}, sezóna {season}: partie, body, náběhy, "
+                                           "průměry a série.", league=frame.league, game=GAME_NAMES[game],
+                                           season=season or DASH, wanted=wanted))
 
 
 def rankings(data: dict, frame) -> str:
     game, season = data["game"], data["season"]
     sections: list[dict] = [{"links": _exports("/rankings", data)}]
     for ranking in data["rankings"]:
-        title = RANKINGS[ranking["key"]]
+        title = say(RANKINGS[ranking["key"]])
         if ranking["key"] == "general_average":
-            least = data["min_partie"]
-            title += f" (nejméně {least} {'partie' if least in (1, 2, 3, 4) else 'partií'})"     # 1-4 partie, 5 partií
+            title += plural(" (nejméně {n} partie)", " (nejméně {n} partií)", data["min_partie"])
         shown = site_game(game)
         head = [col("#", "num place stick"), col("Hráč", "name stick2", row=True), col("Družstvo", "name"),
                 col("Hodnota", "num"), *(c for _, c in shown.ranking_counts)]
@@ -89,24 +92,26 @@ def rankings(data: dict, frame) -> str:
         sections.append({"heading": title, "tables": [grid(title, head, rows, sortable=True)]})
     if site_game(game).ranking_note:
         sections[-1]["lines"] = [site_game(game).ranking_note]
-    return pages.sectioned(_heading("Žebříčky", data), sections, frame=frame, script=True,
-                           description=f"Žebříčky hráčů soutěže {frame.league}, {GAME_NAMES[game]}, sezóna "
-                                       f"{season or DASH}: průměry, série a body pro družstvo.")
+    return pages.sectioned(_heading(N_("Žebříčky"), data), sections, frame=frame, script=True,
+                           description=say("Žebříčky hráčů soutěže {league}, {game}, sezóna {season}: průměry, série "
+                                           "a body pro družstvo.", league=frame.league, game=GAME_NAMES[game],
+                                           season=season or DASH))
 
 
 def _partie_cells(p: dict, game: str, season: str) -> list:
-    cells = [link(czech.day(p["date"], year=True) if p["date"] else "utkání", match_href(p["match"])),
+    cells = [link(czech.day(p["date"], year=True) if p["date"] else say("utkání"), match_href(p["match"])),
              p["number"] if p["number"] is not None else DASH,
              link(p["opponent"], player_href(p["opponent"], game, season)) if p["opponent"] else DASH,
              link(p["opponent_team"], team_href(p["opponent_team"], game, season)),
-             RESULTS[p["result"]] + (" (skrečováno)" if p["forfeited"] else "")]
+             say(RESULTS[p["result"]]) + (say(" (skrečováno)") if p["forfeited"] else "")]
     return cells + site_game(game).partie_cells(p)
 
 
 def _player_facts(row: dict | None, game: str, season: str | None) -> list:
     if row is None:
         return []
-    facts = [["Družstvo", link(row["team"], team_href(row["team"], game, season))], ["Utkání", row["matches"]]]
+    facts = [[say("Družstvo"), link(row["team"], team_href(row["team"], game, season))],
+             [say("Utkání"), row["matches"]]]
     return facts + site_game(game).player_facts(row)
 
 
@@ -118,33 +123,35 @@ def player(data: dict, frame) -> str:
     partie_head = [col("Utkání", "name stick", row=True), col("Č.", "num", "pořadí partie v utkání"),
                    col("Soupeř", "name"), col("Družstvo soupeře", "name"), col("Výsledek"),
                    *site_game(game).partie_head]
-    sections.append({"heading": f"{what}: {GAME_NAMES[game]}, sezóna {season or DASH}",
-                     "tables": [grid(f"{what} v sezóně {season or DASH}", partie_head,
+    sections.append({"heading": say("{what}: {game}, sezóna {season}", what=what, game=GAME_NAMES[game],
+                                    season=season or DASH),
+                     "tables": [grid(say("{what} v sezóně {season}", what=what, season=season or DASH), partie_head,
                                      [_partie_cells(p, game, season) for p in data["partie"]])]})
     for g, title in GAME_NAMES.items():
         rows = [[link(r["season"] or DASH, player_href(name, g, r["season"]))] + _player_cells(r, g, r["season"])[1:]
                 for r in data["seasons"] if r["game"] == g]
         if rows:
             head = [col("Sezóna", "stick", row=True)] + [c for _, c in columns(g)[1:]]
-            sections.append({"heading": f"Všechny sezóny: {title}", "tables": [grid(f"Sezóny, {title}", head, rows)]})
+            sections.append({"heading": say("Všechny sezóny: {game}", game=title),
+                             "tables": [grid(say("Sezóny, {game}", game=title), head, rows)]})
     sections[-1]["lines"] = [EXPLAINED]
-    return pages.sectioned(f"Hráč: {name}", sections, frame=frame,
-                           lead=f"{GAME_NAMES[game]}, sezóna {season or DASH}",
-                           description=f"{name}: partie, body, náběhy, průměr a nejvyšší série v soutěži "
-                                       f"{frame.league}, sezóna {season or DASH}.")
+    return pages.sectioned(say("Hráč: {name}", name=name), sections, frame=frame,
+                           lead=say("{game}, sezóna {season}", game=GAME_NAMES[game], season=season or DASH),
+                           description=say("{name}: partie, body, náběhy, průměr a nejvyšší série v soutěži {league}, "
+                                           "sezóna {season}.", name=name, league=frame.league, season=season or DASH))
 
 
 def _team_facts(data: dict) -> list:
     line, league, game = data["table"], data.get("league"), data["game"]
     facts = []
     if league:
-        facts += [["Herna", league["venue"]], ["Vedoucí družstva", league["captain"]]]
+        facts += [[say("Herna"), league["venue"]], [say("Vedoucí družstva"), league["captain"]]]
         if league["expelled"]:
-            facts.append(["Vyřazeno ze soutěže", czech.day(league["expelled"][:10], year=True)])
-    facts += [["Místo v tabulce", line["place"] if line and line["matches"] else DASH],
-              ["Utkání", line["matches"] if line else 0], ["Body", line["points"] if line else 0]]
+            facts.append([say("Vyřazeno ze soutěže"), czech.day(league["expelled"][:10], year=True)])
+    facts += [[say("Místo v tabulce"), line["place"] if line and line["matches"] else DASH],
+              [say("Utkání"), line["matches"] if line else 0], [say("Body"), line["points"] if line else 0]]
     if line:
-        facts.append(["Výhry, remízy, prohry", f"{line['matches_won']}, {line['matches_drawn']}, {line['matches_lost']}"])
+        facts.append([say("Výhry, remízy, prohry"), f"{line['matches_won']}, {line['matches_drawn']}, {line['matches_lost']}"])
     if line:
         facts += site_game(game).team_facts(line)
     return facts
@@ -159,30 +166,32 @@ def team(data: dict, frame) -> str:
     league = data.get("league")
     played = {r["player"] for r in data["players"]}
     sections: list[dict[str, Any]] = [{"facts": _team_facts(data),
-                 "links": [link("Kalendář utkání (iCalendar)", team_calendar_href(name, game, season)),
-                           link("Tabulka", table_href(game, season)), link("Rozpis", schedule_href(game, season))]}]
+                 "links": [link(say("Kalendář utkání (iCalendar)"), team_calendar_href(name, game, season)),
+                           link(say("Tabulka"), table_href(game, season)),
+                           link(say("Rozpis"), schedule_href(game, season))]}]
     if league:
         cards = [pages.fixture_card(dict(f, season=season, competition=game, status_text=status_text(f)))
                  for f in league["fixtures"]]
-        sections.append({"heading": "Rozpis a výsledky", "fixtures": cards})
+        sections.append({"heading": say("Rozpis a výsledky"), "fixtures": cards})
     else:
         cards = [pages.fixture_card({"date": m["date"], "home": m["home"], "away": m["away"], "venue": m.get("venue"),
                                      "points_home": m["points"]["home"], "points_away": m["points"]["away"],
                                      "match": m["match"], "season": season, "competition": game,
-                                     "status_text": "" if m["closed"] else "neuzavřeno"})
+                                     "status_text": "" if m["closed"] else say("neuzavřeno")})
                  for m in data["matches"]]
-        sections.append({"heading": "Utkání", "fixtures": cards, "lines": [] if cards else ["Zatím žádné utkání."]})
-    sections.append({"heading": "Hráči", "tables": [grid(
-        f"Hráči družstva {name}", [c for _, c in columns(game)],
+        sections.append({"heading": say("Utkání"), "fixtures": cards,
+                         "lines": [] if cards else [say("Zatím žádné utkání.")]})
+    sections.append({"heading": say("Hráči"), "tables": [grid(
+        say("Hráči družstva {name}", name=name), [c for _, c in columns(game)],
         [_player_cells(r, game, season) for r in data["players"]], sortable=True)] if data["players"] else [],
-        "lines": [] if data["players"] else ["Zatím nikdo neodehrál partii."]})
+        "lines": [] if data["players"] else [say("Zatím nikdo neodehrál partii.")]})
     if league:
-        sections.append({"heading": "Soupiska", "links": [
+        sections.append({"heading": say("Soupiska"), "links": [
             link(p, player_href(p, game, season)) if p in played else p for p in league["roster"]]})
-    return pages.sectioned(f"Družstvo: {name}", sections, frame=frame, script=bool(data["players"]),
-                           lead=f"{GAME_NAMES[game]}, sezóna {season or DASH}",
-                           description=f"Družstvo {name} ({frame.league}, sezóna {season or DASH}): rozpis, "
-                                       "výsledky, hráči a kalendář utkání.")
+    return pages.sectioned(say("Družstvo: {name}", name=name), sections, frame=frame, script=bool(data["players"]),
+                           lead=say("{game}, sezóna {season}", game=GAME_NAMES[game], season=season or DASH),
+                           description=say("Družstvo {name} ({league}, sezóna {season}): rozpis, výsledky, hráči a "
+                                           "kalendář utkání.", name=name, league=frame.league, season=season or DASH))
 
 
 def rules(frame) -> str:
@@ -193,6 +202,6 @@ def rules(frame) -> str:
              for key, label, heading, name in RULES]
     decisions = markdown.to_html((RULES_TEXTS / "RULES.md").read_text(encoding="utf-8"), shift=1,
                                  after_first_rule=True)
-    return pages.render("rules.html", frame=frame, title="Pravidla", texts=texts, decisions=decisions,
-                        description=f"Pravidla soutěží {frame.league}: organizace, karambol a 8-ball, a jak je "
-                                    "uplatňuje počítadlo.")
+    return pages.render("rules.html", frame=frame, title=say("Pravidla"), texts=texts, decisions=decisions,
+                        description=say("Pravidla soutěží {league}: organizace, karambol a 8-ball, a jak je uplatňuje "
+                                        "počítadlo.", league=frame.league))

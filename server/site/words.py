@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from server.site import czech as czech_forms
+from server.site import language
 
 DOMAIN = "site"
 LOCALE_DIR = Path(__file__).resolve().with_name("locale")
@@ -87,6 +88,11 @@ def _forms(text: str) -> str:
                              for part in text.split(" or "))
     return LONG_DATE.sub(lambda m: czech_forms.day(dt.date(int(m[4]), EN_MONTHS.index(m[3]) + 1, int(m[2])),
                                                    year=True), text)
+
+
+def said(refusal) -> str:
+    """A refusal in the reader's language (server/site/language.py): Czech, or its English text."""
+    return str(refusal) if language.english() else czech(refusal)
 
 
 def has(msgid: str) -> bool:

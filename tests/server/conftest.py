@@ -234,3 +234,12 @@ def items():
 @pytest.fixture
 def sign():
     return signer
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory):
+    """The demo league of tests/site_helpers.py served on 127.0.0.1 (a Site)."""
+    from site_helpers import serve_demo
+
+    with serve_demo(tmp_path_factory.mktemp("site")) as served:
+        yield served

@@ -1,9 +1,11 @@
 // The league's /live page: every table playing now, drawn with textContent only (names can hold
-// anything), kept current by Server-Sent Events from /live/events.
+// anything), kept current by Server-Sent Events from /live/events. Its words come from the page
+// (the table's data-words, in the reader's language: server/site/pages.py live_words).
 "use strict";
 (function () {
   const tables = new Map();
   const body = document.querySelector("#live-tables tbody");
+  const W = JSON.parse(document.getElementById("live-tables").dataset.words);
   const none = document.getElementById("live-none");
   const status = document.getElementById("live-status");
   const key = function (t) { return JSON.stringify([t.venue, t.table]); };
@@ -33,27 +35,27 @@
     const p = s.players[side], c = s.counter || {};
     const facts = [];
     if (s.finished) {
-      if (s.forfeit === side) facts.push("skrečoval");
-      else if (winner === side) facts.push("vítěz");
+      if (s.forfeit === side) facts.push(W.forfeited);
+      else if (winner === side) facts.push(W.winner);
     } else if (c.at_table === side) {
-      facts.push("u stolu, série " + c.series);
+      facts.push(W.at_table + " " + c.series);
     }
-    if (typeof p.innings === "number") facts.push("náběhy " + p.innings);
+    if (typeof p.innings === "number") facts.push(W.innings + " " + p.innings);
     const left = c.points_left ? c.points_left[side] : null;
-    if (!s.finished && typeof left === "number" && left > 0 && left <= LAST) facts.push("do konce " + left);
+    if (!s.finished && typeof left === "number" && left > 0 && left <= LAST) facts.push(W.left + " " + left);
     return facts.length ? [p.name, facts.join(" · ")] : p.name;
   }
 
   function caromState(s, winner) {
     const c = s.counter || {};
     if (s.finished) {
-      if (s.result === "draw") return "konec · remíza";
-      if (!winner) return "konec";
-      return "konec · vítěz " + s.players[winner].name + (s.forfeit ? " (skrečováno)" : "");
+      if (s.result === "draw") return W.end + " · " + W.draw;
+      if (!winner) return W.end;
+      return W.end + " · " + W.winner + " " + s.players[winner].name + (s.forfeit ? " " + W.forfeit : "");
     }
-    const state = "náběh " + c.inning + " / " + s.innings_limit;
-    if (c.equalising) return [state, "dohrávka"];
-    if (c.last_two) return [state, "poslední 2 náběhy"];
+    const state = W.inning + " " + c.inning + " / " + s.innings_limit;
+    if (c.equalising) return [state, W.equalising];
+    if (c.last_two) return [state, W.last_two];
     return state;
   }
 
@@ -67,16 +69,17 @@
     }
     if (t.view === "8ball" && s) {
       const winner = sideOf(s.winner) || opponent(s.forfeit);
-      const end = winner ? "konec · vítěz " + s.names[winner] + (s.forfeit ? " (skrečováno)" : "") : "konec";
-      return [s.names.a, s.games.a + " : " + s.games.b + " (sety " + s.sets.a + " : " + s.sets.b + ")",
-              s.names.b, s.finished ? end : "set " + s.set];
+      const end = winner ? W.end + " · " + W.winner + " " + s.names[winner] + (s.forfeit ? " " + W.forfeit : "") : W.end;
+      return [s.names.a, s.games.a + " : " + s.games.b + " (" + W.sets + " " + s.sets.a + " : " + s.sets.b + ")",
+              s.names.b, s.finished ? end : W.set + " " + s.set];
     }
-    const words = {match: "výsledek utkání", lotdraw: "los", ready: "připraveno"};
+    const words = {match: W.match, lotdraw: W.lotdraw, ready: W.ready};
     return [null, words[t.view] || t.view, null, null];
   }
 
-  // "út 13. 10. 19:05": the receive time (UTC ISO in the data) in the league's zone, Europe/Prague
-  const DAYS = ["ne", "po", "út", "st", "čt", "pá", "so"];
+  // "út 13. 10. 19:05" ("Tue 13 Oct 19:05"): the receive time (UTC ISO in the data) in the
+  // league's zone, Europe/Prague
+  const DAYS = W.days;
   const PRAGUE = new Intl.DateTimeFormat("en-GB", {timeZone: "Europe/Prague", year: "numeric", month: "numeric",
                                                    day: "numeric", hour: "2-digit", minute: "2-digit",
                                                    hourCycle: "h23"});
@@ -86,7 +89,8 @@
     const part = {};
     PRAGUE.formatToParts(moment).forEach(function (p) { part[p.type] = p.value; });
     const weekday = DAYS[new Date(Date.UTC(+part.year, +part.month - 1, +part.day)).getUTCDay()];
-    return weekday + " " + (+part.day) + ". " + (+part.month) + ". " + part.hour + ":" + part.minute;
+    const date = W.months ? (+part.day) + " " + W.months[+part.month - 1] : (+part.day) + ". " + (+part.month) + ".";
+    return weekday + " " + date + " " + part.hour + ":" + part.minute;
   }
 
   function row(t) {
@@ -95,7 +99,7 @@
     const parts = score(t);
     const m = t.match;
     let match = m ? m.home + " – " + m.away + " " + m.points.home + " : " + m.points.away : null;
-    if (m && m.partie && m.partie_count) match = [match, "partie " + m.partie + " / " + m.partie_count];
+    if (m && m.partie && m.partie_count) match = [match, W.partie + " " + m.partie + " / " + m.partie_count];
     [cell(t.venue, "name"), cell(t.table), cell(parts[0], "name"), cell(parts[1]), cell(parts[2], "name"),
      cell(parts[3]), cell(match, "name")].forEach(function (td) { tr.appendChild(td); });
     const received = cell(when(t.received));
@@ -108,7 +112,7 @@
     if (t.record_url) {
       const a = document.createElement("a");
       a.href = t.record_url;
-      a.textContent = "zápis partie";
+      a.textContent = W.record;
       received.append(" · ", a);
     }
     tr.appendChild(received);
@@ -128,6 +132,6 @@
   source.addEventListener("tables", function (e) { all(JSON.parse(e.data)); });
   source.addEventListener("table", function (e) { const t = JSON.parse(e.data); tables.set(key(t), t); draw(); });
   source.addEventListener("gone", function (e) { tables.delete(key(JSON.parse(e.data))); draw(); });
-  source.onopen = function () { status.textContent = "Živě"; };
-  source.onerror = function () { status.textContent = "Spojení přerušeno, připojuji znovu…"; };
+  source.onopen = function () { status.textContent = W.live; };
+  source.onerror = function () { status.textContent = W.broken; };
 }());

@@ -163,3 +163,32 @@ def test_the_season_switcher_leads_to_an_earlier_season_and_the_competition_swit
         assert page.locator("h1").inner_text() == f"Hráči: 8-ball, sezóna {SEASON}"
     finally:
         context.close()
+
+
+def test_a_reader_switches_to_english_and_back_and_the_english_pages_pass_axe(site, chromium):
+    """The switch in the header: the same page in English (its <html lang>, axe-core finds no serious
+    violation on a phone), the live page's script writing English, and back to Czech."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    site.show_a_table_live()
+    context = chromium.new_context(**SIZES["phone"])
+    errors: list = []
+    try:
+        page = _visit(context, site.url + "/table.html", "table", errors)
+        with page.expect_navigation(timeout=WAIT_MS):
+            page.locator("header.top a.language").click()
+        assert page.url == site.url + "/table.html" and page.locator("html").get_attribute("lang") == "en"
+        assert page.locator("h1").inner_text() == f"Table: carom, season {SEASON}"
+        assert _serious(Axe(), page) == []
+        page.goto(site.url + "/live", timeout=WAIT_MS)
+        page.wait_for_selector("#live-tables tbody tr", timeout=WAIT_MS)
+        row = page.locator("#live-tables tbody tr").first.inner_text()
+        assert f"Wed 11 Nov {NOW:%H:%M}" in row and "inning 9 / 15" in row
+        assert _serious(Axe(), page) == []
+        with page.expect_navigation(timeout=WAIT_MS):
+            page.locator("header.top a.language").click()
+        assert page.url == site.url + "/live" and page.locator("html").get_attribute("lang") == "cs"
+        assert "náběh 9 / 15" in page.locator("#live-tables tbody tr").first.inner_text()
+    finally:
+        context.close()
+    assert errors == []

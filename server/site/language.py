@@ -1,0 +1,119 @@
+"""The language a reader reads the league's public site in: Czech, unless the reader chose English
+(the ``lang`` cookie, set by ``/language``, server/site/language_web.py); any other value is Czech.
+
+The site's texts are Czech literals in the code and the templates, and they are the msgids of the
+English catalog ``server/site/locale/en/LC_MESSAGES/pages.po`` (compiled to ``pages.mo`` beside
+it: ``msgfmt -o pages.mo pages.po``): Czech, the default, is the text as written, so no Czech page
+changes, and English is a look-up. A text with values is a template with ``{names}`` (Python) or
+``%(names)s`` (Jinja2's i18n extension). A text missing from the catalog is shown in Czech here and
+is a test failure (tests/server/site/test_english.py).
+
+The language of the request being answered is a context variable (``reading``), set where a page
+is answered (server/site/routes.py): the page builders and the templates ask for it when they
+speak, so no builder carries it. A text fixed at import (a column's heading, a status word) is a
+``Msg``: the templates translate it as they show it (the environment's ``finalize``), ``say``
+translates it in a sentence.
+"""
+import contextvars
+import functools
+import gettext as gettext_module
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlencode
+
+from starlette.requests import cookie_parser
+
+CZECH, ENGLISH = "cs", "en"
+LANGUAGES = (CZECH, ENGLISH)
+COOKIE = "lang"
+DOMAIN = "pages"
+LOCALE_DIR = Path(__file__).resolve().with_name("locale")
+LONGEST_COOKIES = 4096          # a longer Cookie header is not read (its choice: Czech)
+_language = contextvars.ContextVar("site_language", default=CZECH)
+_address = contextvars.ContextVar("site_address", default="/")
+
+
+class Msg(str):
+    """A Czech text of the site fixed at import: shown in the reader's language."""
+    __slots__ = ()
+
+
+def N_(text: str) -> Msg:
+    """``text`` marked for translation where it is shown (gettext's own name for it)."""
+    return Msg(text)
+
+
+def chosen(scope) -> str:
+    """The language a request's ``lang`` cookie chooses: English only when it says exactly so."""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie" and len(value) <= LONGEST_COOKIES:
+            if cookie_parser(value.decode("latin-1")).get(COOKIE) == ENGLISH:
+                return ENGLISH
+    return CZECH
+
+
+@contextmanager
+def reading(language: str, address: str = "/"):
+    """Speak ``language`` (the page at ``address``: where the language switch leads back) within."""
+    tokens = _language.set(language if language in LANGUAGES else CZECH), _address.set(address)
+    try:
+        yield
+    finally:
+        _language.reset(tokens[0])
+        _address.reset(tokens[1])
+
+
+def current() -> str:
+    return _language.get()
+
+
+def address() -> str:
+    return _address.get()
+
+
+def english() -> bool:
+    return current() == ENGLISH
+
+
+@functools.cache
+def catalog(language: str) -> gettext_module.NullTranslations:
+    if language == CZECH:
+        return gettext_module.NullTranslations()
+    return gettext_module.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+
+def gettext(text: str) -> str:
+    return catalog(current()).gettext(text) if text else text        # "" is the catalog's header
+
+
+def ngettext(few: str, many: str, n: int) -> str:
+    """A count's text: Czech as the code writes it (``few`` for 1 to 4: "1 partie", "4 partie";
+    ``many`` from 5 and for 0: "5 partií"), other languages by their catalog's plural forms."""
+    if current() == CZECH:
+        return few if n in (1, 2, 3, 4) else many
+    return catalog(current()).ngettext(few, many, n)
+
+
+def shown(value):
+    """A value as a template shows it: a ``Msg`` in the reader's language."""
+    return gettext(value) if isinstance(value, Msg) else value
+
+
+def say(text: str, **values) -> str:
+    """``text`` in the reader's language, its ``{names}`` filled with ``values`` (a ``Msg`` among
+    them said too)."""
+    return gettext(text).format(**{name: shown(value) for name, value in values.items()})
+
+
+def plural(few: str, many: str, n: int, **values) -> str:
+    """``ngettext``'s text, its ``{n}`` and ``{names}`` filled."""
+    return ngettext(few, many, n).format(n=n, **{name: shown(value) for name, value in values.items()})
+
+
+SWITCH = {CZECH: (ENGLISH, "English"), ENGLISH: (CZECH, "Česky")}       # each in its own language
+
+
+def switch() -> dict:
+    """The link to the page being answered in the other language (the page chrome's switch)."""
+    other, label = SWITCH[current()]
+    return {"label": label, "lang": other, "href": "/language?" + urlencode({"to": other, "back": address()})}

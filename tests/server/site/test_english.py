@@ -1,0 +1,199 @@
+"""The league's public site in English (server/site/language.py): Czech stays the default; the
+switch in the page chrome (/language) keeps the reader's choice in a cookie and leads back to the
+same page; every public page read in English shows no Czech but the league's own names (teams,
+players, venues, the competitions' names), in its <html lang>; the kept page of one language is
+never answered for the other; any other cookie is Czech; the switch never leads to another site.
+Every text the public pages' code and templates write has its English entry in the catalog
+pages.po (→ pages.mo), the msgids being the Czech texts themselves."""
+import datetime as dt
+import html
+import http.client
+import json
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from english_helpers import in_the_code, in_the_templates
+
+from server.site import czech, language, language_web
+from site_helpers import SEASON
+
+PO = language.LOCALE_DIR / "en" / "LC_MESSAGES" / "pages.po"
+DIACRITICS = re.compile(r"[áčďéěíňóřšťúůýž]", re.I)
+# common Czech words of the site written without diacritics (those with them are found by DIACRITICS)
+CZECH_WORDS = {"kolo", "body", "rozpis", "tabulka", "tabulky", "pravidla", "nebo", "podle", "jsou", "ligy", "liga",
+               "soupiska", "konec", "sety", "hry", "prohry", "forma", "herna", "sezona", "zatim", "partii", "dnes",
+               "hledat", "nalezeno", "stav", "celkem", "datum", "soutez", "zapis", "vitez"}
+ATTRIBUTES = re.compile(r'\b(?:aria-label|title|alt|content|placeholder)="([^"]*)"')
+ENGLISH = {"Cookie": "lang=en"}
+
+
+def po_entries() -> dict:
+    """msgid → msgstr (a plural entry: (msgid, msgid_plural) → its msgstr[0])."""
+    entries, key, field = {}, None, None
+    fields: dict[str, str] = {}
+    for line in PO.read_text(encoding="utf-8").splitlines() + [""]:
+        if line.startswith('"'):
+            fields[field] += json.loads(line)
+            continue
+        if not line.strip() and fields:
+            key = (fields["msgid"], fields["msgid_plural"]) if "msgid_plural" in fields else fields["msgid"]
+            entries[key] = fields.get("msgstr", fields.get("msgstr[0]"))
+            fields = {}
+        elif line and not line.startswith("#"):
+            field, value = line.split(" ", 1)
+            fields[field] = json.loads(value)
+    entries.pop("", None)
+    return entries
+
+
+def get(site, path: str, headers: dict | None = None) -> tuple[int, dict, str]:
+    parts = urlsplit(site.url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read().decode("utf-8")
+    finally:
+        conn.close()
+
+
+def data_names(site) -> list[str]:
+    """What the league itself names (never translated), longest first."""
+    store = site.store
+    names = set(store.league.competitions().values())
+    for game in ("carom", "8ball"):
+        for team in store.league.teams(SEASON, game):
+            names |= {team["name"], team["venue"], *team["players"]}
+    names |= {f["venue"] for game in ("carom", "8ball") for f in store.fixtures.of(SEASON, game)}
+    return sorted(names, key=len, reverse=True)
+
+
+def readable(page: str, names: list[str]) -> str:
+    """What a reader of ``page`` reads, and what a screen reader says (its labels, titles, its
+    description), the rules' own Czech text and the live script's data left out, the league's
+    names blanked."""
+    page = re.sub(r'<div lang="cs">.*?</div>', " ", page, flags=re.S)         # the rules as the league wrote them
+    page = re.sub(r'<div lang="en">.*?</div>', " ", page, flags=re.S)         # RULES.md, English with Czech terms
+    page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
+    words = re.search(r"data-words='([^']*)'", page)
+    said = " ".join(html.unescape(v) for v in ATTRIBUTES.findall(page))
+    said += " " + " ".join(str(v) for v in json.loads(html.unescape(words[1])).values()) if words else ""
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page)) + " " + said
+    for name in names:
+        text = text.replace(name, " ")
+    return " ".join(text.split())
+
+
+def czech_in(text: str) -> list[str]:
+    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if DIACRITICS.search(w) or w.lower() in CZECH_WORDS}
+                  - {"Česky"})
+
+
+def test_the_compiled_catalog_is_its_source():
+    """After an edit of the .po: msgfmt -o pages.mo pages.po."""
+    entries = po_entries()
+    assert len(entries) > 200
+    with language.reading(language.ENGLISH):
+        assert {k: language.gettext(k) if isinstance(k, str) else language.ngettext(*k, 1)
+                for k in entries} == entries
+
+
+def test_every_text_of_the_public_pages_has_its_english_entry_and_the_catalog_no_other():
+    found = in_the_code() | in_the_templates()
+    assert {"Rozpis utkání", "Hráč", "%(number)s. kolo", "skrečoval", " (nejméně {n} partií)"} <= found
+    catalog = {m for key in po_entries() for m in ((key,) if isinstance(key, str) else key)}
+    assert sorted(found - catalog) == []
+    assert sorted(catalog - found) == []
+
+
+def test_an_english_text_fills_in_the_values_its_czech_one_has():
+    for key, english in po_entries().items():
+        msgid = key if isinstance(key, str) else key[0]
+        assert sorted(re.findall(r"\{\w*\}|%\(\w+\)s", english)) == sorted(re.findall(r"\{\w*\}|%\(\w+\)s", msgid)), key
+
+
+def test_dates_numbers_and_counts_are_written_the_english_way_on_an_english_page():
+    day = dt.date(2026, 10, 13)
+    assert (czech.day(day, year=True), czech.decimal("3.500"), czech.moment("2026-10-13T17:05:00")) == \
+        ("út 13. 10. 2026", "3,500", "út 13. 10. 2026 19:05")
+    assert [language.plural(" (nejméně {n} partie)", " (nejméně {n} partií)", n) for n in (1, 4, 5)] == \
+        [" (nejméně 1 partie)", " (nejméně 4 partie)", " (nejméně 5 partií)"]
+    with language.reading(language.ENGLISH):
+        assert (czech.day(day, year=True), czech.day(day), czech.decimal("3.500")) == \
+            ("Tue 13 Oct 2026", "Tue 13 Oct", "3.500")
+        assert language.plural(" (nejméně {n} partie)", " (nejméně {n} partií)", 5) == " (at least 5 partie)"
+    assert czech.day(day) == "út 13. 10."          # the language is the request's, not left behind
+
+
+def test_every_public_page_in_english_shows_no_czech_but_the_leagues_names(demo_site):
+    """RULES 1.6 (the zápis), 1.8 and 2.9 (the tables), A.1.3/A.1.4 (statistics, rules): each in English."""
+    demo_site.show_a_table_live()
+    names = data_names(demo_site)
+    shown = {}
+    for name, path in demo_site.public_pages():
+        status, headers, page = get(demo_site, path, ENGLISH)
+        assert status == (404 if name == "not-found" else 200), name
+        assert '<html lang="en">' in page and headers["vary"] == "Cookie", name
+        shown[name] = czech_in(readable(page, names))
+    assert {name: words for name, words in shown.items() if words} == {}
+
+
+def test_the_english_pages_say_it_in_english(demo_site):
+    _, _, home = get(demo_site, "/", ENGLISH)
+    assert "Latest results" in home and "Skip to content" in home and "Wed 11 Nov 2026" in home
+    _, _, table = get(demo_site, "/table.html", ENGLISH)
+    assert "Table: carom, season 2026/27" in table and '<abbr title="won">W</abbr>' in table
+    _, _, rules = get(demo_site, "/rules.html", ENGLISH)
+    assert "The league's rules are published in Czech" in rules and '<div lang="cs">' in rules
+    _, _, live = get(demo_site, "/live", ENGLISH)
+    words = json.loads(html.unescape(re.search(r"data-words='([^']*)'", live)[1]))
+    assert (words["end"], words["days"][2], words["months"][9]) == ("over", "Tue", "Oct")
+    _, _, live = get(demo_site, "/live")
+    words = json.loads(html.unescape(re.search(r"data-words='([^']*)'", live)[1]))
+    assert (words["end"], words["days"][2], words["months"]) == ("konec", "út", None)
+
+
+@pytest.mark.parametrize("cookie", ["lang=cs", "lang=xx", "lang=EN", "lang=en%00", "lang=en; lang=", "lang",
+                                    "lang=" + "en" * 3000, "x=1; " * 900 + "lang=en"])
+def test_czech_is_the_default_and_what_any_other_cookie_gets(demo_site, cookie):
+    _, _, plain = get(demo_site, "/table.html")
+    status, _, page = get(demo_site, "/table.html", {"Cookie": cookie})
+    assert status == 200 and '<html lang="cs">' in page and "Tabulka: karambol" in page
+    assert page == plain
+
+
+def test_the_switch_leads_back_to_the_same_page_in_the_other_language_and_back(demo_site):
+    _, _, czech_page = get(demo_site, "/table.html?season=2026/27&x=1")
+    link = html.unescape(re.search(r'<a class="language" href="([^"]+)" lang="en"', czech_page)[1])
+    assert link == "/language?to=en&back=%2Ftable.html%3Fseason%3D2026%252F27"
+    status, headers, _ = get(demo_site, link)
+    assert (status, headers["location"]) == (303, "/table.html?season=2026%2F27")
+    assert re.match(r"lang=en; .*HttpOnly; Max-Age=31536000; Path=/; SameSite=lax", headers["set-cookie"])
+    _, _, english = get(demo_site, headers["location"], ENGLISH)
+    assert "Table: carom, season 2026/27" in english
+    back = html.unescape(re.search(r'<a class="language" href="([^"]+)" lang="cs"', english)[1])
+    status, headers, _ = get(demo_site, back)
+    assert (status, headers["location"], headers["set-cookie"].split(";")[0]) == \
+        (303, "/table.html?season=2026%2F27", "lang=cs")
+
+
+def test_a_page_kept_in_one_language_is_never_answered_in_the_other(demo_site):
+    for _ in range(3):
+        for path in ("/", "/table.html", "/schedule", "/players.html", "/no/such/page"):
+            assert '<html lang="cs">' in get(demo_site, path)[2], path
+            assert '<html lang="en">' in get(demo_site, path, ENGLISH)[2], path
+
+
+@pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example/x", "/\\evil.example", "/\t/evil.example",
+                                  "javascript:alert(1)", "", "evil.example", "/" + "a" * 2000, "/a b", "/\r\nSet-Cookie:x"])
+def test_the_switch_never_leads_to_another_site(back):
+    assert language_web.back_to(back) == "/"
+
+
+def test_the_switch_leads_only_to_a_path_of_this_site(demo_site):
+    status, headers, _ = get(demo_site, "/language?to=en&back=https%3A%2F%2Fevil.example%2F")
+    assert (status, headers["location"]) == (303, "/")
+    status, headers, _ = get(demo_site, "/language?to=fr&back=%2Fschedule")
+    assert (status, headers["location"], headers["set-cookie"].split(";")[0]) == (303, "/schedule", "lang=cs")
+    assert language_web.back_to("/players.html?q=nov&game=8ball") == "/players.html?q=nov&game=8ball"
