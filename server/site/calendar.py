@@ -14,6 +14,7 @@ from icalendar import Calendar, Event
 from starlette.responses import Response
 
 from server.league.admin_fields import slug
+from server.site import language
 from server.site.czech import PRAGUE
 from server.site.schedule_web import status_text
 
@@ -51,7 +52,8 @@ def _fixture(f: dict, now: dt.datetime) -> Event:
     said = []
     if f["points_home"] is not None:
         said.append(f"Výsledek {f['points_home']} : {f['points_away']}.")
-    status = status_text(f)         # as the schedule says it: a ruling, a forfeit's winner, a match held
+    with language.reading(language.CZECH):      # an export: Czech, whichever language the reader chose
+        status = status_text(f)     # as the schedule says it: a ruling, a forfeit's winner, a match held
     if status:
         said.append(f"{status[0].upper()}{status[1:]}.")
     if said:

@@ -154,6 +154,15 @@ def test_the_english_pages_say_it_in_english(demo_site):
     assert (words["end"], words["days"][2], words["months"]) == ("konec", "út", None)
 
 
+def test_the_exports_stay_as_they_are_for_an_english_reader(demo_site):
+    """CSV, JSON and a team's iCalendar feed (its fixtures' statuses as the Czech schedule says them)."""
+    team = next(p for n, p in demo_site.public_pages() if n == "team")
+    for path in (team.replace(".html", ".ics"), team.replace(".html", ".json"), "/table.csv", "/players.json"):
+        czech_answer, english_answer = get(demo_site, path), get(demo_site, path, ENGLISH)
+        assert czech_answer[0] == 200 and english_answer[2] == czech_answer[2], path
+    assert "Odloženo" in get(demo_site, team.replace(".html", ".ics"), ENGLISH)[2]
+
+
 @pytest.mark.parametrize("cookie", ["lang=cs", "lang=xx", "lang=EN", "lang=en%00", "lang=en; lang=", "lang",
                                     "lang=" + "en" * 3000, "x=1; " * 900 + "lang=en"])
 def test_czech_is_the_default_and_what_any_other_cookie_gets(demo_site, cookie):
