@@ -8,11 +8,17 @@ Errors, one mechanism for every subcommand (main below):
   (``crash.log`` in $STATE_DIRECTORY under systemd, else $XDG_STATE_HOME/pocitadlo or
   ~/.local/state/pocitadlo), exit status 1. ``pocitadlo --debug COMMAND`` (or POCITADLO_DEBUG=1)
   lets the exception through with its traceback, for developers.
+
+A command that ran as asked but left part of its work undone (``outbox retry`` with items not
+delivered, ``server import`` with lines refused) returns NOT_ALL_DONE, so a venue's script can
+tell "the receiver is down" from a bug.
 """
 import os
 import sys
 
 from cli.state_dir import state_directory
+
+NOT_ALL_DONE = 3        # the command worked, but not everything went (see the docstring)
 
 
 class UserError(Exception):

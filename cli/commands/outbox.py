@@ -126,6 +126,7 @@ def _venue_of(outbox) -> str | None:
 
 
 def _retry(settings, outbox, UserError) -> int:
+    from cli.main import NOT_ALL_DONE
     from delivery.sync import Syncer, transport_for
 
     transport = transport_for(settings)
@@ -140,4 +141,4 @@ def _retry(settings, outbox, UserError) -> int:
     status = syncer.status()
     print(f"{status['unsent']} unsent; last delivery: {status['last_delivery'] or 'never'}"
           + (f"; last error: {status['last_error']}" if status["last_error"] else ""))
-    return 0 if status["unsent"] == 0 else 1
+    return 0 if status["unsent"] == 0 else NOT_ALL_DONE

@@ -199,6 +199,7 @@ def _devices(args, store) -> int:
 
 def _import(args, store) -> int:
     from cli.commands import user_error
+    from cli.main import NOT_ALL_DONE
     from server.ingest.importer import import_backlog
     from server.ingest.receiver import Receiver
 
@@ -209,7 +210,7 @@ def _import(args, store) -> int:
     for refusal in counts["refused"]:
         print(f"line {refusal['line']}: refused ({refusal['status']}): {refusal['reason']}")
     print(f"stored {counts['stored']}, already had {counts['duplicate']}, refused {len(counts['refused'])}")
-    return 0 if not counts["refused"] else 1
+    return 0 if not counts["refused"] else NOT_ALL_DONE
 
 
 def _table(args, store) -> int:
