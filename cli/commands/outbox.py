@@ -54,6 +54,8 @@ def run(args) -> int:
     from cli.main import UserError
     from delivery.outbox import PENDING, Outbox
 
+    if args.file and args.action != "export":
+        raise UserError(f"{args.action} takes no file: {args.file!r} (only export writes one)")
     named = _folder(args)
     settings = None if named and args.action == "list" else _settings_for(args, named)
     if named and not os.path.isdir(os.path.join(named[1], PENDING)):

@@ -127,6 +127,13 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert "not a usable SQLite store" in capsys.readouterr().err
 
 
+def test_a_word_after_list_or_retry_is_refused_not_ignored(tmp_path, queued, capsys):
+    for action in ("list", "retry"):
+        assert main(["outbox", action, "extra", "--dir", str(tmp_path / "outbox")]) == 2
+        assert capsys.readouterr().err.strip() == (f"pocitadlo outbox: {action} takes no file: 'extra' "
+                                                   "(only export writes one)")
+
+
 def test_add_device_prints_a_new_secret_once(tmp_path, capsys):
     db = tmp_path / "league.sqlite"
     assert main(["server", "--db", str(db), "add-device", "u-tygra-2", "--venue", "Hostinec U Lva"]) == 0
