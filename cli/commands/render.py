@@ -85,13 +85,17 @@ def _match_before(path: str, header: dict):
     from dataclasses import replace
 
     from cli.commands import read_text
+    from cli.main import UserError
     from firmware_host.journal import read_lines
     from rules import night as rules_night
     from rules.record import strip_meta
 
     wanted, number = (header.get("match") or {}).get("id"), header.get("partie") or 1
     state, found = rules_night.NightState(), None
-    for line in read_lines(read_text(path, "--night").encode("utf-8"), path).lines:
+    lines = read_lines(read_text(path, "--night").encode("utf-8"), path).lines
+    if not lines:
+        raise UserError(f"--night {path}: not a night journal (not one line of it reads)")
+    for line in lines:
         try:
             state = rules_night.apply(state, strip_meta(line))
         except rules_night.NightEventError:

@@ -97,6 +97,10 @@ CASES = [
     ("render-scale", ["render", "{d}/good.jsonl", "--pixels", "--scale", "0", "--png", "{d}/o.png"], None,
      ["--scale", "'0'"]),
     ("render-no-output", ["render", "{d}/good.jsonl"], None, ["--png FILE"]),
+    ("render-night-garbage", ["render", "{d}/good.jsonl", "--night", "{d}/badjson.jsonl", "--png", "{d}/o.png"], None,
+     ["--night", "badjson.jsonl", "not a night journal"]),
+    ("render-night-empty", ["render", "{d}/good.jsonl", "--night", "{d}/empty.jsonl", "--png", "{d}/o.png"], None,
+     ["--night", "empty.jsonl", "not a night journal"]),
     ("render-bad-record", ["render", "{d}/badcrc.jsonl", "--png", "{d}/o.png"], None, ["badcrc.jsonl", "checksum"]),
     # keycard
     ("keycard-broken-config", ["keycard", "--png", "{d}/k.png", "--config", "{d}/broken.toml"], None,
