@@ -80,6 +80,15 @@ class DisplaySettings:
         return self.kind == "sevensegment"
 
 
+def max7219_fault(width: int, height: int) -> tuple[str, str] | None:
+    """(the option, why) when a chain of MAX7219's 8x8 modules cannot be ``width`` x ``height``;
+    the config's check and `pocitadlo render --size`'s."""
+    for name, value in (("width", width), ("height", height)):
+        if value % 8:
+            return name, f"MAX7219 modules are 8x8: must be a multiple of 8, got {value}"
+    return None
+
+
 def _colour(section: Section, option: str, default: str) -> str:
     if not section.has(option):
         return default          # known good: Pillow, which checks a colour, is imported after READY
@@ -102,10 +111,9 @@ def read(section: Section) -> DisplaySettings:
         # luma's meaning: a single row of ``cascaded`` 8x8 modules.
         cascaded = section.int("cascaded", minimum=1, maximum=64)
         width, height = cascaded * 8, 8
-    if driver == "max7219":
-        for name, value in (("width", width), ("height", height)):
-            if value % 8:
-                raise section.error(name, f"MAX7219 modules are 8x8: must be a multiple of 8, got {value}")
+    fault = max7219_fault(width, height) if driver == "max7219" else None
+    if fault:
+        raise section.error(*fault)
     colours = {role: _colour(section, f"colour_{role}", default) for role, default in DEFAULT_COLOURS.items()}
     settings = DisplaySettings(
         driver=driver,

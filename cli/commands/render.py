@@ -51,6 +51,7 @@ def run(args) -> int:
 
     if not args.png and not args.gif:
         raise UserError("say where to write the picture: --png FILE and/or --gif FILE")
+    _check_size(args, UserError)
     for option, path in (("--png", args.png), ("--gif", args.gif)):
         if path:
             output_file(path, option)
@@ -61,6 +62,15 @@ def run(args) -> int:
     if args.gif:
         draw_gif(args, model)
     return 0
+
+
+def _check_size(args, UserError) -> None:
+    """The config's check of a MAX7219 counter's size, for --size."""
+    from display.settings import max7219_fault
+
+    fault = max7219_fault(*args.size) if args.driver == "max7219" else None
+    if fault:
+        raise UserError(f"--size {args.size[0]}x{args.size[1]}: {fault[1]}")
 
 
 def partie_model(board, record: str, night: str | None = None) -> dict:

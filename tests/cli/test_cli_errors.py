@@ -87,6 +87,8 @@ CASES = [
     # render
     ("render-size-small", ["render", "{d}/good.jsonl", "--size", "10x3", "--png", "{d}/o.png"], None,
      ["--size", "10x3", "out of range"]),
+    ("render-size-not-max7219", ["render", "{d}/good.jsonl", "--size", "64x15", "--png", "{d}/o.png"], None,
+     ["--size 64x15", "MAX7219 modules are 8x8: must be a multiple of 8, got 15"]),
     ("render-size-text", ["render", "{d}/good.jsonl", "--size", "abc", "--png", "{d}/o.png"], None,
      ["--size", "'abc'"]),
     ("render-png-no-folder", ["render", "{d}/good.jsonl", "--png", "{d}/nodir/x.png"], None,
