@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rules.core import JSONObject
 
 FINAL_STATUSES = (400, 409, 413, 422)
+HINTS = {404: "is the URL the receiver's?"}     # after the status's phrase when an answer says nothing
 
 
 class TransportError(Exception):
@@ -39,7 +40,7 @@ class Answer:
         except (ValueError, RecursionError):    # RecursionError: JSON nested too deeply for the parser
             obj = None
         if not isinstance(obj, dict):
-            return cls(status, data[:200].decode("utf-8", "replace"))
+            return cls(status, worded(status, data[:200].decode("utf-8", "replace")))
         return cls.from_obj(status, obj)
 
     @classmethod
@@ -50,5 +51,20 @@ class Answer:
         server_time = obj.get("server_time")
         message = obj.get("reason") or obj.get("status") or ""
         code = obj.get("code")
-        return cls(code if type(code) is int and 100 <= code <= 599 else status, str(message),
+        status = code if type(code) is int and 100 <= code <= 599 else status
+        return cls(status, worded(status, str(message)),
                    float(server_time) if isinstance(server_time, (int, float)) and math.isfinite(server_time) else None)
+
+
+def worded(status: int, message: str) -> str:
+    """``message``, or for an answer that says nothing the status's standard phrase ("Not Found"),
+    so the staff never read a bare "404 "."""
+    if message.strip():
+        return message
+    from http import HTTPStatus
+
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:          # a status HTTP does not name
+        return message
+    return f"{phrase} — {HINTS[status]}" if status in HINTS else phrase
