@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from delivery.logs import Logger
+from delivery.no_answer import http_words
 from wire.answer import Answer, TransportError
 from wire.signing import Signer
 
@@ -184,7 +185,7 @@ class HttpTransport:
                 conn.close()
 
     def _no_answer(self, exc: BaseException) -> TransportError:
-        return TransportError(f"{self.url}: {exc.__class__.__name__}: {exc}")
+        return TransportError(http_words(self.url, self._host or "", self.timeout, exc))
 
     def close(self) -> None:
         with self._posting:

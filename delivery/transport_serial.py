@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from delivery.no_answer import serial_open_words
 from wire import framing
 from wire.answer import Answer, TransportError
 from wire.signing import Signer
@@ -39,7 +40,7 @@ class Link:
                 self._serial = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=READ_SLICE,
                                                      write_timeout=10)
             except (serial.SerialException, OSError, ValueError) as exc:
-                raise TransportError(f"{self.port}: cannot open: {exc}") from None
+                raise TransportError(serial_open_words(self.port, exc)) from None
             self.decoder = framing.Decoder()
         return self._serial
 

@@ -94,7 +94,9 @@ def test_retry_with_the_receiver_down_says_what_happened(tmp_path, queued, capsy
     assert "next try" not in caplog.text
     [message] = caplog.messages
     assert message.startswith("sync: not delivered: ") and message.endswith("; it stays in the outbox")
-    assert capsys.readouterr().out.startswith("5 unsent; last delivery: never; last error: ")
+    assert capsys.readouterr().out == (f"5 unsent; last delivery: never; last error: KD-5-p1: the receiver at "
+                                       f"http://127.0.0.1:{port}/api/v1/records refused the connection "
+                                       "(is it running?)\n")
 
 
 def test_a_named_outbox_is_listed_without_the_device_config(tmp_path, queued, capsys, monkeypatch):

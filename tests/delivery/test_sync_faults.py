@@ -68,7 +68,7 @@ def test_the_receiver_down_all_night_then_back(tmp_path, sync_store):
         clock.t += wait
     assert max(waits) <= 600.0 and max(waits) >= 300.0        # capped, jittered in [cap/2, cap]
     assert 72 <= attempts <= 160                              # not a busy loop, not given up
-    assert syncer.status()["unsent"] == 3 and "Connection refused" in syncer.status()["last_error"]
+    assert syncer.status()["unsent"] == 3 and "refused the connection (is it running?)" in syncer.status()["last_error"]
     with running_server(sync_store, port=port):
         clock.t += syncer.step()     # still waiting out the backoff...
         syncer.retry_now()           # ...or the referee presses "send now"
