@@ -172,17 +172,32 @@ class Outbox:
 
     def _read(self, sub: str) -> Iterator[Item]:
         """The readable items of one state, oldest first (read one by one, as they are asked for)."""
+        for _, item in self._scan(sub):
+            if item is not None:
+                yield item
+
+    def _scan(self, sub: str) -> Iterator[tuple[str, Item | None]]:
+        """Each file of one state, oldest first, with its item (None: the file is damaged)."""
         for path in self._files(sub):
             try:
-                yield Item.from_body(_read_bytes(path), sub, self._why(path) if sub == HELD else None)
+                yield path, Item.from_body(_read_bytes(path), sub, self._why(path) if sub == HELD else None)
             except FileNotFoundError:      # moved meanwhile (a delivery in another thread or process)
                 continue
             except (ValueError, KeyError, TypeError) as exc:
                 # files are fsync'd before they are renamed in, so this is disk damage: keep the file
                 log.error("outbox: %s is unreadable (%s); left in place, not sent", path, exc)
+                yield path, None
 
     def unsent(self) -> int:
+        """What is not delivered: the item files waiting or held, a damaged one too (it is a partie
+        the receiver has not got). Counted by the files, nothing read: the counter asks often."""
         return len(self._files(PENDING)) + self.held_count()
+
+    def backlog(self) -> tuple[list[Item], list[str]]:
+        """All that ``unsent`` counts, read in one pass: the readable items (waiting, then held)
+        and the paths of the damaged files."""
+        scanned = [*self._scan(PENDING), *self._scan(HELD)]
+        return [item for _, item in scanned if item is not None], [path for path, item in scanned if item is None]
 
     def held_count(self) -> int:
         """Items set aside after a final refusal, counted by their files (nothing is read)."""

@@ -70,12 +70,13 @@ def run(args) -> int:
         return _export(args, settings, outbox, UserError)
     if args.action == "retry":
         return _retry(settings, outbox, UserError)
-    pending, held = outbox.pending(), outbox.held()
-    for item in pending:
-        print(f"{item.id}\t{item.kind}\tunsent\t{len(item.body)} B")
-    for item in held:
-        print(f"{item.id}\t{item.kind}\trefused: {item.why}")
-    print(f"{len(pending) + len(held)} unsent; last delivery: {outbox.last_delivery() or 'never'}")
+    items, damaged = outbox.backlog()
+    for item in items:
+        said = f"unsent\t{len(item.body)} B" if item.state == PENDING else f"refused: {item.why}"
+        print(f"{item.id}\t{item.kind}\t{said}")
+    for path in damaged:
+        print(f"{os.path.basename(path)}\t?\tdamaged on disk: unreadable, left in place")
+    print(f"{len(items) + len(damaged)} unsent; last delivery: {outbox.last_delivery() or 'never'}")
     return 0
 
 

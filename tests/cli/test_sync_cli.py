@@ -129,6 +129,17 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert "not a usable SQLite store" in capsys.readouterr().err
 
 
+def test_a_damaged_item_file_is_counted_unsent_as_the_counter_counts_it(tmp_path, queued, capsys):
+    """`outbox list`, `outbox retry` and the counter's figure (Outbox.unsent) say one number: a
+    damaged file is a partie the receiver has not got, so it is unsent, and list names it."""
+    (tmp_path / "outbox" / "pending" / "zz-bad.json").write_bytes(b"garbage\n")
+    assert main(["outbox", "list", "--dir", str(tmp_path / "outbox")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == ["zz-bad.json\t?\tdamaged on disk: unreadable, left in place",
+                          "6 unsent; last delivery: never"]
+    assert queued.unsent() == 6
+
+
 def test_a_word_after_list_or_retry_is_refused_not_ignored(tmp_path, queued, capsys):
     for action in ("list", "retry"):
         assert main(["outbox", action, "extra", "--dir", str(tmp_path / "outbox")]) == 2
