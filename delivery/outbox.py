@@ -7,6 +7,7 @@ One file per item, named by its id, holding exactly the bytes that are sent (the
     outbox/held/<name>.json        refused for good by the receiver (409, 422...): kept, not retried
     outbox/held/<name>.why         the receiver's answer, for `pocitadlo outbox`
     outbox/last-delivery           ISO time of the last acknowledged delivery
+    outbox/last-error              the delivery's last error, while it lasts (the Syncer's, for `pocitadlo outbox`)
 
 ``add`` writes a temp file, fsyncs it, renames it into pending/ and fsyncs the directory, so an
 item is on disk before ``add`` returns, and it is idempotent by id: the service treats a partie as
@@ -38,6 +39,7 @@ KINDS = ("partie", "match")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 PENDING, DELIVERED, HELD = "pending", "delivered", "held"
 MATCH_HEAD = b',"kind":"match",'     # item_body writes the id, then the kind: a match item's first bytes
+LAST_ERROR, ERROR_CHARS = "last-error", 500     # an error's text is kept this long at most
 HEAD_BYTES = 1024                     # an id is at most a few hundred bytes
 
 
@@ -224,6 +226,21 @@ class Outbox:
     def last_delivery(self) -> str | None:
         try:
             return _read_bytes(self._path("last-delivery")).decode("utf-8").strip() or None
+        except FileNotFoundError:
+            return None
+
+    def keep_error(self, error: str | None) -> None:
+        """Keep the delivery's last error (None: delivery works again) for `pocitadlo outbox list`."""
+        path = self._path(LAST_ERROR)
+        if error is None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            return
+        self._write_durably(path, error[:ERROR_CHARS].encode("utf-8"))
+
+    def last_error(self) -> str | None:
+        try:
+            return _read_bytes(self._path(LAST_ERROR)).decode("utf-8", "replace") or None
         except FileNotFoundError:
             return None
 

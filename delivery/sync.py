@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 log = Logger(__name__)
 
+DEVICE_REFUSED = (401, 403)     # the receiver does not take this device: unknown, a wrong secret, no venue
+_UNKNOWN = object()             # what the outbox keeps as the last error, before the Syncer first sets it
 BATCH = 16                  # items at most in one request (a backlog after an outage)
 BATCH_BYTES = 256 * 1024    # ... and their bodies within this (the receiver takes 1 MiB a request)
 
@@ -73,6 +75,14 @@ class Queue(Protocol):
     def held_count(self) -> int: ...
 
     def last_delivery(self) -> str | None: ...
+
+
+@runtime_checkable
+class KeepsError(Queue, Protocol):
+    """An outbox that keeps the delivery's last error where `pocitadlo outbox list` reads it (the
+    device's Outbox: the service and the command share only its folder)."""
+
+    def keep_error(self, error: str | None) -> None: ...
 
 
 @runtime_checkable
@@ -123,6 +133,8 @@ class Syncer:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._last_error: str | None = None
+        self._device_refused = False        # the last attempt's answer: 401 or 403
+        self._kept: object = _UNKNOWN       # the error the outbox keeps (unknown until the first is set)
         self.batch = batch
 
     @property
@@ -161,7 +173,7 @@ class Syncer:
             if held:
                 error = f"{held} refused by the receiver (see pocitadlo outbox)"
         return {"unsent": self.outbox.unsent(), "last_delivery": self.outbox.last_delivery(),
-                "last_error": error}
+                "last_error": error, "device_refused": self._device_refused}
 
     def retry_now(self) -> None:
         """Forget the backoff and try at once (a key on the ready screen, `pocitadlo outbox retry`)."""
@@ -191,9 +203,12 @@ class Syncer:
             items, answers = self._send(items)
         except TransportError as exc:
             return self._failed(f"{items[0].id}: {exc}", one_shot)
-        failed = [f"{item.id}: {answer.status} {answer.message}" for item, answer in zip(items, answers)
-                  if not self._settled(item, answer)]
-        return self._failed(failed[0], one_shot) if failed else 0.0
+        failed = [(item, answer) for item, answer in zip(items, answers) if not self._settled(item, answer)]
+        if not failed:
+            return 0.0
+        item, answer = failed[0]
+        return self._failed(f"{item.id}: {answer.status} {answer.message}", one_shot,
+                            refused=answer.status in DEVICE_REFUSED)
 
     def _due(self) -> list[Item]:
         """The oldest pending items, as many as one request carries (within BATCH_BYTES)."""
@@ -263,19 +278,23 @@ class Syncer:
         log.warning("sync: local clock off by %.0f s; using the receiver's time", signer.offset)
         return True
 
-    def _failed(self, error: str, one_shot: bool = False) -> float:
+    def _failed(self, error: str, one_shot: bool = False, *, refused: bool = False) -> float:
+        """``refused``: the receiver answered that it does not take this device (DEVICE_REFUSED)."""
         delay = self._backoff.next_delay()
         self._next_try = self._clock() + delay
-        self._set_error(error)
+        self._set_error(error, refused)
         if one_shot:
             log.warning("sync: not delivered: %s; it stays in the outbox", error)
         else:
             log.warning("sync: %s; next try in %.1f s", error, delay)
         return delay
 
-    def _set_error(self, error: str | None) -> None:
+    def _set_error(self, error: str | None, refused: bool = False) -> None:
         with self._lock:
-            self._last_error = error
+            self._last_error, self._device_refused = error, refused
+        if error != self._kept and isinstance(self.outbox, KeepsError):    # written when it changes only
+            self.outbox.keep_error(error)
+            self._kept = error
 
     def run(self, stop: threading.Event, *, idle: float = 60.0) -> None:
         """Deliver until ``stop`` is set; ``wake()`` (a new item, a retry) cuts a wait short."""

@@ -35,6 +35,7 @@ TEXTS = {
         "stripes": "PŮLK",
         "set": "SET",
         "unsent": "neodesl.",
+        "refused": "odmítnuto",   # unsent, and the receiver refuses this device: "odmítnuto 3"
         "sent": "odesl.",
         "ready": "PŘIPRAVENO",
         "table": "stůl",          # a bare table number on the ready screen: "stůl 1"
@@ -87,6 +88,7 @@ TEXTS = {
         "stripes": "STRIPE",
         "set": "SET",
         "unsent": "unsent",
+        "refused": "refused",
         "sent": "sent",
         "ready": "READY",
         "table": "table",

@@ -139,7 +139,7 @@ class Night:
         if phase in ("menu", "prompt"):
             return self.slot.overlay.model()
         if phase == "ready":
-            return screens.ready_model(self.device, self.status(), self.clock.now())
+            return screens.ready_model(self.device, self.status(), self.clock.now(), self.t)
         if phase == "orphan":
             return self.orphans.menu(self.t).model()
         if phase == "lotdraw":

@@ -4,11 +4,16 @@ from input.messages import Texts
 from rules import night as rules_night
 
 
-def ready_model(device, status: dict, now) -> dict:
-    """Venue, table, the time of day, and what is not yet delivered to the league."""
-    return {"screen": "ready", "venue": device.venue, "table": device.table,
-            "time": now.strftime("%H:%M"), "unsent": int(status.get("unsent") or 0),
-            "last_sent": clock_text(status.get("last_delivery"))}
+def ready_model(device, status: dict, now, t: Texts) -> dict:
+    """Venue, table, the time of day, and what is not yet delivered to the league; when the
+    receiver refuses this device (a wrong secret, not registered), ``refused`` says so: that is
+    no network fault, and waiting will not mend it."""
+    model = {"screen": "ready", "venue": device.venue, "table": device.table,
+             "time": now.strftime("%H:%M"), "unsent": int(status.get("unsent") or 0),
+             "last_sent": clock_text(status.get("last_delivery"))}
+    if status.get("device_refused"):
+        model["refused"] = t("sync_device_refused")
+    return model
 
 
 def lotdraw_model(match) -> dict:

@@ -76,8 +76,14 @@ def run(args) -> int:
         print(f"{item.id}\t{item.kind}\t{said}")
     for path in damaged:
         print(f"{os.path.basename(path)}\t?\tdamaged on disk: unreadable, left in place")
-    print(f"{len(items) + len(damaged)} unsent; last delivery: {outbox.last_delivery() or 'never'}")
+    print(_summary(len(items) + len(damaged), outbox.last_delivery(), outbox.last_error()))
     return 0
+
+
+def _summary(unsent: int, last_delivery: str | None, last_error: str | None) -> str:
+    """The last line of list and retry."""
+    return (f"{unsent} unsent; last delivery: {last_delivery or 'never'}"
+            + (f"; last error: {last_error}" if last_error else ""))
 
 
 def _export(args, settings, outbox, UserError) -> int:
@@ -142,6 +148,5 @@ def _retry(settings, outbox, UserError) -> int:
     finally:
         transport.close()
     status = syncer.status()
-    print(f"{status['unsent']} unsent; last delivery: {status['last_delivery'] or 'never'}"
-          + (f"; last error: {status['last_error']}" if status["last_error"] else ""))
+    print(_summary(status["unsent"], status["last_delivery"], status["last_error"]))
     return 0 if status["unsent"] == 0 else NOT_ALL_DONE

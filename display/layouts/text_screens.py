@@ -37,8 +37,10 @@ class TextScreens:
         unsent = model.get("unsent") or 0
         last = model.get("last_sent")
         time = str(model.get("time") or "")
+        refused = str(model.get("refused") or "")     # the receiver refuses this device: not the network
+        mark = "X" if refused else "!"
         if unsent:
-            status = [f"{w['unsent']} {unsent}", f"!{unsent}"]
+            status = [f"{w['refused' if refused else 'unsent']} {unsent}", f"{mark}{unsent}"]
         else:
             status = [f"{w['sent']} {last}", f"✓{last}"] if last else [""]
         table = str(model.get("table") or "")
@@ -46,17 +48,19 @@ class TextScreens:
             table = f"{w['table']} {table}"
         place = [str(p) for p in (model.get("venue"), table) if p]
         if self.geometry.tiny:      # no room for a second time beside the clock
-            status = [f"!{unsent}"] if unsent else [""]
+            status = [f"{mark}{unsent}"] if unsent else [""]
         room = self.geometry.width - scene.font_for(time, self.geometry.width).width(time) - 2
         line = (next((s for s in status if scene.font_for(s, room).width(s) <= room), status[-1]),
                 time)       # the right part of a line is kept whole
-        if self.geometry.tiny:
-            self._text_lines(scene, [line, *wrap(" ".join(place), scene, self.geometry.width)])
+        width = self.geometry.width
+        if self.geometry.tiny:      # what to do (refused) comes before where the counter stands
+            said = message_parts(refused, scene, width) if refused else wrap(" ".join(place), scene, width)
+            self._text_lines(scene, [line, *said])
             return
         together = " ".join(place)
-        if place and scene.text.width(together) > self.geometry.width:
+        if place and scene.text.width(together) > width:
             together = place[scene.page(len(place))]     # venue and table take turns, in the big font
-        self._text_lines(scene, [together or w["ready"], line])
+        self._text_lines(scene, [turn(refused, scene, width) if refused else together or w["ready"], line])
 
     def menu(self, scene: Scene, model: dict) -> None:
         items = list(model.get("items") or [])

@@ -140,6 +140,15 @@ def test_a_damaged_item_file_is_counted_unsent_as_the_counter_counts_it(tmp_path
     assert queued.unsent() == 6
 
 
+def test_list_says_the_last_delivery_error_the_service_kept(tmp_path, queued, capsys):
+    """A persistent 401 (a wrong secret, a device not registered) must not look like "unsent" alone:
+    the service's delivery keeps its last error in the outbox, and list says it."""
+    queued.keep_error("KD-5-p1: 401 unknown device 'u-lva-1'")
+    assert main(["outbox", "list", "--dir", str(tmp_path / "outbox")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "5 unsent; last delivery: never; last error: KD-5-p1: 401 unknown device 'u-lva-1'")
+
+
 def test_a_word_after_list_or_retry_is_refused_not_ignored(tmp_path, queued, capsys):
     for action in ("list", "retry"):
         assert main(["outbox", action, "extra", "--dir", str(tmp_path / "outbox")]) == 2

@@ -48,7 +48,7 @@ def test_500s_resets_stalls_slow_answers_and_lost_answers(tmp_path, sync_server,
         drain(syncer, clock, outbox, max_steps=200)
     assert between.seen[:len(script)] == script
     assert_exactly_once(outbox, sync_store, 5)
-    assert syncer.status() == {"unsent": 0, "last_delivery": outbox.last_delivery(), "last_error": None}
+    assert syncer.status() == {"unsent": 0, "last_delivery": outbox.last_delivery(), "last_error": None, "device_refused": False}
 
 
 def test_the_receiver_down_all_night_then_back(tmp_path, sync_store):

@@ -250,7 +250,7 @@ def test_transport_none_only_counts_the_backlog(tmp_path):
     syncer = Syncer.from_settings(read(Section({"outbox": str(tmp_path)}, "sync")))
     syncer.outbox.add("p-1", "partie", RECORD, SUMMARY)
     assert syncer.step() == float("inf")
-    assert syncer.status() == {"unsent": 1, "last_delivery": None, "last_error": None}
+    assert syncer.status() == {"unsent": 1, "last_delivery": None, "last_error": None, "device_refused": False}
 
 
 def test_status_counts_held_items_without_reading_them(tmp_path, caplog):
@@ -268,3 +268,29 @@ def test_status_counts_held_items_without_reading_them(tmp_path, caplog):
         status = syncer.status()
     assert status["last_error"] == "1 refused by the receiver (see pocitadlo outbox)"
     assert status["unsent"] == 1 and caplog.records == []
+
+
+def test_a_device_the_receiver_refuses_is_told_apart_from_a_network_fault(tmp_path):
+    """A wrong secret or an unregistered device (401, 403) is retried like an outage, but the status
+    says which it is, and the outbox keeps the last error for `pocitadlo outbox list` (the service
+    and the command share only the outbox's folder) until a delivery goes through."""
+    outbox = Outbox(tmp_path / "outbox")
+    outbox.add("p-1", "partie", RECORD, SUMMARY)
+    transport = ScriptedTransport(Answer(401, "unknown device 'u-lva-1'"), TransportError("no answer"))
+    syncer = Syncer(outbox, transport, clock=FakeClock(), rand=lambda: 0.0)
+    assert syncer.step() > 0
+    assert syncer.status()["device_refused"] is True
+    assert Outbox(tmp_path / "outbox").last_error() == "p-1: 401 unknown device 'u-lva-1'"
+    syncer.retry_now()
+    assert syncer.step() > 0
+    assert syncer.status()["device_refused"] is False
+    assert outbox.last_error() == "p-1: no answer"
+    syncer.retry_now()
+    assert syncer.step() == 0.0 and outbox.unsent() == 0
+    assert outbox.last_error() is None and syncer.status()["device_refused"] is False
+
+
+def test_a_kept_error_is_bounded(tmp_path):
+    outbox = Outbox(tmp_path / "outbox")
+    outbox.keep_error("x" * 10_000)
+    assert outbox.last_error() == "x" * 500

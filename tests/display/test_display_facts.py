@@ -237,6 +237,21 @@ def test_ready_screen_keeps_the_time_whole(size, monkeypatch):
     assert "19:42" not in cuts.cut
 
 
+REFUSED = "Server odmítá toto zařízení: zkontrolujte device_id a secret"
+
+
+@pytest.mark.parametrize("size", MATRICES.values(), ids=MATRICES)
+def test_ready_screen_tells_a_refused_device_from_a_network_fault(size, monkeypatch):
+    """The unsent count's mark is X, not !, when the receiver refuses this device, and the
+    counter says what to check, word by word, where the place stands otherwise."""
+    said, settings = Said(monkeypatch), matrix(size)
+    refused = " ".join(text for page in said.pages(settings, dict(sample("ready"), refused=REFUSED)) for text in page)
+    outage = " ".join(text for page in said.pages(settings, sample("ready")) for text in page)
+    assert "X2" in refused or "odmítnuto 2" in refused
+    assert "!2" in outage or "neodesl. 2" in outage
+    assert "Server odmítá" in refused and "odmítá" not in outage
+
+
 def test_every_sample_renders_distinctly_on_the_small_counter():
     settings = DisplaySettings(driver="dummy", width=32, height=8)
     pictures = {frozenset(frames(sample(name), settings, seconds=12.0)) for name in NAMES}
@@ -262,11 +277,14 @@ LONG_TEXTS = [
     {"screen": "error", "code": "keypad", "text": "Klávesnice USB: odpojena, zkontrolujte kabel"},
     {"screen": "ready", "venue": "U Zlatého tága", "table": "stůl 12", "time": "20:15", "unsent": 0,
      "last_sent": "19:58"},
+    {"screen": "ready", "venue": "U Zlatého tága", "table": "stůl 12", "time": "20:15", "unsent": 3,
+     "last_sent": None, "refused": "Server odmítá toto zařízení: zkontrolujte device_id a secret"},
 ]
 
 
 @pytest.mark.parametrize("size", [(64, 16), (96, 16), (128, 32)], ids=["64x16", "96x16", "128x32"])
-@pytest.mark.parametrize("model", LONG_TEXTS, ids=[m["screen"] for m in LONG_TEXTS])
+@pytest.mark.parametrize("model", LONG_TEXTS, ids=[m["screen"] + ("-refused" if "refused" in m else "")
+                                                   for m in LONG_TEXTS])
 def test_long_texts_take_turns_instead_of_being_cut(size, model, monkeypatch):
     """Questions, team names, hints and partie results longer than the counter go word by word
     onto pages; the typed value and the clock stay whole."""

@@ -44,14 +44,14 @@ def setup(tmp_path, league_file):
     return tmp_path
 
 
-def night_of(path, game="carom", clock=None, **kw):
+def night_of(path, game="carom", clock=None, status=None, **kw):
     config = load(path / "config.toml")
     if game != "carom":
         from dataclasses import replace
         config = replace(config, device=replace(config.device, game=game))
     outbox = Outbox(path / "outbox")
-    night = Night(config, load_league(config.device.league), outbox=outbox, status=lambda: {
-        "unsent": outbox.unsent(), "last_delivery": None}, clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
+    night = Night(config, load_league(config.device.league), outbox=outbox, status=status or (lambda: {
+        "unsent": outbox.unsent(), "last_delivery": None}), clock=clock or ManualClock(TONIGHT), urandom=Urandom(),
         **kw)
     return night, outbox
 
@@ -77,6 +77,15 @@ def test_ready_screen_names_venue_table_time_and_unsent(setup):
     night, _ = night_of(setup)
     assert night.screen() == {"screen": "ready", "venue": "Hospoda U Lva", "table": "2", "time": "19:30",
                               "unsent": 0, "last_sent": None}
+
+
+def test_ready_screen_says_when_the_receiver_refuses_this_device(setup):
+    """A 401/403 (a wrong secret, a device not registered) is no network fault: the ready screen
+    says what to check, where an outage shows the unsent count alone."""
+    night, _ = night_of(setup, status=lambda: {"unsent": 3, "last_delivery": None, "device_refused": True})
+    assert night.screen()["refused"] == "Server odmítá toto zařízení: zkontrolujte device_id a secret"
+    night, _ = night_of(setup, status=lambda: {"unsent": 3, "last_delivery": None, "device_refused": False})
+    assert "refused" not in night.screen()
 
 
 def test_tonights_fixture_for_this_venue_is_offered_first(setup):

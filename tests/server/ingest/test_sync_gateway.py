@@ -95,7 +95,7 @@ def test_device_serial_gateway_http_league_exactly_once_and_byte_identical(tmp_p
         assert (row["device"], row["via"]) == (DEVICE, f"http:{GATEWAY}")
         assert league.items.origin(row["id"]) == gateway.items.origin(row["id"])     # the device's own signature
     assert relay_syncer.status() == {"unsent": 0, "last_delivery": relay_syncer.outbox.last_delivery(),
-                                     "last_error": None}
+                                     "last_error": None, "device_refused": False}
     # a gateway restarted later sends nothing again: what was forwarded is in its store
     assert ForwardQueue(gateway).pending() == []
 

@@ -27,7 +27,7 @@ def test_a_whole_match_arrives_exactly_once_and_byte_identical(tmp_path, sync_se
     syncer = Syncer(outbox, HttpTransport(url(sync_server), Signer("u-lva-1", SECRET), timeout=5))
     while syncer.step() == 0.0:
         pass
-    assert syncer.status() == {"unsent": 0, "last_delivery": outbox.last_delivery(), "last_error": None}
+    assert syncer.status() == {"unsent": 0, "last_delivery": outbox.last_delivery(), "last_error": None, "device_refused": False}
     assert sync_store.items.count() == 5
     for pid, text, summary in played:
         assert sync_store.items.body(pid) == item_body(pid, "partie", text, summary)
