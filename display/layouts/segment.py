@@ -121,7 +121,9 @@ class SegmentLayout(Layout):
     def ready(self, scene: Scene, model: dict) -> str:
         time = str(model.get("time") or "").replace(":", "-")
         unsent = model.get("unsent") or 0
-        return self.fit(f"{time} {unsent if unsent else ''}")
+        status = (f"E{unsent}" if model.get("refused") else str(unsent)) if unsent else ""
+        line = f"{time} {status}"       # E: the receiver refuses this device (not the network)
+        return self.fit(line if len(line) <= self.digits else f"{time}{status}")
 
     def menu(self, scene: Scene, model: dict) -> str:
         return self.fit(f"P {int(model.get('selected') or 0) + 1}")

@@ -252,6 +252,13 @@ def test_ready_screen_tells_a_refused_device_from_a_network_fault(size, monkeypa
     assert "Server odmítá" in refused and "odmítá" not in outage
 
 
+@pytest.mark.parametrize("digits", [8, 16])
+def test_segment_board_ready_line_marks_a_refused_device_and_keeps_the_time(digits):
+    assert segment_pages(dict(sample("ready"), unsent=12), digits, 3)[0].strip() == "19-42 12"
+    assert segment_pages(dict(sample("ready"), unsent=12, refused=REFUSED), digits, 3)[0].strip() == (
+        "19-42E12" if digits == 8 else "19-42 E12")
+
+
 def test_every_sample_renders_distinctly_on_the_small_counter():
     settings = DisplaySettings(driver="dummy", width=32, height=8)
     pictures = {frozenset(frames(sample(name), settings, seconds=12.0)) for name in NAMES}
