@@ -79,7 +79,7 @@ def _state(record: dict) -> str:
     if STANDINGS.get(standing):
         return say(STANDINGS[standing])
     if record.get("interrupted"):
-        return say("přerušeno (A.6.5)")
+        return say("přerušeno (A.6.5), dohráno") if (record.get("replay") or {}).get("rest") else say("přerušeno (A.6.5)")
     return say("uzavřeno") if record["closed"] else say("probíhá nebo neuzavřeno")
 
 
@@ -140,8 +140,7 @@ def _notes(record: dict, unit: str) -> list[str]:
     notes += [say("Nesrovnalost: {what}.", what=irregular_text(entry, record)) for entry in record.get("irregular") or []]
     if not record["closed"]:
         notes.append(say("Utkání dosud nebylo uzavřeno."))
-    if record.get("interrupted"):
-        notes.append(say("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže."))
+    notes += _replay_notes(record)
     if record["missing_partie"]:
         notes.append(say("Chybí {unit}: {numbers}", unit=unit, numbers=", ".join(str(n) for n in record["missing_partie"])))
     if record.get("unreadable"):
@@ -156,6 +155,35 @@ def _notes(record: dict, unit: str) -> list[str]:
     elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(say("Zařízení uvedlo výsledek {home} : {away}.", home=declared["home"], away=declared["away"]))
     return notes
+
+
+def _replay_notes(record: dict) -> list[str]:
+    """An interrupted match (A.6.5): the organiser's ruling to come, or the rest ordered, and once
+    played the whole match's result; the rest's zápis says what it finishes."""
+    replay = record.get("replay")
+    notes = []
+    if record.get("interrupted") and replay is None:
+        notes.append(say("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže."))
+    elif replay is not None and record.get("part") == 1:
+        notes.append(say("Utkání bylo přerušeno (A.6.5); organizátor soutěže nařídil dohrát zbývající partie "
+                         "{day}; důvod: {reason}.", day=czech.day(replay["date"], year=True),
+                         reason=record["ruling"]["reason"]))
+    elif replay is not None:
+        notes.append(say("Dohrávka přerušeného utkání (A.6.5)."))
+    if replay is not None and replay["rest"] is not None:
+        notes.append(say("Výsledek utkání i s dohrávkou: {home} : {away}.", home=replay["points"]["home"],
+                         away=replay["points"]["away"]))
+    return notes
+
+
+def _replay_section(record: dict) -> list[dict]:
+    """A link from each part of a replayed interrupted match (A.6.5) to the other's zápis."""
+    replay = record.get("replay")
+    if replay is None or replay["rest"] is None:
+        return []
+    other = links.link(say("Zápis dohrávky"), links.match_href(replay["rest"])) if record.get("part") == 1 \
+        else links.link(say("Zápis začátku utkání"), links.match_href(replay["first"]))
+    return [{"heading": say("Dohrávka (A.6.5)"), "links": [other]}]
 
 
 def match(record: dict, frame=PRINTABLE) -> str:
@@ -191,7 +219,8 @@ def carom_match(record: dict, frame=PRINTABLE) -> str:
         [[record[side] or side, avg[side]["points"], avg[side]["innings"], number(avg[side]["average"])]
          for side in ("home", "away")])]})
     return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
-                     sections + _captains(record, N_("partie")), _notes(record, N_("partie")), frame=frame,
+                     sections + _captains(record, N_("partie")) + _replay_section(record), _notes(record, N_("partie")),
+                     frame=frame,
                      description=say("Zápis o utkání {match}: partie náběh po náběhu, body a průměry.",
                                      match=match_title(record)))
 
@@ -233,7 +262,8 @@ def eightball_match(record: dict, frame=PRINTABLE) -> str:
         [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
          for side in ("home", "away")])]})
     return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
-                     sections + _captains(record, N_("zápas")), _notes(record, N_("zápasy")), frame=frame,
+                     sections + _captains(record, N_("zápas")) + _replay_section(record), _notes(record, N_("zápasy")),
+                     frame=frame,
                      description=say("Zápis o utkání 8-ball {match}: zápasy, sety a hry.", match=match_title(record)))
 
 

@@ -36,7 +36,7 @@ def judged(store, record: dict, rules: dict | None, game) -> dict:
     ruling = fixture["ruling"] if fixture else None
     record.update(fixture=fixture["id"] if fixture else None, part=assignment["part"] if assignment else None,
                   assigned_by=assignment["by"] if assignment else None, ruling=ruling, unrostered=[],
-                  irregular=[], awarded=False, standing="counted")
+                  irregular=[], awarded=False, standing="counted", replay=_replay(fixture))
     if rules is None:
         return record
     teams = store.league.teams(season_of(record.get("date")), record["game"])
@@ -61,6 +61,15 @@ def judged(store, record: dict, rules: dict | None, game) -> dict:
     elif teams:
         record["standing"] = "friendly"
     return record
+
+
+def _replay(fixture: dict | None) -> dict | None:
+    """An interrupted match the organiser ruled be finished (A.6.5): the day of the rest, its two
+    parts' match ids (the rest's None until played) and the fixture's whole score so far."""
+    if fixture is None or (fixture["ruling"] or {}).get("kind") != "replay":
+        return None
+    return {"date": fixture["ruling"]["date"], "first": fixture["match"], "rest": fixture["continuation"],
+            "points": {"home": fixture["points_home"], "away": fixture["points_away"]}}
 
 
 def _forfeit_score(store, fixture: dict, absent: str) -> dict:

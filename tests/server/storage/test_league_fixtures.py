@@ -326,6 +326,13 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     results = page[page.index("Poslední výsledky"):]      # one result, the whole score, the zápis of its start
     assert results.count("class=\"card\"") == 1 and f">{home} : {away}<" in results
     assert "/matches/m-int" in results and "/matches/m-rest" not in results
+    from server.site import pages
+
+    start, rest = (pages.match(exports.match_record(league, m)) for m in ("m-int", "m-rest"))
+    assert "rozhodne organizátor" not in start and "nařídil dohrát zbývající partie" in start
+    for page, other in ((start, "/matches/m-rest.html"), (rest, "/matches/m-int.html")):
+        assert f"Výsledek utkání i s dohrávkou: {home} : {away}." in page and f'href="{other}"' in page
+    assert "Dohrávka přerušeného utkání (A.6.5)." in rest
     status, answer = receiver.handle(sign_as("u-lva-1", items("m-third", date=day.isoformat(),
                                                                 fixture=fixture["id"])[0]), via="test")
     assert status == 403 and "already has its result" in answer["reason"]
