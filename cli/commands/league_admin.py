@@ -12,7 +12,9 @@
     schedule move FIXTURE DATE [--override R]               move a match to another day (R: despite the rules, A.3.3)
     postpone FIXTURE --team T [--to DATE] [--reason R] [--override R]
                                                             a team's postponement (at most 2 a season, A.3.3)
-    no-show FIXTURE --team T                                an unexcused no-show (forfeit; the second expels, A.3.7)
+    no-show FIXTURE --team T [--expel]                      an unexcused no-show on or after the match's day
+                                                            (forfeit; the second expels, A.3.7: --expel confirms it)
+    withdraw-no-show FIXTURE                                undo a no-show recorded by mistake (not one that expelled)
     unassigned --season S                                   league matches off the schedule (they count nowhere)
     assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
     rule FIXTURE award|replay --reason R [--points H:A] [--to DATE [--override R]]
@@ -77,6 +79,11 @@ def configure(sub, leaf) -> None:
     no_show = leaf(sub.add_parser("no-show", help="a team did not turn up (forfeit; the second expels it, A.3.7)"))
     no_show.add_argument("fixture")
     no_show.add_argument("--team", required=True, help="the team that did not turn up")
+    no_show.add_argument("--expel", action="store_true", help="confirm that this no-show expels the team (A.3.7): "
+                                                              "its results annulled, its fixtures cancelled, for good")
+    withdraw = leaf(sub.add_parser("withdraw-no-show", help="undo a no-show recorded by mistake (not one that "
+                                                            "expelled the team)"))
+    withdraw.add_argument("fixture")
     _in_season(leaf(sub.add_parser("unassigned", help="matches of two league teams off the schedule (count nowhere)")))
     assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
     assign.add_argument("match")
@@ -257,11 +264,17 @@ def _postpone(args, store) -> int:
 
 
 def _no_show(args, store) -> int:
-    done = store.fixtures.no_show(args.fixture, args.team)
+    done = store.fixtures.no_show(args.fixture, args.team, expel=args.expel)
     print(f"{done['fixture']}: forfeited to {done['forfeited_to']} ({args.team}'s no-show {done['no_shows']})")
     if done["expelled"]:
         print(f"{args.team} is expelled (A.3.7): its results are annulled, {len(done['cancelled'])} fixture(s) "
               f"cancelled: {', '.join(done['cancelled']) or '-'}")
+    return 0
+
+
+def _withdraw_no_show(args, store) -> int:
+    fixture = store.fixtures.withdraw_no_show(args.fixture)
+    print(f"{fixture['id']}: no-show withdrawn; {fixture['status']} on {fixture['date']} {fixture['start']}")
     return 0
 
 
@@ -295,6 +308,7 @@ ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": 
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
            "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
-           "postpone": _postpone, "no-show": _no_show, "unassigned": _unassigned, "assign": _assign,
+           "postpone": _postpone, "no-show": _no_show, "withdraw-no-show": _withdraw_no_show,
+           "unassigned": _unassigned, "assign": _assign,
            "rule": _rule}
 NAMES = {name.split()[0] for name in ACTIONS}

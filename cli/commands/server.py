@@ -8,7 +8,7 @@
     match ID [--html]         a match record (zápis)
     records                   the stored records
     refusals                  the refusal log: counts by reason and the latest refusals
-    season, venue(s), team(s), player, fixture, schedule, postpone, no-show
+    season, venue(s), team(s), player, fixture, schedule, postpone, no-show, withdraw-no-show
                               the league's administration (cli/commands/league_admin.py)
 """
 import os

@@ -6,13 +6,14 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     GET  /admin?season=…&competition=…        the league and its forms
     GET  /admin/venue?name=…                  a venue's form, showing its opening days
     GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams),
-                                              withdraw a postponement made by mistake, rule on an
+                                              withdraw a postponement or a no-show made by mistake, rule on an
                                               interrupted match (A.6.5)
     GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster
     GET  /admin/audit                         the audit log: who changed what, when (newest first)
     POST /admin/<action>                      season, venue, team, team-edit, rules, player-add,
                                               player-rename, player-remove, generate, move, postpone,
-                                              postponement-delete, no-show, rule, assign
+                                              postponement-delete, no-show, no-show-delete, rule,
+                                              assign
 
 Every POST carries the session's CSRF token (server.site.admin_session). A change done is answered
 with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
@@ -478,11 +479,19 @@ def _postpone(store, form) -> str:
 
 
 def _no_show(store, form) -> str:
-    done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""))
+    done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""),
+                                  expel=form.get("expel") == "1")
     text = f"utkání kontumováno ve prospěch družstva {done['forfeited_to']}."
     if done["expelled"]:
         text += f" {form.get('team')} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {len(done['cancelled'])}."
     return text
+
+
+def _no_show_delete(store, form) -> str:
+    _confirmed(form)
+    fixture = store.fixtures.withdraw_no_show(_field(form, "fixture", "the fixture"))
+    return (f"nedostavení k utkání {fixture['home']} – {fixture['away']} smazáno; "
+            f"termín {czech.fixture_time(fixture['date'], fixture['start'])}.")
 
 
 def _assign(store, form) -> str:
@@ -513,5 +522,6 @@ ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "te
            "player-rename": (_player_rename, "team"), "player-remove": (_player_remove, "team"),
            "generate": (_generate, "dashboard"), "move": (_move, "fixture"), "postpone": (_postpone, "fixture"),
            "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture"),
+           "no-show-delete": (_no_show_delete, "fixture"),
            "rule": (_rule, "fixture"), "assign": (_assign, "dashboard")}
 PAGES = {"dashboard": _dashboard, "fixture": _fixture_page, "team": _team_page}

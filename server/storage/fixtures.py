@@ -228,11 +228,12 @@ class Fixtures(Repository):
             return self._league.team_row(db, fixture["season"], fixture["competition"], team)
 
     # -- no-shows (A.3.7) ------------------------------------------------------------------
-    def no_show(self, fixture_id: str, team: str) -> dict:
-        """The organiser's record that a team did not turn up without excuse (A.3.7): the match is
-        forfeited to the opponent (it counts the competition's forfeit score in the table until the
-        device's own record of it arrives); the team's no-show that reaches the competition's limit
-        expels it: its results are annulled and its open fixtures cancelled."""
+    def no_show(self, fixture_id: str, team: str, *, expel: bool = False) -> dict:
+        """The organiser's record that a team did not turn up without excuse (A.3.7), on or after
+        the match's day: the match is forfeited to the opponent (it counts the competition's
+        forfeit score in the table until the device's own record of it arrives); the team's
+        no-show that reaches the competition's limit expels it: its results are annulled and its
+        open fixtures cancelled. Nothing undoes that, so that no-show needs ``expel``."""
         fixture = self.get(fixture_id)
         absent = self._side(fixture, team)
         if absent["expelled"]:
@@ -240,13 +241,65 @@ class Fixtures(Repository):
         if fixture["status"] in ("forfeited", "cancelled") or fixture["match"] is not None:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
                               "not yet played")
+        self._due(fixture)
         with self._changing() as db:
+            if not expel:
+                self._unconfirmed_expulsion(db, fixture, absent)
             done = self._no_show(db, fixture, absent, "organiser")
             # the forfeit stands under the fixture's own id until a device's record of it takes its place
             db.execute("INSERT INTO fixture_matches(match_id, fixture, part, assigned_by, at) VALUES (?, ?, ?, ?, ?)",
                        (fixture_id, fixture_id, RESULT, "organiser", self.now()))
             self._figures.due([fixture_id])
         return done
+
+    def _due(self, fixture: dict) -> None:
+        """A team fails to turn up (A.3.7 "nedostaví se k utkání") only on or after the match's day:
+        refused for a match postponed without a date and one still to come (the store's today)."""
+        if fixture["status"] == "postponed":
+            raise LeagueError(f"fixture {fixture['id']} is postponed without a date; a no-show is recorded on or "
+                              "after the match's day (A.3.7), once schedule move has given it one")
+        today = self._store.clock.today()
+        if dt.date.fromisoformat(fixture["date"]) > today:
+            raise LeagueError(f"fixture {fixture['id']} is on {fixture['date']}, after today ({today.isoformat()}); "
+                              "a no-show is recorded on or after the match's day (A.3.7)")
+
+    def _unconfirmed_expulsion(self, db, fixture: dict, absent: dict) -> None:
+        """Refused when this no-show would expel the team (A.3.7): it says what the expulsion annuls
+        and cancels, which nothing undoes, and asks for it explicitly."""
+        [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
+        if count + 1 < self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]:
+            return
+        [(results, open_)] = db.execute(
+            "SELECT COUNT(*) FILTER (WHERE EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id)), "
+            "COUNT(*) FILTER (WHERE f.status IN ('scheduled', 'postponed') AND NOT EXISTS (SELECT 1 FROM "
+            "fixture_matches r WHERE r.fixture = f.id)) FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.id != ?",
+            (absent["id"], absent["id"], fixture["id"])).fetchall()
+        raise LeagueError(f"this is {absent['name']}'s no-show {count + 1}: it expels the team (A.3.7), annuls its "
+                          f"{results} result(s) and cancels its other {open_} fixture(s), and nothing undoes that; "
+                          "the expulsion is confirmed explicitly (--expel, in the admin its box)")
+
+    def withdraw_no_show(self, fixture_id: str) -> dict:
+        """Undo the organiser's no-show recorded by mistake (A.3.7): the fixture is scheduled again
+        on its date. Not one that expelled the team (an expulsion is not undone), nor a no-show the
+        counter recorded at the table (its match record is the fixture's)."""
+        fixture = self.get(fixture_id)
+        if fixture["no_show"] is None:
+            raise LeagueError(f"fixture {fixture_id} has no no-show to withdraw (A.3.7)")
+        absent = fixture["no_show"]["team"]
+        with self._read() as db:
+            expelled = self._league.team_row(db, fixture["season"], fixture["competition"], absent)["expelled"]
+        if expelled:
+            raise LeagueError(f"{absent} was expelled on {expelled[:10]} (A.3.7); an expulsion is not undone, nor "
+                              "the no-shows that made it")
+        if fixture["match"] != fixture_id:
+            raise LeagueError(f"the no-show of fixture {fixture_id} is the counter's match record {fixture['match']}; "
+                              "only the organiser's own no-show is withdrawn")
+        with self._changing() as db:
+            db.execute("DELETE FROM no_shows WHERE fixture = ?", (fixture_id,))
+            db.execute("DELETE FROM fixture_matches WHERE match_id = ?", (fixture_id,))
+            db.execute("UPDATE fixtures SET status = 'scheduled' WHERE id = ?", (fixture_id,))
+            self._figures.due([fixture_id])
+        return self.get(fixture_id)
 
     def no_show_at_table(self, fixture_id: str, side: str, match_id: str) -> dict | None:
         """A device's match item saying ``side``'s team did not turn up ("Tým nepřišel", A.3.7):

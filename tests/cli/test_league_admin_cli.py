@@ -84,13 +84,30 @@ def test_A_3_3_the_third_postponement_of_a_team_is_refused_from_the_command_line
     assert {f["id"]: f["status"] for f in _fixtures(league)}[lvi[2]["id"]] == "scheduled"
 
 
-def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league):
+def _today(monkeypatch, day: dt.date) -> None:
+    """The store's "today" from now on (the CLI's store takes the wall clock, whatever day the tests run)."""
+    monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime.combine(day, dt.time(12))))
+
+
+def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league, monkeypatch):
     league("schedule", "generate", *SEASON)
     orli = [f for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
+    code, _, err = league("no-show", orli[0]["id"], "--team", "Orli")
+    assert code == 2 and "after today (2026-09-01); a no-show is recorded on or after the match's day (A.3.7)" in err
+    _today(monkeypatch, dt.date(2027, 5, 3))            # the season over: every match was due
     code, out, _ = league("no-show", orli[0]["id"], "--team", "Orli")
     assert code == 0 and "forfeited to" in out and "expelled" not in out
-    code, out, _ = league("no-show", orli[1]["id"], "--team", "Orli")
-    assert code == 0 and "Orli is expelled (A.3.7)" in out and "4 fixture(s) cancelled" in out
+    code, out, _ = league("withdraw-no-show", orli[0]["id"])            # recorded by mistake
+    assert code == 0 and out == f"{orli[0]['id']}: no-show withdrawn; scheduled on {orli[0]['date']} 17:00\n"
+    league("no-show", orli[0]["id"], "--team", "Orli")
+    code, _, err = league("no-show", orli[1]["id"], "--team", "Orli")
+    assert code == 2 and "this is Orli's no-show 2: it expels the team (A.3.7), annuls its 1 result(s) and " \
+                         "cancels its other 4 fixture(s)" in err and "--expel" in err
+    assert {f["id"]: f["status"] for f in _fixtures(league)}[orli[1]["id"]] == "scheduled"     # refused: nothing changed
+    code, out, _ = league("no-show", orli[1]["id"], "--team", "Orli", "--expel")
+    assert code == 0 and "Orli is expelled (A.3.7)" in out
+    code, _, err = league("withdraw-no-show", orli[0]["id"])
+    assert code == 2 and "an expulsion is not undone" in err and "4 fixture(s) cancelled" in out
     statuses = [f["status"] for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
     assert sorted(statuses) == ["cancelled"] * 4 + ["forfeited"] * 2
     code, out, _ = league("teams", *SEASON)

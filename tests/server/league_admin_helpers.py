@@ -100,3 +100,20 @@ def lineup_items(match_id: str, fixture: dict, home_names, away_names, **summary
     _, text, match_summary = carom_samples.closing(info, played)
     return ([item_body(pid, "partie", t, s) for pid, t, s in played]
             + [item_body(match_id, "match", text, {**match_summary, **summary})])
+
+
+def on_the_day(store, fixture_id: str):
+    """The store's clock on the fixture's evening (a no-show is recorded on or after the match's
+    day, A.3.7); the store."""
+    day = dt.date.fromisoformat(store.fixtures.get(fixture_id)["date"])
+    store.clock = ManualClock(dt.datetime.combine(day, dt.time(20, 0)))
+    return store
+
+
+def no_show(store, fixture_id: str, team: str, **options) -> dict:
+    """The organiser's no-show (A.3.7) recorded on the match's evening, the store's clock then put back."""
+    kept = store.clock
+    try:
+        return on_the_day(store, fixture_id).fixtures.no_show(fixture_id, team, **options)
+    finally:
+        store.clock = kept

@@ -6,7 +6,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from league_admin_helpers import SEASON, fixture_between, set_up_league
+from league_admin_helpers import SEASON, fixture_between, no_show, on_the_day, set_up_league
 from markupsafe import escape
 
 from admin_http_helpers import TOKEN, AdminClient
@@ -153,7 +153,9 @@ def test_the_organiser_runs_a_season_from_the_web_A_3_4_A_3_3_A_3_7(logged_in, s
     assert status == 400 and "nelze přesunout na čt 24. 12. 2026: čt 24. 12. 2026 je státní svátek" in page
     assert f"Odmítnuto: Utkání {czech.match_name(lvi[2]['home'], lvi[2]['away'], lvi[2]['date'])} nelze" in page
     for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
-        page = change("/admin/no-show", {"fixture": fixture_between(store, home, away)["id"], "team": "Orli"})
+        fixture = fixture_between(store, home, away)["id"]
+        on_the_day(store, fixture)          # a no-show is recorded on or after the match's day (A.3.7)
+        page = change("/admin/no-show", {"fixture": fixture, "team": "Orli", "expel": "1"})
     assert "Orli vyřazeno ze soutěže (A.3.7)" in page
     assert store.league.team(SEASON, "carom", "Orli")["expelled"]
 
@@ -243,6 +245,32 @@ def test_a_postponement_recorded_by_mistake_is_deleted_and_the_allowance_is_back
     assert status == 400 and "Lvi utkání" in page and "neodložilo" in page
 
 
+def test_A_3_7_a_no_show_is_refused_in_czech_before_the_day_confirmed_to_expel_and_withdrawn(logged_in, store):
+    """The admin refuses as the CLI does, in Czech: a no-show before the match's day, the no-show
+    that expels unless its box is ticked; a mistaken one is deleted, the fixture as it was."""
+    from league_admin_helpers import before_the_season
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    first, second = fixture_between(store, "Orli", "Sokoli"), fixture_between(store, "Jiskra", "Orli")
+    status, page, _ = logged_in.post("/admin/no-show", {"fixture": first["id"], "team": "Orli"})
+    assert status == 400 and f"se hraje {czech.day(first['date'], year=True)}, dnes je teprve út 1. 9. 2026; " \
+                             "nedostavení se zapisuje v den utkání nebo po něm (A.3.7)" in page
+    on_the_day(store, max(first, second, key=lambda f: f["date"])["id"])       # both due
+    logged_in.change("/admin/no-show", {"fixture": first["id"], "team": "Orli"})
+    status, page, _ = logged_in.post("/admin/no-show", {"fixture": second["id"], "team": "Orli"})
+    assert status == 400 and "Toto je 2. nedostavení družstva Orli: vyřadí je ze soutěže (A.3.7)" in page
+    assert not store.league.team(SEASON, "carom", "Orli")["expelled"]
+    status, page, _ = logged_in.post("/admin/no-show-delete", {"fixture": first["id"]})
+    assert status == 400 and "Smazání potvrďte" in page
+    page = logged_in.change("/admin/no-show-delete", {"fixture": first["id"], "confirm": "1"})
+    assert "Hotovo: nedostavení k utkání Orli – Sokoli smazáno" in page
+    assert (store.fixtures.get(first["id"])["status"], store.fixtures.get(first["id"])["no_show"]) == ("scheduled", None)
+    page = logged_in.change("/admin/no-show", {"fixture": second["id"], "team": "Orli"})
+    assert "vyřazeno" not in page and not store.league.team(SEASON, "carom", "Orli")["expelled"]
+
+
 def test_the_audit_log_shows_who_changed_what_and_when_newest_first(logged_in, store):
     """Every change done is in the audit log with the change itself; a refused one is not."""
     logged_in.change("/admin/season", {"name": "2026/27"})
@@ -304,7 +332,7 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     played = fixture_between(store, "Lvi", "Orli")
     for body in items(played["id"], date=played["date"]):
         assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
-    store.fixtures.no_show(fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
+    no_show(store, fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
     figures.settle(store)           # as the CLI and the web admin do after a change
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
     assert status == 200 and 'name="viewport"' in page and "1. kolo" in page and "6. kolo" in page
@@ -479,7 +507,7 @@ def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(ad
         store.league.set_rules(SEASON, "carom", {"entry_fee": fee})
     store.fixtures.generate(SEASON, "carom")
     for home, away in (("Orli", "Sokoli"), ("Sokoli", "Orli")):
-        store.fixtures.no_show(fixture_between(store, home, away)["id"], "Orli")
+        no_show(store, fixture_between(store, home, away)["id"], "Orli", expel=True)
     page = admin.get(f"/schedule?season={SEASON}&competition=carom")[1]
     assert "Vyřazeno ze soutěže (A.3.7), výsledky anulovány" in page
     assert ("bez náhrady startovného" in page) is said

@@ -6,7 +6,15 @@ import html
 import re
 
 import pytest
-from league_admin_helpers import SEASON, TEAMS, before_the_season, fixture_between, play_as_device, set_up_league
+from league_admin_helpers import (
+    SEASON,
+    TEAMS,
+    before_the_season,
+    fixture_between,
+    no_show,
+    play_as_device,
+    set_up_league,
+)
 from markupsafe import escape
 
 from admin_http_helpers import AdminClient
@@ -121,7 +129,7 @@ def test_A_3_7_the_organisers_no_show_zapis_says_who_did_not_come_and_no_device_
     set_up_league(league)
     league.fixtures.generate(SEASON, "carom")
     fixture = fixture_between(league, "Lvi", "Orli")
-    league.fixtures.no_show(fixture["id"], "Orli")
+    no_show(league, fixture["id"], "Orli")
     page = shown(pages.match(exports.match_record(league, fixture["id"])))
     assert "Výsledek 8 : 0" in page and "Stav kontumováno: družstvo Orli nenastoupilo (A.3.7)" in page
     assert "Zařízení uvedlo" not in page

@@ -130,7 +130,7 @@ def test_a_kept_page_is_answered_without_the_database_only_while_its_generation_
 def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(store, client):
     """The league's own data moves the store's generation: the kept table is built again after
     an organiser records a no-show (A.3.7: the match forfeited 8 : 0 to the opponent)."""
-    from league_admin_helpers import SEASON, fixture_between, set_up_league
+    from league_admin_helpers import SEASON, fixture_between, no_show, set_up_league
 
     from server.tables import figures
 
@@ -139,7 +139,7 @@ def test_A_3_7_a_no_show_recorded_after_the_table_was_kept_shows_in_it_at_once(s
     path = f"/table.json?season={SEASON.replace('/', '%2F')}"
     assert {row["team"]: row["points"] for row in json.loads(client.get(path)[1])["rows"]} == \
         {"Jiskra": 0, "Lvi": 0, "Orli": 0, "Sokoli": 0}              # every team from the first day
-    store.fixtures.no_show(fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
+    no_show(store, fixture_between(store, "Orli", "Sokoli")["id"], "Orli")
     figures.settle(store)           # as the organiser's commands do after a change (cli, admin)
     table = {row["team"]: row for row in json.loads(client.get(path)[1])["rows"]}
     assert table["Sokoli"]["points"] == 8 and table["Sokoli"]["matches_won"] == 1

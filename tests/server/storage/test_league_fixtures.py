@@ -8,6 +8,7 @@ from league_admin_helpers import (
     device_receiver,
     fixture_between,
     free_working_day,
+    no_show,
     play_as_device,
     set_up_league,
 )
@@ -97,14 +98,14 @@ def test_A_3_7_a_no_show_forfeits_the_match_and_the_second_expels_the_team_its_r
     played = _play(league, items, sign)
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert {team: row["matches"] for team, row in table.items()} == {"Lvi": 1, "Orli": 1, "Sokoli": 0, "Jiskra": 0}
-    first = league.fixtures.no_show(fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
+    first = no_show(league, fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
     assert first == {"fixture": fixture_between(league, "Orli", "Sokoli")["id"], "absent": "Orli",
                      "forfeited_to": "Sokoli", "no_shows": 1, "expelled": False, "cancelled": []}
     figures.settle(league)          # the figures the no-show made due (the CLI and the admin do it at once)
     assert fixture_between(league, "Orli", "Sokoli")["status"] == "forfeited"
     table = {r["team"]: r for r in exports.league_table(league, "carom", SEASON)["rows"]}
     assert table["Sokoli"]["points"] == 8 and table["Orli"]["matches"] == 2      # forfeited 8 : 0
-    second = league.fixtures.no_show(fixture_between(league, "Jiskra", "Orli")["id"], "Orli")
+    second = no_show(league, fixture_between(league, "Jiskra", "Orli")["id"], "Orli", expel=True)
     figures.settle(league)
     assert second["expelled"] and second["no_shows"] == 2
     assert fixture_between(league, "Orli", "Lvi")["id"] in second["cancelled"]
@@ -116,19 +117,70 @@ def test_A_3_7_a_no_show_forfeits_the_match_and_the_second_expels_the_team_its_r
     assert {f["status"] for f in league.fixtures.of(SEASON, "carom") if "Orli" in (f["home"], f["away"])} \
         == {"played", "forfeited", "cancelled"}
     with pytest.raises(LeagueError, match=r"Orli was expelled on .* \(A.3.7\)"):
-        league.fixtures.no_show(fixture_between(league, "Orli", "Jiskra")["id"], "Orli")
+        no_show(league, fixture_between(league, "Orli", "Jiskra")["id"], "Orli")
 
 
 def test_A_3_7_a_no_show_for_a_match_already_forfeited_or_played_is_refused(league, items, sign):
     played = _play(league, items, sign)
     with pytest.raises(LeagueError, match="is played"):
-        league.fixtures.no_show(played["id"], "Orli")
+        no_show(league, played["id"], "Orli")
     fixture = fixture_between(league, "Sokoli", "Jiskra")
-    league.fixtures.no_show(fixture["id"], "Jiskra")
+    no_show(league, fixture["id"], "Jiskra")
     with pytest.raises(LeagueError, match="is forfeited"):
-        league.fixtures.no_show(fixture["id"], "Sokoli")
+        no_show(league, fixture["id"], "Sokoli")
     with pytest.raises(LeagueError, match="only a match still to be played can move"):
         league.fixtures.move(fixture["id"], free_working_day(league, fixture))
+
+
+def test_A_3_7_a_no_show_is_refused_before_the_matchs_day_and_for_a_match_postponed_without_a_date(league):
+    """A.3.7 "nedostaví se k utkání": a team fails to turn up on the match's day, not before it;
+    "today" is the store's clock (1 September 2026 here), never the wall clock."""
+    fixture = fixture_between(league, "Orli", "Sokoli")
+    with pytest.raises(LeagueError, match=rf"fixture {fixture['id']} is on {fixture['date']}, after today "
+                                          r"\(2026-09-01\); a no-show is recorded on or after the match's day"):
+        league.fixtures.no_show(fixture["id"], "Orli")
+    league.fixtures.postpone(fixture["id"], "Sokoli")
+    with pytest.raises(LeagueError, match="is postponed without a date; a no-show is recorded on or after"):
+        no_show(league, fixture["id"], "Orli")
+    assert league.fixtures.get(fixture["id"])["no_show"] is None
+    assert league.fixtures.get(fixture["id"])["status"] == "postponed"
+    assert no_show(league, fixture_between(league, "Lvi", "Orli")["id"], "Orli")["forfeited_to"] == "Lvi"
+
+
+def test_A_3_7_the_no_show_that_expels_is_confirmed_explicitly_saying_what_it_annuls(league):
+    no_show(league, fixture_between(league, "Orli", "Sokoli")["id"], "Orli")
+    second = fixture_between(league, "Jiskra", "Orli")["id"]
+    with pytest.raises(LeagueError, match=r"this is Orli's no-show 2: it expels the team \(A.3.7\), annuls its 1 "
+                                          r"result\(s\) and cancels its other 4 fixture\(s\)"):
+        no_show(league, second, "Orli")
+    assert league.fixtures.get(second)["status"] == "scheduled" and not league.league.team(SEASON, "carom", "Orli")["expelled"]
+    assert no_show(league, second, "Orli", expel=True)["expelled"]
+
+
+def test_A_3_7_a_mistaken_no_show_is_withdrawn_and_the_fixture_is_as_it_was(league):
+    fixture = fixture_between(league, "Orli", "Sokoli")
+    no_show(league, fixture["id"], "Orli")
+    figures.settle(league)
+    withdrawn = league.fixtures.withdraw_no_show(fixture["id"])
+    figures.settle(league)
+    assert (withdrawn["status"], withdrawn["date"], withdrawn["no_show"], withdrawn["match"]) == \
+        ("scheduled", fixture["date"], None, None)
+    assert {r["team"]: r["matches"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == \
+        {"Lvi": 0, "Orli": 0, "Sokoli": 0, "Jiskra": 0}
+    assert exports.match_record(league, fixture["id"]) is None
+    other = fixture_between(league, "Jiskra", "Orli")["id"]
+    assert not no_show(league, other, "Orli")["expelled"]        # the withdrawn one no longer counts
+    with pytest.raises(LeagueError, match="has no no-show to withdraw"):
+        league.fixtures.withdraw_no_show(fixture["id"])
+
+
+def test_A_3_7_a_no_show_that_expelled_the_team_is_not_withdrawn(league):
+    first = fixture_between(league, "Orli", "Sokoli")["id"]
+    no_show(league, first, "Orli")
+    no_show(league, fixture_between(league, "Jiskra", "Orli")["id"], "Orli", expel=True)
+    with pytest.raises(LeagueError, match=r"Orli was expelled on .* \(A.3.7\); an expulsion is not undone"):
+        league.fixtures.withdraw_no_show(first)
+    assert league.fixtures.get(first)["status"] == "forfeited"
 
 
 def test_A_2_3_the_draw_follows_the_published_lot_the_same_lot_the_same_schedule(store):
@@ -161,7 +213,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
         {"Jiskra", "Orli"}
     for home, away in (("Orli", "Sokoli"), ("Lvi", "Orli")):
-        store.fixtures.no_show(fixture_between(store, home, away, "8ball")["id"], "Orli")
+        no_show(store, fixture_between(store, home, away, "8ball")["id"], "Orli", expel=True)
     figures.settle(store)
     rows = exports.league_table(store, "8ball", SEASON)["rows"]
     assert [r for r in rows if r["matches"]] == [] and "Orli" not in {r["team"] for r in rows}
@@ -173,7 +225,7 @@ def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(
     organiser set it; the schedule says for whom."""
     set_up_league(store, "8ball")
     store.fixtures.generate(SEASON, "8ball")
-    store.fixtures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
+    no_show(store, fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
     figures.settle(store)
     assert fixture_between(store, "Lvi", "Orli", "8ball")["forfeited_to"] == "Lvi"
     assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
@@ -201,7 +253,7 @@ def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organiser
     from delivery.outbox import item_body
 
     fixture = fixture_between(league, "Lvi", "Orli")
-    league.fixtures.no_show(fixture["id"], "Orli")
+    no_show(league, fixture["id"], "Orli")
     figures.settle(league)
     assert {r["team"]: r["points"] for r in exports.league_table(league, "carom", SEASON)["rows"]} == \
         {"Lvi": 8, "Orli": 0, "Sokoli": 0, "Jiskra": 0}
@@ -219,6 +271,8 @@ def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organiser
     assert league.fixtures.get(fixture["id"])["match"] == match_id
     assert exports.match_record(league, fixture["id"]) is None          # the organiser's stand-in is gone
     assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
+    with pytest.raises(LeagueError, match=f"is the counter's match record {match_id}; only the organiser's own"):
+        league.fixtures.withdraw_no_show(fixture["id"])
 
 
 def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league, items, sign):

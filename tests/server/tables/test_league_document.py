@@ -10,6 +10,7 @@ from league_admin_helpers import (
     before_the_season,
     fixture_between,
     free_working_day,
+    no_show,
     play_as_device,
     set_up_league,
 )
@@ -66,7 +67,7 @@ def test_an_expelled_team_is_left_out_of_the_document(store):
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     for home, away in (("Orli", "Sokoli"), ("Jiskra", "Orli")):
-        store.fixtures.no_show(fixture_between(store, home, away)["id"], "Orli")
+        no_show(store, fixture_between(store, home, away)["id"], "Orli", expel=True)
     document = league_document(store, KOULE, dt.date(2026, 11, 1))
     assert "Orli" not in {t["name"] for t in document["teams"]}
     assert not [f for f in document["fixtures"] if "Orli" in (f["home"], f["away"])]
