@@ -366,8 +366,10 @@ class Fixtures(Repository):
 
     def assign(self, match_id: str, fixture_id: str) -> dict:
         """The organiser makes a stored match the fixture's result (a friendly played for it, or a
-        correction: the match standing before is unassigned). Its teams must be the fixture's."""
+        correction: the match standing before is unassigned). Its teams must be the fixture's; not
+        a fixture ruled on (final, A.6.5) or forfeited (A.3.7)."""
         fixture = self.get(fixture_id)
+        _settled(fixture)
         with self._changing() as db:
             row = db.execute("SELECT home, away, game, season FROM match_figures WHERE match_id = ?",
                              (match_id,)).fetchone()
@@ -481,6 +483,19 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
         elif closed:
             fixture["status"] = "played"
     return fixture
+
+
+def _settled(fixture: dict) -> None:
+    """Refused: a match assigned to a fixture with a ruling would take the ruling's place (and a
+    replay's rest with it), one assigned to a forfeited fixture would leave it forfeited."""
+    if fixture["ruling"] is not None:
+        raise LeagueError(f"fixture {fixture['id']} was ruled on ({fixture['ruling']['kind']}, "
+                          f"{fixture['ruling']['at'][:10]}); the organiser's ruling is final ({ruled_under(fixture)}) "
+                          "and no match takes its place: the match stays off the schedule")
+    if fixture["no_show"] is not None:
+        raise LeagueError(f"fixture {fixture['id']} is forfeited ({fixture['no_show']['team']} did not turn up, "
+                          "A.3.7); if it was played after all, withdraw the no-show first (withdraw-no-show, in the "
+                          "admin the fixture's no-show deletion), then assign the match")
 
 
 def _score(points) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 and only once; a match off the schedule counts nowhere until the organiser assigns it (RULES 1.6:
 the zápis is the home venue's counter's; A.2.5: the schedule says who plays whom where)."""
 import pytest
-from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between
+from league_admin_helpers import KOULE, SEASON, device_receiver, fixture_between, no_show
 
 from server.league.admin_fields import LeagueError
 from server.tables import exports
@@ -92,6 +92,22 @@ def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(leag
     assert _table(league)["Lvi"][0] == 1 and league.fixtures.unassigned(SEASON, "carom") == []
     with pytest.raises(LeagueError, match="is Lvi – Orli .* fixture .* is Orli – Lvi"):
         league.fixtures.assign("m-off", fixture_between(league, "Orli", "Lvi")["id"])
+
+
+def test_A_3_7_a_match_is_assigned_to_a_forfeited_fixture_only_once_the_no_show_is_withdrawn(league, items):
+    """The audit's case: a match Orli won assigned to the fixture forfeited to Lvi left it
+    "kontumováno ve prospěch Lvi" and Orli's no-show counting towards its expulsion."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    no_show(league, fixture["id"], "Orli")
+    assert {s for s, _ in _post(league, items("m-off", date="2026-09-30"), "u-lva-1")} == {200}
+    with pytest.raises(LeagueError, match=r"is forfeited \(Orli did not turn up, A.3.7\); if it was played after all, "
+                                          "withdraw the no-show first"):
+        league.fixtures.assign("m-off", fixture["id"])
+    assert league.fixtures.get(fixture["id"])["match"] == fixture["id"]         # the forfeit stands
+    league.fixtures.withdraw_no_show(fixture["id"])
+    league.fixtures.assign("m-off", fixture["id"])
+    assigned = league.fixtures.get(fixture["id"])
+    assert (assigned["status"], assigned["match"], assigned["no_show"]) == ("played", "m-off", None)
 
 
 def test_a_friendly_never_moves_the_table(league, items):

@@ -138,6 +138,22 @@ def test_an_irregular_match_off_the_schedule_waits_for_its_assignment_then_for_t
     assert exports.match_record(league, "m-off")["standing"] == "pending" and _counted(league) == {}
 
 
+def test_A_6_5_an_award_is_final_no_match_is_assigned_in_its_place(league):
+    """The audit's case: an irregular match awarded (A.3.6), then a clean match of the same teams
+    assigned to the fixture, which moved the award, its clause and reason onto the clean match."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    _send(league, lineup_items("m-twice", fixture, ["Novák"] * 4, ORLI))
+    league.fixtures.rule(fixture["id"], "award", points="6:2", reason="Novák hrál čtyřikrát")
+    _send(league, lineup_items("m-clean", dict(fixture, id=None, date="2026-09-30"), LVI, ORLI))
+    with pytest.raises(LeagueError, match=r"was ruled on \(award, .*\); the organiser's ruling is final \(A.3.6\) "
+                                          "and no match takes its place"):
+        league.fixtures.assign("m-clean", fixture["id"])
+    ruled = league.fixtures.get(fixture["id"])
+    assert (ruled["match"], ruled["ruling"]["points_home"]) == ("m-twice", 6)
+    assert exports.match_record(league, "m-clean")["standing"] == "unassigned" and _counted(league) == \
+        {"Lvi": 6, "Orli": 2}
+
+
 def test_A_6_1_the_organiser_awards_a_match_a_stranger_captained_from_the_command_line(league, store_place, capsys):
     from cli.main import main
 
