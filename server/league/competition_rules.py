@@ -149,13 +149,22 @@ def forfeit_points(rules: dict) -> int:
     return rules["partie_per_match"] * rules["win_points"]
 
 
-def most_points(rules: dict) -> tuple[int, int]:
-    """The most team points one match of the competition gives (a team's, both teams' together):
-    every partie won, or a forfeit (A.3.7, A.5.3-A.5.5; 8-ball RULES 2.9: a match won or lost) —
-    the bound of an award (A.6.5)."""
+def played_scores(rules: dict) -> frozenset[tuple[int, int]]:
+    """Every team score (home, away) one match of the competition played to its end can give, each
+    partie won, lost or drawn: carom's 4 partie at 2/1/0 always add up to 8 (A.5.3-A.5.5); an
+    8-ball individual match is won or lost, never drawn (RULES 2.9), so 4 at 1 point add up to 4.
+    With a forfeit's (``forfeit_points``, A.3.7), what an award may give (A.6.5, A.3.6)."""
     count, win = rules["partie_per_match"], rules["win_points"]
-    partie = max(win + rules.get("loss_points", 0), 2 * rules.get("draw_points", 0))
-    return max(count * win, forfeit_points(rules)), max(count * partie, forfeit_points(rules))
+    loss, draw = rules.get("loss_points", 0), rules.get("draw_points")
+    scores = set()
+    for won in range(count + 1):
+        for lost in range(count - won + 1):
+            drawn = count - won - lost
+            if drawn and draw is None:
+                continue
+            shared = drawn * (draw or 0)
+            scores.add((won * win + lost * loss + shared, lost * win + won * loss + shared))
+    return frozenset(scores)
 
 
 def for_device(game: str, rules: dict) -> dict:

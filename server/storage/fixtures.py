@@ -439,12 +439,16 @@ class Fixtures(Repository):
         return self.get(fixture_id)
 
     def _within_a_match(self, fixture: dict, scores: tuple[int, int]) -> None:
-        """An award gives no more than a match of the competition can (a typo's 80:0 is refused:
-        the ruling is final)."""
-        side, total = competition_rules.most_points(self._league.rules(fixture["season"], fixture["competition"]))
-        if max(scores) > side or sum(scores) > total:
-            raise LeagueError(f"an award of {scores[0]}:{scores[1]} is more than a match of {fixture['competition']} "
-                              f"{fixture['season']} gives: at most {side} to a team, {total} in all")
+        """An award is a score a match of the competition can end with, played or forfeited (a
+        typo's 5:2 or 80:0 is refused: the ruling is final, A.6.5)."""
+        rules = self._league.rules(fixture["season"], fixture["competition"])
+        played, forfeit = competition_rules.played_scores(rules), competition_rules.forfeit_points(rules)
+        if scores in played or scores in ((forfeit, 0), (0, forfeit)):
+            return
+        totals = ", ".join(str(total) for total in sorted({home + away for home, away in played}))
+        raise LeagueError(f"an award of {scores[0]}:{scores[1]} is no score a match of {fixture['competition']} "
+                          f"{fixture['season']} ends with: played, the team points add up to {totals} (A.5.3-A.5.5, "
+                          f"RULES 2.9); a forfeit is {forfeit}:0 or 0:{forfeit} (A.3.7)")
 
     def ruling(self, fixture_id: str) -> dict | None:
         with self._read() as db:

@@ -35,6 +35,17 @@ def test_A_1_2_the_default_rules_are_the_counters_config_values(store):
     assert competition_rules.forfeit_points(carom) == 8 and competition_rules.forfeit_points(eightball) == 4
 
 
+def test_A_5_3_to_A_5_5_and_RULES_2_9_the_scores_a_played_match_can_end_with():
+    """What an award may give as played (A.6.5): carom's 4 partie at 2/1/0 always add up to 8 (every
+    split 0:8 … 8:0); 8-ball's individual matches are won or lost, never drawn (RULES 2.9: 4 at 1
+    point add up to 4); rules the organiser changed (A.1.2) give their own totals."""
+    carom, eightball = competition_rules.defaults("carom"), competition_rules.defaults("8ball")
+    assert competition_rules.played_scores(carom) == {(home, 8 - home) for home in range(9)}
+    assert competition_rules.played_scores(eightball) == {(home, 4 - home) for home in range(5)}
+    three = competition_rules.played_scores(carom | {"win_points": 3, "partie_per_match": 2})
+    assert three == {(6, 0), (4, 1), (3, 3), (2, 2), (1, 4), (0, 6)}          # 2 partie at 3/1/0
+
+
 def test_A_1_2_the_organiser_sets_a_rule_and_a_wrong_one_is_refused_naming_it(store):
     set_up_league(store)
     rules = store.league.set_rules(SEASON, "carom", {"innings_limit": "20", "entry_fee": "500",

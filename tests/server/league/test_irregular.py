@@ -167,17 +167,18 @@ def test_A_6_1_the_organiser_awards_a_match_a_stranger_captained_from_the_comman
     assert _counted(league) == {"Lvi": 4, "Orli": 4}
 
 
-def test_an_award_gives_no_more_than_a_match_can_and_the_zapis_says_it_was_awarded(league):
-    """A.6.5, A.3.6: the ruling is final, so a typo's 80:0 (or 9:0: a carom match gives 8 in all,
-    A.5.3) is refused, and so is a missing score; the award's zápis says who decided and why, and
-    what was played."""
+def test_an_award_is_a_score_a_match_can_end_with_and_the_zapis_says_it_was_awarded(league):
+    """A.6.5, A.3.6: the ruling is final, so a typo's 80:0, 9:0 or 5:2 (4 partie at 2/1/0 always
+    add up to 8, A.5.3-A.5.5) and 0:0 are refused, and so is a missing score; the award's zápis
+    says who decided and why, and what was played."""
     from server.site import pages
 
     fixture = fixture_between(league, "Lvi", "Orli")
     _send(league, lineup_items("m-twice", fixture, ["Novák", "Dvořák", "Novák", "Černý"], ORLI))
-    for points in ("80:0", "9:0", "5:4"):
-        with pytest.raises(LeagueError, match=f"an award of {points} is more than a match of carom 2026/27 gives: "
-                                              "at most 8 to a team, 8 in all"):
+    for points in ("80:0", "9:0", "5:4", "5:2", "0:0"):
+        with pytest.raises(LeagueError, match=f"an award of {points} is no score a match of carom 2026/27 ends with: "
+                                              r"played, the team points add up to 8 \(A.5.3-A.5.5, RULES 2.9\); "
+                                              r"a forfeit is 8:0 or 0:8 \(A.3.7\)"):
             league.fixtures.rule(fixture["id"], "award", points=points, reason="překlep")
     with pytest.raises(LeagueError, match="the awarded score is missing"):
         league.fixtures.rule(fixture["id"], "award", points=None, reason="bez bodů")

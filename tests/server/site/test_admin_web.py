@@ -431,6 +431,9 @@ def test_A_6_5_the_organiser_rules_on_an_interrupted_match_on_its_page(logged_in
     ruling = {"fixture": fixture["id"], "kind": "award", "reason": "herna zavřena"}
     status, page, _ = logged_in.post("/admin/rule", ruling | {"points": "osm"})
     assert status == 400 and "DOMÁCÍ:HOSTÉ" in page and store.fixtures.get(fixture["id"])["ruling"] is None
+    status, page, _ = logged_in.post("/admin/rule", ruling | {"points": "0:0"})       # 4 partie give 8 (A.5.3)
+    assert status == 400 and "Přiznat 0:0 nelze: takovým výsledkem utkání soutěže" in page
+    assert "dohromady 8 bodů (A.5.3–A.5.5, RULES 2.9), kontumace 8:0 nebo 0:8 (A.3.7)" in page
     page = logged_in.change("/admin/rule", ruling | {"points": "6:2"})
     assert "Hotovo: utkání Lvi – Orli: kontumováno 6 : 2 (A.6.5)." in page
     assert {r["team"]: r["points"] for r in exports.league_table(store, "carom", SEASON)["rows"] if r["matches"]} == \
