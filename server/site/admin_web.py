@@ -435,9 +435,13 @@ def _player_remove(store, form) -> str:
 
 def _postponement_delete(store, form) -> str:
     _confirmed(form)
-    fixture = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
+    done = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
+    fixture = done["fixture"]
+    when = (f"termín {czech.fixture_time(fixture['date'], fixture['start'])}" if fixture["status"] != "postponed"
+            else "utkání dál čeká na nový termín")
+    kept = f" (původní termín se nevrací: {words.czech(done['kept'])})" if done["kept"] else ""
     return (f"odklad utkání {fixture['home']} – {fixture['away']} na žádost družstva {form.get('team')} smazán; "
-            f"termín {czech.fixture_time(fixture['date'], fixture['start'])}.")
+            f"{when}{kept}.")
 
 
 def _rules(store, form) -> str:

@@ -155,14 +155,7 @@ class Fixtures(Repository):
     def _check_day(self, fixture: dict, day: dt.date, override: str | None) -> str | None:
         """Refused with the reason server.league.schedule.move_refusal gives, unless the organiser
         overrides it with a reason: then the reason and what it overrode (kept with the fixture)."""
-        from server.league import schedule
-
-        season = self._league.season(fixture["season"])
-        others = [_planned(schedule, f) for f in self.of(fixture["season"], fixture["competition"])
-                  if f["id"] == fixture["id"] or f["status"] in OPEN]
-        refusal = schedule.move_refusal(others, _planned(schedule, fixture), day, opening=self._opening(),
-                                        halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])),
-                                        today=self._store.clock.today())
+        refusal = self._refusal(fixture, day)
         if override is not None and override.strip():
             reason = fields.text(override, "the reason of the override", limit=fields.REASON_MAX)
             return f"{reason} ({refusal})" if refusal else None
@@ -170,6 +163,17 @@ class Fixtures(Repository):
             raise LeagueError(f"fixture {fixture['id']} cannot move to {day}: {refusal} (the organiser may "
                               "override it with a reason: --override \"…\", A.3.3)")
         return None
+
+    def _refusal(self, fixture: dict, day: dt.date) -> str | None:
+        """Why the fixture may not move to ``day`` (server.league.schedule.move_refusal), or None."""
+        from server.league import schedule
+
+        season = self._league.season(fixture["season"])
+        others = [_planned(schedule, f) for f in self.of(fixture["season"], fixture["competition"])
+                  if f["id"] == fixture["id"] or f["status"] in OPEN]
+        return schedule.move_refusal(others, _planned(schedule, fixture), day, opening=self._opening(),
+                                     halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])),
+                                     today=self._store.clock.today())
 
     # -- postponements (A.3.3) -----------------------------------------------------------------
     def postpone(self, fixture_id: str, team: str, *, to=None, reason: str = "", override: str | None = None) -> dict:
@@ -206,7 +210,11 @@ class Fixtures(Repository):
 
     def withdraw_postponement(self, fixture_id: str, team: str) -> dict:
         """Undo a postponement recorded by mistake: it no longer counts against the team's allowance
-        (A.3.3) and a match not yet played is back on the date it had before."""
+        (A.3.3). A match still waiting for a date (nothing moved it since) is back on the date it had
+        before when that date is still one it may move to (not past, still free): the date needs no
+        override, so the note of one goes; a match given a date since (by the postponement or a
+        move) keeps it. Returned: the ``fixture`` and ``kept``, None or why its old date was not
+        restored (server.league.schedule.move_refusal's reason, or that it has a date)."""
         fixture = self.get(fixture_id)
         asking = self._side(fixture, team)
         with self._changing() as db:
@@ -215,9 +223,17 @@ class Fixtures(Repository):
             if row is None:
                 raise LeagueError(f"{team} has no postponement of fixture {fixture_id}")
             db.execute("DELETE FROM postponements WHERE seq = ?", (row[0],))
-            if fixture["status"] in OPEN:
-                db.execute("UPDATE fixtures SET status = 'scheduled', date = ? WHERE id = ?", (row[1], fixture_id))
-        return self.get(fixture_id)
+            kept = self._restoring(fixture, dt.date.fromisoformat(row[1]))
+            if fixture["status"] == "postponed" and kept is None:
+                db.execute("UPDATE fixtures SET status = 'scheduled', date = ?, override = NULL WHERE id = ?",
+                           (row[1], fixture_id))
+        return {"fixture": self.get(fixture_id), "kept": kept}
+
+    def _restoring(self, fixture: dict, was: dt.date) -> str | None:
+        """None when a postponed fixture goes back to ``was``; else why not."""
+        if fixture["status"] == "scheduled" and fixture["date"] != was.isoformat():
+            return f"it was given {fixture['date']} since"
+        return self._refusal(fixture, was) if fixture["status"] == "postponed" else None
 
     def _side(self, fixture: dict, team: str) -> dict:
         team = fields.name(team, "the team")

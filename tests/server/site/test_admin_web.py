@@ -228,6 +228,9 @@ def test_the_organiser_corrects_a_team_and_its_roster_and_a_removal_needs_confir
 
 
 def test_a_postponement_recorded_by_mistake_is_deleted_and_the_allowance_is_back_A_3_3(logged_in, store):
+    from league_admin_helpers import before_the_season
+
+    before_the_season(store)                # the match's date is still to come: it is restored
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     fixture = fixture_between(store, "Lvi", "Orli")
@@ -243,6 +246,11 @@ def test_a_postponement_recorded_by_mistake_is_deleted_and_the_allowance_is_back
     assert (again["status"], again["date"]) == ("scheduled", fixture["date"])
     status, page, _ = logged_in.post("/admin/postponement-delete", form | {"confirm": "1"})
     assert status == 400 and "Lvi utkání" in page and "neodložilo" in page
+    logged_in.change("/admin/postpone", {"fixture": fixture["id"], "team": "Lvi"})
+    logged_in.change("/admin/move", {"fixture": fixture["id"], "date": "2027-03-16", "override": "dohoda"})
+    page = logged_in.change("/admin/postponement-delete", form | {"confirm": "1"})      # the move stands
+    assert "smazán; termín út 16. 3. 2027 17:00 (původní termín se nevrací: utkání má od té doby termín " \
+           "út 16. 3. 2027)" in page and store.fixtures.postponements(SEASON, "carom", "Lvi") == []
 
 
 def test_A_3_7_a_no_show_is_refused_in_czech_before_the_day_confirmed_to_expel_and_withdrawn(logged_in, store):

@@ -9,6 +9,7 @@ from league_admin_helpers import (
     fixture_between,
     free_working_day,
     no_show,
+    on_the_day,
     play_as_device,
     set_up_league,
 )
@@ -82,6 +83,50 @@ def test_A_3_3_a_team_postpones_at_most_twice_a_season_the_third_is_refused_with
     assert [p["fixture"] for p in league.fixtures.postponements(SEASON, "carom", "Lvi")] == [lvi[0]["id"], lvi[1]["id"]]
     with pytest.raises(LeagueError, match="'Jiskra' does not play fixture"):
         league.fixtures.postpone(fixture_between(league, "Lvi", "Orli")["id"], "Jiskra")
+
+
+def test_A_3_3_a_postponement_withdrawn_gives_the_team_its_postponement_back_and_the_old_date_if_still_valid(league):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    league.fixtures.postpone(fixture["id"], "Lvi")
+    done = league.fixtures.withdraw_postponement(fixture["id"], "Lvi")
+    assert (done["fixture"]["status"], done["fixture"]["date"], done["kept"]) == ("scheduled", fixture["date"], None)
+    assert league.fixtures.postponements(SEASON, "carom", "Lvi") == []
+
+
+def test_A_3_3_a_postponement_withdrawn_keeps_the_date_the_match_was_moved_to_since_and_its_note(league):
+    """The audit's case: postponed without a date, moved to the spring with the organiser's
+    override; withdrawing the postponement put it back on its past autumn date, with the note."""
+    fixture = fixture_between(league, "Lvi", "Orli")
+    league.fixtures.postpone(fixture["id"], "Lvi")
+    moved = league.fixtures.move(fixture["id"], "2027-03-16", override="odložený podzimní zápas")
+    done = league.fixtures.withdraw_postponement(fixture["id"], "Lvi")
+    assert (done["fixture"]["date"], done["fixture"]["override"]) == ("2027-03-16", moved["override"])
+    assert done["kept"] == "it was given 2027-03-16 since"
+    assert league.fixtures.postponements(SEASON, "carom", "Lvi") == []          # the count is back (A.3.3)
+
+
+def test_A_3_3_a_postponement_withdrawn_after_the_old_date_passed_leaves_the_match_waiting_for_one(league):
+    fixture = fixture_between(league, "Lvi", "Orli")
+    league.fixtures.postpone(fixture["id"], "Lvi")
+    on_the_day(league, fixture["id"]).clock.advance(24 * 3600)          # the day after the match's old date
+    done = league.fixtures.withdraw_postponement(fixture["id"], "Lvi")
+    assert done["fixture"]["status"] == "postponed" and "is in the past" in done["kept"]
+    assert league.fixtures.postponements(SEASON, "carom", "Lvi") == []
+
+
+def test_A_3_3_the_override_note_goes_with_the_date_it_explained(league):
+    """Moved with an override onto a day Lvi had another match; that match moved away, the
+    postponement withdrawn brings the match back to the day, which needs no override now: nor its
+    note (it explained a clash that is gone)."""
+    fixture, other = fixture_between(league, "Lvi", "Orli"), fixture_between(league, "Sokoli", "Lvi")
+    day = free_working_day(league, fixture)
+    league.fixtures.move(other["id"], day, override="hráno dříve")
+    noted = league.fixtures.move(fixture["id"], day, override="dohoda kapitánů")["override"]
+    assert "Lvi already plays" in noted
+    league.fixtures.move(other["id"], other["date"], override="vráceno")
+    league.fixtures.postpone(fixture["id"], "Orli")
+    done = league.fixtures.withdraw_postponement(fixture["id"], "Orli")
+    assert (done["fixture"]["date"], done["fixture"]["override"], done["kept"]) == (day.isoformat(), None, None)
 
 
 def _play(store, match_items, sign):
