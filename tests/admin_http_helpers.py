@@ -14,7 +14,7 @@ class AdminClient:
         self.set_cookie = ""          # the last Set-Cookie header received
 
     def request(self, method: str, path: str, body: bytes | None = None, headers=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)   # a net for a hang, not a speed bound
         headers = dict(headers or {})
         if self.cookie:
             headers["Cookie"] = self.cookie

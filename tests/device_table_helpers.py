@@ -166,7 +166,7 @@ def fetch_html(port: int, path: str) -> str:
     from urllib.parse import quote
     from urllib.request import urlopen
 
-    with urlopen(f"http://127.0.0.1:{port}{quote(path, safe='/?=&')}", timeout=10) as answer:
+    with urlopen(f"http://127.0.0.1:{port}{quote(path, safe='/?=&')}", timeout=60) as answer:   # a net for a hang
         assert answer.status == 200
         return answer.read().decode("utf-8")
 

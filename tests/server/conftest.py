@@ -196,7 +196,7 @@ class Client:
         self.port = port
 
     def request(self, method: str, path: str, body: bytes | None = None, headers=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)   # a net for a hang, not a speed bound
         try:
             conn.request(method, path, body=body, headers=headers or {})
             response = conn.getresponse()

@@ -16,7 +16,7 @@ def oversized(port: int) -> int:
     """The status of a batch announcing 2 MiB: refused on its Content-Length, before its body
     (which is therefore not sent: the receiver closes the connection, and a client still
     writing a body would see that instead of the answer)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)   # a net for a hang, not a speed bound
     try:
         conn.putrequest("POST", BATCH)
         conn.putheader("Content-Length", str(2 << 20))
