@@ -41,9 +41,9 @@ def compact_encoder(*, ensure_ascii: bool) -> Callable[[object], str]:
 
 canonical = compact_encoder(ensure_ascii=False)     # the one text form of a record line (no newline)
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-# a lone surrogate in a line: spelled as a JSON escape ("\ud800"), or one already in the text (a
-# record read from a body whose own JSON spelled it); text decoded from UTF-8 bytes holds none
-_MAY_SPELL_SURROGATE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+# a lone surrogate in a line spelled as a JSON escape ("\ud800"); one already in the text (a record
+# read from a body whose own JSON spelled it) is what UTF-8 cannot encode (_may_spell_surrogate)
+_SURROGATE_ESCAPE = re.compile("\\\\u[dD][89a-fA-F]")
 JSON_SPACE = " \t\n\r"     # what json.loads skips around a value
 
 
@@ -115,8 +115,7 @@ def _read_line(text: str, line: int) -> JSONObject:
         raise RecordError(line, "a record line must be a JSON object")
     # a lone surrogate is spelled "\u..." or is a character beyond ASCII: a line of neither (a
     # command's, nearly every line) needs no search
-    if (not text.isascii() or "\\u" in text) and _MAY_SPELL_SURROGATE.search(text) is not None \
-            and not _unicode(obj):
+    if (not text.isascii() or "\\u" in text) and _may_spell_surrogate(text) and not _unicode(obj):
         raise RecordError(line, "holds text that is not valid Unicode (a lone surrogate)")
     return obj
 
@@ -126,12 +125,25 @@ def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
     one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
     body = dict(obj)
     crc = body.pop("crc", _NO_CRC)
-    if crc is not _NO_CRC and crc != _checksum(body):
+    if crc is not _NO_CRC and crc != _text_checksum(canonical(body)):    # _checksum(body), a call fewer
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return body
 
 
 _NO_CRC = object()
+
+
+def _may_spell_surrogate(text: str) -> bool:
+    """The line's text spells a lone surrogate as an escape or holds one (text decoded from UTF-8
+    bytes holds none). Encoding the text finds a raw one: a regular expression searching a header
+    of names beyond ASCII for it costs a replay as much as the checksums of two lines."""
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _unicode(obj: JSONObject) -> bool:

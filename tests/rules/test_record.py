@@ -175,3 +175,30 @@ def test_replay_lines_folds_as_the_line_by_line_reference(commands, mirrored):
     assert (replay.board.state, replay.board.history, replay.board.move_stack) == \
         (board.state, board.history, board.move_stack)
     assert replay.rejected == rejected
+
+
+
+ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=4)     # lone surrogates included
+
+
+def _holds_surrogate(obj: dict) -> bool:
+    texts = [*obj, *(value for value in obj.values() if isinstance(value, str))]
+    return any(0xD800 <= ord(c) <= 0xDFFF for text in texts for c in text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(ANY_TEXT, ANY_TEXT | st.integers(), max_size=3), st.booleans(), ANY_TEXT)
+def test_a_line_is_refused_for_a_lone_surrogate_it_holds_raw_or_escaped(obj, escaped, overwritten):
+    """Raw (a header's names beyond ASCII: found by encoding the text, not searched for) or
+    escaped alike, a line is refused exactly when its object holds a lone surrogate, not for one
+    in a value a repeated key overwrote."""
+    obj.pop("x", None)
+    dumped = json.dumps({"x": 0, **obj}, ensure_ascii=escaped, separators=(",", ":"))
+    text = f'{{"x":{json.dumps(overwritten, ensure_ascii=escaped)},{dumped[1:]}'
+    try:
+        decoded = decode_line(text, 1)
+    except RecordError as exc:
+        assert "holds text that is not valid Unicode (a lone surrogate)" in str(exc)
+        assert _holds_surrogate(obj)
+        return
+    assert decoded == {"x": 0, **obj} and not _holds_surrogate(obj)
