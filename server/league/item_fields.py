@@ -16,6 +16,7 @@ MAX_DEPTH = 12
 MAX_PARTIE = 10_000
 MAX_POINTS = 10_000      # a team's points in a match
 MAX_SEED = 2 ** 53 - 1   # a match's lot: a number JSON readers all keep exact
+SCALARS = frozenset({str, int, float, bool, type(None)})    # JSON's values that hold none
 
 
 def safe_id(value, what: str) -> str:
@@ -79,7 +80,9 @@ def _nested(value, what: str, depth: int) -> None:
     if depth + 1 > MAX_DEPTH:
         raise Refused(422, f"{what} is nested too deeply")
     for item in value.values() if isinstance(value, dict) else value:
-        if isinstance(item, (dict, list)):      # a summary's many numbers cost no call each
+        # a summary's many numbers and texts cost no call each, nor an isinstance (which, when
+        # false, looks up the value's __class__)
+        if type(item) not in SCALARS and isinstance(item, (dict, list)):
             _nested(item, what, depth + 1)
 
 
