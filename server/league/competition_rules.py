@@ -37,6 +37,13 @@ class Setting:
                             # (the team points too: the counter's summary and zápis count them)
     optional: bool = False  # may be unset (None): its meaning is then the default's (see ``forfeit_points``)
     text: bool = False      # a text, not a number
+    counts: bool = False    # decides what a played (or forfeited) match counts, though not a rule of play
+
+    @property
+    def fixed_by_results(self) -> bool:
+        """Set for the season before its first result (A.1.2): a change would rewrite the results
+        stored, which the captains signed under the old value."""
+        return self.play or self.counts
 
     def parse(self, value) -> int | str | None:
         """The setting's value from the organiser's text (or a number); SettingRefused naming it."""
@@ -72,7 +79,7 @@ class SettingRefused(Said, LeagueError):
 def _common(min_players: int) -> tuple[Setting, ...]:
     return (
         Setting("forfeit_points", "Body za kontumaci (prázdné: plný počet bodů vyhraného utkání)", "A.3.7",
-                None, 0, 1000, optional=True),
+                None, 0, 1000, optional=True, counts=True),
         Setting("min_players", "Nejméně hráčů v družstvu", "A.3.1", min_players, 1, 100),
         Setting("postponements", "Odkladů na družstvo za sezónu", "A.3.3", MAX_POSTPONEMENTS, 0, 100),
         Setting("expelling_no_shows", "Nedostavení, které vyřadí družstvo", "A.3.7", EXPELLING_NO_SHOWS, 1, 100),
@@ -86,7 +93,7 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
     "carom": (
         Setting("points_limit", "Limit bodů v partii", "A.5.1", CaromSettings.points_limit, 1, 10_000, play=True),
         Setting("innings_limit", "Limit náběhů v partii", "A.5.2", CaromSettings.innings_limit, 1, 1_000, play=True),
-        Setting("partie_per_match", "Partií v utkání", "A.3.6", PARTIE_PER_MATCH, 1, 20),
+        Setting("partie_per_match", "Partií v utkání", "A.3.6", PARTIE_PER_MATCH, 1, 20, counts=True),
         Setting("win_points", "Body družstvu za vyhranou partii", "A.5.3", TEAM_POINTS["win"], 0, MAX_TEAM_POINTS, play=True),
         Setting("draw_points", "Body družstvu za remízu", "A.5.4", TEAM_POINTS["draw"], 0, MAX_TEAM_POINTS, play=True),
         Setting("loss_points", "Body družstvu za prohranou partii", "A.5.5", TEAM_POINTS["loss"], 0, MAX_TEAM_POINTS, play=True),
@@ -95,7 +102,7 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
     "8ball": (
         Setting("games_to_win", "Vyhraných her na set", "8B:8", DEFAULT_GAMES_TO_WIN, 1, 99, play=True),
         Setting("sets_to_win", "Vyhraných setů na zápas", "8B:8", DEFAULT_SETS_TO_WIN, 1, 99, play=True),
-        Setting("partie_per_match", "Zápasů v utkání družstev", "RULES 2.9", INDIVIDUAL_MATCHES, 1, 20),
+        Setting("partie_per_match", "Zápasů v utkání družstev", "RULES 2.9", INDIVIDUAL_MATCHES, 1, 20, counts=True),
         Setting("win_points", "Body družstvu za vyhraný zápas", "RULES 2.9", POINTS_PER_MATCH, 0, MAX_TEAM_POINTS, play=True),
         *_common(EIGHTBALL_PLAYERS),
     ),
@@ -125,20 +132,30 @@ def merged(game: str, stored: dict) -> dict:
     return rules
 
 
-def changed(game: str, stored: dict, changes: dict) -> dict:
+def changed(game: str, stored: dict, changes: dict, *, has_results: bool = False) -> dict:
     """The settings to store after the organiser's ``changes`` (key -> text); LeagueError naming
-    an unknown key or a value out of its range. A setting changed back to its default is dropped."""
+    an unknown key, a value out of its range, or (``has_results``: the season has a stored match or
+    forfeit of the competition) a change of a rule that decides what those results count. A
+    setting changed back to its default is dropped."""
     known = {s.key: s for s in settings(game)}
     out = {key: value for key, value in stored.items() if key in known}
+    current = merged(game, stored)
     for key, value in changes.items():
         if key not in known:
             raise LeagueError(f"{game} has no rule {key!r}; its rules: {', '.join(known)}")
         parsed = known[key].parse(value)
+        if has_results and known[key].fixed_by_results and parsed != current[key]:
+            raise SettingRefused(known[key], "{key} ({clause}) stays {value} this season: its matches stored were "
+                                             "played and signed under it (A.1.2)", value=_in_force(key, current))
         if parsed == known[key].default:
             out.pop(key, None)
         else:
             out[key] = parsed
     return out
+
+
+def _in_force(key: str, rules: dict) -> int | str:
+    return forfeit_points(rules) if key == "forfeit_points" else rules[key]
 
 
 def forfeit_points(rules: dict) -> int:

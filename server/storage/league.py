@@ -67,14 +67,15 @@ class League(Repository):
 
     def set_rules(self, season: str, competition: str, changes: dict) -> dict:
         """Change settings of a season's competition (key -> value, as text or number); LeagueError
-        naming an unknown rule or a value out of range. The competition's figures are computed again
-        (team points, forfeits: server.tables)."""
+        naming an unknown rule, a value out of range, or a rule that decides what a result counts
+        once the season has one (A.1.2). The competition's figures are computed again (server.tables)."""
         season = self.season(fields.season_name(season))["name"]
         competition = fields.competition(competition)
         with self._changing() as db:
             stored = db.execute("SELECT rules FROM competition_rules WHERE season = ? AND competition = ?",
                                 (season, competition)).scalar()
-            kept = competition_rules.changed(competition, json.loads(stored) if stored else {}, changes)
+            kept = competition_rules.changed(competition, json.loads(stored) if stored else {}, changes,
+                                             has_results=_has_results(db, season, competition))
             db.execute("DELETE FROM competition_rules WHERE season = ? AND competition = ?", (season, competition))
             if kept:
                 db.execute("INSERT INTO competition_rules(season, competition, rules) VALUES (?, ?, ?)",
@@ -283,3 +284,12 @@ def _season(row) -> dict:
     name, *dates = row
     a_first, a_last, s_first, s_last = (dt.date.fromisoformat(d) for d in dates)
     return {"name": name, "autumn": (a_first, a_last), "spring": (s_first, s_last)}
+
+
+def _has_results(db, season: str, competition: str) -> bool:
+    """The competition's season has a stored match (its figures; a device's match already tied to a
+    fixture, before they are computed) or a forfeit."""
+    return db.execute("SELECT 1 FROM match_figures WHERE game = ? AND season = ? UNION ALL "
+                      "SELECT 1 FROM fixtures f WHERE f.season = ? AND f.competition = ? AND (f.status = 'forfeited' "
+                      "OR EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id)) LIMIT 1",
+                      (competition, season, season, competition)).fetchone() is not None

@@ -2,6 +2,7 @@
 defaults the counters' config values, sent to the venues' counters in the signed league document,
 and the limits of A.3.3 and A.3.7 taken from it; on SQLite and PostgreSQL."""
 import datetime as dt
+import re
 
 import pytest
 from league_admin_helpers import (
@@ -11,6 +12,7 @@ from league_admin_helpers import (
     fixture_between,
     free_working_day,
     no_show,
+    play_as_device,
     set_up_league,
 )
 
@@ -19,6 +21,7 @@ from cli.main import main
 from config.load import CaromRules, EightBallRules
 from server.league import competition_rules
 from server.league.admin_fields import LeagueError
+from server.tables import exports, figures
 from server.tables.league_document import league_document
 from wire.league import parse_document
 
@@ -113,3 +116,40 @@ def test_A_3_3_and_A_3_7_the_limits_are_the_competitions(store):
     for other in ("Orli", "Sokoli"):
         done = no_show(store, fixture_between(store, "Jiskra", other)["id"], "Jiskra")
     assert done["no_shows"] == 2 and not done["expelled"]       # the third expels in this competition
+
+
+@pytest.mark.parametrize("change, in_force", [
+    ({"win_points": "3"}, "win_points (A.5.3) stays 2"), ({"draw_points": "2"}, "draw_points (A.5.4) stays 1"),
+    ({"innings_limit": "20"}, "innings_limit (A.5.2) stays 3"), ({"partie_per_match": "5"}, "partie_per_match "
+                                                                                            "(A.3.6) stays 4"),
+    ({"forfeit_points": "6"}, "forfeit_points (A.3.7) stays 8"),
+])
+def test_A_1_2_a_rule_deciding_what_a_match_counts_is_fixed_from_the_seasons_first_result(carom_league, items, sign,
+                                                                                         change, in_force):
+    """A.1.2: the organiser sets the rules for the season; once a match of it is stored, the captains
+    signed its zápis under them (A.5.3-A.5.5), so a change of what a match counts or how it is played
+    is refused naming the rule, and the table stays; the rules that count no result stay settable."""
+    store = carom_league
+    store.league.set_rules(SEASON, "carom", {"win_points": "3"})        # before the first result: settable
+    store.league.set_rules(SEASON, "carom", {"win_points": "2"})
+    fixture = fixture_between(store, "Lvi", "Orli")
+    play_as_device(store, items, sign, fixture)
+    figures.settle(store)
+    table = exports.league_table(store, "carom", SEASON)["rows"]
+    with pytest.raises(LeagueError, match=rf"^{re.escape(in_force)} this season: its matches stored were played"):
+        store.league.set_rules(SEASON, "carom", change)
+    figures.settle(store)
+    assert exports.league_table(store, "carom", SEASON)["rows"] == table
+    store.league.set_rules(SEASON, "carom", {"win_points": "2", "entry_fee": "500", "prize_key": "vítěz 100 %",
+                                             "postponements": "1", "min_players": "5"})    # unchanged, or no result's
+    assert store.league.rules(SEASON, "carom")["entry_fee"] == 500
+    assert store.league.set_rules(SEASON, "8ball", {"win_points": "3"})["win_points"] == 3     # no result of it yet
+
+
+def test_A_1_2_the_cli_refuses_a_rule_change_after_the_first_result_in_one_line(carom_league, store_place, items,
+                                                                                sign, capsys):
+    play_as_device(carom_league, items, sign, fixture_between(carom_league, "Lvi", "Orli"))     # not settled yet
+    assert main(["server", "--db", store_place, "competition", "set", "--season", SEASON, "win_points=3"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.endswith("win_points (A.5.3) stays 2 this season: its matches stored were played and signed under it "
+                         "(A.1.2)")

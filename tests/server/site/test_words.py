@@ -143,13 +143,16 @@ def test_refusals_of_the_leagues_input_are_said_in_czech():
      "Pravidlo „Partií v utkání“ (A.3.6) musí být celé číslo od 1 do 20."),
     ("carom", {"prize_key": "a\nb"}, "prize_key (A.1.5) is one line of at most 500 characters",
      "Pravidlo „Klíč rozdělení cen“ (A.1.5) je jeden řádek o nejvýše 500 znacích."),
+    ("carom", {"win_points": "3"}, "win_points (A.5.3) stays 2 this season: its matches stored were played and "
+     "signed under it (A.1.2)", "Pravidlo „Body družstvu za vyhranou partii“ (A.5.3) zůstává v této sezóně 2: "
+     "podle něj se odehrála a podepsala už uložená utkání (A.1.2)."),
 ])
 def test_A_1_2_a_competitions_rule_is_named_by_its_key_in_english_and_its_label_in_czech(game, changes, english,
                                                                                          czech):
     """The organiser's rules (A.1.2) refused: the command line names the setting by its key, the site
     by the label the admin's form shows it under (one key may have a label per game)."""
     with pytest.raises(LeagueError) as refused:
-        competition_rules.changed(game, {}, changes)
+        competition_rules.changed(game, {}, changes, has_results=True)
     assert str(refused.value) == english
     assert words.czech(refused.value) == czech
 

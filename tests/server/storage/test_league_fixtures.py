@@ -267,7 +267,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
 def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(store):
     """Issue 22: an 8-ball no-show counts in the table (the full score of a match won by default:
     4 individual matches, 1 point each, RULES 2.9), or the competition's forfeit_points when the
-    organiser set it; the schedule says for whom."""
+    organiser set it (before the season's first result, A.1.2); the schedule says for whom."""
     set_up_league(store, "8ball")
     store.fixtures.generate(SEASON, "8ball")
     no_show(store, fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
@@ -275,7 +275,15 @@ def test_A_3_7_an_8ball_no_show_gives_the_winner_the_competitions_forfeit_score(
     assert fixture_between(store, "Lvi", "Orli", "8ball")["forfeited_to"] == "Lvi"
     assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 4, "Orli": 0}
+    with pytest.raises(LeagueError, match=r"forfeit_points \(A.3.7\) stays 4 this season"):
+        store.league.set_rules(SEASON, "8ball", {"forfeit_points": "3"})
+
+
+def test_A_3_7_the_forfeit_score_the_organiser_set_counts(store):
+    set_up_league(store, "8ball")
     store.league.set_rules(SEASON, "8ball", {"forfeit_points": "3"})
+    store.fixtures.generate(SEASON, "8ball")
+    store.fixtures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
     figures.settle(store)
     assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 3, "Orli": 0}
