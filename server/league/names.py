@@ -4,10 +4,12 @@ Two names are the same when they are after Unicode NFC, trimmed, with every run 
 whitespace one space, and case folded (Czech letters fold like any other: "Ř" is "ř"):
 ``na  růžku`` is the venue ``Na Růžku``, ``  jan  novák `` is Jan Novák. A name is stored in its
 cleaned spelling (``cleaned``); a new name that is the same as a stored one but spelled otherwise
-is refused naming the stored one (``server.storage.league``).
+is refused naming the stored one (``server.storage.league``). A player's name is also taken as
+another player's when it differs only in its accents (``unaccented``: "Jiří Kral" is Jiří Král on
+the roster, A.3.4, as on the site's player search), while a venue or team keeps them in its identity.
 """
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 def cleaned(name: str) -> str:
@@ -21,15 +23,22 @@ def identity(name: str) -> str:
     return unicodedata.normalize("NFC", cleaned(name).casefold())
 
 
+def unaccented(name: str) -> str:
+    """The identity without accents: what the site's player search and the rosters' one-team-a-season
+    check (A.3.4) compare ("jan novak" is Jan Novák)."""
+    return "".join(c for c in unicodedata.normalize("NFD", identity(name)) if not unicodedata.combining(c))
+
+
 def same(a: str | None, b: str | None) -> bool:
     """Both names given and the same name (one spelling twice, the usual case, is not cleaned)."""
     return a is not None and b is not None and (a == b or identity(a) == identity(b))
 
 
-def find(name: str, names: Iterable[str]) -> str | None:
-    """The one of ``names`` that is ``name`` (its stored spelling), or None."""
-    wanted = identity(name)
-    return next((known for known in names if identity(known) == wanted), None)
+def find(name: str, names: Iterable[str], *, by: Callable[[str], str] = identity) -> str | None:
+    """The one of ``names`` that is ``name`` (its stored spelling), or None; ``by``: what they are
+    compared by (``unaccented`` for a player on the rosters)."""
+    wanted = by(name)
+    return next((known for known in names if by(known) == wanted), None)
 
 
 def duplicates(names: Iterable[str]) -> dict[str, list[str]]:

@@ -1,9 +1,9 @@
 """The statistics pages (A.1.3) and the rules page (A.1.4), Czech labels: Python builds the rows
 (names as links to their pages), server/site/templates lays them out with autoescaping."""
-import unicodedata
 from pathlib import Path
 from typing import Any
 
+from server.league.names import unaccented
 from server.site import czech, markdown, pages
 from server.site.cells import DASH, col, grid
 from server.site.chrome import GAME_NAMES, schedule_href, table_href
@@ -44,16 +44,11 @@ def _exports(path: str, data: dict) -> list:
     return [link("CSV", f"{path}.csv{query}"), link("JSON", f"{path}.json{query}")]
 
 
-def folded(text: str) -> str:
-    """Lower case without accents: what the search compares ("novak" finds Novák)."""
-    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
-
-
 def players(data: dict, frame, wanted: str = "") -> str:
     """Every player of the season by surname (Czech order), with a search: on the server
     (``wanted``, ?q=) and, with the script, as one types."""
     game, season = data["game"], data["season"]
-    found = [r for r in data["rows"] if not wanted or folded(wanted) in folded(f"{r['player']} {r['team']}")]
+    found = [r for r in data["rows"] if not wanted or unaccented(wanted) in unaccented(f"{r['player']} {r['team']}")]
     rows = [_player_cells(r, game, season) for r in found]
     section: dict[str, Any] = {"links": _exports("/players", data),
                "search": {"action": "/players.html", "label": say("Hledat hráče nebo družstvo"), "value": wanted,

@@ -201,10 +201,10 @@ class League(Repository):
     @staticmethod
     def _on_roster(db, season: str, competition: str, player: str):
         """(its stored spelling, team id, team name) of the roster entry that is ``player`` (a name
-        compared as an identity, server.league.names) in the season's competition, or None."""
+        compared without case or accents, server.league.names) in the season's competition, or None."""
         rostered = db.execute("SELECT p.name, t.id, t.name FROM players p JOIN teams t ON t.id = p.team "
                               "WHERE p.season = ? AND p.competition = ?", (season, competition)).fetchall()
-        spelled = names.find(player, [name for name, _, _ in rostered])
+        spelled = names.find(player, [name for name, _, _ in rostered], by=names.unaccented)
         return next(tuple(r) for r in rostered if r[0] == spelled) if spelled is not None else None
 
     @staticmethod
@@ -213,7 +213,8 @@ class League(Repository):
         competition (A.3.4 over the season's history, taken off its roster since or not)."""
         played = next(((name, t) for name, t in db.execute(
             "SELECT DISTINCT player, team FROM player_totals WHERE game = ? AND season = ? AND partie > 0",
-            (competition, season)).fetchall() if names.same(name, player) and not names.same(t, team)), None)
+            (competition, season)).fetchall() if names.unaccented(name) == names.unaccented(player)
+            and not names.same(t, team)), None)
         if played is not None:
             raise LeagueError(f"{played[0]} has played for team {played[1]!r} in {season}; a player plays for "
                               "one team a season, over the whole season (A.3.4)")

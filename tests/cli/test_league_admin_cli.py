@@ -63,6 +63,8 @@ def test_a_season_is_set_up_and_its_schedule_generated_from_the_command_line(lea
      "team add: the captain's phone must be digits"),
     (("player", "add", "Lvi 1", "--team", "Orli", *SEASON),
      "player add: Lvi 1 already plays for team 'Lvi' in 2026/27; a player plays for one team a season (A.3.4)"),
+    (("player", "add", "LVÍ 1", "--team", "Orli", *SEASON),
+     "player add: LVÍ 1 already plays for team 'Lvi' as 'Lvi 1' in 2026/27; a player plays for one team a season"),
     (("team", "add", "X", "--season", "2030/31", "--venue", "U Lva", "--captain", "K", "--phone", "777000111"),
      "team add: no season '2030/31'; the seasons: 2026/27"),
     (("schedule", "move", "nope", "2026-10-06"), "schedule move: no fixture 'nope'"),

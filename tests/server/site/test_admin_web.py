@@ -507,6 +507,8 @@ def test_A_3_4_a_name_corrected_on_a_roster_is_compared_as_an_identity(logged_in
     assert "Černý" in store.league.team(SEASON, "carom", "Lvi")["players"]
     status, page, _ = logged_in.post("/admin/player-rename", where | {"name": "Černý", "new": "novák"})
     assert status == 400 and "(A.3.4)" in page
+    status, page, _ = logged_in.post("/admin/player-rename", where | {"name": "Černý", "new": "NOVAK"})  # no accents
+    assert status == 400 and "NOVAK už v sezóně 2026/27 hraje za toto družstvo jako „Novák“" in page
     logged_in.change("/admin/player-rename", where | {"name": "černý", "new": "ČERNÝ"})
     assert "ČERNÝ" in store.league.team(SEASON, "carom", "Lvi")["players"]
 

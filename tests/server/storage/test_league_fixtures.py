@@ -336,6 +336,8 @@ def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league,
     assert "Lvi hráč 1" in exports.match_record(league, match_id)["unrostered"]
     with pytest.raises(LeagueError, match=r"Lvi hráč 1 has played for team 'Lvi' in 2026/27; .*\(A.3.4\)"):
         league.league.add_player(SEASON, "carom", "Sokoli", "lvi  HRÁČ 1")
+    with pytest.raises(LeagueError, match=r"Lvi hráč 1 has played for team 'Lvi'"):     # however it is written
+        league.league.add_player(SEASON, "carom", "Sokoli", "lvi hrac 1")
     league.league.add_player(SEASON, "carom", "Lvi", "Lvi hráč 1")             # his own team's roster
     assert "Lvi hráč 1" not in exports.match_record(league, match_id)["unrostered"]
 

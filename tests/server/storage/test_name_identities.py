@@ -62,6 +62,23 @@ def test_a_near_duplicate_team_or_player_is_refused_naming_the_existing_one(stor
     assert "Jan Nový" in store.league.team(SEASON, "carom", "Orli")["players"]
 
 
+def test_A_3_4_a_player_name_differing_only_in_accents_is_the_player_already_there(store):
+    """docs/league.md: a name is refused "however it is written": on the rosters a name that differs
+    from a player's of the season only in its accents and case is that player (as the site's player
+    search takes it), on his own team and on another one; his own name may be respelled."""
+    set_up_league(store)
+    assert names.unaccented("  JIŘÍ  Král ") == names.unaccented("jiri kral") == "jiri kral"
+    with pytest.raises(LeagueError, match=r"^novak already plays for this team as 'Novák' in 2026/27"):
+        store.league.add_player(SEASON, "carom", "Lvi", "novak")
+    with pytest.raises(LeagueError, match=r"^Kral already plays for team 'Sokoli' as 'Král' in 2026/27; .*\(A.3.4\)"):
+        store.league.add_player(SEASON, "carom", "Lvi", "Kral")
+    with pytest.raises(LeagueError, match=r"^KRAL already plays for team 'Sokoli' as 'Král'"):
+        store.league.rename_player(SEASON, "carom", "Lvi", "Dvořák", "KRAL")
+    store.league.rename_player(SEASON, "carom", "Lvi", "Dvořák", "Dvorak")       # his own name, respelled
+    assert "Dvorak" in store.league.team(SEASON, "carom", "Lvi")["players"]
+    assert names.same("Novak", "novak") and not names.same("Novák", "Novak")   # venues and teams keep accents
+
+
 def test_a_device_registered_with_another_spelling_of_its_venue_writes_its_matches(store, items, sign):
     """The "na  růžku" bug: registered so, it stored partie and had every match item refused."""
     set_up_league(store)
