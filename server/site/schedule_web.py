@@ -7,6 +7,7 @@ from server.site import chrome, language, words
 from server.site.answers import JSONAnswer, html_page
 from server.site.language import N_, say
 from server.site.pages import fixture_card, render
+from server.tables import results
 
 STATUSES = {"scheduled": N_("naplánováno"), "played": N_("odehráno"), "postponed": N_("odloženo"),
             "forfeited": N_("kontumováno"), "cancelled": N_("zrušeno"), "interrupted": N_("přerušeno"),
@@ -70,13 +71,11 @@ def override_text(text: str) -> str:
 
 
 def _schedule(store, request, *, html: bool):
-    seasons = [s["name"] for s in store.league.seasons()]
-    season = request.query_params.get("season", "")
-    asked = season in seasons
-    season = season if asked else (seasons[-1] if seasons else "")
     competition = request.query_params.get("competition", "carom")
-    competitions = store.league.competitions()
-    competition = competition if competition in competitions else "carom"
+    competition = competition if competition in store.league.competitions() else "carom"
+    season = request.query_params.get("season", "")
+    asked = season in [s["name"] for s in store.league.seasons()]
+    season = season if asked else (results.table_season(store, competition, None) or "")     # as the table's
     fixtures = store.fixtures.of(season, competition) if season else []
     if not html:
         return JSONAnswer({"season": season or None, "competition": competition, "fixtures": fixtures})

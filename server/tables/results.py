@@ -14,8 +14,10 @@ RESULTS = ("won", "drawn", "lost")
 
 
 def table_season(store, game: str, season: str | None) -> str | None:
-    """The season a table shows: the one asked for, else the latest with a match of ``game``, else
-    the league's latest season with teams in it (a season not yet begun)."""
+    """The season a page of the competition shows (its table, players, rankings, a team's page, the
+    schedule): the one asked for, else the latest with a match of ``game``, else the league's latest
+    season with teams in it (a season not yet begun). A season added for next year shows only once
+    it has a match."""
     chosen = sums.season_or_latest(store, game, season)
     if chosen is not None:
         return chosen

@@ -11,7 +11,7 @@ import re
 
 from server.league.czech_order import czech_key, surname_key
 from server.league.said import Said
-from server.tables import exports, sums
+from server.tables import exports, results
 from server.tables.games import TABLE_GAMES, table_game
 
 SEASON = re.compile(r"\d{4}/\d{2}")
@@ -61,7 +61,7 @@ def figures(row: dict) -> dict:
 
 def players(store, game: str = "carom", season: str | None = None) -> dict:
     """Every player of a competition's season with their figures, by name."""
-    season = sums.season_or_latest(store, game, season)
+    season = results.table_season(store, game, season)
     rows = sorted((figures(r) for r in store.players.of_season(game, season)),
                   key=lambda r: (surname_key(r["player"]), czech_key(r["team"])))
     return {"game": game, "season": season, "seasons": neighbours(store, game, season), "rows": rows}
@@ -69,7 +69,7 @@ def players(store, game: str = "carom", season: str | None = None) -> dict:
 
 def rankings(store, game: str = "carom", season: str | None = None, min_partie: int | None = None) -> dict:
     """The season's rankings of players, as the game ranks them (server/tables/carom.py, eightball.py)."""
-    season = sums.season_or_latest(store, game, season)
+    season = results.table_season(store, game, season)
     rows = store.players.of_season(game, season)
     return {"game": game, "season": season, "seasons": neighbours(store, game, season),
             **table_game(game).rankings(rows, min_partie)}
@@ -105,7 +105,7 @@ def team(store, name: str, game: str = "carom", season: str | None = None) -> di
     venue, captain, roster, fixtures; None for a team only the devices' records name)."""
     if len(name) > MAX_NAME:
         return None
-    season = sums.season_or_latest(store, game, season) or _latest_league_season(store)
+    season = results.table_season(store, game, season)
     table = exports.league_table(store, game, season=season)
     line = next((r for r in table["rows"] if r["team"] == name), None)
     roster = sorted((figures(r) for r in store.players.of_season(game, season, team=name)),
@@ -116,12 +116,6 @@ def team(store, name: str, game: str = "carom", season: str | None = None) -> di
         return None
     return {"team": name, "game": game, "season": season, "seasons": neighbours(store, game, season),
             "table": line, "players": roster, "matches": matches, "league": league}
-
-
-def _latest_league_season(store) -> str | None:
-    """The league's latest season (server/storage/league.py), for a league whose matches are still to come."""
-    seasons = store.league.seasons()
-    return seasons[-1]["name"] if seasons else None
 
 
 def _league_team(store, name: str, game: str, season: str | None) -> dict | None:

@@ -358,6 +358,27 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     assert status == 200 and {"played", "forfeited"} <= statuses
 
 
+def test_a_season_added_for_next_year_leaves_the_schedule_on_the_one_being_played(admin, store, receiver, items, sign):
+    """Issue s40: after ``season add 2027/28`` (its first team entered), the nav's "Rozpis" kept to
+    the season the table and the players show, the one with the matches; the new
+    season's schedule is a choice away (A.2.3)."""
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    played = fixture_between(store, "Lvi", "Orli")
+    for body in items(played["id"], date=played["date"]):
+        assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    figures.settle(store)
+    store.league.add_season("2027/28")
+    store.league.add_team("2027/28", "carom", "Lvi", venue=played["venue"], captain="Novák", phone="777123456")
+    for path in ("/schedule", "/table.html", "/players.html"):
+        status, page, _ = admin.get(path)
+        assert status == 200 and "2026/27" in page.split("</h1>")[0].split("<h1")[1], path
+    assert "1. kolo" in admin.get("/schedule")[1]
+    assert json.loads(admin.get("/schedule.json")[1])["season"] == SEASON
+    status, page, _ = admin.get("/schedule?season=2027/28")
+    assert status == 200 and "sezóna 2027/28" in page and "Rozpis utkání zatím není." in page
+
+
 def test_the_schedule_page_without_a_league_says_so(admin):
     status, page, _ = admin.get("/schedule?season=<x>")
     assert status == 200 and "Rozpis utkání zatím není." in page

@@ -16,7 +16,7 @@ from conftest import SECRETS
 from delivery.outbox import item_body
 from server.ingest.receiver import Receiver
 from server.storage.store import Store
-from server.tables import exports, figures, stats
+from server.tables import exports, figures, stats, sums
 
 
 def by_player(rows):
@@ -181,7 +181,7 @@ def _sums_from_records(store) -> dict:
     out = {}
     for entry in exports.matches(store):
         record = exports.match_record(store, entry["match"])
-        season = stats.sums.season_of(record["date"])
+        season = sums.season_of(record["date"])
         for p in record["partie"]:
             for side in ("home", "away"):
                 s = p[side]
