@@ -121,6 +121,25 @@ def run(args, store) -> int:
         raise user_error(f"{name}: {exc}") from None
 
 
+def check_season(args, store) -> None:
+    """``--season`` of any ``server`` action, as the league writes it: a season the league has, or
+    one with stored matches; anything else is refused naming the seasons there are (rather than an
+    empty list printed for a mistyped "2026/2027")."""
+    from cli.commands import user_error
+    from server.league.admin_fields import LeagueError, season_name
+
+    if getattr(args, "season", None) is None:
+        return
+    name = f"{args.action} {args.verb}" if getattr(args, "verb", None) else args.action
+    known = sorted({s["name"] for s in store.league.seasons()} | set(store.figures.seasons()))
+    try:
+        args.season = season_name(args.season)
+    except LeagueError as exc:
+        raise user_error(f"{name}: {exc}") from None
+    if args.season not in known:
+        raise user_error(f"{name}: no season {args.season!r}; the seasons: {', '.join(known) or 'none yet (season add)'}")
+
+
 def check_venue(store, venue: str | None) -> str | None:
     """``add-device --venue``: once the league has venues, a device is registered at one of them,
     under the league's spelling of it ("na  růžku" is the venue "Na Růžku", server.league.names)."""

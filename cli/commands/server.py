@@ -4,7 +4,8 @@
     add-gateway ID            register a venue gateway that relays records signed by devices
     devices                   list the registered devices and gateways
     import FILE               store a backlog file exported with `pocitadlo outbox export`
-    table [--game] [--html]   the league table
+    table [--competition C] [--season S] [--html]
+                              the league table
     match ID [--html]         a match record (zápis)
     records                   the stored records
     refusals                  the refusal log: counts by reason and the latest refusals
@@ -58,7 +59,8 @@ def configure(parser) -> None:
     backlog = sub.add_parser("import", help="store a backlog file exported with `pocitadlo outbox export`")
     backlog.add_argument("file")
     table = sub.add_parser("table", help="print the league table (JSON, or --html)")
-    table.add_argument("--game", choices=game_names(), default=game_names()[0])
+    table.add_argument("--competition", "--game", dest="competition", choices=game_names(), default=game_names()[0])
+    table.add_argument("--season", help="like 2026/27 (default: the latest with a match, as the site's table)")
     table.add_argument("--html", action="store_true", help="printable HTML instead of JSON")
     match = sub.add_parser("match", help="print a match record (zápis)")
     match.add_argument("id")
@@ -124,6 +126,7 @@ def run(args) -> int:
     store = open_store(args.db, must_exist=args.action not in creating)
     try:
         figures.bring_up_to_date(store)     # a store from before figures, or with items left pending
+        league_admin.check_season(args, store)
         if args.action in league_admin.NAMES:
             done = league_admin.run(args, store)
             figures.settle(store)           # the figures a league change made due (an expulsion, a rule)
@@ -217,7 +220,7 @@ def _table(args, store) -> int:
     from server.site import pages
     from server.tables import exports
 
-    data = exports.league_table(store, args.game)
+    data = exports.league_table(store, args.competition, args.season)
     return _print(data, pages.league_table if args.html else None)
 
 

@@ -68,6 +68,12 @@ def test_a_season_is_set_up_and_its_schedule_generated_from_the_command_line(lea
     (("team", "add", "X", "--season", "2030/31", "--venue", "U Lva", "--captain", "K", "--phone", "777000111"),
      "team add: no season '2030/31'; the seasons: 2026/27"),
     (("schedule", "move", "nope", "2026-10-06"), "schedule move: no fixture 'nope'"),
+    (("teams", "--season", "2099/00"), "teams: no season '2099/00'; the seasons: 2026/27"),
+    (("fixture", "list", "--season", "2026/2027"),
+     "fixture list: a season is written like 2026/27 (two years that follow), got '2026/2027'"),
+    (("competition", "show", "--season", "2027/28", "--competition", "8ball"),
+     "competition show: no season '2027/28'; the seasons: 2026/27"),
+    (("table", "--season", "2099/00"), "table: no season '2099/00'; the seasons: 2026/27"),
     (("venue", "add", "U Soboty", "--days", "so"), "venue add: weekdays are po, út, st, čt, pá"),
 ])
 def test_a_refused_change_names_what_is_wrong_in_one_line_exit_2(league, argv, message):
@@ -186,3 +192,16 @@ def test_A_3_3_the_organiser_overrides_a_refused_date_with_a_reason_the_schedule
     code, _, err = league("schedule", "move", fixture["id"], "2026-10-06")
     assert code == 2 and "2026 is in the past (today is" in err
     assert league("schedule", "move", fixture["id"], "2026-10-06", "--override", "odklad pozdě")[0] == 0
+
+
+def test_the_table_takes_the_competition_and_season_as_the_other_commands_do(league):
+    """docs/league.md: every league command names its competition with --competition (carom unless
+    given) and a season with --season; `table` too (--game stays its older name)."""
+    import json
+
+    code, out, err = league("table", "--competition", "8ball", *SEASON)
+    assert code == 0, err
+    table = json.loads(out)
+    assert (table["game"], table["season"]) == ("8ball", "2026/27")
+    assert json.loads(league("table", "--game", "8ball")[1])["game"] == "8ball"
+    assert json.loads(league("table")[1])["game"] == "carom"
