@@ -28,6 +28,7 @@ class Frame:
     updated_iso: str = ""
     navigation: bool = True
     admin: bool = False                 # the organiser's pages: no "last change", a way back to the site
+    read: bool = True                   # built from the store: no ``updated`` then means nothing played yet
     extra: dict = field(default_factory=dict)
 
 
@@ -85,7 +86,8 @@ def frame(store, *, here: str, game: str | None, season: str | None, switch=None
 
 # The frame of a page built without asking the store (an unknown address, a failure).
 BARE = Frame(games=tuple({"label": GAME_NAMES[g], "href": table_href(g), "current": False} for g in GAME_NAMES),
-             nav=tuple({"label": label, "href": href(DEFAULT, None), "current": False} for _, label, href in NAV))
+             nav=tuple({"label": label, "href": href(DEFAULT, None), "current": False} for _, label, href in NAV),
+             read=False)
 
 ADMIN_NAV = (("admin", "Přehled", "/admin"), ("audit", "Záznam změn", "/admin/audit"), ("site", "Web ligy", "/"))
 

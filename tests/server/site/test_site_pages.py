@@ -178,6 +178,10 @@ def test_every_page_says_when_the_league_last_changed_in_prague_time(site):
     [(iso, text)] = said
     moment = dt.datetime.fromisoformat(iso)
     assert moment.utcoffset() == dt.timedelta(hours=1) and moment.date() < TODAY and text == czech.moment(moment)
+    with pytest.raises(urllib.error.HTTPError) as missing:      # built without reading the store:
+        fetch(site, "/nikde.html")                              # it knows no change, and says none
+    footer = missing.value.read().decode().split('<footer class="site">', 1)[1]
+    assert missing.value.code == 404 and "Zatím žádné odehrané utkání" not in footer and "Poslední změna" not in footer
 
 
 def test_rankings_show_partie_points_and_innings_beside_the_value(site):
