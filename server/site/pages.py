@@ -285,7 +285,7 @@ def _lead_cells(r: dict, game: str, season: str | None, frame) -> list:
             r["matches_drawn"], r["matches_lost"], form(r["form"])]
 
 
-def table(data: dict, frame=PRINTABLE) -> str:
+def table(data: dict, frame=PRINTABLE, notes=()) -> str:
     """Tabulka ligy (RULES 1.8): every team of the season, the key columns first."""
     season = data["season"]
     head = [*LEAD_COLUMNS, col("Partie", "num"), col("Skóre", "num"), col("Rozdíl", "num"),
@@ -295,10 +295,10 @@ def table(data: dict, frame=PRINTABLE) -> str:
                number(r["general_average"])] for r in data["rows"]]
     lines = [say("Pořadí: body, rozdíl skóre, generální průměr (přesný zlomek), vzájemné zápasy (RULES 1.8). "
                  "Z utkání, B body, V/R/P výhry, remízy a prohry, GP generální průměr.")]
-    return _league_table(data, "carom", head, rows, lines, [], frame)
+    return _league_table(data, "carom", head, rows, lines, [], frame, notes)
 
 
-def eightball_table(data: dict, frame=PRINTABLE) -> str:
+def eightball_table(data: dict, frame=PRINTABLE, notes=()) -> str:
     """Tabulka ligy, 8-ball (RULES 2.9; the order is our Decision, docs/server.md)."""
     season = data["season"]
     head = [*LEAD_COLUMNS, col("Zápasy", "num"), col("Sety", "num"), col("Rozdíl setů", "num"), col("Hry", "num"),
@@ -308,21 +308,22 @@ def eightball_table(data: dict, frame=PRINTABLE) -> str:
                signed(r["sets_difference"]), pair(r["games_won"], r["games_lost"]), signed(r["games_difference"])]
             for r in data["rows"]]
     tied = [r["team"] for r in data["rows"] if r["tied"]]
-    notes = [say("Rovnost ve všem (rozhodne organizátor): {teams}", teams=", ".join(tied))] if tied else []
+    tie = [say("Rovnost ve všem (rozhodne organizátor): {teams}", teams=", ".join(tied))] if tied else []
     lines = [say("Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a "
                  "prohry.")]
-    return _league_table(data, "8ball", head, rows, lines, notes, frame)
+    return _league_table(data, "8ball", head, rows, lines, tie, frame, notes)
 
 
-def _league_table(data: dict, game: str, head, rows, lines, notes, frame) -> str:
+def _league_table(data: dict, game: str, head, rows, lines, section_notes, frame, notes=()) -> str:
+    """``section_notes`` under the table (a tie); ``notes`` of the page (the expelled teams)."""
     section: dict[str, Any] = {"tables": [grid(_table_title(game, data["season"]), head, rows, sortable=True)] if rows else [],
-               "lines": lines if rows else [say("Zatím žádná družstva v této sezóně.")], "notes": notes}
+               "lines": lines if rows else [say("Zatím žádná družstva v této sezóně.")], "notes": section_notes}
     if frame.navigation:
         query = links.query(None, data["season"])
         path = site_game(game).table_path.removesuffix(".html")
         section["links"] = [links.link(say("Rozpis utkání"), schedule_href(game, data["season"])),
                             links.link("CSV", f"{path}.csv{query}"), links.link("JSON", f"{path}.json{query}")]
-    return sectioned(_table_title(game, data["season"]), [section], _unreadable(data), frame=frame, script=True,
+    return sectioned(_table_title(game, data["season"]), [section], [*notes, *_unreadable(data)], frame=frame, script=True,
                      description=say("Tabulka soutěže {league}, {game}, sezóna {season}: body, výhry, remízy, prohry "
                                      "a forma družstev.", league=frame.league, game=GAME_NAMES[game],
                                      season=data["season"] or DASH))
@@ -334,9 +335,9 @@ TABLE_PAGES = {"carom": table, "8ball": eightball_table}
 assert set(MATCH_PAGES) == set(TABLE_PAGES) == set(SITE_GAMES), "every game has its match record and table page"
 
 
-def league_table(data: dict, frame=PRINTABLE) -> str:
-    """The league table of ``data``'s game."""
-    return TABLE_PAGES[data["game"]](data, frame)
+def league_table(data: dict, frame=PRINTABLE, notes=()) -> str:
+    """The league table of ``data``'s game (``notes``: the page's, the teams expelled)."""
+    return TABLE_PAGES[data["game"]](data, frame, notes)
 
 
 def _unreadable(data: dict) -> list[str]:

@@ -239,7 +239,7 @@ def _table(game: str, html: bool):
         if not html:
             return JSONAnswer(data)
         frame = chrome.frame(store, here="table", game=game, season=data["season"], asked=season is not None)
-        return html_page(pages.league_table(data, frame))
+        return html_page(pages.league_table(data, frame, notes=schedule_web.expelled_notes(store, data["season"], game)))
     return build
 
 

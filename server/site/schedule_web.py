@@ -70,6 +70,18 @@ def override_text(text: str) -> str:
     return text
 
 
+def expelled_notes(store, season: str | None, competition: str) -> list[str]:
+    """The teams expelled from the season's competition (A.3.7), said where the schedule and the
+    table leave their results out."""
+    expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
+    if not expelled:
+        return []
+    # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
+    fee = store.league.rules(season, competition)["entry_fee"] is not None
+    return [say("Vyřazeno ze soutěže (A.3.7), výsledky anulovány, bez náhrady startovného: {teams}" if fee else
+                "Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {teams}", teams=", ".join(expelled))]
+
+
 def _schedule(store, request, *, html: bool):
     competition = request.query_params.get("competition", "carom")
     competition = competition if competition in store.league.competitions() else "carom"
@@ -83,11 +95,7 @@ def _schedule(store, request, *, html: bool):
     for f in fixtures:
         card = fixture_card(dict(f, status_text=status_text(f)))      # a forfeit's score links to its zápis (A.3.7)
         rounds.setdefault(f["round"], []).append(card)
-    expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
-    # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
-    fee = expelled and store.league.rules(season, competition)["entry_fee"] is not None
-    notes = [say("Vyřazeno ze soutěže (A.3.7), výsledky anulovány, bez náhrady startovného: {teams}" if fee else
-                 "Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {teams}", teams=", ".join(expelled))] if expelled else []
+    notes = expelled_notes(store, season, competition)
     frame = chrome.frame(store, here="schedule", game=competition, season=season or None,
                          switch=chrome.schedule_href, asked=asked)
     title = (say("Rozpis utkání: {game}, sezóna {season}", game=chrome.GAME_NAMES[competition], season=season)
