@@ -282,17 +282,21 @@ class Fixtures(Repository):
     def _unconfirmed_expulsion(self, db, fixture: dict, absent: dict) -> None:
         """Refused when this no-show would expel the team (A.3.7): it says what the expulsion annuls
         and cancels, which nothing undoes, and asks for it explicitly."""
-        [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
-        if count + 1 < self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]:
+        count = _no_shows(db, absent) + 1
+        if not self._expelling(fixture, count):
             return
-        [(results, open_)] = db.execute(
-            "SELECT COUNT(*) FILTER (WHERE EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id)), "
-            "COUNT(*) FILTER (WHERE f.status IN ('scheduled', 'postponed') AND NOT EXISTS (SELECT 1 FROM "
-            "fixture_matches r WHERE r.fixture = f.id)) FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.id != ?",
+        [(results,)] = db.execute(
+            "SELECT COUNT(*) FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.id != ? "
+            "AND EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id)",
             (absent["id"], absent["id"], fixture["id"])).fetchall()
-        raise LeagueError(f"this is {absent['name']}'s no-show {count + 1}: it expels the team (A.3.7), annuls its "
-                          f"{results} result(s) and cancels its other {open_} fixture(s), and nothing undoes that; "
-                          "the expulsion is confirmed explicitly (--expel, in the admin its box)")
+        others = [f for f in _open_fixtures(db, absent) if f != fixture["id"]]
+        raise LeagueError(f"this is {absent['name']}'s no-show {count}: it expels the team (A.3.7), annuls its "
+                          f"{results} result(s) and cancels its other {len(others)} fixture(s), and nothing undoes "
+                          "that; the expulsion is confirmed explicitly (--expel, in the admin its box)")
+
+    def _expelling(self, fixture: dict, no_shows: int) -> bool:
+        """A team's ``no_shows``-th no-show expels it (the competition's limit, A.3.7)."""
+        return no_shows >= self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]
 
     def withdraw_no_show(self, fixture_id: str) -> dict:
         """Undo the organiser's no-show recorded by mistake (A.3.7): the fixture is scheduled again
@@ -302,8 +306,7 @@ class Fixtures(Repository):
         if fixture["no_show"] is None:
             raise LeagueError(f"fixture {fixture_id} has no no-show to withdraw (A.3.7)")
         absent = fixture["no_show"]["team"]
-        with self._read() as db:
-            expelled = self._league.team_row(db, fixture["season"], fixture["competition"], absent)["expelled"]
+        expelled = self._side(fixture, absent)["expelled"]
         if expelled:
             raise LeagueError(f"{absent} was expelled on {expelled[:10]} (A.3.7); an expulsion is not undone, nor "
                               "the no-shows that made it")
@@ -333,9 +336,8 @@ class Fixtures(Repository):
         db.execute("INSERT INTO no_shows(fixture, team, at, source) VALUES (?, ?, ?, ?)",
                    (fixture["id"], absent["id"], self.now(), source))
         db.execute("UPDATE fixtures SET status = 'forfeited' WHERE id = ?", (fixture["id"],))
-        [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (absent["id"],)).fetchall()
-        expelling = self._league.rules(fixture["season"], fixture["competition"])["expelling_no_shows"]
-        cancelled = self._expel(db, absent, fixture) if count >= expelling else None
+        count = _no_shows(db, absent)
+        cancelled = self._expel(db, absent, fixture) if self._expelling(fixture, count) else None
         return {"fixture": fixture["id"], "absent": absent["name"], "forfeited_to": opponent, "no_shows": count,
                 "expelled": cancelled is not None, "cancelled": cancelled or []}
 
@@ -343,10 +345,7 @@ class Fixtures(Repository):
         """Expel the team: its fixtures not yet played are cancelled (their ids returned) and every
         match of it in the competition's season is due to be computed again (annulled, A.3.7)."""
         db.execute("UPDATE teams SET expelled = ? WHERE id = ?", (self.now(), team["id"]))
-        cancelled = [f for (f,) in db.execute(
-            "SELECT f.id FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.status IN ('scheduled', 'postponed') "
-            "AND NOT EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id) "
-            "ORDER BY f.date, f.id", (team["id"], team["id"])).fetchall()]
+        cancelled = _open_fixtures(db, team)
         db.execute_many("UPDATE fixtures SET status = 'cancelled' WHERE id = ?", [(f,) for f in cancelled])
         self._figures.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
                               (fixture["competition"], fixture["season"], team["name"], team["name"]))
@@ -503,6 +502,19 @@ def _with_results(fixture: dict, results, rulings, absent) -> dict:
         elif closed:
             fixture["status"] = "played"
     return fixture
+
+
+def _no_shows(db, team: dict) -> int:
+    [(count,)] = db.execute("SELECT COUNT(*) FROM no_shows WHERE team = ?", (team["id"],)).fetchall()
+    return count
+
+
+def _open_fixtures(db, team: dict) -> list[str]:
+    """The team's fixtures still to be played, with no result (those an expulsion cancels), by date."""
+    return [f for (f,) in db.execute(
+        "SELECT f.id FROM fixtures f WHERE (f.home = ? OR f.away = ?) AND f.status IN ('scheduled', 'postponed') "
+        "AND NOT EXISTS (SELECT 1 FROM fixture_matches r WHERE r.fixture = f.id) "
+        "ORDER BY f.date, f.id", (team["id"], team["id"])).fetchall()]
 
 
 def _settled(fixture: dict) -> None:
