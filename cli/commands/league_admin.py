@@ -127,11 +127,12 @@ def check_season(args, store) -> None:
     empty list printed for a mistyped "2026/2027")."""
     from cli.commands import user_error
     from server.league.admin_fields import LeagueError, season_name
+    from server.tables.sums import all_seasons
 
     if getattr(args, "season", None) is None:
         return
     name = f"{args.action} {args.verb}" if getattr(args, "verb", None) else args.action
-    known = sorted({s["name"] for s in store.league.seasons()} | set(store.figures.seasons()))
+    known = sorted(all_seasons(store))
     try:
         args.season = season_name(args.season)
     except LeagueError as exc:

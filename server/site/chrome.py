@@ -11,6 +11,7 @@ from server.site import czech
 from server.site.games import DEFAULT, LABELS, in_address, site_game
 from server.site.language import N_
 from server.site.links import query
+from server.tables import sums
 
 GAME_NAMES = LABELS
 SITE = N_("Liga")
@@ -55,11 +56,6 @@ NAV = (("home", N_("Domů"), lambda g, s: "/"),
        ("rules", N_("Pravidla"), lambda g, s: "/rules.html"))
 
 
-def all_seasons(store) -> list[str]:
-    """Every season the league knows (set up by the organiser or with a stored match), latest first."""
-    return sorted({s["name"] for s in store.league.seasons()} | set(store.figures.seasons()), reverse=True)
-
-
 def last_update(store) -> str | None:
     """When the last item arrived (UTC ISO), the time the footer shows."""
     return store.items.last_received()
@@ -72,7 +68,7 @@ def frame(store, *, here: str, game: str | None, season: str | None, switch=None
     switch = switch or table_href
     shown_game = game or DEFAULT
     names = store.league.competitions()
-    seasons = all_seasons(store)
+    seasons = sums.all_seasons(store)
     kept = season if asked else None
     updated = last_update(store)
     return Frame(

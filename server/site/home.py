@@ -14,7 +14,7 @@ RESULTS = 10         # the latest results shown
 
 def _season_of_today(store, today) -> str | None:
     """The season containing today when the league has it, else the latest one there is."""
-    seasons = chrome.all_seasons(store)
+    seasons = sums.all_seasons(store)
     current = sums.season_of(today.isoformat())
     return current if current in seasons else next(iter(seasons), None)
 

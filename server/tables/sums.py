@@ -18,5 +18,10 @@ def season_of(date) -> str | None:
     return f"{start}/{(start + 1) % 100:02d}"
 
 
+def all_seasons(store) -> list[str]:
+    """Every season the league knows (set up by the organiser or with a stored match), latest first."""
+    return sorted({s["name"] for s in store.league.seasons()} | set(store.figures.seasons()), reverse=True)
+
+
 def season_or_latest(store, game: str, season: str | None) -> str | None:
     return season if season is not None else store.figures.latest_season(game)
