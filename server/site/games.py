@@ -25,7 +25,7 @@ class SiteGame:
     columns: tuple                # the players' columns: (key of stats.figures, column)
     decimals: frozenset           # the columns (and rankings) that hold a decimal
     signed: frozenset             # the columns that hold a signed difference
-    players_note: str             # under the players' table
+    players_note: tuple           # under the players' table: its sentences, in one line
     ranking_counts: tuple         # beside a ranking's value: (key, column)
     ranking_note: str             # under the rankings ("" for none)
     partie_head: tuple            # the game's own columns of a player's partie
@@ -47,9 +47,8 @@ CAROM = SiteGame(
              ("lost", col("P", "num", "prohrané partie")), ("matches", col("Utkání", "num")),
              ("team_points", col("Body pro družstvo", "num"))),
     decimals=frozenset({"general_average", "best_partie_average"}), signed=frozenset(),
-    players_note=N_("Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5). "
-                    "Zkratky: GP generální průměr, NS nejvyšší série, NP nejlepší průměr v partii, V/R/P výhry, remízy "
-                    "a prohry."),
+    players_note=(N_("Generální průměr: všechny body ÷ všechny náběhy, 3 desetinná místa useknutá (RULES 1.5)."),
+                  EXPLAINED),
     ranking_counts=(("partie", col("Partie", "num")), ("points", col("Body", "num")),
                     ("innings", col("Náběhy", "num"))),
     ranking_note=N_("Pořadí podle přesného zlomku; hráči se stejnou hodnotou sdílejí místo. Generální průměr: hráči "
@@ -76,7 +75,7 @@ EIGHTBALL = SiteGame(
              ("games_lost", col("Hry −", "num", "hry prohrané")), ("games_difference", col("Rozdíl her", "num")),
              ("fouls", col("Fauly", "num")), ("matches", col("Utkání", "num"))),
     decimals=frozenset(), signed=frozenset({"games_difference"}),
-    players_note=N_("Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."),
+    players_note=(N_("Zápasy: jednotlivé zápasy 8-ball (RULES 2.9)."),),
     ranking_counts=(("partie", col("Zápasy", "num")),), ranking_note="",
     partie_head=(col("Sety", "num"), col("Hry", "num"), col("Fauly", "num")),
     partie_cells=lambda p: [pair(p["sets_won"], p["sets_lost"]), pair(p["games_won"], p["games_lost"]), p["fouls"]],

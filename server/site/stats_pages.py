@@ -56,7 +56,7 @@ def players(data: dict, frame, wanted: str = "") -> str:
                           "hidden": [(k, v) for k, v in (("game", in_address(game)), ("season", season)) if v]},
                "tables": [grid(_heading(N_("Hráči"), data), [c for _, c in columns(game)], rows, sortable=True,
                                table_id="players-table")],
-               "lines": [site_game(game).players_note]}
+               "lines": [" ".join(say(sentence) for sentence in site_game(game).players_note)]}
     if not data["rows"]:
         section["lines"].append(say("Žádný hráč v této sezóně."))
     elif not rows:
