@@ -162,7 +162,7 @@ def _replay_notes(record: dict) -> list[str]:
     played the whole match's result; the rest's zápis says what it finishes."""
     replay = record.get("replay")
     notes = []
-    if record.get("interrupted") and replay is None:
+    if record.get("interrupted") and record.get("ruling") is None:
         notes.append(say("Utkání bylo přerušeno (A.6.5): rozhodne organizátor soutěže."))
     elif replay is not None and record.get("part") == 1:
         notes.append(say("Utkání bylo přerušeno (A.6.5); organizátor soutěže nařídil dohrát zbývající partie "

@@ -396,6 +396,10 @@ def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(lea
     rows = exports.league_table(league, "carom", SEASON)["rows"]
     assert {r["team"]: r["points"] for r in rows if r["matches"]} == {"Lvi": 6, "Orli": 2}
     assert fixture_between(league, "Lvi", "Orli")["ruling"]["kind"] == "award"
+    from server.site import pages
+
+    zapis = pages.match(exports.match_record(league, "m-int"))      # decided: no longer "rozhodne organizátor"
+    assert "rozhodne organizátor" not in zapis and "Výsledek 6 : 2 přiznal organizátor soutěže (A.6.5)" in zapis
     with pytest.raises(LeagueError, match=r"ruling is final \(A.6.5\)"):
         league.fixtures.rule(fixture["id"], "award", points="8:0", reason="znovu")
 
