@@ -125,7 +125,7 @@ def _without_checked_crc(obj: JSONObject, line: int) -> JSONObject:
     one, holds the line's checksum (``crc_of``); RecordError naming the line when not."""
     body = dict(obj)
     crc = body.pop("crc", _NO_CRC)
-    if crc is not _NO_CRC and crc != _text_checksum(canonical(body)):    # _checksum(body), a call fewer
+    if crc is not _NO_CRC and crc != _checksum(body):
         raise RecordError(line, "checksum mismatch (the line was altered or torn)")
     return body
 
