@@ -80,13 +80,28 @@ def partie_model(board, record: str, night: str | None = None) -> dict:
     archive's folder)."""
     import os
 
+    from cli.main import UserError
     from firmware_host.night_screens import partie_model as live_model
 
-    header = board.header
-    if night is None and record != "-" and header.get("match"):
+    header, asked = board.header, night is not None
+    wanted = match_id(header)
+    if asked and wanted is None:
+        raise UserError(f"--night {night}: the record is no league partie (its header names no match)")
+    if night is None and record != "-" and wanted is not None:
         beside = os.path.join(os.path.dirname(os.path.abspath(record)), "night.jsonl")
         night = beside if os.path.exists(beside) else None
-    return live_model(board, _match_before(night, header) if night else None)
+    match = _match_before(night, header) if night else None
+    if asked and match is None:
+        raise UserError(f"--night {night}: holds no match {wanted!r}, the record's")
+    return live_model(board, match)
+
+
+def match_id(header: dict) -> str | None:
+    """The id of the league match a partie's header names; None for a friendly partie (or a
+    header whose ``match`` is no object with a text id: the rule core does not read it)."""
+    match = header.get("match")
+    wanted = match.get("id") if isinstance(match, dict) else None
+    return wanted if isinstance(wanted, str) else None
 
 
 def _match_before(path: str, header: dict):
@@ -100,7 +115,8 @@ def _match_before(path: str, header: dict):
     from rules import night as rules_night
     from rules.record import strip_meta
 
-    wanted, number = (header.get("match") or {}).get("id"), header.get("partie") or 1
+    wanted, number = match_id(header), header.get("partie")
+    number = number if type(number) is int and number >= 1 else 1
     state, found = rules_night.NightState(), None
     lines = read_lines(read_text(path, "--night").encode("utf-8"), path).lines
     if not lines:

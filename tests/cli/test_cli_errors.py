@@ -25,6 +25,7 @@ SECRET = "cli-errors-secret-0123456789"
 
 FILES = {
     "good.jsonl": GOOD.encode(),
+    "league.jsonl": GOOD.replace('"innings_limit":15}', '"innings_limit":15,"match":{"id":"m1"},"partie":2}', 1).encode(),
     "empty.jsonl": b"",
     "binary.bin": bytes(range(128, 256)) * 2,
     "latin2.jsonl": GOOD.splitlines()[0].encode() + b"\n" + '{"cmd":"miss","x":"Dvořák"}\n'.encode("cp1250"),
@@ -99,9 +100,9 @@ CASES = [
     ("render-scale", ["render", "{d}/good.jsonl", "--pixels", "--scale", "0", "--png", "{d}/o.png"], None,
      ["--scale", "'0'"]),
     ("render-no-output", ["render", "{d}/good.jsonl"], None, ["--png FILE"]),
-    ("render-night-garbage", ["render", "{d}/good.jsonl", "--night", "{d}/badjson.jsonl", "--png", "{d}/o.png"], None,
+    ("render-night-garbage", ["render", "{d}/league.jsonl", "--night", "{d}/badjson.jsonl", "--png", "{d}/o.png"], None,
      ["--night", "badjson.jsonl", "not a night journal"]),
-    ("render-night-empty", ["render", "{d}/good.jsonl", "--night", "{d}/empty.jsonl", "--png", "{d}/o.png"], None,
+    ("render-night-empty", ["render", "{d}/league.jsonl", "--night", "{d}/empty.jsonl", "--png", "{d}/o.png"], None,
      ["--night", "empty.jsonl", "not a night journal"]),
     ("render-bad-record", ["render", "{d}/badcrc.jsonl", "--png", "{d}/o.png"], None, ["badcrc.jsonl", "checksum"]),
     # keycard
