@@ -137,16 +137,23 @@ class League(Repository):
 
     def teams(self, season: str, competition: str) -> list[dict]:
         """The teams of a season's competition with their rosters, both in Czech alphabetical order
-        (server.league.czech_order: the same on SQLite and PostgreSQL, Černý before Dvořák)."""
+        (server.league.czech_order: the same on SQLite and PostgreSQL, Černý before Dvořák), and
+        the names their records carry that the organiser corrected (``renamed``: old -> new)."""
         with self._read() as db:
             rows = db.execute(f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ?",
                               (season, competition)).fetchall()
             players = db.execute("SELECT team, name FROM players WHERE season = ? AND competition = ?",
                                  (season, competition)).fetchall()
-        teams = sorted((dict(zip(TEAM_COLUMNS, row), players=[]) for row in rows), key=lambda t: czech_key(t["name"]))
+            renames = db.execute("SELECT r.team, r.old, r.new FROM player_renames r JOIN teams t ON t.id = r.team "
+                                 "WHERE t.season = ? AND t.competition = ? ORDER BY r.old",
+                                 (season, competition)).fetchall()
+        teams = sorted((dict(zip(TEAM_COLUMNS, row), players=[], renamed={}) for row in rows),
+                       key=lambda t: czech_key(t["name"]))
         by_id = {t["id"]: t for t in teams}
         for team, player in sorted(players, key=lambda row: czech_key(row[1])):
             by_id[team]["players"].append(player)
+        for team, old, new in renames:
+            by_id[team]["renamed"][old] = new
         return teams
 
     def team(self, season: str, competition: str, name: str) -> dict:
@@ -195,8 +202,10 @@ class League(Repository):
             if other is not None:
                 raise _already_plays(player, other, row["id"], season)
             self._not_played_elsewhere(db, season, competition, player, row["name"])
+            _not_corrected_away(db, row, player, None)
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
+            self._roster_changed(db, row)
 
     @staticmethod
     def _on_roster(db, season: str, competition: str, player: str):
@@ -227,6 +236,7 @@ class League(Repository):
             gone = spelled is not None and db.execute(
                 "DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                 (season, competition, spelled, row["id"])).rowcount
+            self._roster_changed(db, row)
         if not gone:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
 
@@ -240,10 +250,14 @@ class League(Repository):
         return self.team(season, competition, name)
 
     def rename_player(self, season: str, competition: str, team: str, player: str, new: str) -> None:
-        """Correct the spelling of a player's name on a team's roster (the roster only: the figures
-        keep the names the devices' records carry). Names are identities (server.league.names): the
-        new name may be the player's own spelled otherwise, never another player's of the season
-        (A.3.4), on a roster or having played for another team."""
+        """Correct the spelling of a player's name on a team's roster, for the whole season. The
+        team's match records keep the name they were made with (the league's signed evidence);
+        the name read from them is the new one wherever it is shown, counted or checked, in a
+        record arriving later too (``player_renames``, server/tables/standing.py), and the team's
+        matches are computed again. Names are identities (server.league.names): the new name may
+        be the player's own spelled otherwise, never another player's of the season (A.3.4), on a
+        roster, having played for another team, or a name this team's records carry for another
+        of its players."""
         new = fields.name(new, "the player")
         with self._changing() as db:
             row = self.team_row(db, season, competition, team)
@@ -255,8 +269,17 @@ class League(Repository):
             if other is not None and other[:2] != (spelled, row["id"]):
                 raise _already_plays(new, other, row["id"], season)
             self._not_played_elsewhere(db, season, competition, new, row["name"])
+            _not_corrected_away(db, row, new, spelled)
             db.execute("UPDATE players SET name = ? WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                        (new, season, competition, spelled, row["id"]))
+            _correct(db, row["id"], spelled, new)
+            self._roster_changed(db, row)
+
+    def _roster_changed(self, db, team: dict) -> None:
+        """The team's matches of its season are computed again (in the caller's transaction ``db``):
+        the names they flag off its roster (A.3.4) and the names their players go by."""
+        self._store.figures.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
+                                    (team["competition"], team["season"], team["name"], team["name"]))
 
     def folded_names(self) -> list[dict]:
         """The near-duplicate names migration 0008 folded into one (server.league.names)."""
@@ -279,6 +302,23 @@ def _already_plays(player: str, other: tuple, team_id: int, season: str) -> Leag
         return LeagueError(f"{player} already plays for {where} as {spelled!r} in {season}; a player plays for one "
                            "team a season (A.3.4)")
     return LeagueError(f"{player} already plays for {where} in {season}; a player plays for one team a season (A.3.4)")
+
+
+def _correct(db, team_id: int, old: str, new: str) -> None:
+    """The team's records' ``old`` name (and the names corrected to it before) is ``new``'s."""
+    db.execute("UPDATE player_renames SET new = ? WHERE team = ? AND new = ?", (new, team_id, old))
+    db.execute("DELETE FROM player_renames WHERE team = ? AND old = ?", (team_id, old))
+    db.execute("INSERT INTO player_renames(team, old, new) VALUES (?, ?, ?)", (team_id, old, new))
+    db.execute("DELETE FROM player_renames WHERE team = ? AND old = new", (team_id,))
+
+
+def _not_corrected_away(db, team: dict, player: str, spelled: str | None) -> None:
+    """Refuse ``player`` on the team's roster (``spelled``: the roster's name it replaces) when the
+    team's records carry it as a name corrected to another of its players: those records count for him."""
+    for old, new in db.execute("SELECT old, new FROM player_renames WHERE team = ?", (team["id"],)).fetchall():
+        if names.unaccented(old) == names.unaccented(player) and new != spelled:
+            raise LeagueError(f"{player} is the name {old!r} corrected to {new!r} on team {team['name']!r} in "
+                              f"{team['season']}: its records count for that player (A.3.4)")
 
 
 def _season(row) -> dict:

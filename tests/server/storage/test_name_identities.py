@@ -121,3 +121,22 @@ def test_migration_0008_folds_the_near_duplicates_of_a_store_and_reports_them(em
         assert "'na  růžku' folded into 'Na Růžku'" in caplog.text
     finally:
         store.close()
+
+
+def test_A_3_4_a_corrected_name_stays_the_players_and_is_undone_by_correcting_it_back(store):
+    """The names a team's records carry for a player follow each correction of his name; a name
+    corrected away is not another player's on that team (its records count for him); correcting
+    the name back leaves no correction of a name to itself."""
+    set_up_league(store)
+    store.league.rename_player(SEASON, "carom", "Lvi", "Dvořák", "Dvořáček")
+    store.league.rename_player(SEASON, "carom", "Lvi", "Dvořáček", "Pavel Dvořáček")
+    assert store.league.team(SEASON, "carom", "Lvi")["renamed"] == {"Dvořák": "Pavel Dvořáček",
+                                                                    "Dvořáček": "Pavel Dvořáček"}
+    with pytest.raises(LeagueError, match=r"^dvorak is the name 'Dvořák' corrected to 'Pavel Dvořáček' on team 'Lvi' "
+                                          r"in 2026/27: its records count for that player \(A.3.4\)$"):
+        store.league.add_player(SEASON, "carom", "Lvi", "dvorak")
+    with pytest.raises(LeagueError, match=r"^Dvořáček is the name 'Dvořáček' corrected to 'Pavel Dvořáček'"):
+        store.league.rename_player(SEASON, "carom", "Lvi", "Novák", "Dvořáček")
+    store.league.rename_player(SEASON, "carom", "Lvi", "Pavel Dvořáček", "Dvořák")          # his own, back
+    assert store.league.team(SEASON, "carom", "Lvi")["renamed"] == {"Dvořáček": "Dvořák", "Pavel Dvořáček": "Dvořák"}
+    assert store.league.team(SEASON, "carom", "Orli")["renamed"] == {}

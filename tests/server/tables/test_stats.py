@@ -155,9 +155,9 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     before = stats.players(store)["rows"]
     sql(store, "DROP TABLE player_totals")
     sql(store, "DROP TABLE player_figures")
-    for table in ("live_changes", "live_devices", "live_tables", "audit", "refusal_clients", "name_folds",
+    for table in ("player_renames", "live_changes", "live_devices", "live_tables", "audit", "refusal_clients", "name_folds",
                   "competition_rules", "figures_due", "fixture_matches", "rulings"):
-        sql(store, f"DROP TABLE {table}")                     # what 0008 to 0013 added
+        sql(store, f"DROP TABLE {table}")                     # what 0008 to 0014 added
     for table, column in (("match_figures", "standing"), ("match_figures", "flags"), ("fixtures", "override"),
                           ("no_shows", "source")):
         sql(store, f"ALTER TABLE {table} DROP COLUMN {column}")
