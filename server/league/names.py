@@ -7,6 +7,7 @@ cleaned spelling (``cleaned``); a new name that is the same as a stored one but 
 is refused naming the stored one (``server.storage.league``). A player's name is also taken as
 another player's when it differs only in its accents (``unaccented``: "Jiří Kral" is Jiří Král on
 the roster, A.3.4, as on the site's player search), while a venue or team keeps them in its identity.
+A match record's player goes by the name his team's roster has for him (``on_roster``).
 """
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -39,6 +40,15 @@ def find(name: str, names: Iterable[str], *, by: Callable[[str], str] = identity
     compared by (``unaccented`` for a player on the rosters)."""
     wanted = by(name)
     return next((known for known in names if by(known) == wanted), None)
+
+
+def on_roster(name: str, roster: Iterable[str], renamed: dict[str, str]) -> str:
+    """The name a team's match record's player goes by in its season (A.3.4): the organiser's
+    correction of the recorded name (``renamed``: old -> new), then the roster's spelling of a
+    name differing from it only in case, spacing or accents; else the name as recorded."""
+    wanted = unaccented(name)
+    corrected = next((new for old, new in renamed.items() if unaccented(old) == wanted), name)
+    return find(corrected, roster, by=unaccented) or corrected
 
 
 def duplicates(names: Iterable[str]) -> dict[str, list[str]]:

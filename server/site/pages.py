@@ -129,7 +129,7 @@ def _captains(record: dict, unit: str) -> list[dict]:
 def _notes(record: dict, unit: str) -> list[str]:
     """What the organiser must notice: not closed, missing or unreadable partie, the device's own
     result differs, names not on the roster of the team they played for (A.3.4: stored, but
-    flagged), what holds an irregular match (A.3.6, A.6.1)."""
+    flagged), names the zápis gives as the roster does, what holds an irregular match (A.3.6, A.6.1)."""
     points = record["points"]
     notes = []
     unrostered = record.get("unrostered") or []
@@ -137,6 +137,7 @@ def _notes(record: dict, unit: str) -> list[str]:
         who = N_("Hráč mimo soupisku družstva, za které hrál") if len(unrostered) == 1 else \
             N_("Hráči mimo soupisku družstva, za které hráli")
         notes.append(say("{who} (A.3.4): {names}.", who=who, names=", ".join(unrostered)))
+    notes += _renamed_note(record.get("renamed") or [])
     notes += [say("Nesrovnalost: {what}.", what=irregular_text(entry, record)) for entry in record.get("irregular") or []]
     if not record["closed"]:
         notes.append(say("Utkání dosud nebylo uzavřeno."))
@@ -155,6 +156,16 @@ def _notes(record: dict, unit: str) -> list[str]:
     elif declared and (declared["home"], declared["away"]) != (points["home"], points["away"]):
         notes.append(say("Zařízení uvedlo výsledek {home} : {away}.", home=declared["home"], away=declared["away"]))
     return notes
+
+
+def _renamed_note(renamed: list[dict]) -> list[str]:
+    """The players the zápis names by their roster (a name the organiser corrected, or written
+    otherwise), each with the name the record carries: the record itself stays as signed."""
+    if not renamed:
+        return []
+    who = N_("Hráč uveden podle soupisky") if len(renamed) == 1 else N_("Hráči uvedeni podle soupisky")
+    listed = ", ".join(say("{name} (v zápisu: {recorded})", name=r["name"], recorded=r["recorded"]) for r in renamed)
+    return [say("{who} (A.3.4): {names}.", who=who, names=listed)]
 
 
 def _replay_notes(record: dict) -> list[str]:

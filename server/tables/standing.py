@@ -18,12 +18,15 @@ the first, and a captain who played for the other team, hold the match):
 A match of a season the league does not hold, or of a competition without teams, counts as
 before (a receiver without its league). An award (A.6.5) replaces the match's team points by the
 awarded ones. ``stand_in`` is the organiser's no-show (A.3.7) as a match item of its own, so the
-forfeit has a zápis and figures like a device's.
+forfeit has a zápis and figures like a device's. A league match's players and captains go by
+their team's roster's names in all it shows, counts and checks (``renamed``: the names its record
+carries otherwise, server/tables/roster_names.py).
 """
 import json
 
 from server.league import competition_rules, names
 from server.league.irregular import holding, irregularities
+from server.tables.roster_names import as_rostered
 from server.tables.sums import season_of
 
 STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
@@ -36,12 +39,13 @@ def judged(store, record: dict, rules: dict | None, game) -> dict:
     ruling = fixture["ruling"] if fixture else None
     record.update(fixture=fixture["id"] if fixture else None, part=assignment["part"] if assignment else None,
                   assigned_by=assignment["by"] if assignment else None, ruling=ruling, unrostered=[],
-                  irregular=[], awarded=False, standing="counted", replay=_replay(fixture))
+                  irregular=[], renamed=[], awarded=False, standing="counted", replay=_replay(fixture))
     if rules is None:
         return record
     teams = store.league.teams(season_of(record.get("date")), record["game"])
     mine = [next((t for t in teams if names.same(t["name"], record.get(side))), None) for side in ("home", "away")]
     home, away = mine
+    as_rostered(record, game.lineup(record), {"home": home, "away": away})
     if home is not None and away is not None:       # each side's names against its own team's roster (A.3.4)
         rosters = {"home": home["players"], "away": away["players"]}
         record["unrostered"] = sorted({p[side]["name"] for p in game.played(record) for side in ("home", "away")
