@@ -425,7 +425,8 @@ def _team_edit(store, form) -> str:
 def _player_rename(store, form) -> str:
     old, new = form.get("name", ""), form.get("new", "")
     store.league.rename_player(form.get("season", ""), form.get("competition", ""), form.get("team", ""), old, new)
-    return f"hráč {old} družstva {form.get('team')} přejmenován na {fields.text(new, 'the player')}."
+    return (f"hráč {old} družstva {form.get('team')} přejmenován na {fields.text(new, 'the player')}; "
+            "jeho zápisy a statistiky sezóny ho uvádějí pod novým jménem.")
 
 
 def _player_remove(store, form) -> str:

@@ -227,6 +227,28 @@ def test_the_organiser_corrects_a_team_and_its_roster_and_a_removal_needs_confir
     assert store.league.team(SEASON, "carom", "Lvi")["players"] == ["Černý Jan", "Dvořák", "Novák"]
 
 
+def test_A_3_4_a_name_corrected_on_the_roster_is_the_players_on_the_site_and_the_admin(logged_in, store, sign):
+    """Audit report 9: after "opravit jméno" Dvořák -> Dvořáček, his earlier match's zápis names him
+    Dvořáček, says what its record carries and flags no name off the roster; the players' page has
+    one Dvořáček and no Dvořák; the admin lists no match off the roster, as the zápis says."""
+    from league_admin_helpers import before_the_season, device_receiver, lineup_items
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    for body in lineup_items("m-1", fixture_between(store, "Lvi", "Orli"), ["Novák", "Dvořák", "Svoboda", "Černý"],
+                             ["Procházka", "Kučera", "Veselý", "Horák"]):
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+    where = {"season": SEASON, "competition": "carom", "team": "Lvi"}
+    page = logged_in.change("/admin/player-rename", where | {"name": "Dvořák", "new": "Dvořáček"})
+    assert "Hotovo: hráč Dvořák družstva Lvi přejmenován na Dvořáček; jeho zápisy a statistiky sezóny" in page
+    zapis = logged_in.get("/matches/m-1.html")[1]
+    assert "Hráč uveden podle soupisky (A.3.4): Dvořáček (v zápisu: Dvořák)." in zapis and "mimo soupisku" not in zapis
+    players = logged_in.get("/players.html")[1]
+    assert "Dvořáček" in players and "Dvořák" not in players
+    assert "Hráči mimo soupisky" not in logged_in.get(f"/admin?season={SEASON}")[1]
+
+
 def test_a_postponement_recorded_by_mistake_is_deleted_and_the_allowance_is_back_A_3_3(logged_in, store):
     from league_admin_helpers import before_the_season
 
