@@ -78,6 +78,21 @@ def test_A_3_4_the_flagged_names_are_escaped_on_the_zapis(league, items, sign):
     assert evil not in page and f"Hráč mimo soupisku družstva, za které hrál (A.3.4): {escape(evil)}." in page
 
 
+def test_A_3_4_the_zapis_says_what_its_record_carries_for_a_name_read_as_the_roster_has_it(league, items, sign):
+    """A player named as his roster names him (server/tables/roster_names.py) is listed in a note
+    with the name the signed record carries, escaped like every text."""
+    set_up_league(league)
+    league.fixtures.generate(SEASON, "carom")
+    record = exports.match_record(league, play_as_device(league, items, sign, fixture_between(league, "Lvi", "Orli")))
+    assert "podle soupisky" not in pages.match(record)
+    evil = '<b>Dvořák</b>'
+    page = pages.match(dict(record, renamed=[{"side": "home", "name": "Dvořáček", "recorded": evil}]))
+    assert evil not in page and f"Hráč uveden podle soupisky (A.3.4): Dvořáček (v zápisu: {escape(evil)})." in page
+    two = [{"side": "home", "name": "Dvořáček", "recorded": "Dvořák"}, {"side": "away", "name": "Kučera", "recorded": "Kucera"}]
+    assert ("Hráči uvedeni podle soupisky (A.3.4): Dvořáček (v zápisu: Dvořák), Kučera (v zápisu: Kucera)."
+            in pages.match(dict(record, renamed=two)))
+
+
 def test_A_3_6_and_A_6_1_the_zapis_says_what_holds_the_match_escaped(league, items, sign):
     """The zápis of a match held for the organiser (server/league/irregular.py) says so in its facts
     and names each breach in a note, the names escaped like every text."""
