@@ -9,15 +9,18 @@ CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 class AdminClient:
-    def __init__(self, port: int):
-        self.port, self.cookie, self.csrf = port, None, None
-        self.set_cookie = ""          # the last Set-Cookie header received
+    """``language``: the ``lang`` cookie the browser sends (None: none, so Czech), kept as the site sets it."""
+
+    def __init__(self, port: int, language: str | None = None):
+        self.port, self.cookie, self.csrf, self.language = port, None, None, language
+        self.set_cookie = ""          # the last Set-Cookie header of the session received
 
     def request(self, method: str, path: str, body: bytes | None = None, headers=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)   # a net for a hang, not a speed bound
         headers = dict(headers or {})
-        if self.cookie:
-            headers["Cookie"] = self.cookie
+        cookies = [c for c in (self.cookie, self.language and f"lang={self.language}") if c]
+        if cookies:
+            headers["Cookie"] = "; ".join(cookies)
         try:
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
@@ -25,7 +28,9 @@ class AdminClient:
         finally:
             conn.close()
         for name, value in answer_headers:
-            if name.lower() == "set-cookie":
+            if name.lower() == "set-cookie" and value.startswith("lang="):
+                self.language = value.split(";")[0].split("=", 1)[1]
+            elif name.lower() == "set-cookie":
                 self.set_cookie = value
                 pair = value.split(";")[0]
                 self.cookie = None if pair.endswith('=""') or pair.endswith("=") else pair
@@ -58,3 +63,10 @@ class AdminClient:
     def login(self, token: str = TOKEN):
         self.get("/admin/login")
         return self.post("/admin/login", {"token": token})
+
+    def enter(self, token: str = TOKEN) -> "AdminClient":
+        """Logged in as a browser does it: the login form, then the page it leads to (its CSRF token)."""
+        status, _, headers = self.login(token)
+        assert status == 303 and headers["location"] == "/admin"
+        assert self.get("/admin")[0] == 200
+        return self

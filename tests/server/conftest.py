@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 import carom_samples
+from admin_http_helpers import TOKEN, AdminClient
+from clock import ManualClock
 from delivery.outbox import item_body
 from server.http_server import ReceiverServer
 from server.ingest.receiver import Receiver
+from server.site.access import RefusalLimiter
 from server.storage.store import Store
 from wire.signing import Signer
 
@@ -187,6 +190,31 @@ def serving_fixture():
 def server(receiver):
     with serving(receiver) as srv:
         yield srv
+
+
+@pytest.fixture
+def admin_port(receiver):
+    """The port of the receiver served with the web admin on (admin_http_helpers.TOKEN)."""
+    limiter = RefusalLimiter(clock=ManualClock(0.0).monotonic)      # no refill, however slow the machine
+    with serving(receiver, admin_token=TOKEN, limiter=limiter) as srv:
+        yield srv.port
+
+
+@pytest.fixture
+def admin(admin_port):
+    """A browser-like client of the web admin (tests/admin_http_helpers.py), not logged in."""
+    return AdminClient(admin_port)
+
+
+@pytest.fixture
+def logged_in(admin):
+    return admin.enter()
+
+
+@pytest.fixture
+def logged_in_english(admin_port):
+    """The organiser, logged in, reading the admin in English (the ``lang`` cookie)."""
+    return AdminClient(admin_port, language="en").enter()
 
 
 class Client:

@@ -9,27 +9,10 @@ import pytest
 from league_admin_helpers import SEASON, fixture_between, no_show, on_the_day, set_up_league
 from markupsafe import escape
 
-from admin_http_helpers import TOKEN, AdminClient
-from clock import ManualClock
+from admin_http_helpers import AdminClient
 from server.site import czech
-from server.site.access import RefusalLimiter
 from server.site.admin_session import Sessions
 from server.tables import figures
-
-
-@pytest.fixture
-def admin(receiver, serving):
-    limiter = RefusalLimiter(clock=ManualClock(0.0).monotonic)      # no refill, however slow the machine
-    with serving(receiver, admin_token=TOKEN, limiter=limiter) as server:
-        yield AdminClient(server.port)
-
-
-@pytest.fixture
-def logged_in(admin):
-    status, _, headers = admin.login()
-    assert status == 303 and headers["location"] == "/admin"
-    assert admin.get("/admin")[0] == 200              # as a browser follows the redirect: the page's CSRF token
-    return admin
 
 
 def test_admin_pages_need_the_login(admin):
