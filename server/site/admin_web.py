@@ -19,17 +19,22 @@ Every POST carries the session's CSRF token (server.site.admin_session). A chang
 with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
 nothing), which says what was done: the text rides in the address sealed with the session's CSRF
 token, so no link from elsewhere can make the admin say anything. A refused change is answered 400
-with its reason in Czech on the same page, the form showing what was sent; it changes nothing.
+with its reason on the same page, the form showing what was sent; it changes nothing.
 A deletion needs its form's box ticked ("confirm"). Each change done is kept in the audit log in
 the same transaction (server/storage/audit.py): both or neither.
 Store calls run in the thread pool.
+
+Every page, refusal and "done" text is Czech, or English for an organiser who chose it (the
+``lang`` cookie of server/site/language.py, its switch in the header): the texts are the msgids of
+the site's one catalog, pages.po; a store's refusal is its English text or its Czech one from
+site.po (server/site/words.py ``said``).
 """
 import base64
 import binascii
 import hashlib
 import hmac
 from collections import defaultdict
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse
@@ -40,33 +45,52 @@ from server.league import competition_rules
 from server.league.admin_fields import LeagueError
 from server.league.errors import Refused
 from server.league.irregular import ruled_under
-from server.site import chrome, czech, links, pages, words
+from server.site import chrome, czech, language, links, pages, words
 from server.site.admin_session import COOKIE, FormRefused, Sessions, read_form, token_matches
 from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
+from server.site.language import N_, say
 from server.site.pages import render
 from server.site.schedule_web import override_text, status_word
 from server.tables import figures
 
 MAX_DONE = 600        # characters of a sealed "done" text
+BACK = ((N_("Zpět do správy ligy"), "/admin"),)
 
 
 def routes(admin_token: str | None, clock) -> list[Route]:
     sessions = Sessions(clock)
-    return [Route("/admin/login", _login_page(sessions), methods=["GET"]),
-            Route("/admin/login", _login(sessions, admin_token), methods=["POST"]),
-            Route("/admin/logout", _logout(sessions), methods=["POST"]),
-            Route("/admin", _view(sessions, _dashboard), methods=["GET"]),
-            Route("/admin/venue", _view(sessions, _venue_page), methods=["GET"]),
-            Route("/admin/fixture", _view(sessions, _fixture_page), methods=["GET"]),
-            Route("/admin/team", _view(sessions, _team_page), methods=["GET"]),
-            Route("/admin/audit", _view(sessions, _audit_page), methods=["GET"]),
-            Route("/admin/{action}", _change(sessions), methods=["POST"])]
+    return [Route("/admin/login", _spoken(_login_page(sessions)), methods=["GET"]),
+            Route("/admin/login", _spoken(_login(sessions, admin_token)), methods=["POST"]),
+            Route("/admin/logout", _spoken(_logout(sessions)), methods=["POST"]),
+            Route("/admin", _spoken(_view(sessions, _dashboard)), methods=["GET"]),
+            Route("/admin/venue", _spoken(_view(sessions, _venue_page)), methods=["GET"]),
+            Route("/admin/fixture", _spoken(_view(sessions, _fixture_page)), methods=["GET"]),
+            Route("/admin/team", _spoken(_view(sessions, _team_page)), methods=["GET"]),
+            Route("/admin/audit", _spoken(_view(sessions, _audit_page)), methods=["GET"]),
+            Route("/admin/{action}", _spoken(_change(sessions)), methods=["POST"])]
+
+
+def _spoken(endpoint):
+    """``endpoint`` answered in the organiser's language (server/site/language.py)."""
+    async def answered(request):
+        with language.reading(language.chosen(request.scope), _address(request)):
+            return await endpoint(request)
+    return answered
+
+
+def _address(request) -> str:
+    """Where the language switch leads back to: the page without the "done" it says (said once);
+    from a form's answer, the login form or the front page (a refused change: its form's page)."""
+    if request.method != "GET":
+        return "/admin/login" if request.url.path == "/admin/login" else "/admin"
+    kept = [(k, v) for k, v in parse_qsl(request.url.query, keep_blank_values=True) if k != "done"]
+    return quote(request.url.path) + ("?" + urlencode(kept) if kept else "")
 
 
 def _refused(reason, status: int):
-    return page(pages.error(status, chrome.admin_frame(""), words.czech(reason), title="Správa ligy: odmítnuto",
-                            back=(("Zpět do správy ligy", "/admin"),)), status)
+    return page(pages.error(status, chrome.admin_frame(""), words.said(reason), title=say("Správa ligy: odmítnuto"),
+                            back=BACK), status)
 
 
 def _secure(request) -> bool:
@@ -87,8 +111,8 @@ def _login_page(sessions):
 
 
 def _login_answer(sessions, request, session, error: str | None = None, status: int = 200):
-    answer = page(render("admin_login.html", frame=chrome.admin_frame(""), title="Správa ligy: přihlášení",
-                         csrf=session["csrf"], error=words.czech(error) if error else None), status)
+    answer = page(render("admin_login.html", frame=chrome.admin_frame(""), title=say("Správa ligy: přihlášení"),
+                         csrf=session["csrf"], error=words.said(error) if error else None), status)
     sessions.set_cookie(answer, session, secure=_secure(request))
     return answer
 
@@ -201,11 +225,12 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
         t["days_text"] = czech.weekdays(t["days"])
     venues = [dict(v, days_text=czech.weekdays(v["days"])) for v in store.league.venues()]
     rules = competition_rules.described(competition, store.league.rules(season, competition)) if season else []
+    rules = [dict(r, label=language.gettext(r["label"])) for r in rules]        # the league's Czech labels
     if sent and action == "rules":
         rules = [dict(r, value=sent.get(f"rule_{r['key']}", r["value"])) for r in rules]
     # issue 22: what the organiser must look at: short rosters (A.3.1), league matches off the
     # schedule (not counted until assigned), partie played by names on neither roster (A.3.4)
-    warnings = [words.czech(w) for w in store.league.short_rosters(season, competition)] if season else []
+    warnings = [words.said(w) for w in store.league.short_rosters(season, competition)] if season else []
     unassigned = store.fixtures.unassigned(season, competition) if season else []
     flagged = store.figures.flagged(competition, season) if season else []
     for m in unassigned + flagged:
@@ -213,12 +238,12 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
     for m in flagged:
         m.setdefault("unrostered", [])
         m["irregular"] = [pages.irregular_text(entry, m) for entry in m.get("irregular", [])]
-    return render("admin.html", frame=chrome.admin_frame(), title="Správa ligy", csrf=session["csrf"], done=done,
+    return render("admin.html", frame=chrome.admin_frame(), title=say("Správa ligy"), csrf=session["csrf"], done=done,
                   error=error, action=action, sent=_sent(sent), sent_days=_ticked(sent or {}),
                   seasons=store.league.seasons(), season=season, competition=competition, competitions=store.league.competitions(),
                   venues=venues, venue_options=[(v["name"], v["name"]) for v in venues], teams=teams,
                   team_options=[(t["name"], t["name"]) for t in teams if not t["expelled"]],
-                  fixtures=fixtures, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)],
+                  fixtures=fixtures, weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)],
                   rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged,
                   match_options=[(m["match"], f"{m['title']} ({m['match']})") for m in unassigned],
                   fixture_options=[(f["id"], czech.match_name(f["home"], f["away"], f["date"])) for f in fixtures
@@ -230,9 +255,9 @@ def _status(fixture: dict) -> str:
     organiser's override of a refused date (A.3.3)."""
     text = status_word(fixture)
     if fixture.get("forfeited_to"):
-        text += f" ve prospěch družstva {fixture['forfeited_to']}"
+        text += say(" ve prospěch družstva {team}", team=fixture["forfeited_to"])
     if fixture.get("override"):
-        text += f"; výjimka: {override_text(fixture['override'])}"
+        text += say("; výjimka: {override}", override=override_text(fixture["override"]))
     return text
 
 
@@ -242,9 +267,9 @@ def _venue_page(store, session, asked: dict, *, done=None, error=None, action=No
     if venue is None:
         raise LeagueError(f"no venue {name[:100]!r}")
     checked = _ticked(sent) if sent else tuple(sorted(fields.days(venue["days"])))
-    return render("admin_venue.html", frame=chrome.admin_frame(""), title=f"Herna: {venue['name']}",
+    return render("admin_venue.html", frame=chrome.admin_frame(""), title=say("Herna: {name}", name=venue["name"]),
                   csrf=session["csrf"], done=done, error=error, venue=venue, checked=checked,
-                  weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)])
+                  weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)])
 
 
 def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=None, sent=None) -> str:
@@ -254,13 +279,14 @@ def _fixture_page(store, session, asked: dict, *, done=None, error=None, action=
     allowance, postponed = [], []
     for team in (fixture["home"], fixture["away"]):
         asked = store.fixtures.postponements(fixture["season"], fixture["competition"], team)
-        allowance.append(f"{team} odložilo {len(asked)}×")
-        postponed += [{"team": team, "text": f"na žádost družstva {team} {czech.moment(p['at'])}, původně "
-                       f"{czech.day(p['was'], year=True)}" + (f": {p['reason']}" if p["reason"] else "")}
+        allowance.append(say("{team} odložilo {n}×", team=team, n=len(asked)))
+        postponed += [{"team": team, "text": say("na žádost družstva {team} {at}, původně {was}", team=team,
+                                                 at=czech.moment(p["at"]), was=czech.day(p["was"], year=True))
+                       + (f": {p['reason']}" if p["reason"] else "")}
                       for p in asked if p["fixture"] == fixture["id"]]
     back = "/admin?" + urlencode({"season": fixture["season"], "competition": fixture["competition"]})
     return render("admin_fixture.html", frame=chrome.admin_frame(""),
-                  title=f"Utkání {czech.match_name(fixture['home'], fixture['away'], fixture['date'])}",
+                  title=say("Utkání {match}", match=czech.match_name(fixture["home"], fixture["away"], fixture["date"])),
                   csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), fixture=fixture,
                   sides=sides, allowance=allowance, back=back, postponements=postponed,
                   league=store.league.competitions().get(fixture["competition"], fixture["competition"]),
@@ -284,15 +310,15 @@ def _team_page(store, session, asked: dict, *, done=None, error=None, action=Non
     checked = _ticked(sent) if sent and action == "team-edit" else tuple(sorted(fields.days(team["days"])))
     values = dict(team, **{k: sent[k] for k in ("captain", "phone") if sent and action == "team-edit" and k in sent})
     back = "/admin?" + urlencode({"season": team["season"], "competition": team["competition"]})
-    return render("admin_team.html", frame=chrome.admin_frame(""), title=f"Družstvo: {team['name']}",
+    return render("admin_team.html", frame=chrome.admin_frame(""), title=say("Družstvo: {name}", name=team["name"]),
                   csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), team=values,
-                  checked=checked, back=back, weekdays=czech.WEEKDAY_NAMES[:len(fields.WEEKDAYS)],
+                  checked=checked, back=back, weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)],
                   league=store.league.competitions().get(team["competition"], team["competition"]))
 
 
 def _audit_page(store, session, asked: dict, *, done=None, **_) -> str:
     changes = [dict(c, when=czech.moment(c["at"]), iso=czech.iso_local(c["at"])) for c in store.audit.latest()]
-    return render("admin_audit.html", frame=chrome.admin_frame("audit"), title="Správa ligy: záznam změn",
+    return render("admin_audit.html", frame=chrome.admin_frame("audit"), title=say("Správa ligy: záznam změn"),
                   csrf=session["csrf"], done=done, error=None, changes=changes)
 
 
@@ -315,12 +341,13 @@ def _change(sessions):
         try:
             done = await run_in_threadpool(settled, change, store, form, audit=(_who(request), name))
         except LeagueError as exc:
-            reason = await run_in_threadpool(_named, words.czech(exc), store, form)
-            try:
-                return page(await run_in_threadpool(PAGES[where], store, session, form, error=reason, action=name,
-                                                    sent=form), 400)
-            except LeagueError:             # the page itself is not there (no such fixture or team)
-                return _refused(reason, 400)
+            reason = await run_in_threadpool(_named, words.said(exc), store, form)
+            with language.reading(language.current(), _back(where, form)):       # the switch: the form's page
+                try:
+                    return page(await run_in_threadpool(PAGES[where], store, session, form, error=reason,
+                                                        action=name, sent=form), 400)
+                except LeagueError:             # the page itself is not there (no such fixture or team)
+                    return _refused(reason, 400)
         return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
 
@@ -345,15 +372,16 @@ def _who(request) -> str:
     return f"web, {remote(request) or '?'}"
 
 
-def _back(where: str, form: dict, sealed: str) -> str:
-    """The page a change was made on, saying what was done."""
+def _back(where: str, form: dict, sealed: str | None = None) -> str:
+    """The page a change was made on, saying what was done (``sealed``)."""
     if where == "fixture":
-        return "/admin/fixture?" + urlencode({"id": form.get("fixture", ""), "done": sealed})
-    if where == "team":
-        return "/admin/team?" + urlencode({key: form.get(key, "") for key in ("season", "competition", "team")}
-                                          | {"done": sealed})
-    context = {key: form[key] for key in ("season", "competition") if form.get(key)}
-    return "/admin?" + urlencode({**context, "done": sealed})
+        path, asked = "/admin/fixture", {"id": form.get("fixture", "")}
+    elif where == "team":
+        path, asked = "/admin/team", {key: form.get(key, "") for key in ("season", "competition", "team")}
+    else:
+        path, asked = "/admin", {key: form[key] for key in ("season", "competition") if form.get(key)}
+    asked |= {"done": sealed} if sealed else {}
+    return path + ("?" + urlencode(asked) if asked else "")
 
 
 def settled(action, store, form, *, audit: tuple[str, str] | None = None):
@@ -385,19 +413,19 @@ def _days(form: dict) -> str:
 def _season(store, form) -> str:
     season = store.league.add_season(_field(form, "name", "the season"), form.get("autumn") or None,
                               form.get("spring") or None)
-    return f"sezóna {season['name']} přidána."
+    return say("sezóna {name} přidána.", name=season["name"])
 
 
 def _venue(store, form) -> str:
     venue = store.league.add_venue(_field(form, "name", "the venue"), _days(form))
-    return f"herna {venue['name']} uložena, hrací dny: {czech.weekdays(venue['days'])}."
+    return say("herna {name} uložena, hrací dny: {days}.", name=venue["name"], days=czech.weekdays(venue["days"]))
 
 
 def _team(store, form) -> str:
     team = store.league.add_team(form.get("season", ""), form.get("competition", ""), _field(form, "name", "the team"),
                           venue=form.get("venue", ""), captain=form.get("captain", ""), phone=form.get("phone", ""),
                           days=_days(form))
-    return f"družstvo {team['name']} přidáno."
+    return say("družstvo {name} přidáno.", name=team["name"])
 
 
 def _player(add: bool):
@@ -406,7 +434,8 @@ def _player(add: bool):
         team = _field(form, "team", "the team")
         (store.league.add_player if add else store.league.remove_player)(form.get("season", ""), form.get("competition", ""),
                                                            team, name)
-        return f"{name} {'přidán do družstva' if add else 'odebrán z družstva'} {team}."
+        return say("{name} přidán do družstva {team}." if add else "{name} odebrán z družstva {team}.", name=name,
+                   team=team)
     return change
 
 
@@ -418,15 +447,15 @@ def _confirmed(form: dict) -> None:
 def _team_edit(store, form) -> str:
     team = store.league.edit_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
                                   captain=form.get("captain", ""), phone=form.get("phone", ""), days=_days(form))
-    return (f"družstvo {team['name']}: kapitán {team['captain']}, telefon {team['phone']}, "
-            f"hrací dny: {czech.weekdays(team['days'])}.")
+    return say("družstvo {name}: kapitán {captain}, telefon {phone}, hrací dny: {days}.", name=team["name"],
+               captain=team["captain"], phone=team["phone"], days=czech.weekdays(team["days"]))
 
 
 def _player_rename(store, form) -> str:
     old, new = form.get("name", ""), form.get("new", "")
     store.league.rename_player(form.get("season", ""), form.get("competition", ""), form.get("team", ""), old, new)
-    return (f"hráč {old} družstva {form.get('team')} přejmenován na {fields.text(new, 'the player')}; "
-            "jeho zápisy a statistiky sezóny ho uvádějí pod novým jménem.")
+    return say("hráč {old} družstva {team} přejmenován na {new}; jeho zápisy a statistiky sezóny ho uvádějí pod "
+               "novým jménem.", old=old, team=form.get("team"), new=fields.text(new, "the player"))
 
 
 def _player_remove(store, form) -> str:
@@ -438,11 +467,11 @@ def _postponement_delete(store, form) -> str:
     _confirmed(form)
     done = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
     fixture = done["fixture"]
-    when = (f"termín {czech.fixture_time(fixture['date'], fixture['start'])}" if fixture["status"] != "postponed"
-            else "utkání dál čeká na nový termín")
-    kept = f" (původní termín se nevrací: {words.czech(done['kept'])})" if done["kept"] else ""
-    return (f"odklad utkání {fixture['home']} – {fixture['away']} na žádost družstva {form.get('team')} smazán; "
-            f"{when}{kept}.")
+    when = (say("termín {when}", when=czech.fixture_time(fixture["date"], fixture["start"]))
+            if fixture["status"] != "postponed" else say("utkání dál čeká na nový termín"))
+    kept = say(" (původní termín se nevrací: {why})", why=words.said(done["kept"])) if done["kept"] else ""
+    return say("odklad utkání {home} – {away} na žádost družstva {team} smazán; {when}{kept}.",
+               home=fixture["home"], away=fixture["away"], team=form.get("team"), when=when, kept=kept)
 
 
 def _rules(store, form) -> str:
@@ -451,16 +480,17 @@ def _rules(store, form) -> str:
     changes = {s.key: form[f"rule_{s.key}"] for s in competition_rules.settings(competition)
                if f"rule_{s.key}" in form}
     store.league.set_rules(form.get("season", ""), competition, changes)
-    return (f"pravidla soutěže {store.league.competitions().get(competition, competition)} "
-            f"{form.get('season', '')} uložena.")
+    return say("pravidla soutěže {competition} {season} uložena.",
+               competition=store.league.competitions().get(competition, competition), season=form.get("season", ""))
 
 
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
-    unmet = "".join(f" Nevyhověno: {words.czech(sentence)}." for sentence in plan["unmet"])
-    short = "".join(f" Upozornění: {words.czech(sentence)}" for sentence in plan["short"])     # A.3.1
-    return f"rozlosováno {plan['fixtures']} utkání (los „{plan['lot']}“).{unmet}{short}"
+    unmet = "".join(say(" Nevyhověno: {reason}.", reason=words.said(sentence)) for sentence in plan["unmet"])
+    short = "".join(say(" Upozornění: {warning}", warning=words.said(sentence)) for sentence in plan["short"])  # A.3.1
+    return say("rozlosováno {n} utkání (los „{lot}“).{unmet}{short}", n=plan["fixtures"], lot=plan["lot"],
+               unmet=unmet, short=short)
 
 
 def _override_of(form: dict) -> str | None:
@@ -470,42 +500,43 @@ def _override_of(form: dict) -> str | None:
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
                                   override=_override_of(form))
-    noted = f" Výjimka: {override_text(fixture['override'])}." if fixture["override"] else ""
-    return (f"utkání {fixture['home']} – {fixture['away']} přesunuto na "
-            f"{czech.fixture_time(fixture['date'], fixture['start'])}.{noted}")
+    noted = say(" Výjimka: {override}.", override=override_text(fixture["override"])) if fixture["override"] else ""
+    return say("utkání {home} – {away} přesunuto na {when}.{noted}", home=fixture["home"], away=fixture["away"],
+               when=czech.fixture_time(fixture["date"], fixture["start"]), noted=noted)
 
 
 def _postpone(store, form) -> str:
     done = store.fixtures.postpone(_field(form, "fixture", "the fixture"), form.get("team", ""), to=form.get("date") or None,
                                    reason=form.get("reason", ""), override=_override_of(form))
     fixture = done["fixture"]
-    return (f"utkání {fixture['home']} – {fixture['away']} odloženo na žádost družstva {form.get('team')}; "
-            f"zbývá mu odkladů: {done['left']} (A.3.3).")
+    return say("utkání {home} – {away} odloženo na žádost družstva {team}; zbývá mu odkladů: {left} (A.3.3).",
+               home=fixture["home"], away=fixture["away"], team=form.get("team"), left=done["left"])
 
 
 def _no_show(store, form) -> str:
     done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""),
                                   expel=form.get("expel") == "1")
-    text = f"utkání kontumováno ve prospěch družstva {done['forfeited_to']}."
+    text = say("utkání kontumováno ve prospěch družstva {team}.", team=done["forfeited_to"])
     if done["expelled"]:
-        text += f" {form.get('team')} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {len(done['cancelled'])}."
+        text += say(" {team} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {n}.", team=form.get("team"),
+                    n=len(done["cancelled"]))
     return text
 
 
 def _no_show_delete(store, form) -> str:
     _confirmed(form)
     fixture = store.fixtures.withdraw_no_show(_field(form, "fixture", "the fixture"))
-    return (f"nedostavení k utkání {fixture['home']} – {fixture['away']} smazáno; "
-            f"termín {czech.fixture_time(fixture['date'], fixture['start'])}.")
+    return say("nedostavení k utkání {home} – {away} smazáno; termín {when}.", home=fixture["home"],
+               away=fixture["away"], when=czech.fixture_time(fixture["date"], fixture["start"]))
 
 
 def _assign(store, form) -> str:
     """A league match off the schedule made a fixture's result (issue 22)."""
     done = store.fixtures.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
     fixture = store.fixtures.get(done["fixture"])
-    replaced = f" (místo záznamu {', '.join(done['replaced'])})" if done["replaced"] else ""
-    return (f"záznam {done['match']} je výsledkem utkání "
-            f"{czech.match_name(fixture['home'], fixture['away'], fixture['date'])}{replaced}.")
+    replaced = say(" (místo záznamu {records})", records=", ".join(done["replaced"])) if done["replaced"] else ""
+    return say("záznam {match} je výsledkem utkání {fixture}{replaced}.", match=done["match"],
+               fixture=czech.match_name(fixture["home"], fixture["away"], fixture["date"]), replaced=replaced)
 
 
 def _rule(store, form) -> str:
@@ -515,10 +546,11 @@ def _rule(store, form) -> str:
                                   to=form.get("date") or None, points=form.get("points") or None,
                                   reason=form.get("reason", ""), override=_override_of(form))
     ruling = fixture["ruling"]
-    awarded = "přiznán výsledek" if fixture["irregular"] else "kontumováno"
+    awarded = say("přiznán výsledek" if fixture["irregular"] else "kontumováno")
     what = (f"{awarded} {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
-            else f"zbytek se dohraje {czech.fixture_time(fixture['date'], fixture['start'])}")
-    return f"utkání {fixture['home']} – {fixture['away']}: {what} ({ruled_under(fixture)})."
+            else say("zbytek se dohraje {when}", when=czech.fixture_time(fixture["date"], fixture["start"])))
+    return say("utkání {home} – {away}: {what} ({clauses}).", home=fixture["home"], away=fixture["away"], what=what,
+               clauses=ruled_under(fixture))
 
 
 # action -> (the change, the page its form is on)

@@ -85,10 +85,11 @@ BARE = Frame(games=tuple({"label": GAME_NAMES[g], "href": table_href(g), "curren
              nav=tuple({"label": label, "href": href(DEFAULT, None), "current": False} for _, label, href in NAV),
              read=False)
 
-ADMIN_NAV = (("admin", "Přehled", "/admin"), ("audit", "Záznam změn", "/admin/audit"), ("site", "Web ligy", "/"))
+ADMIN_NAV = (("admin", N_("Přehled"), "/admin"), ("audit", N_("Záznam změn"), "/admin/audit"),
+             ("site", N_("Web ligy"), "/"))
 
 
-def admin_frame(here: str = "admin", *, league: str = "Správa ligy") -> Frame:
+def admin_frame(here: str = "admin", *, league: str = N_("Správa ligy")) -> Frame:
     """The frame of the admin's pages: its own navigation, no seasons to switch."""
     return Frame(league=league, admin=True, nav=tuple({"label": label, "href": href, "current": key == here}
                                           for key, label, href in ADMIN_NAV))

@@ -13,6 +13,7 @@ from server.site import language
 PRAGUE = ZoneInfo("Europe/Prague")
 WEEKDAYS = ("po", "út", "st", "čt", "pá", "so", "ne")
 WEEKDAY_NAMES = ("pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota", "neděle")
+EN_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DASH = "–"
 EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -98,10 +99,15 @@ def signed(number: int) -> str:
     return f"+{number}" if number > 0 else ("0" if number == 0 else f"−{-number}")
 
 
+def weekday_names() -> tuple[str, ...]:
+    """The weekdays' names, Monday first, in the reader's language."""
+    return EN_WEEKDAY_NAMES if language.english() else WEEKDAY_NAMES
+
+
 def weekdays(stored: str) -> str:
     """"pondělí, středa" for the stored "0,2"; "kterýkoli pracovní den" when none is named."""
     days = sorted(int(d) for d in str(stored).split(",") if d.strip().isdigit())
-    return ", ".join(WEEKDAY_NAMES[d] for d in days) or "kterýkoli pracovní den"
+    return ", ".join(weekday_names()[d] for d in days) or language.say("kterýkoli pracovní den")
 
 
 def today(clock) -> dt.date:

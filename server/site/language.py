@@ -1,5 +1,6 @@
-"""The language a reader reads the league's public site in: Czech, unless the reader chose English
-(the ``lang`` cookie, set by ``/language``, server/site/language_web.py); any other value is Czech.
+"""The language a reader reads the league's site in (the public pages and the organiser's web
+admin): Czech, unless the reader chose English (the ``lang`` cookie, set by ``/language``,
+server/site/language_web.py); any other value is Czech.
 
 The site's texts are Czech literals in the code and the templates, and they are the msgids of the
 English catalog ``server/site/locale/en/LC_MESSAGES/pages.po`` (compiled to ``pages.mo`` beside

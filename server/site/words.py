@@ -22,7 +22,7 @@ DOMAIN = "site"
 LOCALE_DIR = Path(__file__).resolve().with_name("locale")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 DEPTH = 3               # reasons within reasons said in Czech
-EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+EN_WEEKDAYS = czech_forms.EN_WEEKDAY_NAMES
 EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
              "November", "December")
 LONG_DATE = re.compile(rf"\b({'|'.join(EN_WEEKDAYS)}) (\d{{1,2}}) ({'|'.join(EN_MONTHS)}) (\d{{4}})\b")
@@ -91,8 +91,16 @@ def _forms(text: str) -> str:
 
 
 def said(refusal) -> str:
-    """A refusal in the reader's language (server/site/language.py): Czech, or its English text."""
-    return str(refusal) if language.english() else czech(refusal)
+    """A refusal in the reader's language (server/site/language.py): Czech, or its English text, a
+    value the site says otherwise (a rule's label for its key) in English where pages.po has it."""
+    if not language.english():
+        return czech(refusal)
+    template = getattr(refusal, "template", None)
+    if template is None:
+        return str(refusal)
+    english = {name: language.gettext(value) for name, value in refusal.site_values.items()
+               if value != refusal.values.get(name) and isinstance(value, str) and language.gettext(value) != value}
+    return template.format(**{**refusal.values, **english})
 
 
 def has(msgid: str) -> bool:

@@ -1,22 +1,25 @@
-"""The league's public site in English (server/site/language.py): Czech stays the default; the
-switch in the page chrome (/language) keeps the reader's choice in a cookie and leads back to the
-same page; every public page read in English shows no Czech but the league's own names (teams,
-players, venues, the competitions' names), in its <html lang>; the kept page of one language is
-never answered for the other; any other cookie is Czech; the switch never leads to another site.
-Every text the public pages' code and templates write has its English entry in the catalog
-pages.po (→ pages.mo), the msgids being the Czech texts themselves."""
+"""The league's site in English (server/site/language.py): Czech stays the default; the switch in
+the page chrome (/language) keeps the reader's choice in a cookie and leads back to the same page;
+every public page and every page of the organiser's web admin read in English shows no Czech but
+the league's own names (teams, players, venues, the competitions' names), in its <html lang>; so
+do the admin's "done" texts and its refusals; the kept page of one language is never answered for
+the other; any other cookie is Czech; the switch never leads to another site. Every text the
+site's code and templates write has its English entry in the catalog pages.po (→ pages.mo), the
+msgids being the Czech texts themselves, and no Czech text is written unmarked."""
 import datetime as dt
 import html
 import http.client
 import json
 import re
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
-from english_helpers import in_the_code, in_the_templates
+from english_helpers import in_the_code, in_the_templates, unmarked
+from league_admin_helpers import set_up_league
 
+from admin_http_helpers import AdminClient
 from server.site import czech, language, language_web
-from site_helpers import SEASON
+from site_helpers import ADMIN_TOKEN, SEASON
 
 PO = language.LOCALE_DIR / "en" / "LC_MESSAGES" / "pages.po"
 DIACRITICS = re.compile(r"[áčďéěíňóřšťúůýž]", re.I)
@@ -61,11 +64,14 @@ def get(site, path: str, headers: dict | None = None) -> tuple[int, dict, str]:
 def data_names(site) -> list[str]:
     """What the league itself names (never translated), longest first."""
     store = site.store
-    names = set(store.league.competitions().values())
+    names = set(store.league.competitions().values()) | {s["name"] for s in store.league.seasons()}
     for game in ("carom", "8ball"):
         for team in store.league.teams(SEASON, game):
             names |= {team["name"], team["venue"], *team["players"]}
     names |= {f["venue"] for game in ("carom", "8ball") for f in store.fixtures.of(SEASON, game)}
+    names |= {n for v in store.league.venues() for n in (v["name"], *v["devices"])}
+    names |= {p["reason"] for game in ("carom", "8ball") for team in store.league.teams(SEASON, game)
+              for p in store.fixtures.postponements(SEASON, game, team["name"])}        # as the organiser wrote them
     return sorted(names, key=len, reverse=True)
 
 
@@ -99,12 +105,19 @@ def test_the_compiled_catalog_is_its_source():
                 for k in entries} == entries
 
 
-def test_every_text_of_the_public_pages_has_its_english_entry_and_the_catalog_no_other():
+def test_every_text_of_the_site_has_its_english_entry_and_the_catalog_no_other():
     found = in_the_code() | in_the_templates()
     assert {"Rozpis utkání", "Hráč", "%(number)s. kolo", "skrečoval", " (nejméně {n} partií)"} <= found
+    assert {"Hotovo: %(done)s", "Přidat hráče", "sezóna {name} přidána.", "Limit náběhů v partii"} <= found   # the admin
     catalog = {m for key in po_entries() for m in ((key,) if isinstance(key, str) else key)}
     assert sorted(found - catalog) == []
     assert sorted(catalog - found) == []
+
+
+def test_no_czech_text_is_written_without_its_mark_for_translation():
+    """Czech that is not ``say``, ``N_``, ``plural``, ``col`` or a template's ``_()`` would go
+    unseen by the catalog's test above: a new admin button or "done" text has to be marked."""
+    assert unmarked() == []
 
 
 def test_an_english_text_fills_in_the_values_its_czech_one_has():
@@ -206,3 +219,99 @@ def test_the_switch_leads_only_to_a_path_of_this_site(demo_site):
     status, headers, _ = get(demo_site, "/language?to=fr&back=%2Fschedule")
     assert (status, headers["location"], headers["set-cookie"].split(";")[0]) == (303, "/schedule", "lang=cs")
     assert language_web.back_to("/players.html?q=nov&game=8ball") == "/players.html?q=nov&game=8ball"
+
+
+# -- the organiser's web admin ---------------------------------------------------------------------
+def port(site) -> int:
+    return int(site.url.rsplit(":", 1)[1])
+
+
+def admin_answers(site, language_: str | None) -> dict[str, tuple[int, dict, str]]:
+    """Every page of the web admin as one organiser reads it, logged in through the real login: the
+    login form, each page (admin_pages), a refused form (400, the page with its reason), a change
+    refused for a fixture that is not there (its refusal page) and a form without its CSRF token."""
+    visitor = AdminClient(port(site), language=language_)
+    shown = {"admin-login": visitor.request("GET", "/admin/login")}
+    client = AdminClient(port(site), language=language_).enter(ADMIN_TOKEN)
+    shown |= {name: client.request("GET", path) for name, path in site.admin_pages()}
+    for name, path, fields in (("admin-refused", "/admin/season", {"name": "2026"}),
+                               ("admin-refused-fixture", "/admin/move", {"fixture": "nic", "date": "2026-10-14"})):
+        status, page, headers = client.post(path, fields)
+        shown[name] = status, headers, page
+    status, page, headers = client.post("/admin/season", {"name": "2027/28", "csrf": "forged"}, csrf=False)
+    shown["admin-forged"] = status, headers, page
+    return shown
+
+
+def test_every_admin_page_in_english_shows_no_czech_but_the_leagues_names(demo_site):
+    """The login, the front page, a fixture's, a team's, a venue's, the audit log, the refusals."""
+    names = data_names(demo_site)
+    shown = {}
+    refused = {"admin-not-found": 404, "admin-refused": 400, "admin-refused-fixture": 400, "admin-forged": 403}
+    for name, (status, headers, page) in admin_answers(demo_site, "en").items():
+        assert status == refused.get(name, 200) and '<html lang="en">' in page, name
+        assert headers.get("cache-control") == "no-store", name
+        shown[name] = czech_in(readable(page, names))
+    assert {name: words for name, words in shown.items() if words} == {}
+
+
+def test_the_english_admin_says_it_in_english_and_the_czech_one_in_czech(demo_site):
+    english, czech_ = admin_answers(demo_site, "en"), admin_answers(demo_site, None)
+    assert "Admin token" in english["admin-login"][2] and "Správcovský klíč" in czech_["admin-login"][2]
+    assert "League administration" in english["admin"][2] and "Teams 2026/27" in english["admin"][2]
+    assert "Log out" in english["admin"][2] and "Odhlásit" in czech_["admin"][2]
+    assert "Innings limit of a partie (A.5.2)" in english["admin"][2]            # the league's labels of its rules
+    assert "Monday" in english["admin-venue"][2] and "pondělí" in czech_["admin-venue"][2]
+    assert (english["admin-refused"][0], czech_["admin-refused"][0]) == (400, 400)
+    assert "Refused: a season is written like 2026/27 (two years that follow)" in html.unescape(english["admin-refused"][2])
+    assert "Odmítnuto: Sezóna se píše jako 2026/27" in czech_["admin-refused"][2]
+    assert "Back to the league administration" in english["admin-refused-fixture"][2]
+    assert "the form's security token does not match your session" in html.unescape(english["admin-forged"][2])
+    for name, (status, _, page) in czech_.items():
+        assert '<html lang="cs">' in page and status == english[name][0], name
+
+
+def test_the_admin_keeps_its_headers_and_checks_in_english(demo_site):
+    """The same security headers (no-store, the policy, no framing); a form without the session's
+    CSRF token is refused (403), and the login's token is checked, whatever the language."""
+    english, czech_ = admin_answers(demo_site, "en"), admin_answers(demo_site, None)
+    varying = {"date", "content-length", "set-cookie", "location"}
+    for name in english:
+        assert {k: v for k, v in english[name][1].items() if k.lower() not in varying} == \
+            {k: v for k, v in czech_[name][1].items() if k.lower() not in varying}, name
+    assert english["admin-forged"][0] == 403
+    status, page, _ = AdminClient(port(demo_site), language="en").login("not-the-token")
+    assert status == 401 and "the admin token is not right" in page and '<html lang="en">' in page
+
+
+def test_the_admin_says_what_was_done_in_english_and_keeps_it_in_the_audit_log(logged_in_english, store):
+    set_up_league(store)
+    page = logged_in_english.change("/admin/venue", {"name": "Na Růžku", "day0": "1", "day2": "1"})
+    assert "Done: venue Na Růžku saved, playing days: Monday, Wednesday." in page
+    page = logged_in_english.change("/admin/generate", {"season": SEASON, "competition": "carom", "lot": "x"})
+    assert "Done: matches drawn: 12 (lot “x”). Not met: round 3, Jiskra – Lvi: Lvi (away) asked for" in page
+    assert store.audit.latest()[0]["what"].startswith("matches drawn: 12 (lot “x”).")    # as the organiser was told
+    status, page, _ = logged_in_english.post("/admin/player-add", {"season": SEASON, "competition": "carom",
+                                                                   "name": "Novák", "team": "Nikdo"})
+    assert status == 400 and "Refused: no team" in page and "Odmítnuto" not in page
+    status, page, _ = logged_in_english.post("/admin/rules", {"season": SEASON, "competition": "carom",
+                                                              "rule_innings_limit": "0"})
+    assert status == 400 and "Refused: Innings limit of a partie (A.5.2) must be 1 to 1000, got 0" in page
+
+
+def test_the_admin_switch_leads_back_to_the_same_admin_page_without_what_was_done(logged_in, store):
+    set_up_league(store)
+    status, _, headers = logged_in.post("/admin/season", {"name": "2027/28", "season": SEASON, "competition": "carom"})
+    assert status == 303 and "done=" in headers["location"]
+    _, page, _ = logged_in.get(headers["location"])
+    link = html.unescape(re.search(r'<a class="language" href="([^"]+)" lang="en"', page)[1])
+    assert link == "/language?to=en&back=" + quote("/admin?season=2026%2F27&competition=carom", safe="")
+    status, headers, _ = logged_in.request("GET", link)
+    assert (status, headers["location"], logged_in.language) == (303, "/admin?season=2026%2F27&competition=carom", "en")
+    status, page, _ = logged_in.get(headers["location"])
+    assert status == 200 and '<html lang="en">' in page and "Done:" not in page and "Log out" in page
+    status, page, _ = logged_in.post("/admin/team-edit", {"season": SEASON, "competition": "carom", "team": "Lvi",
+                                                          "captain": "K", "phone": "nic"})
+    back = html.unescape(re.search(r'<a class="language" href="([^"]+)" lang="cs"', page)[1])
+    assert status == 400 and back == "/language?to=cs&back=" + quote(
+        "/admin/team?season=2026%2F27&competition=carom&team=Lvi", safe="")        # the form's page, not the POST's
