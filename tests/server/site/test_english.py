@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from english_helpers import in_the_code, in_the_templates, unmarked
-from league_admin_helpers import set_up_league
+from league_admin_helpers import LVA, before_the_season, fixture_between, free_working_day, on_the_day, set_up_league
 
 from admin_http_helpers import AdminClient
 from server.site import czech, language, language_web
@@ -61,9 +61,8 @@ def get(site, path: str, headers: dict | None = None) -> tuple[int, dict, str]:
         conn.close()
 
 
-def data_names(site) -> list[str]:
-    """What the league itself names (never translated), longest first."""
-    store = site.store
+def data_names(store, *more: str) -> list[str]:
+    """What the league itself names (never translated), and ``more``, longest first."""
     names = set(store.league.competitions().values()) | {s["name"] for s in store.league.seasons()}
     for game in ("carom", "8ball"):
         for team in store.league.teams(SEASON, game):
@@ -72,7 +71,7 @@ def data_names(site) -> list[str]:
     names |= {n for v in store.league.venues() for n in (v["name"], *v["devices"])}
     names |= {p["reason"] for game in ("carom", "8ball") for team in store.league.teams(SEASON, game)
               for p in store.fixtures.postponements(SEASON, game, team["name"])}        # as the organiser wrote them
-    return sorted(names, key=len, reverse=True)
+    return sorted(names | set(more), key=len, reverse=True)
 
 
 def readable(page: str, names: list[str]) -> str:
@@ -142,7 +141,7 @@ def test_dates_numbers_and_counts_are_written_the_english_way_on_an_english_page
 def test_every_public_page_in_english_shows_no_czech_but_the_leagues_names(demo_site):
     """RULES 1.6 (the zápis), 1.8 and 2.9 (the tables), A.1.3/A.1.4 (statistics, rules): each in English."""
     demo_site.show_a_table_live()
-    names = data_names(demo_site)
+    names = data_names(demo_site.store)
     shown = {}
     for name, path in demo_site.public_pages():
         status, headers, page = get(demo_site, path, ENGLISH)
@@ -245,7 +244,7 @@ def admin_answers(site, language_: str | None) -> dict[str, tuple[int, dict, str
 
 def test_every_admin_page_in_english_shows_no_czech_but_the_leagues_names(demo_site):
     """The login, the front page, a fixture's, a team's, a venue's, the audit log, the refusals."""
-    names = data_names(demo_site)
+    names = data_names(demo_site.store)
     shown = {}
     refused = {"admin-not-found": 404, "admin-refused": 400, "admin-refused-fixture": 400, "admin-forged": 403}
     for name, (status, headers, page) in admin_answers(demo_site, "en").items():
@@ -297,6 +296,34 @@ def test_the_admin_says_what_was_done_in_english_and_keeps_it_in_the_audit_log(l
     status, page, _ = logged_in_english.post("/admin/rules", {"season": SEASON, "competition": "carom",
                                                               "rule_innings_limit": "0"})
     assert status == 400 and "Refused: Innings limit of a partie (A.5.2) must be 1 to 1000, got 0" in page
+
+
+def test_what_each_change_of_a_season_says_in_english_is_english_A_3_3_A_3_7(logged_in_english, store):
+    """The organiser runs the season's changes from the English admin: each "done" text is said
+    in English, with no Czech but the league's names."""
+    set_up_league(before_the_season(store))
+    change, context = logged_in_english.change, {"season": SEASON, "competition": "carom"}
+    team = context | {"team": "Draci"}
+    said = [change("/admin/season", {"name": "2027/28"}), change("/admin/venue", {"name": "Nová", "day1": "1"}),
+            change("/admin/team", context | {"name": "Draci", "venue": LVA, "captain": "Jan Kos",
+                                             "phone": "+420 777 000 111"}),
+            change("/admin/player-add", context | {"name": "Petr Říha", "team": "Draci"}),
+            change("/admin/team-edit", team | {"captain": "Jan Kos", "phone": "+420 777 000 222", "day0": "1"}),
+            change("/admin/player-rename", team | {"name": "Petr Říha", "new": "Petr Řeha"}),
+            change("/admin/player-remove", team | {"name": "Petr Řeha", "confirm": "1"}),
+            change("/admin/rules", context | {"rule_innings_limit": "25"}), change("/admin/generate", context)]
+    fixture, other = fixture_between(store, "Lvi", "Orli")["id"], fixture_between(store, "Orli", "Sokoli")["id"]
+    said += [change("/admin/postpone", {"fixture": fixture, "team": "Lvi", "reason": "svatba"}),
+             change("/admin/postponement-delete", {"fixture": fixture, "team": "Lvi", "confirm": "1"})]
+    day = free_working_day(store, store.fixtures.get(fixture)).isoformat()
+    said.append(change("/admin/move", {"fixture": fixture, "date": day}))
+    on_the_day(store, other)
+    said += [change("/admin/no-show", {"fixture": other, "team": "Orli"}),
+             change("/admin/no-show-delete", {"fixture": other, "confirm": "1"})]
+    done = [html.unescape(re.search(r'<p class="done" role="status">(.*?)</p>', page, re.S)[1]) for page in said]
+    assert all(text.startswith("Done: ") for text in done), done
+    names = data_names(store, "2027/28", "Nová", "Jan Kos", "Petr Říha", "Petr Řeha")
+    assert {text: czech_in(readable(text, names)) for text in done if czech_in(readable(text, names))} == {}
 
 
 def test_the_admin_switch_leads_back_to_the_same_admin_page_without_what_was_done(logged_in, store):
