@@ -21,7 +21,7 @@ from leagues import EXAMPLES, TONIGHTS, league_text
 
 # Fixtures of the helper modules, for every test that names them (a receiver's store and server, a
 # browser's page, the league of the live tests) without importing them by name.
-pytest_plugins = ["sync_helpers", "browser_helpers", "league_live_helpers"]
+pytest_plugins = ["sync_helpers", "browser_helpers", "league_live_helpers", "league_cli_helpers"]
 
 # A suite started as a shell's background job inherits SIGINT ignored, and so would every program it
 # starts: the Ctrl-C tests would see no Ctrl-C. Any handler here makes the programs start with the

@@ -4,50 +4,20 @@ import datetime as dt
 
 import pytest
 
-from cli.main import main
 from clock import ManualClock
+from league_cli_helpers import SEASON, listed_fixtures, set_today
 from server.league.schedule import working_day
-
-SEASON = ("--season", "2026/27")
 
 
 @pytest.fixture
-def league(tmp_path, capsys, monkeypatch):
-    """A store with a season, two venues and four teams of two players; ``run(*argv)`` runs
-    ``pocitadlo server ARGV --db STORE`` and returns (exit status, stdout, stderr). The store's
-    "today" is 1 September 2026, before the season (A.3.3 refuses a day in the past), whatever
-    day the tests run."""
-    db = str(tmp_path / "league.sqlite")
-    monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime(2026, 9, 1, 12, 0)))
-
-    def run(*argv):
-        code = main(["server", *argv, "--db", db])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    assert run("season", "add", "2026/27")[0] == 0
-    run("venue", "add", "U Lva", "--days", "po,út,st,čt")
-    run("venue", "add", "U Koule")
-    for n, name in enumerate(("Lvi", "Orli", "Sokoli", "Jiskra")):
-        code, out, err = run("team", "add", name, *SEASON, "--venue", ("U Lva", "U Koule")[n % 2],
-                             "--captain", f"Kapitán {name}", "--phone", "+420 777 000 00" + str(n))
-        assert code == 0, err
-        for player in (f"{name} 1", f"{name} 2"):
-            assert run("player", "add", player, "--team", name, *SEASON)[0] == 0
-    return run
-
-
-def _fixtures(run):
-    code, out, _ = run("fixture", "list", *SEASON)
-    assert code == 0
-    return [dict(zip(("id", "date", "start", "home", "away", "venue", "status", "result", "note"), line.split("\t")))
-            for line in out.splitlines()]
+def league(cli_league):
+    return cli_league
 
 
 def test_a_season_is_set_up_and_its_schedule_generated_from_the_command_line(league):
     code, out, _ = league("schedule", "generate", *SEASON)
     assert code == 0 and out.startswith("stored 12 fixtures of carom 2026/27")
-    fixtures = _fixtures(league)
+    fixtures = listed_fixtures(league)
     assert len(fixtures) == 12 and {f["status"] for f in fixtures} == {"scheduled"}
     code, out, _ = league("teams", *SEASON)
     assert "Lvi\tU Lva\tKapitán Lvi +420 777 000 000\tany working day\tLvi 1, Lvi 2" in out.splitlines()
@@ -83,26 +53,21 @@ def test_a_refused_change_names_what_is_wrong_in_one_line_exit_2(league, argv, m
 
 def test_A_3_3_the_third_postponement_of_a_team_is_refused_from_the_command_line(league):
     league("schedule", "generate", *SEASON)
-    lvi = [f for f in _fixtures(league) if "Lvi" in (f["home"], f["away"])]
+    lvi = [f for f in listed_fixtures(league) if "Lvi" in (f["home"], f["away"])]
     for n, fixture in enumerate(lvi[:2]):
         code, out, _ = league("postpone", fixture["id"], "--team", "Lvi", "--reason", "směna")
         assert code == 0 and f"Lvi has {1 - n} postponement(s) left" in out
     code, _, err = league("postpone", lvi[2]["id"], "--team", "Lvi")
     assert code == 2 and "Lvi has already postponed 2 matches in 2026/27" in err and "(A.3.3)" in err
-    assert {f["id"]: f["status"] for f in _fixtures(league)}[lvi[2]["id"]] == "scheduled"
-
-
-def _today(monkeypatch, day: dt.date) -> None:
-    """The store's "today" from now on (the CLI's store takes the wall clock, whatever day the tests run)."""
-    monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime.combine(day, dt.time(12))))
+    assert {f["id"]: f["status"] for f in listed_fixtures(league)}[lvi[2]["id"]] == "scheduled"
 
 
 def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league, monkeypatch):
     league("schedule", "generate", *SEASON)
-    orli = [f for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
+    orli = [f for f in listed_fixtures(league) if "Orli" in (f["home"], f["away"])]
     code, _, err = league("no-show", orli[0]["id"], "--team", "Orli")
     assert code == 2 and "after today (2026-09-01); a no-show is recorded on or after the match's day (A.3.7)" in err
-    _today(monkeypatch, dt.date(2027, 5, 3))            # the season over: every match was due
+    set_today(monkeypatch, dt.date(2027, 5, 3))            # the season over: every match was due
     code, out, _ = league("no-show", orli[0]["id"], "--team", "Orli")
     assert code == 0 and "forfeited to" in out and "expelled" not in out
     code, out, _ = league("withdraw-no-show", orli[0]["id"])            # recorded by mistake
@@ -111,12 +76,12 @@ def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league, monkeyp
     code, _, err = league("no-show", orli[1]["id"], "--team", "Orli")
     assert code == 2 and "this is Orli's no-show 2: it expels the team (A.3.7), annuls its 1 result(s) and " \
                          "cancels its other 4 fixture(s)" in err and "--expel" in err
-    assert {f["id"]: f["status"] for f in _fixtures(league)}[orli[1]["id"]] == "scheduled"     # refused: nothing changed
+    assert {f["id"]: f["status"] for f in listed_fixtures(league)}[orli[1]["id"]] == "scheduled"     # refused: nothing changed
     code, out, _ = league("no-show", orli[1]["id"], "--team", "Orli", "--expel")
     assert code == 0 and "Orli is expelled (A.3.7)" in out
     code, _, err = league("withdraw-no-show", orli[0]["id"])
     assert code == 2 and "an expulsion is not undone" in err and "4 fixture(s) cancelled" in out
-    statuses = [f["status"] for f in _fixtures(league) if "Orli" in (f["home"], f["away"])]
+    statuses = [f["status"] for f in listed_fixtures(league) if "Orli" in (f["home"], f["away"])]
     assert sorted(statuses) == ["cancelled"] * 4 + ["forfeited"] * 2
     code, out, _ = league("teams", *SEASON)
     assert "expelled" in next(line for line in out.splitlines() if line.startswith("Orli\t"))
@@ -124,17 +89,17 @@ def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league, monkeyp
 
 def test_a_postponed_match_gets_its_date_with_schedule_move(league):
     league("schedule", "generate", *SEASON)
-    fixture = _fixtures(league)[0]
+    fixture = listed_fixtures(league)[0]
     league("postpone", fixture["id"], "--team", fixture["home"])
     code, out, err = league("schedule", "move", fixture["id"], "2026-12-05")
     assert code == 2 and "working days only (A.2.2)" in err
-    dates = {f["date"] for f in _fixtures(league) if {f["home"], f["away"], f["venue"]}
+    dates = {f["date"] for f in listed_fixtures(league) if {f["home"], f["away"], f["venue"]}
              & {fixture["home"], fixture["away"], fixture["venue"]}}
     day = next(d for d in (f"2026-10-{n:02d}" for n in range(5, 31)) if d not in dates
                and working_day(dt.date.fromisoformat(d)) and dt.date.fromisoformat(d).weekday() in (1, 2))
     code, out, err = league("schedule", "move", fixture["id"], day)
     assert code == 0, err
-    assert {f["id"]: (f["date"], f["status"]) for f in _fixtures(league)}[fixture["id"]] == (day, "scheduled")
+    assert {f["id"]: (f["date"], f["status"]) for f in listed_fixtures(league)}[fixture["id"]] == (day, "scheduled")
 
 
 def test_a_device_is_registered_at_a_venue_of_the_league_and_listed_with_it(league):
@@ -157,7 +122,7 @@ def test_A_2_4_schedule_generate_honours_requested_days_where_it_can_and_prints_
     code, out, _ = league("schedule", "generate", *SEASON)
     assert code == 0 and out.startswith("stored 30 fixtures")
     unmet = [line for line in out.splitlines() if line.startswith("not honoured: ")]
-    fixtures = _fixtures(league)
+    fixtures = listed_fixtures(league)
     assert all(working_day(dt.date.fromisoformat(f["date"])) for f in fixtures)
     weekdays = {team: {dt.date.fromisoformat(f["date"]).weekday() for f in fixtures if f["home"] == team}
                 for team in ("Baník", "Slavoj")}
@@ -179,13 +144,13 @@ def test_A_3_3_the_organiser_overrides_a_refused_date_with_a_reason_the_schedule
     and a day a team already plays are refused, naming --override; with a reason they are taken
     and `fixture list` shows the reason and what it overrode."""
     league("schedule", "generate", *SEASON)
-    fixture, *others = _fixtures(league)
+    fixture, *others = listed_fixtures(league)
     busy = next(f for f in others if fixture["home"] in (f["home"], f["away"]))
     code, _, err = league("schedule", "move", fixture["id"], busy["date"])
     assert code == 2 and "already plays" in err and '--override "…", A.3.3' in err
     code, out, err = league("schedule", "move", fixture["id"], busy["date"], "--override", "dohoda kapitánů")
     assert code == 0 and "(override: dohoda kapitánů (" in out
-    listed = {f["id"]: f for f in _fixtures(league)}[fixture["id"]]
+    listed = {f["id"]: f for f in listed_fixtures(league)}[fixture["id"]]
     assert (listed["date"], listed["status"]) == (busy["date"], "scheduled")
     assert listed["note"].startswith("override: dohoda kapitánů (") and "already plays" in listed["note"]
     monkeypatch.setattr("server.storage.store.SystemClock", lambda: ManualClock(dt.datetime(2026, 11, 30, 12, 0)))
