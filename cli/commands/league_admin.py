@@ -1,6 +1,7 @@
 """``pocitadlo server …`` subcommands that administer the league (docs/league.md):
 
     season add 2026/27 [--autumn F..L] [--spring F..L]     a season and its halves (A.2.1)
+        [--from 2025/26 [--competition C]]                  … with the teams, rosters and rules of a season
     venue add NAME [--days po,st]                           a venue and the weekdays it is open
     venues                                                  the venues, their days and devices
     team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
@@ -34,6 +35,11 @@ def configure(sub, leaf) -> None:
     add.add_argument("name", help="like 2026/27")
     add.add_argument("--autumn", help="FIRST..LAST within October-November (default: the whole months)")
     add.add_argument("--spring", help="FIRST..LAST within March-April (default: the whole months)")
+    add.add_argument("--from", dest="source", metavar="SEASON",
+                     help="carry over that season's teams (not those expelled), their rosters and the competition's "
+                          "rules; into a season already there too, while its competition has no teams")
+    add.add_argument("--competition", choices=("carom", "8ball"), default="carom",
+                     help="with --from: the competition carried over")
     leaf(season.add_parser("list", help="the seasons and their halves"))
     venue = _group(sub, "venue", "venues")
     add = leaf(venue.add_parser("add", help="add a venue, or set its opening days"))
@@ -158,8 +164,17 @@ def check_venue(store, venue: str | None) -> str | None:
 
 
 def _season_add(args, store) -> int:
-    season = store.league.add_season(args.name, args.autumn, args.spring)
-    print(f"season {season['name']}: " + _halves(season))
+    if args.source is None:
+        season = store.league.add_season(args.name, args.autumn, args.spring)
+        print(f"season {season['name']}: {_halves(season)}; it starts empty: no teams, rosters or rules of its own "
+              "(--from SEASON carries them over from a season)")
+        return 0
+    done = store.league.carry_over(args.name, args.source, args.competition, args.autumn, args.spring)
+    print(f"season {done['season']['name']}: {_halves(done['season'])}; from {args.competition} {done['source']}: "
+          f"{done['teams']} team(s), {done['players']} player(s) on their rosters, {done['rules']} rule(s) set; "
+          "no fixtures, results, no-shows or postponements")
+    if done["left_out"]:
+        print(f"left out (expelled, A.3.7): {', '.join(done['left_out'])}")
     return 0
 
 

@@ -411,9 +411,16 @@ def _days(form: dict) -> str:
 
 
 def _season(store, form) -> str:
-    season = store.league.add_season(_field(form, "name", "the season"), form.get("autumn") or None,
-                              form.get("spring") or None)
-    return say("sezóna {name} přidána.", name=season["name"])
+    name, halves = _field(form, "name", "the season"), (form.get("autumn") or None, form.get("spring") or None)
+    if not form.get("source"):
+        season = store.league.add_season(name, *halves)
+        return say("sezóna {name} přidána. Začíná prázdná: bez družstev, soupisek a vlastních pravidel (převezme je "
+                   "volba „Převzít ze sezóny“).", name=season["name"])
+    done = store.league.carry_over(name, form["source"], form.get("competition", ""), *halves)
+    left = say(" Vyřazená družstva vynechána: {teams}.", teams=", ".join(done["left_out"])) if done["left_out"] else ""
+    return say("sezóna {name} přidána ze sezóny {source}: družstev {teams}, hráčů na soupiskách {players}, pravidel "
+               "{rules}; bez rozpisu a výsledků.{left}", name=done["season"]["name"], source=done["source"],
+               teams=done["teams"], players=done["players"], rules=done["rules"], left=left)
 
 
 def _venue(store, form) -> str:

@@ -19,13 +19,57 @@ class League(Repository):
     def add_season(self, name: str, autumn=None, spring=None) -> dict:
         """A season with its autumn and spring halves (A.2.1); refused if it exists."""
         name = fields.season_name(name)
-        (a_first, a_last), (s_first, s_last) = fields.halves(name, autumn, spring)
+        halves = fields.halves(name, autumn, spring)
         with self._changing() as db:
             if db.execute("SELECT 1 FROM seasons WHERE name = ?", (name,)).fetchone():
                 raise LeagueError(f"season {name} already exists")
-            db.execute("INSERT INTO seasons(name, autumn_first, autumn_last, spring_first, spring_last) "
-                       "VALUES (?, ?, ?, ?, ?)", (name, *(d.isoformat() for d in (a_first, a_last, s_first, s_last))))
+            _insert_season(db, name, halves)
         return self.season(name)
+
+    def carry_over(self, name: str, source: str, competition: str, autumn=None, spring=None) -> dict:
+        """Next season from this one: the season ``name`` (added with its halves unless it exists)
+        gets from ``source``'s competition its teams not expelled (venue, captain, phone, days),
+        their rosters and the competition's rules (the target's own settings, if any, kept); no
+        fixtures, results, no-shows or postponements. Refused: an unknown ``source``, one without
+        teams of the competition, and a target whose competition has teams already. Returned: the
+        ``season`` and the counts of ``teams``, ``players`` and ``rules`` copied, the ``left_out``
+        expelled teams' names."""
+        name, competition = fields.season_name(name), fields.competition(competition)
+        halves = fields.halves(name, autumn, spring) if autumn or spring else None
+        source = self.season(fields.season_name(source))["name"]
+        if source == name:
+            raise LeagueError(f"season {name} cannot be carried over from itself")
+        with self._changing() as db:
+            teams = [dict(zip(TEAM_COLUMNS, row)) for row in db.execute(
+                f"SELECT {', '.join(TEAM_COLUMNS)} FROM teams WHERE season = ? AND competition = ? ORDER BY id",
+                (source, competition)).fetchall()]
+            if not teams:
+                raise LeagueError(f"season {source} has no {competition} teams to carry over (--competition "
+                                  "names the competition)")
+            self._new_or_empty(db, name, competition, halves)
+            kept = [t for t in teams if not t["expelled"]]
+            db.execute_many("INSERT INTO teams(season, competition, name, venue, captain, phone, days) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)", [(name, competition, t["name"], t["venue"], t["captain"],
+                                                              t["phone"], t["days"]) for t in kept])
+            players = _carried_players(db, source, name, competition, kept)
+            rules = _carried_rules(db, source, name, competition)
+        return {"season": self.season(name), "source": source, "teams": len(kept), "players": players, "rules": rules,
+                "left_out": [t["name"] for t in teams if t["expelled"]]}
+
+    @staticmethod
+    def _new_or_empty(db, name: str, competition: str, halves) -> None:
+        """The season ``name`` added (``halves``: its own, else the whole months); or, already there,
+        refused with its halves given or with teams of the competition."""
+        if db.execute("SELECT 1 FROM seasons WHERE name = ?", (name,)).fetchone() is None:
+            _insert_season(db, name, halves or fields.halves(name, None, None))
+            return
+        if halves:
+            raise LeagueError(f"season {name} already exists; its halves stay as they are")
+        [(count,)] = db.execute("SELECT COUNT(*) FROM teams WHERE season = ? AND competition = ?",
+                                (name, competition)).fetchall()
+        if count:
+            raise LeagueError(f"{competition} {name} has {count} team(s) already; a season is carried over into "
+                              "a competition without teams")
 
     def seasons(self) -> list[dict]:
         with self._read() as db:
@@ -319,6 +363,38 @@ def _not_corrected_away(db, team: dict, player: str, spelled: str | None) -> Non
         if names.unaccented(old) == names.unaccented(player) and new != spelled:
             raise LeagueError(f"{player} is the name {old!r} corrected to {new!r} on team {team['name']!r} in "
                               f"{team['season']}: its records count for that player (A.3.4)")
+
+
+def _insert_season(db, name: str, halves) -> None:
+    (a_first, a_last), (s_first, s_last) = halves
+    db.execute("INSERT INTO seasons(name, autumn_first, autumn_last, spring_first, spring_last) "
+               "VALUES (?, ?, ?, ?, ?)", (name, *(d.isoformat() for d in (a_first, a_last, s_first, s_last))))
+
+
+def _carried_players(db, source: str, target: str, competition: str, teams: list[dict]) -> int:
+    """The rosters of ``teams`` (of ``source``) put on their namesakes of ``target``; how many players."""
+    new_ids = dict(db.execute("SELECT name, id FROM teams WHERE season = ? AND competition = ?",
+                              (target, competition)).fetchall())
+    old_ids = {t["id"]: new_ids[t["name"]] for t in teams}
+    rows = [(target, competition, player, old_ids[team]) for player, team in db.execute(
+        "SELECT name, team FROM players WHERE season = ? AND competition = ?", (source, competition)).fetchall()
+        if team in old_ids]
+    db.execute_many("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)", rows)
+    return len(rows)
+
+
+def _carried_rules(db, source: str, target: str, competition: str) -> int:
+    """The competition's settings of ``source`` under the target's own (set before); how many were copied."""
+    stored = {season: json.loads(text) for season, text in db.execute(
+        "SELECT season, rules FROM competition_rules WHERE season IN (?, ?) AND competition = ?",
+        (source, target, competition)).fetchall()}
+    copied = {k: v for k, v in stored.get(source, {}).items() if k not in stored.get(target, {})}
+    if copied:
+        db.execute("DELETE FROM competition_rules WHERE season = ? AND competition = ?", (target, competition))
+        db.execute("INSERT INTO competition_rules(season, competition, rules) VALUES (?, ?, ?)",
+                   (target, competition, json.dumps(stored.get(target, {}) | copied, ensure_ascii=False,
+                                                    sort_keys=True)))
+    return len(copied)
 
 
 def _season(row) -> dict:

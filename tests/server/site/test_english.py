@@ -107,7 +107,7 @@ def test_the_compiled_catalog_is_its_source():
 def test_every_text_of_the_site_has_its_english_entry_and_the_catalog_no_other():
     found = in_the_code() | in_the_templates()
     assert {"Rozpis utkání", "Hráč", "%(number)s. kolo", "skrečoval", " (nejméně {n} partií)"} <= found
-    assert {"Hotovo: %(done)s", "Přidat hráče", "sezóna {name} přidána.", "Limit náběhů v partii"} <= found   # the admin
+    assert {"Hotovo: %(done)s", "Přidat hráče", "herna {name} uložena, hrací dny: {days}.", "Limit náběhů v partii"} <= found   # the admin
     catalog = {m for key in po_entries() for m in ((key,) if isinstance(key, str) else key)}
     assert sorted(found - catalog) == []
     assert sorted(catalog - found) == []

@@ -104,3 +104,25 @@ def test_A_3_4_whatever_the_organiser_does_no_player_is_on_two_teams_of_a_season
             assert len(rosters) == len(set(rosters))
         finally:
             store.close()
+
+
+def test_the_next_season_is_carried_over_without_the_expelled_team_nor_the_schedule(store):
+    """A.3.7: Orli expelled stay out; the others, their rosters (A.3.4) and the competition's rules
+    (A.1.2) come over; nothing of the schedule does."""
+    from league_admin_helpers import before_the_season, fixture_between, no_show
+
+    set_up_league(before_the_season(store))
+    store.league.set_rules(SEASON, "carom", {"entry_fee": "1500"})
+    store.fixtures.generate(SEASON, "carom")
+    no_show(store, fixture_between(store, "Orli", "Lvi")["id"], "Orli")
+    no_show(store, fixture_between(store, "Lvi", "Orli")["id"], "Orli", expel=True)
+    done = store.league.carry_over("2027/28", SEASON, "carom")
+    assert (done["teams"], done["players"], done["rules"], done["left_out"]) == (3, 12, 3, ["Orli"])
+    teams = store.league.teams("2027/28", "carom")
+    assert [(t["name"], t["venue"], t["days"], t["expelled"]) for t in teams] == [
+        ("Jiskra", KOULE, "3,4", None), ("Lvi", LVA, "0,1,2", None), ("Sokoli", LVA, "", None)]
+    assert teams[1]["players"] == ["Černý", "Dvořák", "Novák", "Svoboda"]
+    assert store.league.rules("2027/28", "carom")["entry_fee"] == 1500
+    assert store.fixtures.of("2027/28", "carom") == []
+    with pytest.raises(LeagueError, match=r"carom 2027/28 has 3 team\(s\) already"):
+        store.league.carry_over("2027/28", SEASON, "carom")

@@ -1,0 +1,93 @@
+"""The organiser's season tools on the command line (docs/league.md "Command line"): the next
+season carried over from this one, through the real `main()`: what it prints, its exit status."""
+import datetime as dt
+
+import pytest
+
+from league_cli_helpers import SEASON, listed_fixtures, set_today
+
+NEXT = ("--season", "2027/28")
+
+
+@pytest.fixture
+def league(cli_league):
+    return cli_league
+
+
+def _expel(league, monkeypatch, team: str) -> None:
+    """A.3.7: two no-shows of ``team``, the second confirmed, at the end of the season."""
+    league("schedule", "generate", *SEASON)
+    theirs = [f for f in listed_fixtures(league) if team in (f["home"], f["away"])]
+    set_today(monkeypatch, dt.date(2027, 5, 3))
+    assert league("no-show", theirs[0]["id"], "--team", team)[0] == 0
+    assert league("no-show", theirs[1]["id"], "--team", team, "--expel")[0] == 0
+
+
+def test_the_next_season_carries_over_teams_rosters_and_rules_but_not_the_expelled_or_the_schedule(
+        league, monkeypatch):
+    """A.3.2 (venue, captain, phone), A.2.4 (the days asked for), A.3.4 (rosters), A.1.2/A.1.5
+    (the competition's rules); A.3.7: an expelled team stays out."""
+    assert league("team", "add", "Baník", *SEASON, "--venue", "U Koule", "--captain", "Kapitán Baník",
+                  "--phone", "777000111", "--days", "út,čt")[0] == 0
+    assert league("player", "add", "Baník 1", "--team", "Baník", *SEASON)[0] == 0
+    assert league("competition", "set", *SEASON, "entry_fee=1500", "prize_key=50/30/20", "win_points=3")[0] == 0
+    _expel(league, monkeypatch, "Orli")
+    code, out, err = league("season", "add", "2027/28", "--from", "2026/27")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "season 2027/28: autumn 2027-10-01..2027-11-30, spring 2028-03-01..2028-04-30; from carom 2026/27: "
+        "4 team(s), 7 player(s) on their rosters, 3 rule(s) set; no fixtures, results, no-shows or postponements",
+        "left out (expelled, A.3.7): Orli"]
+    teams = league("teams", *NEXT)[1].splitlines()
+    assert [line.split("\t")[0] for line in teams] == ["Baník", "Jiskra", "Lvi", "Sokoli"]
+    assert "Baník\tU Koule\tKapitán Baník 777000111\tút, čt\tBaník 1" in teams
+    assert "Lvi\tU Lva\tKapitán Lvi +420 777 000 000\tany working day\tLvi 1, Lvi 2" in teams
+    rules = {line.split("\t")[0]: line.split("\t")[1] for line in league("competition", "show", *NEXT)[1].splitlines()}
+    assert (rules["entry_fee"], rules["prize_key"], rules["win_points"]) == ("1500", "50/30/20", "3")
+    assert listed_fixtures(league, *NEXT) == []
+    code, out, _ = league("schedule", "generate", *NEXT)      # the new season's own schedule, from nothing
+    assert code == 0 and out.startswith("stored 12 fixtures of carom 2027/28")
+    assert {f["status"] for f in listed_fixtures(league, *NEXT)} == {"scheduled"}
+
+
+def test_each_competition_is_carried_over_into_the_season_already_added(league):
+    """The 8-ball teams follow the carom ones into 2027/28 (the season exists, its 8-ball has no teams)."""
+    assert league("team", "add", "Kulaři", *SEASON, "--competition", "8ball", "--venue", "U Lva",
+                  "--captain", "K", "--phone", "777000111")[0] == 0
+    assert league("season", "add", "2027/28", "--from", "2026/27")[0] == 0
+    code, out, err = league("season", "add", "2027/28", "--from", "2026/27", "--competition", "8ball")
+    assert code == 0, err
+    assert "from 8ball 2026/27: 1 team(s), 0 player(s)" in out
+    assert [line.split("\t")[0] for line in league("teams", *NEXT, "--competition", "8ball")[1].splitlines()] == [
+        "Kulaři"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--from", "2020/21"), "season add: no season '2020/21'; the seasons: 2026/27"),
+    (("--from", "2026/2027"), "season add: a season is written like 2026/27 (two years that follow)"),
+    (("--from", "2026/27", "--competition", "8ball"),
+     "season add: season 2026/27 has no 8ball teams to carry over (--competition names the competition)"),
+])
+def test_a_carry_over_from_no_such_season_or_competition_is_refused_in_one_line(league, argv, message):
+    code, out, err = league("season", "add", "2027/28", *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and out == ""
+    assert [line.split("\t")[0] for line in league("season", "list")[1].splitlines()] == ["2026/27"]
+
+
+def test_a_competition_with_teams_already_is_not_carried_over_into(league):
+    assert league("season", "add", "2027/28", "--from", "2026/27")[0] == 0
+    code, out, err = league("season", "add", "2027/28", "--from", "2026/27")
+    assert code == 2 and err.strip().splitlines() == [
+        "pocitadlo server: season add: carom 2027/28 has 4 team(s) already; a season is carried over into a "
+        "competition without teams"]
+    code, _, err = league("season", "add", "2027/28", "--from", "2026/27", "--autumn", "2027-10-04..2027-11-26")
+    assert code == 2 and "season 2027/28 already exists; its halves stay as they are" in err
+    assert len(league("teams", *NEXT)[1].splitlines()) == 4
+
+
+def test_a_season_added_without_from_says_it_starts_empty_and_names_from(league):
+    code, out, _ = league("season", "add", "2027/28")
+    assert code == 0 and out == ("season 2027/28: autumn 2027-10-01..2027-11-30, spring 2028-03-01..2028-04-30; it "
+                                 "starts empty: no teams, rosters or rules of its own (--from SEASON carries them over "
+                                 "from a season)\n")
+    assert league("teams", *NEXT)[1] == ""

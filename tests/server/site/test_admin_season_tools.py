@@ -1,0 +1,31 @@
+"""The organiser's season tools in the web admin (docs/league.md "Web admin"), over real HTTP with
+the login and CSRF: the next season carried over from this one."""
+from league_admin_helpers import KOULE, LVA, SEASON, set_up_league
+
+
+def test_a_season_is_added_from_the_one_before_with_its_teams_rosters_and_rules(logged_in, store):
+    """A.3.2, A.3.4, A.1.2: the season form's "Převzít ze sezóny" carries the competition over."""
+    set_up_league(store)
+    store.league.set_rules(SEASON, "carom", {"entry_fee": "1500"})
+    page = logged_in.change("/admin/season", {"season": SEASON, "competition": "carom", "name": "2027/28",
+                                              "source": SEASON})
+    assert ("Hotovo: sezóna 2027/28 přidána ze sezóny 2026/27: družstev 4, hráčů na soupiskách 16, pravidel 3; "
+            "bez rozpisu a výsledků.") in page
+    teams = store.league.teams("2027/28", "carom")
+    assert [(t["name"], t["venue"]) for t in teams] == [("Jiskra", KOULE), ("Lvi", LVA), ("Orli", KOULE),
+                                                        ("Sokoli", LVA)]
+    assert store.league.rules("2027/28", "carom")["entry_fee"] == 1500
+    status, page, _ = logged_in.post("/admin/season", {"season": SEASON, "competition": "carom", "name": "2027/28",
+                                                       "source": SEASON})
+    assert status == 400 and ("Odmítnuto: Soutěž karambol 2027/28 už má družstev: 4; převzít lze jen do soutěže bez "
+                              "družstev.") in page
+    status, page, _ = logged_in.post("/admin/season", {"season": SEASON, "competition": "8ball", "name": "2028/29",
+                                                       "source": SEASON})
+    assert status == 400 and "Sezóna 2026/27 nemá v soutěži 8-ball žádná družstva k převzetí." in page
+    assert [s["name"] for s in store.league.seasons()] == [SEASON, "2027/28"]
+
+
+def test_a_season_added_empty_says_so(logged_in, store):
+    page = logged_in.change("/admin/season", {"name": "2026/27"})
+    assert "Začíná prázdná: bez družstev, soupisek a vlastních pravidel" in page
+    assert '<select name="source"><option value="">nic (prázdná sezóna)</option><option>2026/27</option>' in page
