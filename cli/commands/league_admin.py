@@ -8,7 +8,8 @@
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
     competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
-    fixture list --season S                                 the schedule with statuses and results
+    fixture list --season S [--overdue]                     the schedule with statuses and results
+                                                            (--overdue: past their day with no result)
     schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
     schedule move FIXTURE DATE [--override R]               move a match to another day (R: despite the rules, A.3.3)
     postpone FIXTURE --team T [--to DATE] [--reason R] [--override R]
@@ -66,7 +67,11 @@ def configure(sub, leaf) -> None:
                         help="e.g. innings_limit=20 win_points=3 entry_fee=500 (KEY= sets it back to its default "
                              "where it may be empty); `competition show` lists the keys")
     fixture = _group(sub, "fixture", "fixtures")
-    _in_season(leaf(fixture.add_parser("list", help="the schedule: date, start, teams, venue, status, result")))
+    listing = _in_season(leaf(fixture.add_parser("list", help="the schedule: date, start, teams, venue, status, "
+                                                              "result")))
+    listing.add_argument("--overdue", action="store_true",
+                         help="only the matches whose day has passed with no result, postponement, no-show or "
+                              "cancellation: chase the result, record a no-show or move them")
     schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
     generate = _in_season(leaf(schedule.add_parser("generate", help="draw the double round robin and store it")))
     generate.add_argument("--replace", action="store_true", help="draw again a schedule not yet begun")
@@ -264,7 +269,10 @@ def _competition_set(args, store) -> int:
 
 
 def _fixture_list(args, store) -> int:
-    for f in store.fixtures.of(args.season, args.competition):
+    listed = (store.fixtures.overdue if args.overdue else store.fixtures.of)(args.season, args.competition)
+    if args.overdue and not listed:
+        print(f"no {args.competition} {args.season} fixture is overdue (today is {store.clock.today().isoformat()})")
+    for f in listed:
         result = f"{f['points_home']}:{f['points_away']}" if f["points_home"] is not None else "-"
         notes = [f"override: {f['override']}"] if f["override"] else []
         if f["forfeited_to"]:

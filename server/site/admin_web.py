@@ -232,6 +232,7 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
     # schedule (not counted until assigned), partie played by names on neither roster (A.3.4)
     warnings = [words.said(w) for w in store.league.short_rosters(season, competition)] if season else []
     unassigned = store.fixtures.unassigned(season, competition) if season else []
+    overdue = [dict(f, title=czech.match_name(f["home"], f["away"], f["date"])) for f in store.fixtures.overdue()]
     flagged = store.figures.flagged(competition, season) if season else []
     for m in unassigned + flagged:
         m["title"] = czech.match_name(m["home"], m["away"], m["date"])
@@ -244,7 +245,7 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
                   venues=venues, venue_options=[(v["name"], v["name"]) for v in venues], teams=teams,
                   team_options=[(t["name"], t["name"]) for t in teams if not t["expelled"]],
                   fixtures=fixtures, weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)],
-                  rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged,
+                  rules=rules, warnings=warnings, unassigned=unassigned, flagged=flagged, overdue=overdue,
                   match_options=[(m["match"], f"{m['title']} ({m['match']})") for m in unassigned],
                   fixture_options=[(f["id"], czech.match_name(f["home"], f["away"], f["date"])) for f in fixtures
                                    if f["status"] != "cancelled"])

@@ -104,6 +104,18 @@ class Fixtures(Repository):
                 args.append(day.isoformat())
         return self._load(where + " ORDER BY f.date, f.start, f.id", args)
 
+    def overdue(self, season: str | None = None, competition: str | None = None) -> list[dict]:
+        """The fixtures whose day has passed (the store's today) that are still scheduled with no
+        result: neither played, postponed, forfeited nor cancelled. The organiser chases the
+        result, records the no-show (A.3.7) or moves the match (A.3.3). By date; all seasons'
+        unless one season's competition is named."""
+        where, args = "f.status = 'scheduled' AND f.date < ?", [self._store.clock.today().isoformat()]
+        if season is not None:
+            where += " AND f.season = ? AND f.competition = ?"
+            args += [season, competition]
+        return [f for f in self._load(where + " ORDER BY f.date, f.start, f.id", args)
+                if f["status"] == "scheduled" and f["match"] is None]
+
     def get(self, fixture_id: str) -> dict:
         found = self._load("f.id = ?", [fixture_id])
         if not found:

@@ -91,3 +91,20 @@ def test_a_season_added_without_from_says_it_starts_empty_and_names_from(league)
                                  "starts empty: no teams, rosters or rules of its own (--from SEASON carries them over "
                                  "from a season)\n")
     assert league("teams", *NEXT)[1] == ""
+
+
+def test_fixture_list_overdue_lists_the_matches_past_their_day_with_nothing_recorded(league, monkeypatch):
+    """By the store's today (injected, never the wall date): a forfeited (A.3.7) or postponed
+    (A.3.3) match is not overdue, nor one on today's date."""
+    league("schedule", "generate", *SEASON)
+    code, out, _ = league("fixture", "list", *SEASON, "--overdue")
+    assert code == 0 and out == "no carom 2026/27 fixture is overdue (today is 2026-09-01)\n"
+    fixtures = listed_fixtures(league)
+    today = fixtures[4]["date"]
+    set_today(monkeypatch, dt.date.fromisoformat(today))
+    forfeited, postponed, *waiting = [f for f in fixtures if f["date"] < today]
+    assert waiting and league("no-show", forfeited["id"], "--team", forfeited["away"])[0] == 0
+    assert league("postpone", postponed["id"], "--team", postponed["home"])[0] == 0
+    code, out, _ = league("fixture", "list", *SEASON, "--overdue")
+    assert code == 0 and [line.split("\t")[0] for line in out.splitlines()] == [f["id"] for f in waiting]
+    assert all(line.split("\t")[6] == "scheduled" for line in out.splitlines())

@@ -29,3 +29,24 @@ def test_a_season_added_empty_says_so(logged_in, store):
     page = logged_in.change("/admin/season", {"name": "2026/27"})
     assert "Začíná prázdná: bez družstev, soupisek a vlastních pravidel" in page
     assert '<select name="source"><option value="">nic (prázdná sezóna)</option><option>2026/27</option>' in page
+
+
+def test_the_front_page_warns_of_the_matches_past_their_day_with_no_result(logged_in, carom_league):
+    """Each links to its fixture's page, where the organiser records the no-show (A.3.7) or moves
+    the match (A.3.3); by the store's today (injected), not the wall date."""
+    import datetime as dt
+    from urllib.parse import quote
+
+    from clock import ManualClock
+    from server.site import czech
+
+    assert "Utkání po termínu bez výsledku" not in logged_in.get("/admin")[1]          # before the season
+    fixtures = carom_league.fixtures.of(SEASON, "carom")
+    today = fixtures[2]["date"]
+    carom_league.clock = ManualClock(dt.datetime.fromisoformat(f"{today}T12:00"))
+    page = logged_in.get("/admin")[1]
+    block = page.split("Utkání po termínu bez výsledku", 1)[1].split("</div>", 1)[0]
+    links = [(f'<a href="/admin/fixture?id={quote(f["id"])}">{czech.match_name(f["home"], f["away"], f["date"])}'
+              f"</a> (Královédvorská kulečníková liga {SEASON}, {f['venue']})") for f in fixtures if f["date"] < today]
+    assert links and all(link in block for link in links)
+    assert block.count("<li>") == len(links)

@@ -546,3 +546,24 @@ def test_A_6_5_the_counters_own_interrupted_match_item_is_accepted_and_pending(l
     assert fixture_between(league, "Lvi", "Orli")["status"] == "interrupted"
     record = exports.match_record(league, match_id)
     assert record["standing"] == "pending" and record["interruption"]["reason_text"] == "zavírací doba herny"
+
+
+def test_the_fixtures_past_their_day_with_nothing_recorded_are_overdue(league, items, sign):
+    """The organiser's list to chase: neither a match played nor one forfeited (A.3.7) or postponed
+    (A.3.3) is overdue, nor one on the store's today or after it."""
+    from clock import ManualClock
+
+    assert league.fixtures.overdue() == []                         # before the season
+    fixtures = league.fixtures.of(SEASON, "carom")
+    played = fixture_between(league, "Lvi", "Orli")              # the match the sample items play
+    forfeited, postponed = [f for f in fixtures if f["id"] != played["id"]][:2]
+    play_as_device(league, items, sign, played)
+    no_show(league, forfeited["id"], forfeited["away"])
+    league.fixtures.postpone(postponed["id"], postponed["home"])
+    done = {played["id"], forfeited["id"], postponed["id"]}
+    today = next(f["date"] for f in fixtures if f["date"] > max(played["date"], postponed["date"]))
+    league.clock = ManualClock(dt.datetime.fromisoformat(f"{today}T12:00"))
+    expected = [f["id"] for f in fixtures if f["date"] < today and f["id"] not in done]
+    assert expected and [f["id"] for f in league.fixtures.overdue()] == expected
+    assert [f["id"] for f in league.fixtures.overdue(SEASON, "carom")] == expected
+    assert league.fixtures.overdue(SEASON, "8ball") == []
