@@ -10,6 +10,8 @@
     competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
     fixture list --season S [--overdue]                     the schedule with statuses and results
                                                             (--overdue: past their day with no result)
+    fixture add HOME AWAY DATE --season S [--time 17:00] [--override R]
+                                                            one match added by hand (its date checked as a move's)
     schedule generate --season S [--lot L] [--replace]      draw and store it; prints what it could not honour
     schedule move FIXTURE DATE [--override R]               move a match to another day (R: despite the rules, A.3.3)
     postpone FIXTURE --team T [--to DATE] [--reason R] [--override R]
@@ -72,6 +74,13 @@ def configure(sub, leaf) -> None:
     listing.add_argument("--overdue", action="store_true",
                          help="only the matches whose day has passed with no result, postponement, no-show or "
                               "cancellation: chase the result, record a no-show or move them")
+    add = _in_season(leaf(fixture.add_parser("add", help="add one match by hand (a team admitted late); its date "
+                                                         "checked as schedule move checks one")))
+    add.add_argument("home")
+    add.add_argument("away")
+    add.add_argument("date", help="YYYY-MM-DD")
+    add.add_argument("--time", default="17:00", help="its start (default 17:00, A.2.2)")
+    _override(add)
     schedule = _group(sub, "schedule", "the schedule (A.2.2-A.2.5)")
     generate = _in_season(leaf(schedule.add_parser("generate", help="draw the double round robin and store it")))
     generate.add_argument("--replace", action="store_true", help="draw again a schedule not yet begun")
@@ -281,6 +290,18 @@ def _fixture_list(args, store) -> int:
     return 0
 
 
+def _fixture_add(args, store) -> int:
+    fixture = store.fixtures.add(args.season, args.competition, args.home, args.away, args.date, start=args.time,
+                                 override=args.override)
+    print(f"added {fixture['id']} ({fixture['home']} – {fixture['away']}) on {fixture['date']} {fixture['start']} at "
+          f"{fixture['venue']}, round {fixture['round']}" + _overridden(fixture))
+    return 0
+
+
+def _overridden(fixture: dict) -> str:
+    return f" (override: {fixture['override']})" if fixture["override"] else ""
+
+
 def _generate(args, store) -> int:
     plan = store.fixtures.generate(args.season, args.competition, lot=args.lot, replace=args.replace)
     print(f"stored {plan['fixtures']} fixtures of {args.competition} {args.season} (lot {plan['lot']!r})")
@@ -294,7 +315,7 @@ def _generate(args, store) -> int:
 def _move(args, store) -> int:
     fixture = store.fixtures.move(args.fixture, args.date, override=args.override)
     print(f"{fixture['id']} ({fixture['home']} – {fixture['away']}) now on {fixture['date']} {fixture['start']}"
-          + (f" (override: {fixture['override']})" if fixture["override"] else ""))
+          + _overridden(fixture))
     return 0
 
 
@@ -350,7 +371,7 @@ def _rule(args, store) -> int:
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
            "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
            "competition show": _competition_show, "competition set": _competition_set,
-           "fixture list": _fixture_list, "schedule generate": _generate, "schedule move": _move,
+           "fixture list": _fixture_list, "fixture add": _fixture_add, "schedule generate": _generate, "schedule move": _move,
            "postpone": _postpone, "no-show": _no_show, "withdraw-no-show": _withdraw_no_show,
            "unassigned": _unassigned, "assign": _assign,
            "rule": _rule}

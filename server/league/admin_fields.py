@@ -84,6 +84,14 @@ def date(value, what: str = "the date") -> dt.date:
         raise LeagueError(f"{what} must be a date like 2026-10-05, got {str(value)[:40]!r}") from None
 
 
+def start(value, what: str = "the start") -> dt.time:
+    """A match's start, "17:00" (A.2.2: from 17:00 unless the organiser sets another)."""
+    found = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", str(value).strip())
+    if not found:
+        raise LeagueError(f"{what} must be a time like 17:00, got {str(value)[:20]!r}")
+    return dt.time(int(found[1]), int(found[2]))
+
+
 def days(value) -> frozenset[int]:
     """Weekdays as "po,st" or "0,2" (Monday 0 … Friday 4); empty: any working day."""
     if isinstance(value, (set, frozenset, list, tuple)):

@@ -11,7 +11,7 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster
     GET  /admin/audit                         the audit log: who changed what, when (newest first)
     POST /admin/<action>                      season, venue, team, team-edit, rules, player-add,
-                                              player-rename, player-remove, generate, move, postpone,
+                                              player-rename, player-remove, generate, fixture-add, move, postpone,
                                               postponement-delete, no-show, no-show-delete, rule,
                                               assign
 
@@ -505,6 +505,15 @@ def _override_of(form: dict) -> str | None:
     return form.get("override") or None
 
 
+def _fixture_add(store, form) -> str:
+    fixture = store.fixtures.add(form.get("season", ""), form.get("competition", ""), _field(form, "home", "the team"),
+                                 _field(form, "away", "the team"), form.get("date", ""),
+                                 start=form.get("time") or "17:00", override=_override_of(form))
+    noted = say(" Výjimka: {override}.", override=override_text(fixture["override"])) if fixture["override"] else ""
+    return say("utkání {home} – {away} přidáno na {when} ({venue}).{noted}", home=fixture["home"], away=fixture["away"],
+               when=czech.fixture_time(fixture["date"], fixture["start"]), venue=fixture["venue"], noted=noted)
+
+
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
                                   override=_override_of(form))
@@ -565,7 +574,8 @@ def _rule(store, form) -> str:
 ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "team": (_team, "dashboard"),
            "team-edit": (_team_edit, "team"), "rules": (_rules, "dashboard"), "player-add": (_player(True), "dashboard"),
            "player-rename": (_player_rename, "team"), "player-remove": (_player_remove, "team"),
-           "generate": (_generate, "dashboard"), "move": (_move, "fixture"), "postpone": (_postpone, "fixture"),
+           "generate": (_generate, "dashboard"), "fixture-add": (_fixture_add, "dashboard"), "move": (_move, "fixture"),
+           "postpone": (_postpone, "fixture"),
            "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture"),
            "no-show-delete": (_no_show_delete, "fixture"),
            "rule": (_rule, "fixture"), "assign": (_assign, "dashboard")}

@@ -93,6 +93,37 @@ class Fixtures(Repository):
                               "moved, postponed or forfeited); it cannot be drawn again")
         db.execute("DELETE FROM fixtures WHERE season = ? AND competition = ?", (season, competition))
 
+    def add(self, season: str, competition: str, home: str, away: str, day, *, start="17:00",
+            override: str | None = None) -> dict:
+        """One fixture added by hand (a team admitted late, a match the draw left out): two teams of
+        the season's competition, neither expelled, at the home team's venue; its day checked as a
+        move's (``_check_day``: a working day in a half, neither team nor the venue busy, the venue
+        open, not past; ``override`` as there), its id as the schedule's, a duplicate refused. Its
+        round is that of the fixture nearest its day (the public schedule lists it there)."""
+        season, competition = self._league.season(fields.season_name(season))["name"], fields.competition(competition)
+        day, begins = fields.date(day, "the date"), fields.start(start)
+        with self._read() as db:
+            sides = [self._league.team_row(db, season, competition, fields.name(t, "the team")) for t in (home, away)]
+        if sides[0]["id"] == sides[1]["id"]:
+            raise LeagueError(f"a fixture is between two teams; {sides[0]['name']} cannot play itself")
+        for team in sides:
+            if team["expelled"]:
+                raise LeagueError(f"{team['name']} was expelled on {team['expelled'][:10]} (A.3.7)")
+        scheduled = self.of(season, competition)
+        fixture = {"id": fixture_id(day, sides[0]["name"], sides[1]["name"]), "season": season,
+                   "competition": competition, "round": _round_near(scheduled, day), "date": day.isoformat(),
+                   "start": begins.isoformat(timespec="minutes"), "home": sides[0]["name"],
+                   "away": sides[1]["name"], "venue": sides[0]["venue"]}
+        if self.exists(fixture["id"]):
+            raise LeagueError(f"fixture {fixture['id']} exists already (fixture list shows it)")
+        noted = self._check_day(fixture, day, override, new=True)
+        with self._changing() as db:
+            db.execute("INSERT INTO fixtures(id, season, competition, round, date, start, home, away, venue, status, "
+                       "planned, override) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?)",
+                       (fixture["id"], season, competition, fixture["round"], fixture["date"], fixture["start"],
+                        sides[0]["id"], sides[1]["id"], fixture["venue"], fixture["date"], noted))
+        return self.get(fixture["id"])
+
     # -- reading the schedule -----------------------------------------------------------------
     def of(self, season: str, competition: str, *, first: dt.date | None = None,
            last: dt.date | None = None) -> list[dict]:
@@ -164,13 +195,17 @@ class Fixtures(Repository):
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; only a match still to be played can move")
         return fixture
 
-    def _check_day(self, fixture: dict, day: dt.date, override: str | None) -> str | None:
+    def _check_day(self, fixture: dict, day: dt.date, override: str | None, *, new: bool = False) -> str | None:
         """Refused with the reason server.league.schedule.move_refusal gives, unless the organiser
-        overrides it with a reason: then the reason and what it overrode (kept with the fixture)."""
+        overrides it with a reason: then the reason and what it overrode (kept with the fixture).
+        ``new``: a fixture being added, not moved."""
         refusal = self._refusal(fixture, day)
         if override is not None and override.strip():
             reason = fields.text(override, "the reason of the override", limit=fields.REASON_MAX)
             return f"{reason} ({refusal})" if refusal else None
+        if refusal and new:
+            raise LeagueError(f"fixture {fixture['id']} cannot be added on {day}: {refusal} (the organiser may "
+                              "override it with a reason: --override \"…\", A.3.3)")
         if refusal:
             raise LeagueError(f"fixture {fixture['id']} cannot move to {day}: {refusal} (the organiser may "
                               "override it with a reason: --override \"…\", A.3.3)")
@@ -180,10 +215,10 @@ class Fixtures(Repository):
         """Why the fixture may not move to ``day`` (server.league.schedule.move_refusal), or None."""
         from server.league import schedule
 
-        season = self._league.season(fixture["season"])
+        season, moving = self._league.season(fixture["season"]), _planned(schedule, fixture)
         others = [_planned(schedule, f) for f in self.of(fixture["season"], fixture["competition"])
-                  if f["id"] == fixture["id"] or f["status"] in OPEN]
-        return schedule.move_refusal(others, _planned(schedule, fixture), day, opening=self._opening(),
+                  if f["id"] != fixture["id"] and f["status"] in OPEN]
+        return schedule.move_refusal([*others, moving], moving, day, opening=self._opening(),
                                      halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])),
                                      today=self._store.clock.today())
 
@@ -557,12 +592,23 @@ def _planned(schedule, fixture: dict):
                             dt.time.fromisoformat(fixture["start"]), fixture["home"], fixture["away"], fixture["venue"])
 
 
-def _fixture_id(match, taken: set[str]) -> str:
+def fixture_id(day: dt.date, home: str, away: str) -> str:
     """"2026-10-05-sokol-dvur-jiskra-horice": the match id the device records the match under."""
-    base = f"{match.date.isoformat()}-{fields.slug(match.home)}-{fields.slug(match.away)}"
-    fixture_id, n = base, 1
-    while fixture_id in taken:
+    return f"{day.isoformat()}-{fields.slug(home)}-{fields.slug(away)}"
+
+
+def _fixture_id(match, taken: set[str]) -> str:
+    """``fixture_id`` of a drawn match, numbered on when two of the draw would share it."""
+    base = fixture_id(match.date, match.home, match.away)
+    unique, n = base, 1
+    while unique in taken:
         n += 1
-        fixture_id = f"{base}-{n}"
-    taken.add(fixture_id)
-    return fixture_id
+        unique = f"{base}-{n}"
+    taken.add(unique)
+    return unique
+
+
+def _round_near(fixtures: list[dict], day: dt.date) -> int:
+    """The round of the fixture nearest ``day`` (the first round when there is none)."""
+    nearest = min(fixtures, key=lambda f: abs((dt.date.fromisoformat(f["date"]) - day).days), default=None)
+    return nearest["round"] if nearest else 1

@@ -108,3 +108,57 @@ def test_fixture_list_overdue_lists_the_matches_past_their_day_with_nothing_reco
     code, out, _ = league("fixture", "list", *SEASON, "--overdue")
     assert code == 0 and [line.split("\t")[0] for line in out.splitlines()] == [f["id"] for f in waiting]
     assert all(line.split("\t")[6] == "scheduled" for line in out.splitlines())
+
+
+def _free_day(fixtures: list[dict], *teams_and_venues: str) -> str:
+    """A Tuesday or Wednesday of October 2026, a working day, on which none of these plays or hosts."""
+    from server.league.schedule import working_day
+
+    busy = {f["date"] for f in fixtures if {f["home"], f["away"], f["venue"]} & set(teams_and_venues)}
+    return next(d for d in (dt.date(2026, 10, n) for n in range(5, 31)) if d.isoformat() not in busy
+                and working_day(d) and d.weekday() in (1, 2)).isoformat()
+
+
+def test_A_2_2_a_fixture_added_by_hand_for_a_team_admitted_late(league):
+    """Baník join after the draw: their match is added with the id the schedule would give it, on a
+    day a move could take (A.2.2 a working day, A.2.1 in a half, A.3.3 neither team busy)."""
+    league("schedule", "generate", *SEASON)
+    assert league("team", "add", "Baník", *SEASON, "--venue", "U Koule", "--captain", "K", "--phone",
+                  "777000111")[0] == 0
+    day = _free_day(listed_fixtures(league), "Baník", "Lvi", "U Koule")
+    code, out, err = league("fixture", "add", "baník", "LVI", day, "--time", "18:30", *SEASON)
+    assert code == 0, err
+    added = f"{day}-banik-lvi"
+    assert out.startswith(f"added {added} (Baník – Lvi) on {day} 18:30 at U Koule, round ")
+    assert out.rstrip("\n").rsplit(" ", 1)[1].isdigit()
+    listed = {f["id"]: f for f in listed_fixtures(league)}[added]
+    assert (listed["date"], listed["start"], listed["home"], listed["away"], listed["venue"], listed["status"]) == (
+        day, "18:30", "Baník", "Lvi", "U Koule", "scheduled")
+    code, _, err = league("fixture", "add", "Baník", "Lvi", day, *SEASON)
+    assert code == 2 and f"fixture add: fixture {added} exists already (fixture list shows it)" in err
+
+
+def test_A_3_3_a_fixture_added_on_a_refused_day_needs_the_organisers_override(league):
+    league("schedule", "generate", *SEASON)
+    busy = listed_fixtures(league)[0]
+    home, away = busy["home"], next(t for t in ("Lvi", "Orli", "Sokoli", "Jiskra") if t not in (busy["home"],
+                                                                                               busy["away"]))
+    code, out, err = league("fixture", "add", home, away, busy["date"], *SEASON)
+    assert code == 2 and f"already plays round 1, {busy['home']} – {busy['away']}" in err
+    assert "cannot be added on" in err and '--override "…", A.3.3' in err and out == ""
+    code, out, err = league("fixture", "add", home, away, busy["date"], *SEASON, "--override", "dohoda kapitánů")
+    assert code == 0 and "(override: dohoda kapitánů (" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("Lvi", "lvi", "2026-10-06"), "fixture add: a fixture is between two teams; Lvi cannot play itself"),
+    (("Lvi", "Baník", "2026-10-06"), "fixture add: no team 'Baník' in carom 2026/27"),
+    (("Lvi", "Orli", "2026-10-10"), "matches are played on working days only (A.2.2)"),
+    (("Lvi", "Orli", "2026-12-15"), "is outside the half-season of round"),
+    (("Lvi", "Orli", "2026-10-06", "--time", "25:00"), "fixture add: the start must be a time like 17:00, got '25:00'"),
+    (("Lvi", "Orli", "6. 10."), "fixture add: the date must be a date like 2026-10-05, got '6. 10.'"),
+])
+def test_a_fixture_add_that_is_refused_names_why_in_one_line_and_adds_nothing(league, argv, message):
+    code, out, err = league("fixture", "add", *argv, *SEASON)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and out == ""
+    assert listed_fixtures(league) == []

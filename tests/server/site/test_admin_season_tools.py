@@ -50,3 +50,23 @@ def test_the_front_page_warns_of_the_matches_past_their_day_with_no_result(logge
               f"</a> (Královédvorská kulečníková liga {SEASON}, {f['venue']})") for f in fixtures if f["date"] < today]
     assert links and all(link in block for link in links)
     assert block.count("<li>") == len(links)
+
+
+def test_a_fixture_is_added_on_the_front_page_its_date_checked_as_a_moves_A_3_3(logged_in, carom_league):
+    from league_admin_helpers import fixture_between, free_working_day
+
+    context = {"season": SEASON, "competition": "carom"}
+    busy = fixture_between(carom_league, "Lvi", "Orli")
+    status, page, _ = logged_in.post("/admin/fixture-add", context | {"home": "Sokoli", "away": "Lvi",
+                                                                      "date": busy["date"]})
+    assert status == 400 and "nelze přidat na" in page and "vyplňte „výjimka z pravidel“" in page
+    assert f'value="{busy["date"]}"' in page                      # the refused form shows what was sent
+    day = free_working_day(carom_league, fixture_between(carom_league, "Sokoli", "Lvi"))
+    page = logged_in.change("/admin/fixture-add", context | {"home": "Sokoli", "away": "Lvi", "date": day.isoformat(),
+                                                              "time": "18:00"})
+    assert "Hotovo: utkání Sokoli – Lvi přidáno na" in page and "18:00" in page
+    added = carom_league.fixtures.get(f"{day.isoformat()}-sokoli-lvi")
+    assert (added["start"], added["venue"], added["status"]) == ("18:00", LVA, "scheduled")
+    page = logged_in.change("/admin/fixture-add", context | {"home": "Sokoli", "away": "Lvi", "date": busy["date"],
+                                                              "override": "dohoda kapitánů"})
+    assert "Výjimka: dohoda kapitánů" in page

@@ -567,3 +567,15 @@ def test_the_fixtures_past_their_day_with_nothing_recorded_are_overdue(league, i
     assert expected and [f["id"] for f in league.fixtures.overdue()] == expected
     assert [f["id"] for f in league.fixtures.overdue(SEASON, "carom")] == expected
     assert league.fixtures.overdue(SEASON, "8ball") == []
+
+
+def test_A_3_7_no_fixture_is_added_for_an_expelled_team(league):
+    for home, away in (("Orli", "Lvi"), ("Lvi", "Orli")):
+        no_show(league, fixture_between(league, home, away)["id"], "Orli", expel=True)
+    day = free_working_day(league, fixture_between(league, "Sokoli", "Jiskra"))
+    with pytest.raises(LeagueError, match=r"Orli was expelled on \d{4}-\d\d-\d\d \(A.3.7\)"):
+        league.fixtures.add(SEASON, "carom", "Sokoli", "Orli", day)
+    added = league.fixtures.add(SEASON, "carom", "Sokoli", "Jiskra", day)      # A.2.1: its round, near its day
+    nearest = min(league.fixtures.of(SEASON, "carom"),
+                  key=lambda f: (f["id"] == added["id"], abs((dt.date.fromisoformat(f["date"]) - day).days)))
+    assert (added["status"], added["round"]) == ("scheduled", nearest["round"])

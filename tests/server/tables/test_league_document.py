@@ -134,3 +134,13 @@ def test_a_captain_not_on_the_roster_leaves_the_document_valid_for_the_devices(s
     assert (teams["Nováčci"]["players"], teams["Nováčci"]["captain"]) == ([], None)
     assert teams["Lvi"]["captain"] is None and "Novák" not in teams["Lvi"]["players"]
     assert teams["Sokoli"]["captain"] == "Němec"
+
+
+def test_a_fixture_added_by_hand_is_in_the_venues_document(carom_league):
+    """The device of the home team's venue is offered the added match (with its start) as any other."""
+    day = free_working_day(carom_league, fixture_between(carom_league, "Orli", "Lvi"))
+    added = carom_league.fixtures.add(SEASON, "carom", "Orli", "Lvi", day, start="18:00")
+    document = league_document(carom_league, KOULE, day)
+    assert {"id": added["id"], "date": day.isoformat(), "start": "18:00", "home": "Orli", "away": "Lvi",
+            "venue": KOULE} in document["fixtures"]
+    assert added["id"] not in [f["id"] for f in league_document(carom_league, LVA, day)["fixtures"]]
