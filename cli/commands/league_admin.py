@@ -5,8 +5,10 @@
     venue add NAME [--days po,st]                           a venue and the weekdays it is open
     venues                                                  the venues, their days and devices
     team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
+    team edit NAME --season S [--captain C] [--phone P] [--days po,út]   correct a team (what is not given stays)
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
+    player rename NAME NEW --team T --season S              correct the spelling of a name on a roster
     competition show|set --season S [KEY=VALUE …]           a competition's rules (A.1.2; defaults: the counters')
     fixture list --season S [--overdue]                     the schedule with statuses and results
                                                             (--overdue: past their day with no result)
@@ -19,6 +21,7 @@
     no-show FIXTURE --team T [--expel]                      an unexcused no-show on or after the match's day
                                                             (forfeit; the second expels, A.3.7: --expel confirms it)
     withdraw-no-show FIXTURE                                undo a no-show recorded by mistake (not one that expelled)
+    withdraw-postponement FIXTURE --team T                  undo a postponement recorded by mistake (A.3.3)
     unassigned --season S                                   league matches off the schedule (they count nowhere)
     assign MATCH FIXTURE                                    make a stored match the fixture's result (a correction)
     rule FIXTURE award|replay --reason R [--points H:A] [--to DATE [--override R]]
@@ -56,12 +59,23 @@ def configure(sub, leaf) -> None:
     add.add_argument("--captain", required=True, help="the captain's name (A.3.2)")
     add.add_argument("--phone", required=True, help="the captain's phone (A.3.2)")
     add.add_argument("--days", default="", help="weekdays it asks to play on: po,út,st,čt,pá (A.2.4)")
+    edit = _in_season(leaf(team.add_parser("edit", help="correct a team's captain, phone or days (what is not given "
+                                                        "stays)")))
+    edit.add_argument("name")
+    edit.add_argument("--captain", help="the captain's name (A.3.2)")
+    edit.add_argument("--phone", help="the captain's phone (A.3.2)")
+    edit.add_argument("--days", help="weekdays it asks to play on: po,út,st,čt,pá (A.2.4; \"\": any)")
     _in_season(leaf(sub.add_parser("teams", help="the teams of a season, captains and rosters")))
     player = _group(sub, "player", "rosters (a player plays for one team a season, A.3.4)")
     for verb, what in (("add", "put a player on a team's roster"), ("remove", "take a player off a roster")):
         action = _in_season(leaf(player.add_parser(verb, help=what)))
         action.add_argument("name")
         action.add_argument("--team", required=True)
+    rename = _in_season(leaf(player.add_parser("rename", help="correct the spelling of a name on a roster (the "
+                                                            "statistics keep the names the records carry)")))
+    rename.add_argument("name")
+    rename.add_argument("new")
+    rename.add_argument("--team", required=True)
     competition = _group(sub, "competition", "a season's competition and its rules (A.1.2)")
     _in_season(leaf(competition.add_parser("show", help="the competition's rules, each with its default and clause")))
     change = _in_season(leaf(competition.add_parser("set", help="change rules of the competition")))
@@ -104,6 +118,10 @@ def configure(sub, leaf) -> None:
     withdraw = leaf(sub.add_parser("withdraw-no-show", help="undo a no-show recorded by mistake (not one that "
                                                             "expelled the team)"))
     withdraw.add_argument("fixture")
+    withdraw = leaf(sub.add_parser("withdraw-postponement", help="undo a postponement recorded by mistake (it no "
+                                                                 "longer counts against the team's allowance, A.3.3)"))
+    withdraw.add_argument("fixture")
+    withdraw.add_argument("--team", required=True, help="the team whose postponement it was")
     _in_season(leaf(sub.add_parser("unassigned", help="matches of two league teams off the schedule (count nowhere)")))
     assign = leaf(sub.add_parser("assign", help="make a stored match a fixture's result (replacing the one before)"))
     assign.add_argument("match")
@@ -241,6 +259,27 @@ def _teams(args, store) -> int:
     return 0
 
 
+def _team_edit(args, store) -> int:
+    from server.league.admin_fields import days_label
+
+    team = store.league.team(args.season, args.competition, args.name)
+    team = store.league.edit_team(args.season, args.competition, team["name"],
+                                  captain=team["captain"] if args.captain is None else args.captain,
+                                  phone=team["phone"] if args.phone is None else args.phone,
+                                  days=team["days"] if args.days is None else args.days)
+    print(f"team {team['name']} ({args.competition} {args.season}): captain {team['captain']} {team['phone']}, "
+          f"{days_label(team['days'])}")
+    return 0
+
+
+def _player_rename(args, store) -> int:
+    from server.league.admin_fields import name
+
+    store.league.rename_player(args.season, args.competition, args.team, args.name, args.new)
+    print(f"{args.name} of {args.team} ({args.season}) is now {name(args.new, 'the player')}")
+    return 0
+
+
 def _player(args, store) -> int:
     change = store.league.add_player if args.verb == "add" else store.league.remove_player
     change(args.season, args.competition, args.team, args.name)
@@ -342,6 +381,16 @@ def _withdraw_no_show(args, store) -> int:
     return 0
 
 
+def _withdraw_postponement(args, store) -> int:
+    done = store.fixtures.withdraw_postponement(args.fixture, args.team)
+    fixture = done["fixture"]
+    when = (f"{fixture['status']} on {fixture['date']} {fixture['start']}" if fixture["status"] != "postponed"
+            else "still postponed until schedule move gives it a date")
+    kept = f" (its earlier date is not back: {done['kept']})" if done["kept"] else ""
+    print(f"{fixture['id']}: {args.team}'s postponement withdrawn (A.3.3); {when}{kept}")
+    return 0
+
+
 def _unassigned(args, store) -> int:
     for m in store.fixtures.unassigned(args.season, args.competition):
         print("\t".join((m["match"], m["date"] or "-", m["home"], m["away"], m["venue"] or "-",
@@ -369,7 +418,8 @@ def _rule(args, store) -> int:
 
 
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
-           "team add": _team_add, "teams": _teams, "player add": _player, "player remove": _player,
+           "team add": _team_add, "team edit": _team_edit, "teams": _teams, "player add": _player,
+           "player remove": _player, "player rename": _player_rename, "withdraw-postponement": _withdraw_postponement,
            "competition show": _competition_show, "competition set": _competition_set,
            "fixture list": _fixture_list, "fixture add": _fixture_add, "schedule generate": _generate, "schedule move": _move,
            "postpone": _postpone, "no-show": _no_show, "withdraw-no-show": _withdraw_no_show,

@@ -162,3 +162,44 @@ def test_a_fixture_add_that_is_refused_names_why_in_one_line_and_adds_nothing(le
     code, out, err = league("fixture", "add", *argv, *SEASON)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and out == ""
     assert listed_fixtures(league) == []
+
+
+def test_A_3_2_team_edit_corrects_the_captain_and_phone_and_keeps_what_is_not_given(league):
+    code, out, err = league("team", "edit", "lvi", *SEASON, "--captain", "Jan Novák", "--phone", "+420 777 999 888")
+    assert code == 0, err
+    assert out == "team Lvi (carom 2026/27): captain Jan Novák +420 777 999 888, any working day\n"
+    assert league("team", "edit", "Lvi", *SEASON, "--days", "út,čt")[0] == 0
+    teams = league("teams", *SEASON)[1].splitlines()
+    assert "Lvi\tU Lva\tJan Novák +420 777 999 888\tút, čt\tLvi 1, Lvi 2" in teams
+    code, out, err = league("team", "edit", "Lvi", *SEASON, "--phone", "nic")
+    assert code == 2 and err.startswith("pocitadlo server: team edit: the captain's phone must be digits") and out == ""
+    code, _, err = league("team", "edit", "Baník", *SEASON, "--captain", "K")
+    assert code == 2 and "team edit: no team 'Baník' in carom 2026/27" in err
+
+
+def test_A_3_4_player_rename_corrects_a_roster_name_but_never_into_another_teams_player(league):
+    code, out, err = league("player", "rename", "lvi 1", "Lví Jednička", "--team", "Lvi", *SEASON)
+    assert code == 0 and out == "lvi 1 of Lvi (2026/27) is now Lví Jednička\n", err
+    assert "Lvi\tU Lva\tKapitán Lvi +420 777 000 000\tany working day\tLvi 2, Lví Jednička" in league(
+        "teams", *SEASON)[1].splitlines()
+    code, _, err = league("player", "rename", "Lvi 2", "orli 1", "--team", "Lvi", *SEASON)
+    assert code == 2 and "player rename: orli 1 already plays for team 'Orli' as 'Orli 1' in 2026/27" in err
+    code, _, err = league("player", "rename", "Nikdo", "Někdo", "--team", "Lvi", *SEASON)
+    assert code == 2 and "player rename: 'Nikdo' is not on the roster of 'Lvi' in 2026/27" in err
+
+
+def test_A_3_3_withdraw_postponement_gives_the_allowance_and_the_date_back(league):
+    league("schedule", "generate", *SEASON)
+    fixture = listed_fixtures(league)[0]
+    code, out, _ = league("postpone", fixture["id"], "--team", fixture["home"])
+    assert code == 0 and f"{fixture['home']} has 1 postponement(s) left" in out
+    code, out, err = league("withdraw-postponement", fixture["id"], "--team", fixture["home"])
+    assert code == 0, err
+    assert out == (f"{fixture['id']}: {fixture['home']}'s postponement withdrawn (A.3.3); scheduled on "
+                   f"{fixture['date']} 17:00\n")
+    assert {f["id"]: f["status"] for f in listed_fixtures(league)}[fixture["id"]] == "scheduled"
+    code, out, _ = league("postpone", fixture["id"], "--team", fixture["home"])
+    assert code == 0 and f"{fixture['home']} has 1 postponement(s) left" in out              # not 0: it was given back
+    code, _, err = league("withdraw-postponement", fixture["id"], "--team", fixture["away"])
+    assert code == 2 and err.strip().splitlines() == [
+        f"pocitadlo server: withdraw-postponement: {fixture['away']} has no postponement of fixture {fixture['id']}"]
