@@ -10,7 +10,7 @@
     records                   the stored records
     refusals                  the refusal log: counts by reason and the latest refusals
     season, venue(s), team(s), player, fixture, schedule, postpone, no-show, withdraw-no-show
-                              the league's administration (cli/commands/league_admin.py)
+                              the league's administration (cli/commands/league_admin.py, league_schedule.py)
 """
 import os
 
