@@ -59,8 +59,8 @@ def configure(sub, leaf) -> None:
         action = in_season(leaf(player.add_parser(verb, help=what)))
         action.add_argument("name")
         action.add_argument("--team", required=True)
-    rename = in_season(leaf(player.add_parser("rename", help="correct the spelling of a name on a roster (the "
-                                                           "statistics keep the names the records carry)")))
+    rename = in_season(leaf(player.add_parser("rename", help="correct the spelling of a name on a roster, for the "
+                                                           "whole season (as the web admin's \"opravit jméno\")")))
     rename.add_argument("name")
     rename.add_argument("new")
     rename.add_argument("--team", required=True)
