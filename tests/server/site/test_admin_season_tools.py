@@ -70,3 +70,17 @@ def test_a_fixture_is_added_on_the_front_page_its_date_checked_as_a_moves_A_3_3(
     page = logged_in.change("/admin/fixture-add", context | {"home": "Sokoli", "away": "Lvi", "date": busy["date"],
                                                               "override": "dohoda kapitánů"})
     assert "Výjimka: dohoda kapitánů" in page
+
+
+def test_the_season_tools_say_it_in_english_to_an_english_reader(logged_in_english, carom_league):
+    import datetime as dt
+
+    from clock import ManualClock
+
+    page = logged_in_english.change("/admin/season", {"season": SEASON, "competition": "carom", "name": "2027/28",
+                                                      "source": SEASON})
+    assert ("season 2027/28 added from season 2026/27: 4 team(s), 16 player(s) on their rosters, 2 rule(s); no "
+            "schedule or results.") in page and "Carry over from season" in page
+    carom_league.clock = ManualClock(dt.datetime(2027, 5, 3, 12, 0))         # the season over, nothing played
+    page = logged_in_english.get(f"/admin?season={SEASON}")[1]
+    assert "Matches past their day with no result" in page and "Add a match: home" in page
