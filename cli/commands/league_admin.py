@@ -6,6 +6,9 @@
     venues                                                  the venues, their days and devices
     team add NAME --season S --venue V --captain C --phone P [--days po,út] [--competition carom]
     team edit NAME --season S [--captain C] [--phone P] [--days po,út]   correct a team (what is not given stays)
+    team withdraw NAME --season S --reason R [--expel]     the team withdraws, or (--expel) the organiser expels
+                                                            it by decision (A.1.2): as an A.3.7 expulsion
+    team reinstate NAME --season S                          undo a withdrawal or an expulsion (A.3.7's too)
     teams --season S                                        the teams with captains and rosters
     player add|remove NAME --team T --season S              a roster (one team a season, A.3.4)
     player rename NAME NEW --team T --season S              correct the spelling of a name on a roster
@@ -53,6 +56,14 @@ def configure(sub, leaf) -> None:
     edit.add_argument("--captain", help="the captain's name (A.3.2)")
     edit.add_argument("--phone", help="the captain's phone (A.3.2)")
     edit.add_argument("--days", help="weekdays it asks to play on: po,út,st,čt,pá (A.2.4; \"\": any)")
+    leave = in_season(leaf(team.add_parser("withdraw", help="a team withdraws, or is expelled by the organiser's "
+                                                            "decision: its results annulled, its fixtures cancelled")))
+    leave.add_argument("name")
+    leave.add_argument("--reason", required=True, help="why (kept with the team, shown on the site)")
+    leave.add_argument("--expel", action="store_true", help="the organiser expels the team by decision (A.1.2); "
+                                                            "without it: the team withdraws")
+    back = in_season(leaf(team.add_parser("reinstate", help="undo a team's withdrawal or expulsion (A.3.7's too)")))
+    back.add_argument("name")
     in_season(leaf(sub.add_parser("teams", help="the teams of a season, captains and rosters")))
     player = group(sub, "player", "rosters (a player plays for one team a season, A.3.4)")
     for verb, what in (("add", "put a player on a team's roster"), ("remove", "take a player off a roster")):
@@ -171,9 +182,11 @@ def _team_add(args, store) -> int:
 
 def _teams(args, store) -> int:
     from server.league.admin_fields import days_label
+    from server.storage.fixtures import DEPARTURES
 
     for team in store.league.teams(args.season, args.competition):
-        expelled = f"\texpelled {team['expelled'][:10]}" if team["expelled"] else ""
+        expelled = (f"\t{DEPARTURES[team['expelled_how'] or 'no-shows']} {team['expelled'][:10]}"
+                    + (f": {team['expelled_reason']}" if team["expelled_reason"] else "") if team["expelled"] else "")
         print(f"{team['name']}\t{team['venue']}\t{team['captain']} {team['phone']}\t{days_label(team['days'])}\t"
               f"{', '.join(team['players'])}{expelled}")
     return 0
@@ -197,6 +210,26 @@ def _player_rename(args, store) -> int:
 
     store.league.rename_player(args.season, args.competition, args.team, args.name, args.new)
     print(f"{args.name} of {args.team} ({args.season}) is now {name(args.new, 'the player')}")
+    return 0
+
+
+def _team_withdraw(args, store) -> int:
+    from server.storage.fixtures import DEPARTURES
+
+    done = store.fixtures.withdraw_team(args.season, args.competition, args.name, reason=args.reason,
+                                        expel=args.expel)
+    print(f"{done['team']} {DEPARTURES[done['how']]}, {args.competition} {args.season}: its {done['annulled']} "
+          f"result(s) annulled, {len(done['cancelled'])} fixture(s) cancelled: {', '.join(done['cancelled']) or '-'}")
+    return 0
+
+
+def _team_reinstate(args, store) -> int:
+    done = store.fixtures.reinstate_team(args.season, args.competition, args.name)
+    print(f"{done['team']} is back in {args.competition} {args.season}: its results count again "
+          f"({done['no_shows']} no-show(s) stay recorded, A.3.7); {len(done['scheduled'])} fixture(s) scheduled "
+          f"again: {', '.join(done['scheduled']) or '-'}")
+    for fixture, why in done["postponed"]:
+        print(f"{fixture}: postponed, waiting for a new date (schedule move): {why}")
     return 0
 
 
@@ -237,7 +270,8 @@ def _competition_set(args, store) -> int:
 
 
 ACTIONS = {"season add": _season_add, "season list": _season_list, "venue add": _venue_add, "venues": _venues,
-           "team add": _team_add, "team edit": _team_edit, "teams": _teams, "player add": _player,
+           "team add": _team_add, "team edit": _team_edit, "team withdraw": _team_withdraw,
+           "team reinstate": _team_reinstate, "teams": _teams, "player add": _player,
            "player remove": _player, "player rename": _player_rename,
            "competition show": _competition_show, "competition set": _competition_set, **league_schedule.ACTIONS}
 NAMES = {name.split()[0] for name in ACTIONS}

@@ -8,9 +8,11 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams),
                                               withdraw a postponement or a no-show made by mistake, rule on an
                                               interrupted match (A.6.5)
-    GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster
+    GET  /admin/team?season=…&competition=…&team=…   a team's captain, phone and days; its roster; its
+                                              withdrawal or expulsion by decision, its reinstatement
     GET  /admin/audit                         the audit log: who changed what, when (newest first)
-    POST /admin/<action>                      season, venue, team, team-edit, rules, player-add,
+    POST /admin/<action>                      season, venue, team, team-edit, team-withdraw,
+                                              team-reinstate, rules, player-add,
                                               player-rename, player-remove, generate, fixture-add, move, postpone,
                                               postponement-delete, no-show, no-show-delete, rule,
                                               assign
@@ -51,7 +53,7 @@ from server.site.answers import html_page as page
 from server.site.answers import log_refusal, remote, too_many
 from server.site.language import N_, say
 from server.site.pages import render
-from server.site.schedule_web import override_text, status_word
+from server.site.schedule_web import departure_word, override_text, status_word
 from server.tables import figures
 
 MAX_DONE = 600        # characters of a sealed "done" text
@@ -314,6 +316,8 @@ def _team_page(store, session, asked: dict, *, done=None, error=None, action=Non
     return render("admin_team.html", frame=chrome.admin_frame(""), title=say("Družstvo: {name}", name=team["name"]),
                   csrf=session["csrf"], done=done, error=error, action=action, sent=_sent(sent), team=values,
                   checked=checked, back=back, weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)],
+                  departure=departure_word(team["expelled_how"]) if team["expelled"] else None,
+                  leaving=[(how, language.shown(text)) for how, text in LEAVING.items()],
                   league=store.league.competitions().get(team["competition"], team["competition"]))
 
 
@@ -459,6 +463,32 @@ def _team_edit(store, form) -> str:
                captain=team["captain"], phone=team["phone"], days=czech.weekdays(team["days"]))
 
 
+LEAVING = {"withdrew": N_("odstupuje"), "decision": N_("vyřazeno organizátorem (A.1.2)")}
+
+
+def _team_withdraw(store, form) -> str:
+    """The team withdraws, or the organiser expels it by decision: as an A.3.7 expulsion, confirmed."""
+    if form.get("confirm") != "1":
+        raise LeagueError("a withdrawal or expulsion is confirmed by ticking its box")
+    if form.get("how") not in LEAVING:
+        raise LeagueError("choose whether the team withdraws or is expelled")
+    done = store.fixtures.withdraw_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
+                                        reason=form.get("reason", ""), expel=form["how"] == "decision")
+    return say("družstvo {team} {left}; anulováno výsledků: {annulled}, zrušeno utkání: {cancelled}.", team=done["team"],
+               left=departure_word(done["how"]), annulled=done["annulled"], cancelled=len(done["cancelled"]))
+
+
+def _team_reinstate(store, form) -> str:
+    if form.get("confirm") != "1":
+        raise LeagueError("a reinstatement is confirmed by ticking its box")
+    done = store.fixtures.reinstate_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""))
+    waiting = "".join(say(" Čeká na nový termín: {match} ({why}).", match=czech.match_name(f["home"], f["away"], f["date"]),
+                          why=words.said(why))
+                      for f, why in ((store.fixtures.get(fixture), why) for fixture, why in done["postponed"]))
+    return say("družstvo {team} vráceno do soutěže, jeho výsledky opět platí; znovu v rozpisu utkání: {count}.",
+               team=done["team"], count=len(done["scheduled"])) + waiting
+
+
 def _player_rename(store, form) -> str:
     old, new = form.get("name", ""), form.get("new", "")
     store.league.rename_player(form.get("season", ""), form.get("competition", ""), form.get("team", ""), old, new)
@@ -572,7 +602,8 @@ def _rule(store, form) -> str:
 
 # action -> (the change, the page its form is on)
 ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "team": (_team, "dashboard"),
-           "team-edit": (_team_edit, "team"), "rules": (_rules, "dashboard"), "player-add": (_player(True), "dashboard"),
+           "team-edit": (_team_edit, "team"), "team-withdraw": (_team_withdraw, "team"),
+           "team-reinstate": (_team_reinstate, "team"), "rules": (_rules, "dashboard"), "player-add": (_player(True), "dashboard"),
            "player-rename": (_player_rename, "team"), "player-remove": (_player_remove, "team"),
            "generate": (_generate, "dashboard"), "fixture-add": (_fixture_add, "dashboard"), "move": (_move, "fixture"),
            "postpone": (_postpone, "fixture"),

@@ -12,6 +12,8 @@ from server.tables import results
 STATUSES = {"scheduled": N_("naplánováno"), "played": N_("odehráno"), "postponed": N_("odloženo"),
             "forfeited": N_("kontumováno"), "cancelled": N_("zrušeno"), "interrupted": N_("přerušeno"),
             "irregular": N_("nesrovnalost v zápisu, čeká na rozhodnutí")}
+DEPARTURES = {"no-shows": N_("vyřazeno ze soutěže (A.3.7)"), "withdrew": N_("odstoupilo ze soutěže"),
+              "decision": N_("vyřazeno ze soutěže rozhodnutím organizátora (A.1.2)")}     # teams.expelled_how
 
 
 def _awarded(fixture: dict) -> bool:
@@ -70,16 +72,26 @@ def override_text(text: str) -> str:
     return text
 
 
+def departure_word(how: str | None) -> str:
+    """How a team left its competition (teams.expelled_how), in words."""
+    return language.shown(DEPARTURES[how or "no-shows"])
+
+
 def expelled_notes(store, season: str | None, competition: str) -> list[str]:
-    """The teams expelled from the season's competition (A.3.7), said where the schedule and the
-    table leave their results out."""
-    expelled = [t["name"] for t in store.league.teams(season, competition) if t["expelled"]] if season else []
+    """The teams out of the season's competition, said where the schedule and the table leave their
+    results out: those expelled after their no-shows (A.3.7) together, each team that withdrew or
+    was expelled by the organiser's decision (A.1.2) with the organiser's reason."""
+    gone = [t for t in store.league.teams(season, competition) if t["expelled"]] if season else []
+    expelled = [t["name"] for t in gone if t["expelled_how"] in (None, "no-shows")]
+    notes = [say("{team} {left}, výsledky anulovány; důvod: {reason}", team=t["name"],
+                 left=departure_word(t["expelled_how"]), reason=t["expelled_reason"] or "–")
+             for t in gone if t["name"] not in expelled]
     if not expelled:
-        return []
+        return notes
     # A.1.5 / A.3.7: an expelled team's entry fee, where the competition set one, is not returned
     fee = store.league.rules(season, competition)["entry_fee"] is not None
     return [say("Vyřazeno ze soutěže (A.3.7), výsledky anulovány, bez náhrady startovného: {teams}" if fee else
-                "Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {teams}", teams=", ".join(expelled))]
+                "Vyřazeno ze soutěže (A.3.7), výsledky anulovány: {teams}", teams=", ".join(expelled)), *notes]
 
 
 def _schedule(store, request, *, html: bool):

@@ -11,7 +11,7 @@ from server.site.games import EXPLAINED, in_address, site_game, value
 from server.site.language import N_, plural, say
 from server.site.links import link, match_href, player_href, team_href
 from server.site.links import query as _query
-from server.site.schedule_web import status_text
+from server.site.schedule_web import departure_word, status_text
 
 RANKINGS = {"general_average": N_("Generální průměr"), "best_series": N_("Nejvyšší série"),
             "best_partie_average": N_("Nejlepší průměr v partii"), "team_points": N_("Body pro družstvo"),
@@ -142,7 +142,10 @@ def _team_facts(data: dict) -> list:
     if league:
         facts += [[say("Herna"), league["venue"]], [say("Vedoucí družstva"), league["captain"]]]
         if league["expelled"]:
-            facts.append([say("Vyřazeno ze soutěže"), czech.day(league["expelled"][:10], year=True)])
+            facts.append([say("Ze soutěže"), f"{departure_word(league['expelled_how'])}, "
+                                              f"{czech.day(league['expelled'][:10], year=True)}"])
+        if league["expelled_reason"]:
+            facts.append([say("Důvod"), league["expelled_reason"]])
     facts += [[say("Místo v tabulce"), line["place"] if line and line["matches"] else DASH],
               [say("Utkání"), line["matches"] if line else 0], [say("Body"), line["points"] if line else 0]]
     if line:

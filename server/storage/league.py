@@ -11,7 +11,8 @@ from server.league.admin_fields import LeagueError
 from server.league.czech_order import czech_key
 from server.storage.repository import Repository
 
-TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled")
+TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled",
+                "expelled_how", "expelled_reason")
 
 
 class League(Repository):

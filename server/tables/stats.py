@@ -131,4 +131,5 @@ def _league_team(store, name: str, game: str, season: str | None) -> dict | None
     # forfeit went to, what holds it) as the schedule says it
     fixtures = [f for f in store.fixtures.of(season, game) if name in (f["home"], f["away"])]
     return {"venue": team["venue"], "captain": team["captain"], "roster": team["players"],
-            "expelled": team["expelled"], "fixtures": fixtures}
+            "expelled": team["expelled"], "expelled_how": team["expelled_how"],
+            "expelled_reason": team["expelled_reason"], "fixtures": fixtures}

@@ -80,11 +80,30 @@ def test_A_3_7_two_no_shows_expel_the_team_from_the_command_line(league, monkeyp
     code, out, _ = league("no-show", orli[1]["id"], "--team", "Orli", "--expel")
     assert code == 0 and "Orli is expelled (A.3.7)" in out
     code, _, err = league("withdraw-no-show", orli[0]["id"])
-    assert code == 2 and "an expulsion is not undone" in err and "4 fixture(s) cancelled" in out
+    assert code == 2 and "its no-shows are withdrawn once the team is reinstated" in err
+    assert "4 fixture(s) cancelled" in out
     statuses = [f["status"] for f in listed_fixtures(league) if "Orli" in (f["home"], f["away"])]
     assert sorted(statuses) == ["cancelled"] * 4 + ["forfeited"] * 2
     code, out, _ = league("teams", *SEASON)
     assert "expelled" in next(line for line in out.splitlines() if line.startswith("Orli\t"))
+
+
+def test_a_team_withdraws_and_is_reinstated_from_the_command_line(league):
+    league("schedule", "generate", *SEASON)
+    code, out, _ = league("team", "withdraw", "Orli", *SEASON, "--reason", "nemají hráče")
+    assert code == 0 and out.startswith("Orli withdrew, carom 2026/27: its 0 result(s) annulled, 6 fixture(s) "
+                                        "cancelled: ")
+    code, out, _ = league("teams", *SEASON)
+    assert "\twithdrew 2026-09-01: nemají hráče" in next(line for line in out.splitlines() if line.startswith("Orli\t"))
+    code, _, err = league("team", "withdraw", "Orli", *SEASON, "--reason", "x", "--expel")
+    assert code == 2 and err == "pocitadlo server: team withdraw: Orli left the competition on 2026-09-01: withdrew\n"
+    code, out, _ = league("team", "reinstate", "Orli", *SEASON)
+    assert code == 0 and "Orli is back in carom 2026/27" in out and "6 fixture(s) scheduled again" in out
+    assert {f["status"] for f in listed_fixtures(league)} == {"scheduled"}
+    code, out, _ = league("team", "withdraw", "Orli", *SEASON, "--reason", "nesportovní chování", "--expel")
+    assert code == 0 and out.startswith("Orli expelled by the organiser's decision (A.1.2), carom 2026/27")
+    code, _, err = league("team", "reinstate", "Lvi", *SEASON)
+    assert code == 2 and "Lvi plays in carom 2026/27: it has not withdrawn nor been expelled" in err
 
 
 def test_a_postponed_match_gets_its_date_with_schedule_move(league):

@@ -551,3 +551,36 @@ def test_A_1_5_the_expulsion_says_bez_nahrady_startovneho_where_a_fee_was_set(ad
         page = admin.get(path)[1]       # the table, which leaves Orli out, says why as the schedule does
         assert "Vyřazeno ze soutěže (A.3.7), výsledky anulovány" in page and "Orli" in page, path
         assert ("bez náhrady startovného" in page) is said
+
+
+def test_a_team_withdraws_on_its_admin_page_confirmed_the_site_says_so_with_the_reason_and_it_comes_back(logged_in, store):
+    """The team's page withdraws it (or expels it by the organiser's decision, A.1.2) once the box
+    is ticked; the schedule, the table and the team's page say how it left and why; "Vrátit do
+    soutěže" undoes it."""
+    from league_admin_helpers import before_the_season
+
+    before_the_season(store)
+    set_up_league(store)
+    store.fixtures.generate(SEASON, "carom")
+    where = {"season": SEASON, "competition": "carom", "team": "Orli"}
+    status, page, _ = logged_in.post("/admin/team-withdraw", where | {"how": "withdrew", "reason": "nemají hráče"})
+    assert status == 400 and "Odstoupení nebo vyřazení potvrďte zaškrtnutím políčka." in page
+    status, page, _ = logged_in.post("/admin/team-withdraw", where | {"reason": "x", "confirm": "1"})
+    assert status == 400 and "Vyberte, zda družstvo odstupuje" in page and not store.league.team(SEASON, "carom", "Orli")["expelled"]
+    page = logged_in.change("/admin/team-withdraw", where | {"how": "withdrew", "reason": "nemají hráče", "confirm": "1"})
+    assert "Hotovo: družstvo Orli odstoupilo ze soutěže; anulováno výsledků: 0, zrušeno utkání: 6." in page
+    assert "Stav</dt><dd>odstoupilo ze soutěže; důvod: nemají hráče" in page and "Vrátit do soutěže" in page
+    status, page, _ = logged_in.post("/admin/team-withdraw", where | {"how": "decision", "reason": "x", "confirm": "1"})
+    assert status == 400 and "Orli už ze soutěže odešlo" in page and "odstoupilo." in page
+    for path in (f"/schedule?season={SEASON}&competition=carom", f"/table.html?season={SEASON}",
+                 f"/teams/Orli.html?season={SEASON}"):
+        page = logged_in.get(path)[1]
+        assert "odstoupilo ze soutěže" in page and "nemají hráče" in page, path
+    page = logged_in.change("/admin/team-reinstate", where | {"confirm": "1"})
+    assert "Hotovo: družstvo Orli vráceno do soutěže, jeho výsledky opět platí; znovu v rozpisu utkání: 6." in page
+    assert {f["status"] for f in store.fixtures.of(SEASON, "carom")} == {"scheduled"}
+    page = logged_in.change("/admin/team-withdraw", where | {"how": "decision", "reason": "hrubé chování",
+                                                             "confirm": "1"})
+    assert "Orli vyřazeno ze soutěže rozhodnutím organizátora (A.1.2)" in page
+    page = logged_in.get(f"/schedule?season={SEASON}&competition=carom")[1]
+    assert "Orli vyřazeno ze soutěže rozhodnutím organizátora (A.1.2), výsledky anulovány; důvod: hrubé chování" in page

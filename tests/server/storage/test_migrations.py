@@ -79,3 +79,26 @@ def test_a_sqlite_store_from_before_the_migrations_keeps_its_rows_in_order(tmp_p
     assert [r["reason"] for r in store.refusals.latest()] == ["old"]
     assert sql(store, "SELECT version_num FROM alembic_version") == [(HEAD,)]
     store.close()
+
+
+def test_migration_0015_says_a_team_expelled_before_it_was_expelled_by_its_no_shows(tmp_path):
+    """Before 0015 a team left its competition only by its no-shows (A.3.7)."""
+    import sqlalchemy as sa
+
+    place = tmp_path / "league.sqlite"
+    engine = sa.create_engine(f"sqlite:///{place}")
+    with engine.begin() as connection:
+        migrate.upgrade(connection, "0014")
+        for statement in ("INSERT INTO seasons VALUES ('2026/27', '2026-10-01', '2026-11-30', '2027-03-01', "
+                          "'2027-04-30')", "INSERT INTO venues(name, days) VALUES ('U Lva', '')",
+                          *(f"INSERT INTO teams(season, competition, name, venue, captain, phone, expelled) VALUES "
+                            f"('2026/27', 'carom', '{name}', 'U Lva', 'K', '777000111', {expelled})"
+                            for name, expelled in (("Orli", "'2026-11-02T20:00:00+00:00'"), ("Lvi", "NULL")))):
+            connection.exec_driver_sql(statement)
+    engine.dispose()
+    store = Store(str(place))
+    try:
+        teams = {t["name"]: (t["expelled_how"], t["expelled_reason"]) for t in store.league.teams("2026/27", "carom")}
+        assert teams == {"Orli": ("no-shows", None), "Lvi": (None, None)}
+    finally:
+        store.close()

@@ -157,9 +157,9 @@ def test_migration_0003_fills_the_player_figures_of_a_store_that_had_none(store_
     sql(store, "DROP TABLE player_figures")
     for table in ("player_renames", "live_changes", "live_devices", "live_tables", "audit", "refusal_clients", "name_folds",
                   "competition_rules", "figures_due", "fixture_matches", "rulings"):
-        sql(store, f"DROP TABLE {table}")                     # what 0008 to 0014 added
+        sql(store, f"DROP TABLE {table}")                     # what 0008 to 0015 added
     for table, column in (("match_figures", "standing"), ("match_figures", "flags"), ("fixtures", "override"),
-                          ("no_shows", "source")):
+                          ("no_shows", "source"), ("teams", "expelled_how"), ("teams", "expelled_reason")):
         sql(store, f"ALTER TABLE {table} DROP COLUMN {column}")
     sql(store, "DROP TABLE generation")                       # and what 0004 to 0007 added after it
     sql(store, "DROP INDEX match_figures_season")
