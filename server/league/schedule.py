@@ -164,12 +164,13 @@ def _wish_text(match: Planned, kind: str, who: str, asked: frozenset[int]) -> st
 def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day: datetime.date,
                  holidays: frozenset[datetime.date] = frozenset(), *,
                  halves: Sequence[Half] = (), opening: Mapping[str, frozenset[int]] = {},
-                 today: datetime.date | None = None) -> str | None:
+                 today: datetime.date | None = None, postponed: bool = False) -> str | None:
     """None when the organiser may move `match` to `day`; else the reason, one English sentence.
 
     The match's half is the one of `halves` (or of the plan's halves, or by default of A.2.1's months)
-    that holds its current date, or the nearest one. `opening` (optional) refuses days the venue is
-    closed; `today` (optional) a day before it (A.3.3: a postponed match is played later, not earlier)."""
+    that holds its current date, or the nearest one; a `postponed` match (A.3.3) may also take a day
+    of a later half of the season. `opening` (optional) refuses days the venue is closed; `today`
+    (optional) a day before it (A.3.3: a postponed match is played later, not earlier)."""
     if isinstance(plan_or_matches, Plan):
         plan, matches = plan_or_matches, plan_or_matches.matches
     else:
@@ -183,8 +184,13 @@ def move_refusal(plan_or_matches: Plan | Iterable[Planned], match: Planned, day:
     off = day_off_reason(day, frozenset(holidays))
     if off:
         return f"{off}: matches are played on working days only (A.2.2)"
-    half = _half_of(match.date, halves or (plan.halves if plan is not None else ()))
-    if day not in half:
+    season = _season_of(match.date, halves or (plan.halves if plan is not None else ()))
+    half = _half_of(match.date, season)
+    later = [h for h in season if h.first > half.last] if postponed else []
+    if not any(day in h for h in (half, *later)):
+        if later:
+            return (f"{long_date(day)} is outside the half-seasons a postponed {match.text()} may take "
+                    f"({', '.join(h.text() for h in (half, *later))}, A.2.1, A.3.3)")
         return f"{long_date(day)} is outside the half-season of {match.text()} ({half.text()}, A.2.1)"
     clash = _clash(others, match, day)
     if clash:
@@ -208,10 +214,12 @@ def _clash(others: Iterable[Planned], match: Planned, day: datetime.date) -> str
     return None
 
 
+def _season_of(day: datetime.date, halves: Sequence[Half]) -> Sequence[Half]:
+    """`halves`, or by default A.2.1's months of the season around `day`."""
+    return halves or season_halves(day.year if day.month >= 7 else day.year - 1)
+
+
 def _half_of(day: datetime.date, halves: Sequence[Half]) -> Half:
-    """The half of `halves` (default: A.2.1's months around `day`) that holds `day`, or the nearest."""
-    if not halves:
-        autumn, spring = season_halves(day.year if day.month >= 7 else day.year - 1)
-        halves = (autumn, spring)
+    """The half of `halves` that holds `day`, or the nearest."""
     return min(halves, key=lambda h: (0 if day in h else min(abs((day - h.first).days),
                                                                 abs((day - h.last).days))))

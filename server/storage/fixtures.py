@@ -197,11 +197,12 @@ class Fixtures(Repository):
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; only a match still to be played can move")
         return fixture
 
-    def _check_day(self, fixture: dict, day: dt.date, override: str | None, *, new: bool = False) -> str | None:
+    def _check_day(self, fixture: dict, day: dt.date, override: str | None, *, new: bool = False,
+                   postponing: bool = False) -> str | None:
         """Refused with the reason server.league.schedule.move_refusal gives, unless the organiser
         overrides it with a reason: then the reason and what it overrode (kept with the fixture).
-        ``new``: a fixture being added, not moved."""
-        refusal = self._refusal(fixture, day)
+        ``new``: a fixture being added, not moved; ``postponing``: as ``_refusal``."""
+        refusal = self._refusal(fixture, day, postponing=postponing)
         if override is not None and override.strip():
             reason = fields.text(override, "the reason of the override", limit=fields.REASON_MAX)
             return f"{reason} ({refusal})" if refusal else None
@@ -213,8 +214,10 @@ class Fixtures(Repository):
                               "override it with a reason: --override \"…\", A.3.3)")
         return None
 
-    def _refusal(self, fixture: dict, day: dt.date) -> str | None:
-        """Why the fixture may not move to ``day`` (server.league.schedule.move_refusal), or None."""
+    def _refusal(self, fixture: dict, day: dt.date, *, postponing: bool = False) -> str | None:
+        """Why the fixture may not move to ``day`` (server.league.schedule.move_refusal), or None. A
+        match postponed (waiting for its date) or being postponed may take a day of a later half of
+        the season as well as of its own (A.3.3; docs/league.md "Decisions")."""
         from server.league import schedule
 
         season, moving = self._league.season(fixture["season"]), _planned(schedule, fixture)
@@ -222,7 +225,8 @@ class Fixtures(Repository):
                   if f["id"] != fixture["id"] and f["status"] in OPEN]
         return schedule.move_refusal([*others, moving], moving, day, opening=self._opening(),
                                      halves=(schedule.Half(*season["autumn"]), schedule.Half(*season["spring"])),
-                                     today=self._store.clock.today())
+                                     today=self._store.clock.today(),
+                                     postponed=postponing or fixture.get("status") == "postponed")
 
     # -- postponements (A.3.3) -----------------------------------------------------------------
     def postpone(self, fixture_id: str, team: str, *, to=None, reason: str = "", override: str | None = None) -> dict:
@@ -233,7 +237,7 @@ class Fixtures(Repository):
         fixture = self._movable(fixture_id)
         asking = self._side(fixture, team)
         day = fields.date(to, "the new date") if to not in (None, "") else None
-        noted = self._check_day(fixture, day, override) if day is not None else fixture["override"]
+        noted = self._check_day(fixture, day, override, postponing=True) if day is not None else fixture["override"]
         most = self._league.rules(fixture["season"], fixture["competition"])["postponements"]
         with self._changing() as db:
             earlier = [f for (f,) in db.execute("SELECT fixture FROM postponements WHERE team = ? ORDER BY seq",

@@ -329,6 +329,25 @@ def test_A_2_1_a_match_cannot_move_out_of_its_half(plan):
     assert "outside the half-season" in move_refusal(list(plan.matches), spring_match, date(2027, 5, 3))
 
 
+def test_A_3_3_a_postponed_match_may_take_a_day_of_a_later_half_not_an_earlier_one_nor_a_break(plan):
+    """A late-autumn match postponed (A.3.3 gives the right to it) is played in the spring half
+    without the organiser's override; not in the winter break, not after the season, and a spring
+    match postponed stays in the spring (docs/league.md "Decisions")."""
+    autumn_match = next(m for m in plan.matches if m.date in AUTUMN)
+    spring_match = next(m for m in plan.matches if m.date in SPRING)
+    spring_day = next(d for d in (SPRING.first + timedelta(days=n) for n in range(60))
+                      if move_refusal(plan, spring_match, d) is None and
+                      move_refusal(plan, autumn_match, d, postponed=True) is None)
+    assert "outside the half-season" in move_refusal(plan, autumn_match, spring_day)
+    assert move_refusal(plan, autumn_match, spring_day, postponed=True) is None
+    assert move_refusal(plan, autumn_match, date(2026, 12, 1), postponed=True) == (
+        f"Tuesday 1 December 2026 is outside the half-seasons a postponed {autumn_match.text()} may take "
+        "(Thursday 1 October 2026 – Monday 30 November 2026, Monday 1 March 2027 – Friday 30 April 2027, "
+        "A.2.1, A.3.3)")
+    assert "outside the half-season of" in move_refusal(plan, spring_match, date(2027, 5, 4), postponed=True)
+    assert "outside the half-season of" in move_refusal(plan, spring_match, date(2026, 11, 3), postponed=True)
+
+
 def test_a_match_cannot_move_to_a_day_a_team_already_plays_or_the_venue_hosts():
     """One match a day per team, and per venue (it has one league table)."""
     monday, tuesday = date(2026, 10, 5), date(2026, 10, 6)

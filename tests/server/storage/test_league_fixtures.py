@@ -14,6 +14,7 @@ from league_admin_helpers import (
     set_up_league,
 )
 
+from clock import ManualClock
 from server.ingest.receiver import Receiver
 from server.league.admin_fields import LeagueError
 from server.tables import exports, figures
@@ -94,14 +95,15 @@ def test_A_3_3_a_postponement_withdrawn_gives_the_team_its_postponement_back_and
 
 
 def test_A_3_3_a_postponement_withdrawn_keeps_the_date_the_match_was_moved_to_since_and_its_note(league):
-    """The audit's case: postponed without a date, moved to the spring with the organiser's
+    """The audit's case: postponed without a date, moved after the season with the organiser's
     override; withdrawing the postponement put it back on its past autumn date, with the note."""
     fixture = fixture_between(league, "Lvi", "Orli")
     league.fixtures.postpone(fixture["id"], "Lvi")
-    moved = league.fixtures.move(fixture["id"], "2027-03-16", override="odložený podzimní zápas")
+    moved = league.fixtures.move(fixture["id"], "2027-05-04", override="odložený podzimní zápas")
+    assert "2027 is outside the half-season" in moved["override"]
     done = league.fixtures.withdraw_postponement(fixture["id"], "Lvi")
-    assert (done["fixture"]["date"], done["fixture"]["override"]) == ("2027-03-16", moved["override"])
-    assert done["kept"] == "it was given 2027-03-16 since"
+    assert (done["fixture"]["date"], done["fixture"]["override"]) == ("2027-05-04", moved["override"])
+    assert done["kept"] == "it was given 2027-05-04 since"
     assert league.fixtures.postponements(SEASON, "carom", "Lvi") == []          # the count is back (A.3.3)
 
 
@@ -112,6 +114,32 @@ def test_A_3_3_a_postponement_withdrawn_after_the_old_date_passed_leaves_the_mat
     done = league.fixtures.withdraw_postponement(fixture["id"], "Lvi")
     assert done["fixture"]["status"] == "postponed" and "is in the past" in done["kept"]
     assert league.fixtures.postponements(SEASON, "carom", "Lvi") == []
+
+
+def test_A_3_3_a_late_autumn_match_postponed_takes_a_spring_day_without_an_override(league):
+    """The audit's late-November postponement: on the store's clock of 25 November 2026 every
+    autumn day left is taken or past, and the spring half was refused unless overridden; a
+    postponed match may take a day of the season's later half (docs/league.md "Decisions"), not
+    one of the winter break."""
+    fixture = max(league.fixtures.of(SEASON, "carom"), key=lambda f: f["date"] if f["date"] < "2027" else "")
+    league.clock = ManualClock(dt.datetime(2026, 11, 25, 12, 0))
+    spring = dt.date(2027, 3, 1)
+    while any(f["date"] == spring.isoformat() and {f["home"], f["away"], f["venue"]} &
+              {fixture["home"], fixture["away"], fixture["venue"]} for f in league.fixtures.of(SEASON, "carom")) \
+            or spring.weekday() not in (1, 2):
+        spring += dt.timedelta(days=1)
+    with pytest.raises(LeagueError, match="outside the half-season of"):
+        league.fixtures.move(fixture["id"], spring)                         # not postponed: its half only
+    league.fixtures.postpone(fixture["id"], fixture["home"])
+    with pytest.raises(LeagueError, match=r"outside the half-seasons a postponed .*A.2.1, A.3.3"):
+        league.fixtures.move(fixture["id"], dt.date(2026, 12, 15))          # the winter break
+    moved = league.fixtures.move(fixture["id"], spring)
+    assert (moved["status"], moved["date"], moved["override"]) == ("scheduled", spring.isoformat(), None)
+    other = next(f for f in league.fixtures.of(SEASON, "carom") if f["date"] < "2026-12" and f["status"] == "scheduled"
+                 and f["id"] != fixture["id"] and not {f["home"], f["away"]} & {fixture["home"], fixture["away"]})
+    postponed = league.fixtures.postpone(other["id"], other["away"], to=free_working_day(
+        league, dict(other, date="2027-03-01")))["fixture"]             # postpone --to a spring day at once
+    assert postponed["date"] > "2027" and postponed["override"] is None
 
 
 def test_A_3_3_the_override_note_goes_with_the_date_it_explained(league):
