@@ -74,8 +74,9 @@ def _state(record: dict) -> str:
     if record.get("awarded"):
         return say("výsledek přiznal organizátor soutěže ({clauses})", clauses=ruled_under(record))
     if record.get("forfeit") in ("home", "away") and standing in ("counted", ""):
-        return say("kontumováno: družstvo {team} nenastoupilo (A.3.7)",
-                   team=record[record["forfeit"]] or record["forfeit"])
+        winner = "away" if record["forfeit"] == "home" else "home"
+        return say("kontumováno ve prospěch {winner} (A.3.7): {team} se nedostavilo",
+                   winner=record[winner] or winner, team=record[record["forfeit"]] or record["forfeit"])
     if STANDINGS.get(standing):
         return say(STANDINGS[standing])
     if record.get("interrupted"):
@@ -202,6 +203,11 @@ def match(record: dict, frame=PRINTABLE) -> str:
     return MATCH_PAGES[record["game"]](record, frame)
 
 
+def _unplayed(record: dict, played: list) -> bool:
+    """A forfeit (A.3.7) with nothing ``played``: its zápis has no table of zeros."""
+    return record.get("forfeit") in ("home", "away") and not played
+
+
 def carom_match(record: dict, frame=PRINTABLE) -> str:
     """Zápis o utkání, carom (RULES 1.6): every partie inning by inning."""
     sections: list[dict[str, Any]] = [{"facts": _facts(record, frame.league if frame.navigation else None)
@@ -224,11 +230,12 @@ def carom_match(record: dict, frame=PRINTABLE) -> str:
         sections.append({"heading": title, "tables": [grid(say("Partie {number}", number=_or_dash(p["number"])),
                                                            head, rows)]})
     avg = record["averages"]
-    sections.append({"heading": say("Průměry utkání"), "tables": [grid(
-        say("Průměry utkání"), [col("Družstvo", "name", row=True), col("Body", "num"), col("Náběhy", "num"),
-                           col("Průměr", "num")],
-        [[record[side] or side, avg[side]["points"], avg[side]["innings"], number(avg[side]["average"])]
-         for side in ("home", "away")])]})
+    if not _unplayed(record, record["partie"]):
+        sections.append({"heading": say("Průměry utkání"), "tables": [grid(
+            say("Průměry utkání"), [col("Družstvo", "name", row=True), col("Body", "num"), col("Náběhy", "num"),
+                               col("Průměr", "num")],
+            [[record[side] or side, avg[side]["points"], avg[side]["innings"], number(avg[side]["average"])]
+             for side in ("home", "away")])]})
     return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
                      sections + _captains(record, N_("partie")) + _replay_section(record), _notes(record, N_("partie")),
                      frame=frame,
@@ -267,11 +274,12 @@ def eightball_match(record: dict, frame=PRINTABLE) -> str:
         sections.append({"heading": title, "tables": [sets, games],
                          "links": [player(m[side]["name"]) for side in ("home", "away")]})
     totals = record["totals"]
-    sections.append({"heading": say("Celkem"), "tables": [grid(
-        say("Celkem"), [col("Družstvo", "name", row=True), col("Vyhrané zápasy", "num"), col("Sety", "num"),
-                   col("Hry", "num"), col("Body", "num")],
-        [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"], record["points"][side]]
-         for side in ("home", "away")])]})
+    if not _unplayed(record, record["individual"]):
+        sections.append({"heading": say("Celkem"), "tables": [grid(
+            say("Celkem"), [col("Družstvo", "name", row=True), col("Vyhrané zápasy", "num"), col("Sety", "num"),
+                       col("Hry", "num"), col("Body", "num")],
+            [[names[side], totals[side]["matches"], totals[side]["sets"], totals[side]["games"],
+              record["points"][side]] for side in ("home", "away")])]})
     return sectioned(say("Zápis o utkání: {match}", match=match_title(record)),
                      sections + _captains(record, N_("zápas")) + _replay_section(record), _notes(record, N_("zápasy")),
                      frame=frame,
@@ -320,8 +328,9 @@ def eightball_table(data: dict, frame=PRINTABLE, notes=()) -> str:
             for r in data["rows"]]
     tied = [r["team"] for r in data["rows"] if r["tied"]]
     tie = [say("Rovnost ve všem (rozhodne organizátor): {teams}", teams=", ".join(tied))] if tied else []
-    lines = [say("Pořadí: body (vyhrané zápasy), rozdíl setů, rozdíl her. Z utkání, B body, V/R/P výhry, remízy a "
-                 "prohry.")]
+    lines = [say("Pořadí: body, rozdíl setů, rozdíl her. Z utkání, B body (za vyhrané jednotlivé zápasy, RULES 2.9; za "
+                 "kontumaci body kontumace, A.3.7), V/R/P výhry, remízy a prohry. Zápasy: vyhrané a prohrané "
+                 "jednotlivé zápasy, jak se hrály (kontumace žádné nepřidává).")]
     return _league_table(data, "8ball", head, rows, lines, tie, frame, notes)
 
 

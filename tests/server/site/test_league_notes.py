@@ -146,8 +146,30 @@ def test_A_3_7_the_organisers_no_show_zapis_says_who_did_not_come_and_no_device_
     fixture = fixture_between(league, "Lvi", "Orli")
     no_show(league, fixture["id"], "Orli")
     page = shown(pages.match(exports.match_record(league, fixture["id"])))
-    assert "Výsledek 8 : 0" in page and "Stav kontumováno: družstvo Orli nenastoupilo (A.3.7)" in page
+    assert "Výsledek 8 : 0" in page and "Stav kontumováno ve prospěch Lvi (A.3.7): Orli se nedostavilo" in page
     assert "Zařízení uvedlo" not in page
+    assert "Průměry utkání" not in page and "0,000" not in page        # no partie: no row of zeros
+
+
+def test_A_3_7_an_8ball_forfeit_zapis_has_no_table_and_the_table_says_a_forfeit_adds_points_not_matches(league):
+    """The audit's Kulaři: B 5 with Zápasy 1:3 beside "Pořadí: body (vyhrané zápasy)". A forfeit
+    scores its points (A.3.7) but plays no individual match (RULES 2.9): the legend says so."""
+    from server.tables import figures
+
+    set_up_league(league, "8ball")
+    league.fixtures.generate(SEASON, "8ball")
+    fixture = fixture_between(league, "Lvi", "Orli", "8ball")
+    no_show(league, fixture["id"], "Orli")
+    figures.settle(league)
+    page = shown(pages.match(exports.match_record(league, fixture["id"])))
+    assert "Stav kontumováno ve prospěch Lvi (A.3.7): Orli se nedostavilo" in page and "Celkem" not in page
+    data = exports.league_table(league, "8ball", SEASON)
+    lvi = next(r for r in data["rows"] if r["team"] == "Lvi")
+    assert (lvi["points"], lvi["individual_won"], lvi["individual_lost"]) == (4, 0, 0)
+    table = shown(pages.eightball_table(data))
+    assert "body (vyhrané zápasy)" not in table
+    assert "B body (za vyhrané jednotlivé zápasy, RULES 2.9; za kontumaci body kontumace, A.3.7)" in table
+    assert "(kontumace žádné nepřidává)" in table
 
 
 def test_A_3_3_the_schedule_shows_the_organisers_override_of_a_refused_date(league, site):
