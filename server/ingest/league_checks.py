@@ -1,15 +1,34 @@
-"""An incoming item held to its league (issue 22), in the receiver's transaction: the competition's
-rules (server.league.competition_rules: 422 naming the rule and the value), and a no-show entered at
-the table counted as the organiser's (A.3.7).
+"""An incoming item held to its league (issue 22), in the receiver's transaction: its date (not
+after the receiver's: 422), the competition's rules (server.league.competition_rules: 422 naming
+the rule and the value), and a no-show entered at the table counted as the organiser's (A.3.7).
 
 An item is held to a competition's rules when it is of a league match: one that names a fixture,
 or one between two teams of the competition (a match off the schedule that the organiser may yet
 assign to a fixture). A single partie, and a match of teams the league does not know, are not.
 """
+import datetime as dt
+
 from server.league import competition_rules
+from server.league.errors import Refused
 from server.league.fixture_claims import CONTINUATION
 from server.tables import exports
 from server.tables.sums import season_of
+
+AHEAD = dt.timedelta(days=1)      # a counter's date may run a day ahead of the receiver's (midnight, zones)
+
+
+def not_dated_ahead(parsed, today: dt.date) -> None:
+    """Refused (422) when an item of a match is dated more than a day after the receiver's ``today``
+    (its store's clock): a match is sent on the night it is played, so a later date is a counter's
+    clock or setup gone wrong, and stored it would make its fixture played before its day."""
+    day = (parsed.match or {}).get("date")
+    try:
+        dated = dt.date.fromisoformat(day) if isinstance(day, str) else None
+    except ValueError:
+        return
+    if dated is not None and dated > today + AHEAD:
+        raise Refused(422, f"the match is dated {day}, after the receiver's date ({today.isoformat()}): a match is "
+                           "sent on the day it is played (is the counter's date right?)")
 
 
 def hold_to_rules(store, parsed, claim: tuple[str, int | None] | None) -> None:

@@ -198,6 +198,7 @@ class Receiver:
         venue, claim = None, None
         if stored is None:
             parsed = _checked(parsed, ahead)
+            league_checks.not_dated_ahead(parsed, self.store.clock.today())
             venue = self._authorise(parsed, signed.device, mine)
             claim = self._fixture_claim(parsed, signed.device, mine)
             league_checks.hold_to_rules(self.store, parsed, claim)

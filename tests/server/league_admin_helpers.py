@@ -26,10 +26,35 @@ def before_the_season(store):
 
 def device_receiver(store):
     """A receiver whose freshness window runs on the wall clock the tests' signers sign by,
-    whatever the store's clock says (``before_the_season``)."""
+    whatever the store's clock says (``before_the_season``); each item arrives as a counter sends
+    it, on its match's evening: the store's clock is moved on to it for the item when it is before
+    (the receiver refuses a match dated after its today), and put back after."""
     from server.ingest.receiver import Receiver
 
-    return Receiver(store, clock=SystemClock().time)
+    class OnTheEvening(Receiver):
+        def handle(self, signed, **options):
+            kept = self.store.clock
+            day = match_day(signed.body)
+            if day is not None and day > kept.today():
+                self.store.clock = ManualClock(dt.datetime.combine(day, dt.time(21, 0)))
+            try:
+                return super().handle(signed, **options)
+            finally:
+                self.store.clock = kept
+
+    return OnTheEvening(store, clock=SystemClock().time)
+
+
+def match_day(body: bytes) -> dt.date | None:
+    """The date of the match an item's body is of (None: no match, no date, not an item)."""
+    from server.league.errors import Refused
+    from server.league.verify import check, parse_body
+
+    try:
+        day = (check(parse_body(body)).match or {}).get("date")
+        return dt.date.fromisoformat(day) if isinstance(day, str) else None
+    except (Refused, ValueError):
+        return None
 
 
 SAMPLE_RULES = {"carom": {"points_limit": 20, "innings_limit": 3}}     # conftest.match_items' partie (issue 22)

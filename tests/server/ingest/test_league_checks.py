@@ -1,6 +1,7 @@
 """Issue 22: an incoming league item is held to its competition (A.1.2: the organiser's rules, 422
 naming the rule and the value), and a no-show entered at the table ("Tým nepřišel") counts exactly
 as the organiser's (A.3.7: the second expels the team, its results annulled everywhere)."""
+import datetime as dt
 import json
 
 import pytest
@@ -79,6 +80,30 @@ def test_A_3_6_a_league_match_item_listing_too_few_partie_is_refused(league, ite
     summary = {**summary, "partie": summary["partie"][:3]}
     status, answer = _post(league, item_body(match_id, "match", text, summary))
     assert status == 422 and "plays partie_per_match 4 (A.3.6, RULES 2.9); this match lists 3" in answer["reason"]
+
+
+def test_a_match_dated_more_than_a_day_after_the_receivers_today_is_refused_and_its_fixture_stays(league, items):
+    """The audit's match of 11 March 2027 posted on 3 December 2026 was stored and made its fixture
+    played. "Today" is the store's clock (clock/), never the wall clock: a day ahead is taken (a
+    counter near midnight), two are refused (422: the device's outbox holds it as refused)."""
+    from clock import ManualClock, SystemClock
+    from conftest import signer
+    from server.ingest.receiver import Receiver
+
+    fixture = fixture_between(league, "Lvi", "Orli")
+    day = dt.date.fromisoformat(fixture["date"])
+    receiver = Receiver(league, clock=SystemClock().time)       # the signatures' freshness: the wall clock
+    bodies = items("m-ahead", date=fixture["date"], fixture=fixture["id"])
+    league.clock = ManualClock(dt.datetime.combine(day - dt.timedelta(days=2), dt.time(20, 0)))
+    for body in (bodies[0], bodies[-1]):
+        status, answer = receiver.handle(signer("u-lva-1").sign(body), via="test")
+        assert status == 422 and answer["reason"] == (
+            f"the match is dated {fixture['date']}, after the receiver's date ({day - dt.timedelta(days=2)}): a "
+            "match is sent on the day it is played (is the counter's date right?)")
+    assert league.items.count() == 0 and league.fixtures.get(fixture["id"])["status"] == "scheduled"
+    league.clock = ManualClock(dt.datetime.combine(day - dt.timedelta(days=1), dt.time(23, 0)))
+    assert all(receiver.handle(signer("u-lva-1").sign(body), via="test")[0] == 200 for body in bodies)
+    assert league.fixtures.get(fixture["id"])["status"] == "played"
 
 
 def test_a_single_partie_outside_the_league_keeps_its_own_rules(league):

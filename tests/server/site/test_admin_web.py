@@ -6,7 +6,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from league_admin_helpers import SEASON, fixture_between, no_show, on_the_day, set_up_league
+from league_admin_helpers import SEASON, device_receiver, fixture_between, no_show, on_the_day, set_up_league
 from markupsafe import escape
 
 from admin_http_helpers import AdminClient
@@ -40,8 +40,6 @@ def test_with_no_admin_token_the_web_admin_is_off(receiver, serving):
 def test_the_admin_footer_leads_back_to_the_site_and_claims_no_played_matches(logged_in, store, items, sign):
     """The admin's pages have no "last change" of the site (it said "Zatím žádné odehrané utkání"
     with matches stored) and no link to themselves twice."""
-    from league_admin_helpers import device_receiver
-
     for body in items("m-1"):
         assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     for path in ("/admin", "/admin/audit"):
@@ -337,14 +335,14 @@ def test_logout_ends_the_session(logged_in):
     assert logged_in.get("/admin")[0] == 303
 
 
-def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_matches(admin, store, receiver, items, sign):
+def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_matches(admin, store, items, sign):
     """A.2.3: the drawn schedule with each match's date is published on the league's site (no
     login), round by round; a played match links to its result, a forfeited one says so."""
     set_up_league(store)
     store.fixtures.generate(SEASON, "carom")
     played = fixture_between(store, "Lvi", "Orli")
     for body in items(played["id"], date=played["date"]):
-        assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     no_show(store, fixture_between(store, "Sokoli", "Jiskra")["id"], "Jiskra")
     figures.settle(store)           # as the CLI and the web admin do after a change
     status, page, _ = admin.get("/schedule?season=2026/27&competition=carom")
@@ -363,7 +361,7 @@ def test_A_2_3_the_public_schedule_shows_each_round_and_the_results_of_played_ma
     assert status == 200 and {"played", "forfeited"} <= statuses
 
 
-def test_a_season_added_for_next_year_leaves_the_schedule_on_the_one_being_played(admin, store, receiver, items, sign):
+def test_a_season_added_for_next_year_leaves_the_schedule_on_the_one_being_played(admin, store, items, sign):
     """Issue s40: after ``season add 2027/28`` (its first team entered), the nav's "Rozpis" kept to
     the season the table and the players show, the one with the matches; the new
     season's schedule is a choice away (A.2.3)."""
@@ -371,7 +369,7 @@ def test_a_season_added_for_next_year_leaves_the_schedule_on_the_one_being_playe
     store.fixtures.generate(SEASON, "carom")
     played = fixture_between(store, "Lvi", "Orli")
     for body in items(played["id"], date=played["date"]):
-        assert receiver.handle(sign("u-lva-1").sign(body), via="test")[0] == 200
+        assert device_receiver(store).handle(sign("u-lva-1").sign(body), via="test")[0] == 200
     figures.settle(store)
     store.league.add_season("2027/28")
     store.league.add_team("2027/28", "carom", "Lvi", venue=played["venue"], captain="Novák", phone="777123456")

@@ -15,7 +15,6 @@ from league_admin_helpers import (
 )
 
 from clock import ManualClock
-from server.ingest.receiver import Receiver
 from server.league.admin_fields import LeagueError
 from server.tables import exports, figures
 
@@ -282,7 +281,7 @@ def test_A_3_7_an_expelled_team_leaves_the_8ball_table_too(store, sign):
     bodies = [item_body(item_id, "partie", *rest) for item_id, *rest in played] + [item_body(match_id, "match",
                                                                                               *closing)]
     for body in bodies:
-        status, answer = Receiver(store).handle(sign("u-koule-1").sign(body), via="test")
+        status, answer = device_receiver(store).handle(sign("u-koule-1").sign(body), via="test")
         assert status == 200, answer
     assert {r["team"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
         {"Jiskra", "Orli"}
