@@ -1,7 +1,8 @@
 """The league's fixtures in the receiver's store: the generated schedule (server.league.schedule, A.2.2-A.2.5),
 moves and postponements (A.3.3, the organiser may override the date's checks with a reason),
 no-shows (a forfeit; the competition's second expels the team, A.3.7 — the Decision is in
-docs/league.md), the match that is each fixture's result (issue 22: only once per fixture, the
+docs/league.md), a team's withdrawal or expulsion by decision (A.1.2, as A.3.7's) and its
+reinstatement, the match that is each fixture's result (issue 22: only once per fixture, the
 organiser assigns or corrects it) and the organiser's rulings on interrupted matches (A.6.5).
 
 A change that alters what counts (a no-show, an expulsion, an assignment, a ruling) marks the
