@@ -353,6 +353,8 @@ def _change(sessions):
                                                         action=name, sent=form), 400)
                 except LeagueError:             # the page itself is not there (no such fixture or team)
                     return _refused(reason, 400)
+        if name == "season":                # the organiser goes on in the season just added
+            form = {**form, "season": form.get("name", "").strip()}
         return RedirectResponse(_back(where, form, seal(done, session)), status_code=303)
     return endpoint
 

@@ -15,6 +15,7 @@ def test_a_season_is_added_from_the_one_before_with_its_teams_rosters_and_rules(
     assert [(t["name"], t["venue"]) for t in teams] == [("Jiskra", KOULE), ("Lvi", LVA), ("Orli", KOULE),
                                                         ("Sokoli", LVA)]
     assert store.league.rules("2027/28", "carom")["entry_fee"] == 1500
+    assert '<option selected>2027/28</option>' in page          # the front page shows the season just added
     status, page, _ = logged_in.post("/admin/season", {"season": SEASON, "competition": "carom", "name": "2027/28",
                                                        "source": SEASON})
     assert status == 400 and ("Odmítnuto: Soutěž karambol 2027/28 už má družstev: 4; převzít lze jen do soutěže bez "

@@ -332,9 +332,9 @@ def test_the_admin_switch_leads_back_to_the_same_admin_page_without_what_was_don
     assert status == 303 and "done=" in headers["location"]
     _, page, _ = logged_in.get(headers["location"])
     link = html.unescape(re.search(r'<a class="language" href="([^"]+)" lang="en"', page)[1])
-    assert link == "/language?to=en&back=" + quote("/admin?season=2026%2F27&competition=carom", safe="")
+    assert link == "/language?to=en&back=" + quote("/admin?season=2027%2F28&competition=carom", safe="")
     status, headers, _ = logged_in.request("GET", link)
-    assert (status, headers["location"], logged_in.language) == (303, "/admin?season=2026%2F27&competition=carom", "en")
+    assert (status, headers["location"], logged_in.language) == (303, "/admin?season=2027%2F28&competition=carom", "en")
     status, page, _ = logged_in.get(headers["location"])
     assert status == 200 and '<html lang="en">' in page and "Done:" not in page and "Log out" in page
     status, page, _ = logged_in.post("/admin/team-edit", {"season": SEASON, "competition": "carom", "team": "Lvi",
