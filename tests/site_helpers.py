@@ -121,7 +121,7 @@ def play_until(store, clock, today: dt.date = TODAY) -> None:
             store.fixtures.postpone(fixture["id"], fixture["away"], reason="nemoc dvou hráčů")
             continue
         if n == 5 and fixture["competition"] == "carom":
-            store.fixtures.no_show(fixture["id"], fixture["away"])
+            store.departures.no_show(fixture["id"], fixture["away"])
             continue
         signer = Signer(device_of(fixture["venue"]), SECRET, clock=clock.time)
         items = _carom_items(fixture, n + 1) if fixture["competition"] == "carom" else _eightball_items(fixture, n + 1)

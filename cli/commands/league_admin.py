@@ -182,7 +182,7 @@ def _team_add(args, store) -> int:
 
 def _teams(args, store) -> int:
     from server.league.admin_fields import days_label
-    from server.storage.fixtures import DEPARTURES
+    from server.storage.league import DEPARTURES
 
     for team in store.league.teams(args.season, args.competition):
         expelled = (f"\t{DEPARTURES[team['expelled_how'] or 'no-shows']} {team['expelled'][:10]}"
@@ -214,9 +214,9 @@ def _player_rename(args, store) -> int:
 
 
 def _team_withdraw(args, store) -> int:
-    from server.storage.fixtures import DEPARTURES
+    from server.storage.league import DEPARTURES
 
-    done = store.fixtures.withdraw_team(args.season, args.competition, args.name, reason=args.reason,
+    done = store.departures.withdraw_team(args.season, args.competition, args.name, reason=args.reason,
                                         expel=args.expel)
     print(f"{done['team']} {DEPARTURES[done['how']]}, {args.competition} {args.season}: its {done['annulled']} "
           f"result(s) annulled, {len(done['cancelled'])} fixture(s) cancelled: {', '.join(done['cancelled']) or '-'}")
@@ -224,7 +224,7 @@ def _team_withdraw(args, store) -> int:
 
 
 def _team_reinstate(args, store) -> int:
-    done = store.fixtures.reinstate_team(args.season, args.competition, args.name)
+    done = store.departures.reinstate_team(args.season, args.competition, args.name)
     print(f"{done['team']} is back in {args.competition} {args.season}: its results count again "
           f"({done['no_shows']} no-show(s) stay recorded, A.3.7); {len(done['scheduled'])} fixture(s) scheduled "
           f"again: {', '.join(done['scheduled']) or '-'}")

@@ -136,7 +136,7 @@ def _postpone(args, store) -> int:
 
 
 def _no_show(args, store) -> int:
-    done = store.fixtures.no_show(args.fixture, args.team, expel=args.expel)
+    done = store.departures.no_show(args.fixture, args.team, expel=args.expel)
     print(f"{done['fixture']}: forfeited to {done['forfeited_to']} ({args.team}'s no-show {done['no_shows']})")
     if done["expelled"]:
         print(f"{args.team} is expelled (A.3.7): its results are annulled, {len(done['cancelled'])} fixture(s) "
@@ -145,7 +145,7 @@ def _no_show(args, store) -> int:
 
 
 def _withdraw_no_show(args, store) -> int:
-    fixture = store.fixtures.withdraw_no_show(args.fixture)
+    fixture = store.departures.withdraw_no_show(args.fixture)
     print(f"{fixture['id']}: no-show withdrawn; {fixture['status']} on {fixture['date']} {fixture['start']}")
     return 0
 
@@ -161,14 +161,14 @@ def _withdraw_postponement(args, store) -> int:
 
 
 def _unassigned(args, store) -> int:
-    for m in store.fixtures.unassigned(args.season, args.competition):
+    for m in store.results.unassigned(args.season, args.competition):
         print("\t".join((m["match"], m["date"] or "-", m["home"], m["away"], m["venue"] or "-",
                          f"{m['points_home']}:{m['points_away']}")))
     return 0
 
 
 def _assign(args, store) -> int:
-    done = store.fixtures.assign(args.match, args.fixture)
+    done = store.results.assign(args.match, args.fixture)
     replaced = f" (replacing {', '.join(done['replaced'])})" if done["replaced"] else ""
     print(f"{done['match']} is the result of {done['fixture']}{replaced}")
     return 0
@@ -177,7 +177,7 @@ def _assign(args, store) -> int:
 def _rule(args, store) -> int:
     from server.league.irregular import ruled_under
 
-    fixture = store.fixtures.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
+    fixture = store.results.rule(args.fixture, args.kind, to=args.to, points=args.points, reason=args.reason,
                                   override=args.override)
     ruling = fixture["ruling"]
     what = (f"awarded {ruling['points_home']}:{ruling['points_away']}" if ruling["kind"] == "award"

@@ -56,7 +56,7 @@ def _part(store, match_id: str, claim: tuple[str, int | None]) -> int | None:
     """The part the match is of its fixture: the claim's for its first item, else the stored one."""
     if claim[1] is not None:
         return claim[1]
-    assignment = store.fixtures.assignment(match_id)
+    assignment = store.results.assignment(match_id)
     return assignment["part"] if assignment else None
 
 
@@ -77,5 +77,5 @@ def no_show_at_table(store, parsed, fixture_id: str) -> None:
     absent = (parsed.match or {}).get("forfeit")
     if absent not in ("home", "away"):
         return
-    store.fixtures.no_show_at_table(fixture_id, absent, parsed.match_id)
+    store.departures.no_show_at_table(fixture_id, absent, parsed.match_id)
 

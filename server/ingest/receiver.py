@@ -202,7 +202,7 @@ class Receiver:
             venue = self._authorise(parsed, signed.device, mine)
             claim = self._fixture_claim(parsed, signed.device, mine)
             league_checks.hold_to_rules(self.store, parsed, claim)
-            if claim is not None and claim[1] is not None and not self.store.fixtures.claim(parsed.match_id, *claim):
+            if claim is not None and claim[1] is not None and not self.store.results.claim(parsed.match_id, *claim):
                 raise Refused(403, f"fixture {claim[0]} got its result from another match meanwhile")
         try:
             status = self.store.items.put(parsed.id, parsed.kind, signed.body, device=signed.device, via=via,
@@ -221,7 +221,7 @@ class Receiver:
         if parsed.match_id is None:
             return None
         fixtures = self.store.fixtures
-        assignment = fixtures.assignment(parsed.match_id)
+        assignment = self.store.results.assignment(parsed.match_id)
         assigned = assignment["fixture"] if assignment else None
         fixture_id = fixture_claims.named(parsed.match_id, parsed.match or {}, assigned=assigned,
                                           exists=fixtures.exists, on_date=fixtures.on_date)

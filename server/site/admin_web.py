@@ -233,7 +233,7 @@ def _dashboard(store, session, asked: dict, *, done=None, error=None, action=Non
     # issue 22: what the organiser must look at: short rosters (A.3.1), league matches off the
     # schedule (not counted until assigned), partie played by names on neither roster (A.3.4)
     warnings = [words.said(w) for w in store.league.short_rosters(season, competition)] if season else []
-    unassigned = store.fixtures.unassigned(season, competition) if season else []
+    unassigned = store.results.unassigned(season, competition) if season else []
     overdue = [dict(f, title=czech.match_name(f["home"], f["away"], f["date"])) for f in store.fixtures.overdue()]
     flagged = store.figures.flagged(competition, season) if season else []
     for m in unassigned + flagged:
@@ -474,7 +474,7 @@ def _team_withdraw(store, form) -> str:
         raise LeagueError("a withdrawal or expulsion is confirmed by ticking its box")
     if form.get("how") not in LEAVING:
         raise LeagueError("choose whether the team withdraws or is expelled")
-    done = store.fixtures.withdraw_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
+    done = store.departures.withdraw_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
                                         reason=form.get("reason", ""), expel=form["how"] == "decision")
     return say("družstvo {team} {left}; anulováno výsledků: {annulled}, zrušeno utkání: {cancelled}.", team=done["team"],
                left=departure_word(done["how"]), annulled=done["annulled"], cancelled=len(done["cancelled"]))
@@ -483,7 +483,7 @@ def _team_withdraw(store, form) -> str:
 def _team_reinstate(store, form) -> str:
     if form.get("confirm") != "1":
         raise LeagueError("a reinstatement is confirmed by ticking its box")
-    done = store.fixtures.reinstate_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""))
+    done = store.departures.reinstate_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""))
     waiting = "".join(say(" Čeká na nový termín: {match} ({why}).", match=czech.match_name(f["home"], f["away"], f["date"]),
                           why=words.said(why))
                       for f, why in ((store.fixtures.get(fixture), why) for fixture, why in done["postponed"]))
@@ -563,7 +563,7 @@ def _postpone(store, form) -> str:
 
 
 def _no_show(store, form) -> str:
-    done = store.fixtures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""),
+    done = store.departures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""),
                                   expel=form.get("expel") == "1")
     text = say("utkání kontumováno ve prospěch družstva {team}.", team=done["forfeited_to"])
     if done["expelled"]:
@@ -574,14 +574,14 @@ def _no_show(store, form) -> str:
 
 def _no_show_delete(store, form) -> str:
     _confirmed(form)
-    fixture = store.fixtures.withdraw_no_show(_field(form, "fixture", "the fixture"))
+    fixture = store.departures.withdraw_no_show(_field(form, "fixture", "the fixture"))
     return say("nedostavení k utkání {home} – {away} smazáno; termín {when}.", home=fixture["home"],
                away=fixture["away"], when=czech.fixture_time(fixture["date"], fixture["start"]))
 
 
 def _assign(store, form) -> str:
     """A league match off the schedule made a fixture's result (issue 22)."""
-    done = store.fixtures.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
+    done = store.results.assign(_field(form, "match", "the match"), _field(form, "fixture", "the fixture"))
     fixture = store.fixtures.get(done["fixture"])
     replaced = say(" (místo záznamu {records})", records=", ".join(done["replaced"])) if done["replaced"] else ""
     return say("záznam {match} je výsledkem utkání {fixture}{replaced}.", match=done["match"],
@@ -591,7 +591,7 @@ def _assign(store, form) -> str:
 def _rule(store, form) -> str:
     """The organiser's ruling on an interrupted match (A.6.5): award it, or replay the rest; on an
     irregular one (A.3.6, A.6.1): award it."""
-    fixture = store.fixtures.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
+    fixture = store.results.rule(_field(form, "fixture", "the fixture"), form.get("kind", ""),
                                   to=form.get("date") or None, points=form.get("points") or None,
                                   reason=form.get("reason", ""), override=_override_of(form))
     ruling = fixture["ruling"]

@@ -1,6 +1,7 @@
 """The league's own data: seasons and their halves (A.2.1), competitions, venues with their opening
 days and the devices registered there, teams with their venue and captain (A.3.2), rosters (one
-team per player and season, A.3.4). Fixtures, postponements and no-shows: server/storage/fixtures.py.
+team per player and season, A.3.4) and how a team left its competition. Fixtures and postponements:
+server/storage/fixtures.py; no-shows and withdrawals: server/storage/departures.py.
 """
 import datetime as dt
 import json
@@ -13,6 +14,8 @@ from server.storage.repository import Repository
 
 TEAM_COLUMNS = ("id", "season", "competition", "name", "venue", "captain", "phone", "days", "expelled",
                 "expelled_how", "expelled_reason")
+DEPARTURES = {"no-shows": "expelled (A.3.7, its no-shows)", "withdrew": "withdrew",
+              "decision": "expelled by the organiser's decision (A.1.2)"}     # teams.expelled_how
 
 
 class League(Repository):

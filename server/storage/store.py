@@ -7,7 +7,9 @@
     store.refusals    the refusal log                                               (refusals.py)
     store.forwarding  a gateway's delivered and held marks                          (forwarding.py)
     store.league      seasons, competitions, venues, teams, rosters                 (league.py)
-    store.fixtures    the schedule, moves, postponements, no-shows                  (fixtures.py)
+    store.fixtures    the schedule, moves, postponements                            (fixtures.py)
+    store.departures  no-shows, teams withdrawn, expelled and reinstated            (departures.py)
+    store.results     which match is each fixture's result, the rulings             (results.py)
     store.audit       the admin's changes: who, when, what                          (audit.py)
     store.live        the live board: each table's latest snapshot, for a few minutes (live.py)
 
@@ -20,6 +22,7 @@ from contextlib import contextmanager
 from clock import SystemClock
 from server.storage.audit import Audit
 from server.storage.database import Database
+from server.storage.departures import Departures
 from server.storage.devices import Devices
 from server.storage.figures import Figures
 from server.storage.fixtures import Fixtures
@@ -29,6 +32,7 @@ from server.storage.league import League
 from server.storage.live import LiveTables
 from server.storage.players import PlayerFigures
 from server.storage.refusals import KEEP_REFUSALS, Refusals
+from server.storage.results import Results
 
 ITEMS_LOCK = 0x706F63_6974     # pg_advisory_xact_lock's key of the items' lock ("poc" "it")
 
@@ -46,7 +50,9 @@ class Store:
         self.figures, self.players = Figures(self), PlayerFigures(self)
         self.refusals = Refusals(self, keep_refusals)
         self.league = League(self)
-        self.fixtures = Fixtures(self, self.league, self.figures)
+        self.fixtures = Fixtures(self, self.league)
+        self.departures = Departures(self, self.league, self.figures, self.fixtures)
+        self.results = Results(self, self.league, self.figures, self.fixtures)
         self.audit = Audit(self)
         self.live = LiveTables(self)
 

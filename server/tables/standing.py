@@ -11,7 +11,7 @@ the first, and a captain who played for the other team, hold the match):
                  organiser assigns it to a fixture (a friendly never moves the table)
     pending      interrupted (A.6.5), or irregular by its own record (A.3.6, A.6.1): it counts
                  nowhere until the organiser rules on it (an irregular match is awarded,
-                 server.storage.fixtures)
+                 server.storage.results)
     annulled     a team of it is expelled (A.3.7): it counts nowhere
     friendly     a team of it is not of the competition ("Jiné utkání"): it never moves the table
 
@@ -34,7 +34,7 @@ STANDINGS = ("counted", "unassigned", "pending", "annulled", "friendly")
 
 def judged(store, record: dict, rules: dict | None, game) -> dict:
     """The record with its league standing (``game``: its server.tables.games entry, for the names)."""
-    assignment = store.fixtures.assignment(record["match"])
+    assignment = store.results.assignment(record["match"])
     fixture = store.fixtures.get(assignment["fixture"]) if assignment else None
     ruling = fixture["ruling"] if fixture else None
     record.update(fixture=fixture["id"] if fixture else None, part=assignment["part"] if assignment else None,
@@ -86,7 +86,7 @@ def _forfeit_score(store, fixture: dict, absent: str) -> dict:
 def stand_in(store, match_id: str) -> list[dict]:
     """The organiser's no-show (A.3.7) of a fixture still without a device's record of it, as the
     rows of a match item under the fixture's id (none for any other id)."""
-    assignment = store.fixtures.assignment(match_id)
+    assignment = store.results.assignment(match_id)
     if assignment is None or assignment["fixture"] != match_id:
         return []
     fixture = store.fixtures.get(match_id)

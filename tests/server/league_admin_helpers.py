@@ -139,6 +139,6 @@ def no_show(store, fixture_id: str, team: str, **options) -> dict:
     """The organiser's no-show (A.3.7) recorded on the match's evening, the store's clock then put back."""
     kept = store.clock
     try:
-        return on_the_day(store, fixture_id).fixtures.no_show(fixture_id, team, **options)
+        return on_the_day(store, fixture_id).departures.no_show(fixture_id, team, **options)
     finally:
         store.clock = kept

@@ -81,7 +81,7 @@ def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(leag
 
     fixture = fixture_between(league, "Lvi", "Orli")
     assert {s for s, _ in _post(league, items("m-off", date="2026-09-30"), "u-lva-1")} == {200}
-    assert [m["match"] for m in league.fixtures.unassigned(SEASON, "carom")] == ["m-off"]
+    assert [m["match"] for m in league.results.unassigned(SEASON, "carom")] == ["m-off"]
     assert exports.match_record(league, "m-off")["standing"] == "unassigned"
     assert _table(league) == {} and league.fixtures.get(fixture["id"])["match"] is None
     assert main(["server", "unassigned", "--season", SEASON, "--db", store_place]) == 0
@@ -89,9 +89,9 @@ def test_a_match_off_the_schedule_counts_only_once_the_organiser_assigns_it(leag
     assert main(["server", "assign", "m-off", fixture["id"], "--db", store_place]) == 0
     assert f"m-off is the result of {fixture['id']}" in capsys.readouterr().out
     assert league.fixtures.get(fixture["id"])["match"] == "m-off"
-    assert _table(league)["Lvi"][0] == 1 and league.fixtures.unassigned(SEASON, "carom") == []
+    assert _table(league)["Lvi"][0] == 1 and league.results.unassigned(SEASON, "carom") == []
     with pytest.raises(LeagueError, match="is Lvi – Orli .* fixture .* is Orli – Lvi"):
-        league.fixtures.assign("m-off", fixture_between(league, "Orli", "Lvi")["id"])
+        league.results.assign("m-off", fixture_between(league, "Orli", "Lvi")["id"])
 
 
 def test_A_3_7_a_match_is_assigned_to_a_forfeited_fixture_only_once_the_no_show_is_withdrawn(league, items):
@@ -102,10 +102,10 @@ def test_A_3_7_a_match_is_assigned_to_a_forfeited_fixture_only_once_the_no_show_
     assert {s for s, _ in _post(league, items("m-off", date="2026-09-30"), "u-lva-1")} == {200}
     with pytest.raises(LeagueError, match=r"is forfeited \(Orli did not turn up, A.3.7\); if it was played after all, "
                                           "withdraw the no-show first"):
-        league.fixtures.assign("m-off", fixture["id"])
+        league.results.assign("m-off", fixture["id"])
     assert league.fixtures.get(fixture["id"])["match"] == fixture["id"]         # the forfeit stands
-    league.fixtures.withdraw_no_show(fixture["id"])
-    league.fixtures.assign("m-off", fixture["id"])
+    league.departures.withdraw_no_show(fixture["id"])
+    league.results.assign("m-off", fixture["id"])
     assigned = league.fixtures.get(fixture["id"])
     assert (assigned["status"], assigned["match"], assigned["no_show"]) == ("played", "m-off", None)
 
@@ -114,7 +114,7 @@ def test_a_friendly_never_moves_the_table(league, items):
     """A match of teams the league does not know ("Jiné utkání") is stored and counts nowhere."""
     bodies = items("m-friendly", home="Hasiči", away="Myslivci")
     assert {s for s, _ in _post(league, bodies, "u-lva-1")} == {200}
-    assert _table(league) == {} and league.fixtures.unassigned(SEASON, "carom") == []
+    assert _table(league) == {} and league.results.unassigned(SEASON, "carom") == []
 
 
 def test_a_gateway_writes_a_fixture_only_with_the_signature_of_a_device_of_its_venue(league, items):

@@ -61,8 +61,8 @@ def test_A_3_6_a_player_who_plays_twice_holds_the_match_until_the_organiser_awar
         {"match": "m-twice", "date": fixture["date"], "home": "Lvi", "away": "Orli", "standing": "pending",
          "fixture": fixture["id"], "irregular": record["irregular"]}]
     with pytest.raises(LeagueError, match=r"broke A.3.6 or A.6.1: the organiser awards it"):
-        league.fixtures.rule(fixture["id"], "replay", to=free_working_day(league, fixture), reason="znovu")
-    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+        league.results.rule(fixture["id"], "replay", to=free_working_day(league, fixture), reason="znovu")
+    league.results.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
     assert _counted(league) == {"Lvi": 0, "Orli": 8}
     assert exports.match_record(league, "m-twice")["standing"] == "counted"
     assert league.figures.flagged("carom", SEASON)[0]["standing"] == "counted"
@@ -134,7 +134,7 @@ def test_an_irregular_match_off_the_schedule_waits_for_its_assignment_then_for_t
     _send(league, lineup_items("m-off", dict(fixture, id=None, date="2026-09-30"), LVI, ["Procházka"] * 4))
     record = exports.match_record(league, "m-off")
     assert record["standing"] == "unassigned" and record["irregular"][0]["partie"] == [1, 2, 3, 4]
-    league.fixtures.assign("m-off", fixture["id"])
+    league.results.assign("m-off", fixture["id"])
     assert exports.match_record(league, "m-off")["standing"] == "pending" and _counted(league) == {}
 
 
@@ -143,11 +143,11 @@ def test_A_6_5_an_award_is_final_no_match_is_assigned_in_its_place(league):
     assigned to the fixture, which moved the award, its clause and reason onto the clean match."""
     fixture = fixture_between(league, "Lvi", "Orli")
     _send(league, lineup_items("m-twice", fixture, ["Novák"] * 4, ORLI))
-    league.fixtures.rule(fixture["id"], "award", points="6:2", reason="Novák hrál čtyřikrát")
+    league.results.rule(fixture["id"], "award", points="6:2", reason="Novák hrál čtyřikrát")
     _send(league, lineup_items("m-clean", dict(fixture, id=None, date="2026-09-30"), LVI, ORLI))
     with pytest.raises(LeagueError, match=r"was ruled on \(award, .*\); the organiser's ruling is final \(A.3.6\) "
                                           "and no match takes its place"):
-        league.fixtures.assign("m-clean", fixture["id"])
+        league.results.assign("m-clean", fixture["id"])
     ruled = league.fixtures.get(fixture["id"])
     assert (ruled["match"], ruled["ruling"]["points_home"]) == ("m-twice", 6)
     assert exports.match_record(league, "m-clean")["standing"] == "unassigned" and _counted(league) == \
@@ -179,12 +179,12 @@ def test_an_award_is_a_score_a_match_can_end_with_and_the_zapis_says_it_was_awar
         with pytest.raises(LeagueError, match=f"an award of {points} is no score a match of carom 2026/27 ends with: "
                                               r"played, the team points add up to 8 \(A.5.3-A.5.5, RULES 2.9\); "
                                               r"a forfeit is 8:0 or 0:8 \(A.3.7\)"):
-            league.fixtures.rule(fixture["id"], "award", points=points, reason="překlep")
+            league.results.rule(fixture["id"], "award", points=points, reason="překlep")
     with pytest.raises(LeagueError, match="the awarded score is missing"):
-        league.fixtures.rule(fixture["id"], "award", points=None, reason="bez bodů")
-    league.fixtures.rule(fixture["id"], "award", points="3:5", reason="Novák hrál dvakrát")
+        league.results.rule(fixture["id"], "award", points=None, reason="bez bodů")
+    league.results.rule(fixture["id"], "award", points="3:5", reason="Novák hrál dvakrát")
     with pytest.raises(LeagueError, match=r"ruling is final \(A.3.6\)"):
-        league.fixtures.rule(fixture["id"], "award", points="0:8", reason="znovu")
+        league.results.rule(fixture["id"], "award", points="0:8", reason="znovu")
     _counted(league)
     record = exports.match_record(league, "m-twice")
     declared = record["declared_points"]
@@ -211,7 +211,7 @@ def test_the_home_pages_results_say_which_the_table_does_not_count(league):
     results = page[page.index("Poslední výsledky"):]
     assert "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6)" in results
     assert "mimo rozpis, nezapočteno do tabulky" in results
-    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+    league.results.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
     figures.settle(league)
     page = home.build(league, dt.date(2027, 5, 1))
     assert "0 : 8" in page and "výsledek přiznal organizátor soutěže (A.3.6)" in page
@@ -233,7 +233,7 @@ def test_A_3_6_the_team_page_and_its_calendar_say_what_the_schedule_says_of_a_he
         page, feed = _team_says(league, team)
         assert "nesrovnalost v zápisu, čeká na rozhodnutí (A.3.6)" in page and "(A.6.5)" not in page
         assert "Nesrovnalost v zápisu\\, čeká na rozhodnutí (A.3.6)." in feed
-    league.fixtures.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
+    league.results.rule(fixture["id"], "award", points="0:8", reason="Novák hrál dvakrát")
     figures.settle(league)          # as the CLI and the web admin do after a ruling
     page, feed = _team_says(league, "Lvi")
     assert "výsledek přiznal organizátor soutěže (A.3.6)" in page

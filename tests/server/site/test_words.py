@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[3]
 PO = words.LOCALE_DIR / "cs" / "LC_MESSAGES" / "site.po"
 # where refusals the site shows are written: (folder or file, the calls whose text is one)
 SOURCES = [("server/league/admin_fields.py", {"LeagueError"}), ("server/storage/league.py", {"LeagueError"}),
-           ("server/storage/fixtures.py", {"LeagueError"}), ("server/league/schedule.py", {"ValueError", "Unmet"}),
+           ("server/storage/fixtures.py", {"LeagueError"}),
+           ("server/storage/departures.py", {"LeagueError"}), ("server/storage/results.py", {"LeagueError"}),
+           ("server/league/schedule.py", {"ValueError", "Unmet"}),
            ("server/league/competition_rules.py", {"LeagueError", "SettingRefused"}),
            ("server/site", {"LeagueError", "FormRefused", "failed", "failed_bare", "_refused", "_login_answer"})]
 # the schedule's reasons within a refusal: the sentences these functions return

@@ -210,7 +210,7 @@ def test_A_3_7_a_no_show_is_refused_before_the_matchs_day_and_for_a_match_postpo
     fixture = fixture_between(league, "Orli", "Sokoli")
     with pytest.raises(LeagueError, match=rf"fixture {fixture['id']} is on {fixture['date']}, after today "
                                           r"\(2026-09-01\); a no-show is recorded on or after the match's day"):
-        league.fixtures.no_show(fixture["id"], "Orli")
+        league.departures.no_show(fixture["id"], "Orli")
     league.fixtures.postpone(fixture["id"], "Sokoli")
     with pytest.raises(LeagueError, match="is postponed without a date; a no-show is recorded on or after"):
         no_show(league, fixture["id"], "Orli")
@@ -233,7 +233,7 @@ def test_A_3_7_a_mistaken_no_show_is_withdrawn_and_the_fixture_is_as_it_was(leag
     fixture = fixture_between(league, "Orli", "Sokoli")
     no_show(league, fixture["id"], "Orli")
     figures.settle(league)
-    withdrawn = league.fixtures.withdraw_no_show(fixture["id"])
+    withdrawn = league.departures.withdraw_no_show(fixture["id"])
     figures.settle(league)
     assert (withdrawn["status"], withdrawn["date"], withdrawn["no_show"], withdrawn["match"]) == \
         ("scheduled", fixture["date"], None, None)
@@ -243,7 +243,7 @@ def test_A_3_7_a_mistaken_no_show_is_withdrawn_and_the_fixture_is_as_it_was(leag
     other = fixture_between(league, "Jiskra", "Orli")["id"]
     assert not no_show(league, other, "Orli")["expelled"]        # the withdrawn one no longer counts
     with pytest.raises(LeagueError, match="has no no-show to withdraw"):
-        league.fixtures.withdraw_no_show(fixture["id"])
+        league.departures.withdraw_no_show(fixture["id"])
 
 
 def test_A_3_7_a_no_show_that_expelled_the_team_is_not_withdrawn(league):
@@ -252,7 +252,7 @@ def test_A_3_7_a_no_show_that_expelled_the_team_is_not_withdrawn(league):
     no_show(league, fixture_between(league, "Jiskra", "Orli")["id"], "Orli", expel=True)
     with pytest.raises(LeagueError, match=r"Orli was expelled on .* \(A.3.7\); its no-shows are withdrawn once "
                                           "the team is reinstated"):
-        league.fixtures.withdraw_no_show(first)
+        league.departures.withdraw_no_show(first)
     assert league.fixtures.get(first)["status"] == "forfeited"
 
 
@@ -311,7 +311,7 @@ def test_A_3_7_the_forfeit_score_the_organiser_set_counts(store):
     set_up_league(store, "8ball")
     store.league.set_rules(SEASON, "8ball", {"forfeit_points": "3"})
     store.fixtures.generate(SEASON, "8ball")
-    store.fixtures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
+    store.departures.no_show(fixture_between(store, "Lvi", "Orli", "8ball")["id"], "Orli")
     figures.settle(store)
     assert {r["team"]: r["points"] for r in exports.league_table(store, "8ball", SEASON)["rows"] if r["matches"]} == \
         {"Lvi": 3, "Orli": 0}
@@ -353,7 +353,7 @@ def test_A_3_7_the_device_record_of_the_no_show_takes_the_place_of_the_organiser
     assert exports.match_record(league, fixture["id"]) is None          # the organiser's stand-in is gone
     assert league.league.team(SEASON, "carom", "Orli")["expelled"] is None   # one no-show, counted once
     with pytest.raises(LeagueError, match=f"is the counter's match record {match_id}; only the organiser's own"):
-        league.fixtures.withdraw_no_show(fixture["id"])
+        league.departures.withdraw_no_show(fixture["id"])
 
 
 def test_A_3_4_a_player_who_played_for_a_team_this_season_joins_no_other(league, items, sign):
@@ -429,7 +429,7 @@ def test_A_6_5_an_interrupted_match_is_pending_until_the_organiser_awards_it(lea
     zapis = pages.match(exports.match_record(league, "m-int"))      # decided: no longer "rozhodne organizátor"
     assert "rozhodne organizátor" not in zapis and "Výsledek 6 : 2 přiznal organizátor soutěže (A.6.5)" in zapis
     with pytest.raises(LeagueError, match=r"ruling is final \(A.6.5\)"):
-        league.fixtures.rule(fixture["id"], "award", points="8:0", reason="znovu")
+        league.results.rule(fixture["id"], "award", points="8:0", reason="znovu")
 
 
 def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(league, items):
@@ -438,7 +438,7 @@ def test_A_6_5_the_rest_of_an_interrupted_match_is_replayed_on_the_ruled_date(le
     fixture = fixture_between(league, "Lvi", "Orli")
     _interrupted(league, fixture, "m-int", 2)
     day = free_working_day(league, fixture)
-    league.fixtures.rule(fixture["id"], "replay", to=day, reason="zranění")
+    league.results.rule(fixture["id"], "replay", to=day, reason="zranění")
     figures.settle(league)          # as the CLI and the admin do after a change
     ruled = league.fixtures.get(fixture["id"])
     assert (ruled["date"], ruled["status"]) == (day.isoformat(), "scheduled")
@@ -539,7 +539,7 @@ def test_migration_0010_keeps_the_result_the_schedule_showed_and_unassigns_the_r
         figures.bring_up_to_date(store)
         figures.settle(store)
         assert store.fixtures.get("f1")["match"] == "m-later"
-        assert [m["match"] for m in store.fixtures.unassigned(SEASON, "carom")] == ["m-first"]
+        assert [m["match"] for m in store.results.unassigned(SEASON, "carom")] == ["m-first"]
         rows = exports.league_table(store, "carom", SEASON)["rows"]
         assert {r["team"]: r["matches"] for r in rows if r["matches"]} == {"Lvi": 1, "Orli": 1}
     finally:

@@ -31,7 +31,7 @@ def test_a_team_withdrawn_or_expelled_by_decision_is_treated_as_an_A_3_7_expulsi
     forfeited = fixture_between(league, "Orli", "Sokoli")["id"]
     no_show(league, forfeited, "Sokoli")                      # Orli's one result: a forfeit in its favour
     assert _table(league)["Orli"] == 1
-    done = league.fixtures.withdraw_team(SEASON, "carom", "orli", reason="nemá hráče", expel=expel)
+    done = league.departures.withdraw_team(SEASON, "carom", "orli", reason="nemá hráče", expel=expel)
     assert (done["team"], done["how"], done["annulled"], len(done["cancelled"])) == ("Orli", how, 1, 5)
     team = league.league.team(SEASON, "carom", "Orli")
     assert team["expelled"] and (team["expelled_how"], team["expelled_reason"]) == (how, "nemá hráče")
@@ -42,14 +42,14 @@ def test_a_team_withdrawn_or_expelled_by_decision_is_treated_as_an_A_3_7_expulsi
     assert not [f for f in document["fixtures"] if "Orli" in (f["home"], f["away"])]
     with pytest.raises(LeagueError, match=r"Orli left the competition on 20..-..-..: (withdrew|expelled by the "
                                           "organiser's decision)"):
-        league.fixtures.withdraw_team(SEASON, "carom", "Orli", reason="znovu")
+        league.departures.withdraw_team(SEASON, "carom", "Orli", reason="znovu")
 
 
 def test_a_withdrawal_needs_a_reason_and_a_team_of_the_competition(league):
     with pytest.raises(LeagueError, match="the reason must not be empty"):
-        league.fixtures.withdraw_team(SEASON, "carom", "Orli", reason="  ")
+        league.departures.withdraw_team(SEASON, "carom", "Orli", reason="  ")
     with pytest.raises(LeagueError, match="no team 'Kosi' in carom 2026/27"):
-        league.fixtures.withdraw_team(SEASON, "carom", "Kosi", reason="x")
+        league.departures.withdraw_team(SEASON, "carom", "Kosi", reason="x")
     assert not league.league.team(SEASON, "carom", "Orli")["expelled"]
 
 
@@ -59,9 +59,9 @@ def test_a_reinstated_team_counts_again_its_fixtures_ahead_scheduled_and_those_p
     (a new date is the organiser's schedule move), and the forfeit stays."""
     forfeited = fixture_between(league, "Orli", "Sokoli")["id"]
     no_show(league, forfeited, "Sokoli")
-    cancelled = league.fixtures.withdraw_team(SEASON, "carom", "Orli", reason="odstoupili")["cancelled"]
+    cancelled = league.departures.withdraw_team(SEASON, "carom", "Orli", reason="odstoupili")["cancelled"]
     on_the_day(league, cancelled[1])
-    done = league.fixtures.reinstate_team(SEASON, "carom", "Orli")
+    done = league.departures.reinstate_team(SEASON, "carom", "Orli")
     assert done["scheduled"] == cancelled[1:] and [f for f, _ in done["postponed"]] == cancelled[:1]
     assert "has passed" in done["postponed"][0][1]
     team = league.league.team(SEASON, "carom", "Orli")
@@ -71,7 +71,7 @@ def test_a_reinstated_team_counts_again_its_fixtures_ahead_scheduled_and_those_p
                         **{f: "scheduled" for f in cancelled[1:]}}
     assert _table(league)["Orli"] == 1 and _table(league)["Sokoli"] == 1      # the forfeit counts again
     with pytest.raises(LeagueError, match="Orli plays in carom 2026/27: it has not withdrawn nor been expelled"):
-        league.fixtures.reinstate_team(SEASON, "carom", "Orli")
+        league.departures.reinstate_team(SEASON, "carom", "Orli")
 
 
 def test_A_3_7_a_team_expelled_by_its_no_shows_is_reinstated_the_no_shows_stay_and_the_next_expels_again(league):
@@ -79,21 +79,21 @@ def test_A_3_7_a_team_expelled_by_its_no_shows_is_reinstated_the_no_shows_stay_a
     no_show(league, first, "Orli")
     expelled = no_show(league, second, "Orli", expel=True)
     assert league.league.team(SEASON, "carom", "Orli")["expelled_how"] == "no-shows"
-    done = league.fixtures.reinstate_team(SEASON, "carom", "Orli")
+    done = league.departures.reinstate_team(SEASON, "carom", "Orli")
     assert done["no_shows"] == 2 and sorted(done["scheduled"]) == sorted(expelled["cancelled"])
     assert {league.fixtures.get(f)["status"] for f in (first, second)} == {"forfeited"}
     assert _table(league)["Orli"] == 2
     third = fixture_between(league, "Orli", "Lvi")["id"]
     with pytest.raises(LeagueError, match="this is Orli's no-show 3: it expels the team"):
         no_show(league, third, "Orli")
-    league.fixtures.withdraw_no_show(second)         # reinstated, its mistaken no-show can go now
+    league.departures.withdraw_no_show(second)         # reinstated, its mistaken no-show can go now
     assert league.fixtures.get(second)["status"] == "scheduled"
 
 
 def test_a_fixture_against_a_team_still_out_stays_cancelled_when_the_other_is_reinstated(league):
-    league.fixtures.withdraw_team(SEASON, "carom", "Orli", reason="a")
-    league.fixtures.withdraw_team(SEASON, "carom", "Jiskra", reason="b", expel=True)
-    done = league.fixtures.reinstate_team(SEASON, "carom", "Jiskra")
+    league.departures.withdraw_team(SEASON, "carom", "Orli", reason="a")
+    league.departures.withdraw_team(SEASON, "carom", "Jiskra", reason="b", expel=True)
+    done = league.departures.reinstate_team(SEASON, "carom", "Jiskra")
     between = {fixture_between(league, "Orli", "Jiskra")["id"], fixture_between(league, "Jiskra", "Orli")["id"]}
     assert not between & set(done["scheduled"]) and len(done["scheduled"]) == 4
     assert {league.fixtures.get(f)["status"] for f in between} == {"cancelled"}

@@ -1,7 +1,7 @@
 """How a team left its competition (A.3.7, A.1.2): ``expelled_how`` says what its ``expelled`` time
 stamp was — ``no-shows`` (the competition's second no-show, A.3.7), ``withdrew`` (the team withdrew)
 or ``decision`` (the organiser expelled it) — and ``expelled_reason`` the organiser's reason
-(server/storage/fixtures.py ``withdraw_team``, ``reinstate_team``). A team expelled before this
+(server/storage/departures.py ``withdraw_team``, ``reinstate_team``). A team expelled before this
 revision was expelled by its no-shows.
 
 Revision ID: 0015
