@@ -13,7 +13,7 @@ import datetime as dt
 from server.league import admin_fields as fields
 from server.league.admin_fields import LeagueError
 from server.storage.fixtures import RESULT
-from server.storage.league import DEPARTURES
+from server.storage.league import DEPARTURES, departed
 from server.storage.repository import Repository
 
 
@@ -32,7 +32,7 @@ class Departures(Repository):
         fixture = self._fixtures.get(fixture_id)
         absent = self._fixtures.side(fixture, team)
         if absent["expelled"]:
-            raise LeagueError(f"{absent['name']} was expelled on {absent['expelled'][:10]} (A.3.7)")
+            raise departed(absent)
         if fixture["status"] in ("forfeited", "cancelled") or fixture["match"] is not None:
             raise LeagueError(f"fixture {fixture_id} is {fixture['status']}; a no-show is recorded for a match "
                               "not yet played")
@@ -82,11 +82,10 @@ class Departures(Repository):
         fixture = self._fixtures.get(fixture_id)
         if fixture["no_show"] is None:
             raise LeagueError(f"fixture {fixture_id} has no no-show to withdraw (A.3.7)")
-        absent = fixture["no_show"]["team"]
-        expelled = self._fixtures.side(fixture, absent)["expelled"]
-        if expelled:
-            raise LeagueError(f"{absent} was expelled on {expelled[:10]} (A.3.7); its no-shows are withdrawn once "
-                              "the team is reinstated (team reinstate, in the admin the team's page)")
+        absent = self._fixtures.side(fixture, fixture["no_show"]["team"])
+        if absent["expelled"]:
+            raise LeagueError(f"{departed(absent)}; its no-shows are withdrawn once the team is reinstated (team "
+                              "reinstate, in the admin the team's page)")
         if fixture["match"] != fixture_id:
             raise LeagueError(f"the no-show of fixture {fixture_id} is the counter's match record {fixture['match']}; "
                               "only the organiser's own no-show is withdrawn")

@@ -11,6 +11,7 @@ from server.league import admin_fields as fields
 from server.league import names
 from server.league.admin_fields import LeagueError
 from server.league.irregular import holding
+from server.storage.league import departed
 from server.storage.repository import Repository
 
 OPEN = ("scheduled", "postponed")
@@ -102,7 +103,7 @@ class Fixtures(Repository):
             raise LeagueError(f"a fixture is between two teams; {sides[0]['name']} cannot play itself")
         for team in sides:
             if team["expelled"]:
-                raise LeagueError(f"{team['name']} was expelled on {team['expelled'][:10]} (A.3.7)")
+                raise departed(team)
         scheduled = self.of(season, competition)
         fixture = {"id": fixture_id(day, sides[0]["name"], sides[1]["name"]), "season": season,
                    "competition": competition, "round": _round_near(scheduled, day), "date": day.isoformat(),

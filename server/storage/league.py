@@ -352,6 +352,17 @@ def _already_plays(player: str, other: tuple, team_id: int, season: str) -> Leag
     return LeagueError(f"{player} already plays for {where} in {season}; a player plays for one team a season (A.3.4)")
 
 
+def departed(team: dict) -> LeagueError:
+    """The refusal of a change for a team that has left its competition: how (``expelled_how``,
+    DEPARTURES; a team expelled before migration 0015 for its no-shows) and when."""
+    day, how = team["expelled"][:10], team["expelled_how"] or "no-shows"
+    if how == "withdrew":
+        return LeagueError(f"{team['name']} withdrew from the competition on {day} (A.1.2)")
+    if how == "decision":
+        return LeagueError(f"{team['name']} was expelled by the organiser's decision on {day} (A.1.2)")
+    return LeagueError(f"{team['name']} was expelled on {day} (A.3.7)")
+
+
 def _correct(db, team_id: int, old: str, new: str) -> None:
     """The team's records' ``old`` name (and the names corrected to it before) is ``new``'s."""
     db.execute("UPDATE player_renames SET new = ? WHERE team = ? AND new = ?", (new, team_id, old))

@@ -122,6 +122,11 @@ def _refusal(call, *args) -> str:
      "Družstvo Hasiči má na soupisce hráčů: 1; družstvo jich má mít nejméně 4 (A.3.1)."),
     ("round 3, Lvi – Orli: Hostinec U Lva is open on Tuesday or Thursday only; given Wednesday 14 October 2026",
      "3. kolo, Lvi – Orli: herna Hostinec U Lva má otevřeno jen úterý nebo čtvrtek; přiděleno st 14. 10. 2026"),
+    ("Orli withdrew from the competition on 2026-09-01 (A.1.2)", "Orli odstoupilo ze soutěže út 1. 9. 2026 (A.1.2)."),
+    ("Orli was expelled by the organiser's decision on 2026-09-01 (A.1.2); its no-shows are withdrawn once the team "
+     "is reinstated (team reinstate, in the admin the team's page)",
+     "Orli bylo vyřazeno ze soutěže rozhodnutím organizátora út 1. 9. 2026 (A.1.2). Jeho nedostavení lze smazat, až "
+     "bude družstvo vráceno do soutěže (na stránce družstva)."),
     ("not found", "Taková stránka tu není."),
 ])
 def test_a_refusal_is_said_in_czech_with_its_values(english, czech):

@@ -45,6 +45,22 @@ def test_a_team_withdrawn_or_expelled_by_decision_is_treated_as_an_A_3_7_expulsi
         league.departures.withdraw_team(SEASON, "carom", "Orli", reason="znovu")
 
 
+@pytest.mark.parametrize("expel, left", [(False, r"Orli withdrew from the competition on 20..-..-.. \(A\.1\.2\)"),
+                                         (True, r"Orli was expelled by the organiser's decision on 20..-..-.. "
+                                                r"\(A\.1\.2\)")])
+def test_A_1_2_a_team_that_left_is_refused_a_fixture_and_a_no_show_saying_how_it_left(league, expel, left):
+    """Not "expelled (A.3.7)" for a team that withdrew or was expelled by the organiser's decision."""
+    forfeited, cancelled = fixture_between(league, "Orli", "Sokoli")["id"], fixture_between(league, "Jiskra", "Orli")["id"]
+    no_show(league, forfeited, "Orli")
+    league.departures.withdraw_team(SEASON, "carom", "Orli", reason="nemá hráče", expel=expel)
+    with pytest.raises(LeagueError, match=rf"^{left}$"):
+        league.fixtures.add(SEASON, "carom", "Orli", "Lvi", "2026-12-01")
+    with pytest.raises(LeagueError, match=rf"^{left}$"):
+        no_show(league, cancelled, "Orli")
+    with pytest.raises(LeagueError, match=rf"^{left}; its no-shows are withdrawn once the team is reinstated"):
+        league.departures.withdraw_no_show(forfeited)
+
+
 def test_a_withdrawal_needs_a_reason_and_a_team_of_the_competition(league):
     with pytest.raises(LeagueError, match="the reason must not be empty"):
         league.departures.withdraw_team(SEASON, "carom", "Orli", reason="  ")
