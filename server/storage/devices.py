@@ -1,11 +1,16 @@
 """The devices registered with the receiver (a venue's counters and gateways), and the nonces
 their signed messages used (a replayed message is refused)."""
+from server.league.admin_fields import LeagueError
 from server.storage.repository import Repository
 
 ROLES = ("device", "gateway")
 
 
 class Devices(Repository):
+    def __init__(self, store, live):
+        super().__init__(store)
+        self._live = live       # the live board: a removed device's tables leave it
+
     def add(self, device: str, secret: bytes, note: str = "", role: str = "device", venue: str | None = None) -> None:
         """Register a counter ("device") of a venue, or a venue gateway that only relays ("gateway")."""
         if role not in ROLES:
@@ -14,6 +19,20 @@ class Devices(Repository):
             db.execute("INSERT INTO devices(id, secret, note, added, role, venue) VALUES (?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT(id) DO UPDATE SET secret=excluded.secret, note=excluded.note, "
                        "role=excluded.role, venue=excluded.venue", (device, secret, note, self.now(), role, venue))
+
+    def remove(self, device: str) -> dict:
+        """Unregister a device or gateway (lost, stolen, its venue left the league): from the commit
+        on its posts and league fetches are refused as an unknown device's. What it delivered
+        stays (the items name their device, not its registration); its nonces stay too, so a
+        message of it replayed after it is registered again is still refused. Its tables leave
+        the live board. Returns what it was: id, role, venue."""
+        with self._write() as db:
+            row = db.execute("SELECT role, venue FROM devices WHERE id = ?", (device,)).fetchone()
+            if row is None:
+                raise LeagueError(f"no device {device!r} is registered")
+            db.execute("DELETE FROM devices WHERE id = ?", (device,))
+            self._live.forget(device)
+        return {"id": device, "role": row[0], "venue": row[1]}
 
     def get(self, device: str) -> tuple[str, bytes, str | None] | None:
         """A registered device's (role, secret, venue) (None: unknown)."""

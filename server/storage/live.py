@@ -40,6 +40,15 @@ class LiveTables(Repository):
                        (device, device, per_device))
         return True
 
+    def forget(self, device: str) -> int:
+        """Take a removed device's tables off the board (how many): the change number moves on, so
+        every receiver's copy drops them at its next look. The change row is locked first, as
+        ``put`` locks it before the tables (PostgreSQL: no deadlock with a snapshot kept meanwhile).
+        Its order stays in ``live_devices``: a replayed snapshot is still older."""
+        with self._write() as db:
+            db.execute("UPDATE live_changes SET n = n + 1 WHERE id = 1")
+            return db.execute("DELETE FROM live_tables WHERE device = ?", (device,)).rowcount
+
     def since(self, seen: int) -> tuple[int, list[tuple], set[tuple[str, str]]] | None:
         """None while the board's change number is ``seen``; else that number, the tables written
         after ``seen`` (venue, table, heard, n, snap) and every table's (venue, table): a copy of

@@ -46,7 +46,8 @@ class Store:
         self.database = Database(self.path)
         self._commits = itertools.count(1)
         self.changes = 0        # a new number after each commit of a change made here (``outdated``)
-        self.devices, self.items, self.forwarding = Devices(self), Items(self), Forwarding(self)
+        self.live = LiveTables(self)
+        self.devices, self.items, self.forwarding = Devices(self, self.live), Items(self), Forwarding(self)
         self.figures, self.players = Figures(self), PlayerFigures(self)
         self.refusals = Refusals(self, keep_refusals)
         self.league = League(self)
@@ -54,7 +55,6 @@ class Store:
         self.departures = Departures(self, self.league, self.figures, self.fixtures)
         self.results = Results(self, self.league, self.figures, self.fixtures)
         self.audit = Audit(self)
-        self.live = LiveTables(self)
 
     def now(self) -> str:
         """The time stamp written with devices, items and refusals (UTC, seconds)."""

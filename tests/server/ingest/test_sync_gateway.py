@@ -160,6 +160,20 @@ def test_the_league_refuses_forgeries_through_a_gateway(league, forgery, reason)
     assert league.items.count() == 0 and league.refusals.latest()[-1]["reason"] == answer["reason"]
 
 
+def test_through_a_gateway_a_removed_device_or_gateway_is_refused_and_what_it_relayed_stays(league):
+    """Audit report 11: a device removed at the league (`server remove-device`) is refused when a
+    gateway relays its records, as an unknown origin; a removed gateway relays no more."""
+    receiver = Receiver(league)
+    assert receiver.handle(relayed(partie_body("p-1")), via="http")[0] == 200
+    league.devices.remove(DEVICE)
+    status, answer = receiver.handle(relayed(partie_body("p-2", seed=2)), via="http")
+    assert status == 401 and answer["reason"] == f"unknown origin device {DEVICE!r}"
+    league.devices.remove(GATEWAY)
+    status, answer = receiver.handle(relayed(partie_body("p-3", seed=3)), via="http")
+    assert status == 401 and "not a registered gateway" in answer["reason"]
+    assert [row["id"] for row in league.items.all()] == ["p-1"]
+
+
 def test_a_relayed_post_is_not_replayable(league):
     signed = relayed(partie_body())
     receiver = Receiver(league)

@@ -92,6 +92,22 @@ def test_unsigned_badly_signed_and_unknown_snapshots_are_refused(server, store):
     assert store.refusals.report()["total"] >= 3
 
 
+def test_a_removed_devices_table_leaves_the_board_and_its_next_snapshot_is_refused(server, store):
+    """Audit report 11: after `server remove-device` an open stream is told its table is gone,
+    /live no longer shows it, and its next snapshot is refused like an unregistered device's."""
+    assert post_signed(server.port, snap(LVA, "2"))[0] == 200
+    events = Events(server.port)
+    try:
+        assert [entry["table"] for entry in events.next()[1]] == ["2"]
+        store.devices.remove("u-lva-1")
+        assert events.next() == ("gone", {"venue": LVA, "table": "2"})
+    finally:
+        events.close()
+    assert shown(server.port) == []
+    status, answer = post_signed(server.port, snap(LVA, "2", seq=2))
+    assert status == 401 and "not a registered device" in answer["reason"] and shown(server.port) == []
+
+
 def test_a_stale_snapshot_is_refused(server, store):
     body = snap(LVA)
     late = Signer("u-lva-1", SECRETS["u-lva-1"], clock=lambda: store.clock.time() - 3600).sign(body)

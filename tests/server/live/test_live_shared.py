@@ -101,6 +101,21 @@ def test_stale_tables_leave_the_board_as_snapshots_arrive_with_no_viewer(nodes):
     assert stored == {(LVA, "1")} and shown(a) == shown(b) == [("1", 0)]
 
 
+def test_a_removed_devices_tables_leave_every_board_at_once(nodes):
+    """Audit report 11: a device removed (`server remove-device`) is not shown as playing for the
+    rest of its tables' expiry: its tables leave the stored board and every receiver's copy;
+    another device's table stays."""
+    _, (a, b) = nodes
+    put(a, "u-koule-1", 1, table(KOULE, "9"))
+    put(a, "u-lva-1", 2, table(LVA, "1"))
+    put(b, "u-lva-1", 3, table(LVA, "2"))
+    assert shown(a) == shown(b) == [("9", 0), ("1", 0), ("2", 0)]
+    b.receiver.store.devices.remove("u-lva-1")
+    assert shown(a) == shown(b) == [("9", 0)]
+    _, _, stored = a.receiver.store.live.since(-1)
+    assert stored == {(KOULE, "9")}
+
+
 def test_a_snapshot_posted_to_one_receiver_reaches_a_stream_on_the_other(store_place):
     """Receivers A and B on one database: a device's snapshots posted to A — its third table
     moving its first off — reach a stream open on B, and /live is the same from both."""

@@ -102,6 +102,14 @@ def test_a_replayed_request_is_refused(server, evening):
     assert status == 200 and again == 401 and "replayed" in json.loads(data)["reason"]
 
 
+def test_a_removed_device_is_refused_its_league_as_an_unknown_one(server, store, evening):
+    """Audit report 11: after `server remove-device` its signed league request is refused (401)."""
+    assert fetch(server, "u-lva-1", evening)[1][0] == 200
+    store.devices.remove("u-lva-1")
+    status, _, data = fetch(server, "u-lva-1", evening)[1]
+    assert status == 401 and json.loads(data)["reason"] == "unknown device 'u-lva-1'"
+
+
 def test_each_device_is_answered_for_its_own_registered_venue_only(server, source, evening):
     source.documents[KOULE] = league_document(evening.today(), venue=KOULE)
     request, (status, headers, data) = fetch(server, "u-koule-1", evening)

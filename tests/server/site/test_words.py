@@ -18,6 +18,7 @@ PO = words.LOCALE_DIR / "cs" / "LC_MESSAGES" / "site.po"
 SOURCES = [("server/league/admin_fields.py", {"LeagueError"}), ("server/storage/league.py", {"LeagueError"}),
            ("server/storage/fixtures.py", {"LeagueError"}),
            ("server/storage/departures.py", {"LeagueError"}), ("server/storage/results.py", {"LeagueError"}),
+           ("server/storage/devices.py", {"LeagueError"}),
            ("server/league/schedule.py", {"ValueError", "Unmet"}),
            ("server/league/competition_rules.py", {"LeagueError", "SettingRefused"}),
            ("server/site", {"LeagueError", "FormRefused", "failed", "failed_bare", "_refused", "_login_answer"})]
