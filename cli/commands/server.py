@@ -3,6 +3,7 @@
     add-device ID --venue V   register a counter of a venue (prints a new secret unless --secret-file)
     add-gateway ID            register a venue gateway that relays records signed by devices
     devices                   list the registered devices and gateways
+    remove-device ID          unregister a device or gateway (lost, stolen, its venue left): refused from then on
     import FILE               store a backlog file exported with `pocitadlo outbox export`
     table [--competition C] [--season S] [--html]
                               the league table
@@ -56,6 +57,10 @@ def configure(parser) -> None:
         parser_.add_argument("--rotate", action="store_true",
                              help="give one already registered a new secret (its old one stops working)")
     sub.add_parser("devices", help="list the registered devices and gateways")
+    remove = sub.add_parser("remove-device", help="unregister a device or gateway (lost, stolen, its venue left the "
+                                                  "league): its posts and league fetches are refused from then on; "
+                                                  "what it delivered stays")
+    remove.add_argument("id", type=device_id)
     backlog = sub.add_parser("import", help="store a backlog file exported with `pocitadlo outbox export`")
     backlog.add_argument("file")
     table = sub.add_parser("table", help="print the league table (JSON, or --html)")
@@ -200,6 +205,34 @@ def _devices(args, store) -> int:
     return _columns(store.devices.all(), ("id", "role", "venue", "added", "note"))
 
 
+def _remove(args, store) -> int:
+    """Unregister a device, kept in the audit log with who did it (as the web admin's changes)."""
+    from cli.commands import user_error
+    from server.league.admin_fields import LeagueError
+
+    try:
+        with store.transaction():
+            gone = store.devices.remove(args.id)
+            venue = f" of {gone['venue']}" if gone["venue"] else ""
+            done = (f"removed {gone['role']} {gone['id']}{venue}: its posts and league fetches are refused from now "
+                    "on; what it delivered stays")
+            store.audit.add(_who(), "remove-device", done)
+    except LeagueError as exc:
+        raise user_error(f"remove-device: {exc} (`server devices` lists them)") from None
+    print(done)
+    return 0
+
+
+def _who() -> str:
+    """The audit log's "who" of a command line change: the user running it."""
+    import getpass
+
+    try:
+        return f"command line, {getpass.getuser()}"
+    except (KeyError, OSError):     # no user name anywhere (a container's bare uid)
+        return "command line, ?"
+
+
 def _import(args, store) -> int:
     from cli.commands import user_error
     from cli.main import NOT_ALL_DONE
@@ -253,5 +286,5 @@ def _refusals(args, store) -> int:
     return 0
 
 
-ACTIONS = {"add-device": _add, "add-gateway": _add, "devices": _devices, "import": _import, "table": _table,
-           "match": _match, "records": _records, "refusals": _refusals}
+ACTIONS = {"add-device": _add, "add-gateway": _add, "devices": _devices, "remove-device": _remove, "import": _import,
+           "table": _table, "match": _match, "records": _records, "refusals": _refusals}

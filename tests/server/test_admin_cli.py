@@ -78,3 +78,47 @@ def test_serve_refuses_an_unusable_admin_token_file_in_one_line(tmp_path, capsys
                  "--admin-token-file", str(path)])
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_removed_device_is_refused_as_an_unknown_one_and_what_it_delivered_stays(server, store, store_place, items):
+    """Audit report 11: a device could only be rotated. `server remove-device` (a venue left the
+    league, a counter lost or stolen): over the real HTTP receiver its signed post is stored
+    before and refused after, 401 as an unregistered device's; its match, the match's page and
+    the table stay as they were; who removed it and when is in the audit log."""
+    from conftest import LVA, Client
+    from server.tables import exports
+    from server.tables.figures import settle
+    from wire.signing import Signer
+
+    client = Client(server.port)
+    for body in items("KD-1"):
+        assert client.post(body)[0] == 200
+    settle(store)
+    page, record, table = client.get("/matches/KD-1.html"), exports.match_record(store, "KD-1"), \
+        exports.league_table(store, "carom", None)
+    held = store.items.all()
+    assert page[0] == 200 and len(held) == 5
+
+    code, out, err = _server(store_place, "remove-device", "u-lva-1")
+    assert (code, err) == (0, "") and out.startswith(f"removed device u-lva-1 of {LVA}:")
+    later = items("KD-2", seed=2)[0]
+    status, answer = client.post(later)
+    unregistered = Signer("u-nobody", b"nobody-secret-0123456789abcdef").sign(later)
+    status_else, _, _ = client.request("POST", "/api/v1/records", later, unregistered.headers())
+    assert (status, answer["reason"], status_else) == (401, "unknown device 'u-lva-1'", 401)
+    assert store.devices.get("u-lva-1") is None and "u-lva-1" not in [d["id"] for d in store.devices.all()]
+    assert store.items.all() == held and client.get("/matches/KD-1.html") == page
+    assert exports.match_record(store, "KD-1") == record and exports.league_table(store, "carom", None) == table
+    [entry] = store.audit.latest()
+    assert entry["who"].startswith("command line, ") and entry["action"] == "remove-device" and "u-lva-1" in entry["what"]
+
+
+def test_removing_a_device_that_is_not_registered_is_refused_in_one_line(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    assert _server(db, "add-device", "u-lva-1", "--venue", "Hostinec U Lva")[0] == 0
+    code, out, err = _server(db, "remove-device", "u-lev-1")
+    assert (code, out) == (2, "") and err.strip().splitlines() == [
+        "pocitadlo server: remove-device: no device 'u-lev-1' is registered (`server devices` lists them)"]
+    code, _, err = _server(str(tmp_path / "none.sqlite"), "remove-device", "u-lva-1")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no such store" in err
+    assert _server(db, "devices")[1].startswith("u-lva-1\tdevice\t")     # nothing removed
