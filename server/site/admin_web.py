@@ -4,7 +4,8 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
     GET  /admin/login, POST /admin/login     the login form (the admin token)
     POST /admin/logout                        end the session
     GET  /admin?season=…&competition=…        the league and its forms
-    GET  /admin/venue?name=…                  a venue's form, showing its opening days
+    GET  /admin/venue?name=…                  a venue's form, showing its opening days; its devices, each
+                                              with its removal
     GET  /admin/fixture?id=…                  a fixture's forms: move, postpone, no-show (its two teams),
                                               withdraw a postponement or a no-show made by mistake, rule on an
                                               interrupted match (A.6.5)
@@ -15,7 +16,7 @@ league's seasons, venues, teams, rosters and fixtures and the forms that change 
                                               team-reinstate, rules, player-add,
                                               player-rename, player-remove, generate, fixture-add, move, postpone,
                                               postponement-delete, no-show, no-show-delete, rule,
-                                              assign
+                                              assign, device-remove
 
 Every POST carries the session's CSRF token (server.site.admin_session). A change done is answered
 with a redirect to the page it was made on (Post/Redirect/Get: reloading that page repeats
@@ -269,7 +270,7 @@ def _venue_page(store, session, asked: dict, *, done=None, error=None, action=No
     venue = next((v for v in store.league.venues() if v["name"] == name), None)
     if venue is None:
         raise LeagueError(f"no venue {name[:100]!r}")
-    checked = _ticked(sent) if sent else tuple(sorted(fields.days(venue["days"])))
+    checked = _ticked(sent) if sent and action == "venue" else tuple(sorted(fields.days(venue["days"])))
     return render("admin_venue.html", frame=chrome.admin_frame(""), title=say("Herna: {name}", name=venue["name"]),
                   csrf=session["csrf"], done=done, error=error, venue=venue, checked=checked,
                   weekdays=czech.weekday_names()[:len(fields.WEEKDAYS)])
@@ -383,6 +384,8 @@ def _back(where: str, form: dict, sealed: str | None = None) -> str:
     """The page a change was made on, saying what was done (``sealed``)."""
     if where == "fixture":
         path, asked = "/admin/fixture", {"id": form.get("fixture", "")}
+    elif where == "venue":
+        path, asked = "/admin/venue", {"name": form.get("name", "")}
     elif where == "team":
         path, asked = "/admin/team", {key: form.get(key, "") for key in ("season", "competition", "team")}
     else:
@@ -503,6 +506,14 @@ def _player_remove(store, form) -> str:
     return _player(False)(store, form)
 
 
+def _device_remove(store, form) -> str:
+    """A venue's device unregistered (lost, stolen, the venue left): refused from then on."""
+    _confirmed(form)
+    gone = store.devices.remove(_field(form, "device", "the device"))
+    return say("počítadlo {device} odebráno: jeho další záznamy ani žádosti o ligu se nepřijmou; co už poslalo, "
+               "zůstává.", device=gone["id"])
+
+
 def _postponement_delete(store, form) -> str:
     _confirmed(form)
     done = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
@@ -611,5 +622,5 @@ ACTIONS = {"season": (_season, "dashboard"), "venue": (_venue, "dashboard"), "te
            "postpone": (_postpone, "fixture"),
            "postponement-delete": (_postponement_delete, "fixture"), "no-show": (_no_show, "fixture"),
            "no-show-delete": (_no_show_delete, "fixture"),
-           "rule": (_rule, "fixture"), "assign": (_assign, "dashboard")}
-PAGES = {"dashboard": _dashboard, "fixture": _fixture_page, "team": _team_page}
+           "rule": (_rule, "fixture"), "assign": (_assign, "dashboard"), "device-remove": (_device_remove, "venue")}
+PAGES = {"dashboard": _dashboard, "fixture": _fixture_page, "team": _team_page, "venue": _venue_page}

@@ -582,3 +582,26 @@ def test_a_team_withdraws_on_its_admin_page_confirmed_the_site_says_so_with_the_
     assert "Orli vyřazeno ze soutěže rozhodnutím organizátora (A.1.2)" in page
     page = logged_in.get(f"/schedule?season={SEASON}&competition=carom")[1]
     assert "Orli vyřazeno ze soutěže rozhodnutím organizátora (A.1.2), výsledky anulovány; důvod: hrubé chování" in page
+
+
+def test_a_venues_device_is_removed_on_its_page_confirmed_and_kept_in_the_audit_log(logged_in, store):
+    """Audit report 11: a venue's page lists its counters, each with a removal that needs its box
+    ticked; once removed it is no longer registered (its posts refused: tests/server/test_admin_cli.py),
+    the page lists it no more and the audit log says who removed it."""
+    set_up_league(store)
+    path = "/admin/venue?name=" + quote("Hostinec U Lva")
+    status, page, _ = logged_in.get(path)
+    assert status == 200 and 'action="/admin/device-remove"' in page and 'name="device" value="u-lva-1"' in page
+    form = {"name": "Hostinec U Lva", "device": "u-lva-1"}
+    status, page, _ = logged_in.post("/admin/device-remove", form)
+    assert status == 400 and "Smazání potvrďte zaškrtnutím políčka" in page and store.devices.get("u-lva-1")
+    assert re.findall(r'name="day(\d)" value="1" checked', page) == ["0", "1", "2", "3"]      # the venue's, as stored
+    page = logged_in.change("/admin/device-remove", form | {"confirm": "1"})
+    assert "Hotovo: počítadlo u-lva-1 odebráno" in page and 'name="device" value="u-lva-1"' not in page
+    assert "Počítadla této herny: žádné" in page and store.devices.get("u-lva-1") is None
+    assert store.devices.get("u-koule-1") is not None
+    [entry] = store.audit.latest()
+    assert (entry["who"], entry["action"]) == ("web, 127.0.0.1", "device-remove") and "u-lva-1" in entry["what"]
+    status, page, _ = logged_in.post("/admin/device-remove", form | {"confirm": "1"})      # sent again
+    assert status == 400 and "Počítadlo „u-lva-1“ tu registrované není." in page
+    assert logged_in.post("/admin/device-remove", form | {"confirm": "1", "csrf": "forged"})[0] == 403

@@ -319,7 +319,8 @@ def test_what_each_change_of_a_season_says_in_english_is_english_A_3_3_A_3_7(log
     said.append(change("/admin/move", {"fixture": fixture, "date": day}))
     on_the_day(store, other)
     said += [change("/admin/no-show", {"fixture": other, "team": "Orli"}),
-             change("/admin/no-show-delete", {"fixture": other, "confirm": "1"})]
+             change("/admin/no-show-delete", {"fixture": other, "confirm": "1"}),
+             change("/admin/device-remove", {"name": LVA, "device": "u-lva-1", "confirm": "1"})]
     done = [html.unescape(re.search(r'<p class="done" role="status">(.*?)</p>', page, re.S)[1]) for page in said]
     assert all(text.startswith("Done: ") for text in done), done
     names = data_names(store, "2027/28", "Nová", "Jan Kos", "Petr Říha", "Petr Řeha")
