@@ -14,10 +14,17 @@ is answered (server/site/routes.py): the page builders and the templates ask for
 speak, so no builder carries it. A text fixed at import (a column's heading, a status word) is a
 ``Msg``: the templates translate it as they show it (the environment's ``finalize``), ``say``
 translates it in a sentence.
+
+A text ``say`` and ``plural`` say is ``Said``: it can say itself again in another language
+(``in_language``), its values that are ``Said`` too said again in it; so the admin's "done" text
+is told in the organiser's language and kept in the audit log in the league's, Czech. A value
+a function words in the reader's language (a date, the weekdays) is ``Said`` through ``speaks``,
+texts said one after another through ``joined``.
 """
 import contextvars
 import functools
 import gettext as gettext_module
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
@@ -100,15 +107,61 @@ def shown(value):
     return gettext(value) if isinstance(value, Msg) else value
 
 
+class Said(str):
+    """A text said in the reader's language that can say itself again in another (``again``
+    speaks it in the language being read)."""
+    language: str
+    _again: Callable[[], str]
+
+    def __new__(cls, again: Callable[[], str]):
+        said = super().__new__(cls, again())
+        said.language, said._again = current(), again
+        return said
+
+    def in_language(self, language: str) -> str:
+        if language == self.language:
+            return str(self)
+        with reading(language, address()):
+            return str(self._again())
+
+
+def _now(value):
+    """A value as said in the language being read: a ``Msg`` translated, a ``Said`` said again."""
+    return value.in_language(current()) if isinstance(value, Said) else shown(value)
+
+
+def _filled(values: dict) -> dict:
+    return {name: _now(value) for name, value in values.items()}
+
+
 def say(text: str, **values) -> str:
-    """``text`` in the reader's language, its ``{names}`` filled with ``values`` (a ``Msg`` among
-    them said too)."""
-    return gettext(text).format(**{name: shown(value) for name, value in values.items()})
+    """``text`` in the reader's language, its ``{names}`` filled with ``values`` (a ``Msg`` or a
+    ``Said`` among them said too)."""
+    return Said(lambda: gettext(text).format(**_filled(values)))
 
 
 def plural(few: str, many: str, n: int, **values) -> str:
     """``ngettext``'s text, its ``{n}`` and ``{names}`` filled."""
-    return ngettext(few, many, n).format(n=n, **{name: shown(value) for name, value in values.items()})
+    return Said(lambda: ngettext(few, many, n).format(n=n, **_filled(values)))
+
+
+def speaks(words: Callable[..., str]) -> Callable[..., str]:
+    """``words`` (a function that words a value in the reader's language) giving a ``Said``."""
+    @functools.wraps(words)
+    def said(*args, **kwargs) -> str:
+        return Said(lambda: words(*args, **kwargs))
+    return said
+
+
+def joined(texts: Iterable, separator: str = "") -> str:
+    """Texts (``Said`` or not) said one after another, as one ``Said``."""
+    texts = tuple(texts)
+    return Said(lambda: separator.join(_now(text) for text in texts))
+
+
+def in_language(text: str, language: str) -> str:
+    """``text`` in ``language`` if it is ``Said``; any other text as it is."""
+    return text.in_language(language) if isinstance(text, Said) else text
 
 
 SWITCH = {CZECH: (ENGLISH, "English"), ENGLISH: (CZECH, "Česky")}       # each in its own language
