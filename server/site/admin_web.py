@@ -24,7 +24,7 @@ nothing), which says what was done: the text rides in the address sealed with th
 token, so no link from elsewhere can make the admin say anything. A refused change is answered 400
 with its reason on the same page, the form showing what was sent; it changes nothing.
 A deletion needs its form's box ticked ("confirm"). Each change done is kept in the audit log in
-the same transaction (server/storage/audit.py): both or neither.
+the same transaction (server/storage/audit.py): both or neither; in Czech, the league's language.
 Store calls run in the thread pool.
 
 Every page, refusal and "done" text is Czech, or English for an organiser who chose it (the
@@ -398,14 +398,21 @@ def settled(action, store, form, *, audit: tuple[str, str] | None = None):
     """An admin change, once the figures of every item answered before are computed (it may read
     them: a no-show refused for a fixture already played, A.3.7); then the figures it made due (an
     expulsion's annulled matches, a rule's team points, a ruling). ``audit``: (who, action) kept in
-    the audit log with what was done, in the change's own transaction."""
+    the audit log with what was done, in the change's own transaction: in Czech, the league's
+    language, whichever the organiser was told it in."""
     figures.settle(store)
     with store.transaction():
         done = action(store, form)
         if audit:
-            store.audit.add(*audit, done)
+            store.audit.add(*audit, language.in_language(done, language.CZECH))
     figures.settle(store)
     return done
+
+
+# the values a "done" text words in the reader's language, said again in Czech for the audit log
+_weekdays, _fixture_time = language.speaks(czech.weekdays), language.speaks(czech.fixture_time)
+_match_name, _said = language.speaks(czech.match_name), language.speaks(words.said)
+_override_text, _departure_word = language.speaks(override_text), language.speaks(departure_word)
 
 
 def _field(form: dict, name: str, what: str) -> str:
@@ -435,7 +442,7 @@ def _season(store, form) -> str:
 
 def _venue(store, form) -> str:
     venue = store.league.add_venue(_field(form, "name", "the venue"), _days(form))
-    return say("herna {name} uložena, hrací dny: {days}.", name=venue["name"], days=czech.weekdays(venue["days"]))
+    return say("herna {name} uložena, hrací dny: {days}.", name=venue["name"], days=_weekdays(venue["days"]))
 
 
 def _team(store, form) -> str:
@@ -465,7 +472,7 @@ def _team_edit(store, form) -> str:
     team = store.league.edit_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
                                   captain=form.get("captain", ""), phone=form.get("phone", ""), days=_days(form))
     return say("družstvo {name}: kapitán {captain}, telefon {phone}, hrací dny: {days}.", name=team["name"],
-               captain=team["captain"], phone=team["phone"], days=czech.weekdays(team["days"]))
+               captain=team["captain"], phone=team["phone"], days=_weekdays(team["days"]))
 
 
 LEAVING = {"withdrew": N_("odstupuje"), "decision": N_("vyřazeno organizátorem (A.1.2)")}
@@ -480,18 +487,18 @@ def _team_withdraw(store, form) -> str:
     done = store.departures.withdraw_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""),
                                         reason=form.get("reason", ""), expel=form["how"] == "decision")
     return say("družstvo {team} {left}; anulováno výsledků: {annulled}, zrušeno utkání: {cancelled}.", team=done["team"],
-               left=departure_word(done["how"]), annulled=done["annulled"], cancelled=len(done["cancelled"]))
+               left=_departure_word(done["how"]), annulled=done["annulled"], cancelled=len(done["cancelled"]))
 
 
 def _team_reinstate(store, form) -> str:
     if form.get("confirm") != "1":
         raise LeagueError("a reinstatement is confirmed by ticking its box")
     done = store.departures.reinstate_team(form.get("season", ""), form.get("competition", ""), form.get("team", ""))
-    waiting = "".join(say(" Čeká na nový termín: {match} ({why}).", match=czech.match_name(f["home"], f["away"], f["date"]),
-                          why=words.said(why))
-                      for f, why in ((store.fixtures.get(fixture), why) for fixture, why in done["postponed"]))
-    return say("družstvo {team} vráceno do soutěže, jeho výsledky opět platí; znovu v rozpisu utkání: {count}.",
-               team=done["team"], count=len(done["scheduled"])) + waiting
+    waiting = language.joined(say(" Čeká na nový termín: {match} ({why}).",
+                                  match=_match_name(f["home"], f["away"], f["date"]), why=_said(why))
+                              for f, why in ((store.fixtures.get(fixture), why) for fixture, why in done["postponed"]))
+    return say("družstvo {team} vráceno do soutěže, jeho výsledky opět platí; znovu v rozpisu utkání: {count}.{waiting}",
+               team=done["team"], count=len(done["scheduled"]), waiting=waiting)
 
 
 def _player_rename(store, form) -> str:
@@ -509,7 +516,12 @@ def _player_remove(store, form) -> str:
 def _device_remove(store, form) -> str:
     """A venue's device unregistered (lost, stolen, the venue left): refused from then on."""
     _confirmed(form)
-    gone = store.devices.remove(_field(form, "device", "the device"))
+    return device_removed(store.devices.remove(_field(form, "device", "the device")))
+
+
+def device_removed(gone: dict) -> str:
+    """What removing a device did (``gone``: the device removed), as the audit log keeps it; the
+    command line's ``remove-device`` keeps it too."""
     return say("počítadlo {device} odebráno: jeho další záznamy ani žádosti o ligu se nepřijmou; co už poslalo, "
                "zůstává.", device=gone["id"])
 
@@ -518,9 +530,9 @@ def _postponement_delete(store, form) -> str:
     _confirmed(form)
     done = store.fixtures.withdraw_postponement(_field(form, "fixture", "the fixture"), form.get("team", ""))
     fixture = done["fixture"]
-    when = (say("termín {when}", when=czech.fixture_time(fixture["date"], fixture["start"]))
+    when = (say("termín {when}", when=_fixture_time(fixture["date"], fixture["start"]))
             if fixture["status"] != "postponed" else say("utkání dál čeká na nový termín"))
-    kept = say(" (původní termín se nevrací: {why})", why=words.said(done["kept"])) if done["kept"] else ""
+    kept = say(" (původní termín se nevrací: {why})", why=_said(done["kept"])) if done["kept"] else ""
     return say("odklad utkání {home} – {away} na žádost družstva {team} smazán; {when}{kept}.",
                home=fixture["home"], away=fixture["away"], team=form.get("team"), when=when, kept=kept)
 
@@ -538,8 +550,8 @@ def _rules(store, form) -> str:
 def _generate(store, form) -> str:
     plan = store.fixtures.generate(form.get("season", ""), form.get("competition", ""), lot=form.get("lot") or None,
                                    replace=bool(form.get("replace")))
-    unmet = "".join(say(" Nevyhověno: {reason}.", reason=words.said(sentence)) for sentence in plan["unmet"])
-    short = "".join(say(" Upozornění: {warning}", warning=words.said(sentence)) for sentence in plan["short"])  # A.3.1
+    unmet = language.joined(say(" Nevyhověno: {reason}.", reason=_said(sentence)) for sentence in plan["unmet"])
+    short = language.joined(say(" Upozornění: {warning}", warning=_said(sentence)) for sentence in plan["short"])  # A.3.1
     return say("rozlosováno {n} utkání (los „{lot}“).{unmet}{short}", n=plan["fixtures"], lot=plan["lot"],
                unmet=unmet, short=short)
 
@@ -552,17 +564,17 @@ def _fixture_add(store, form) -> str:
     fixture = store.fixtures.add(form.get("season", ""), form.get("competition", ""), _field(form, "home", "the team"),
                                  _field(form, "away", "the team"), form.get("date", ""),
                                  start=form.get("time") or "17:00", override=_override_of(form))
-    noted = say(" Výjimka: {override}.", override=override_text(fixture["override"])) if fixture["override"] else ""
+    noted = say(" Výjimka: {override}.", override=_override_text(fixture["override"])) if fixture["override"] else ""
     return say("utkání {home} – {away} přidáno na {when} ({venue}).{noted}", home=fixture["home"], away=fixture["away"],
-               when=czech.fixture_time(fixture["date"], fixture["start"]), venue=fixture["venue"], noted=noted)
+               when=_fixture_time(fixture["date"], fixture["start"]), venue=fixture["venue"], noted=noted)
 
 
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
                                   override=_override_of(form))
-    noted = say(" Výjimka: {override}.", override=override_text(fixture["override"])) if fixture["override"] else ""
+    noted = say(" Výjimka: {override}.", override=_override_text(fixture["override"])) if fixture["override"] else ""
     return say("utkání {home} – {away} přesunuto na {when}.{noted}", home=fixture["home"], away=fixture["away"],
-               when=czech.fixture_time(fixture["date"], fixture["start"]), noted=noted)
+               when=_fixture_time(fixture["date"], fixture["start"]), noted=noted)
 
 
 def _postpone(store, form) -> str:
@@ -576,18 +588,17 @@ def _postpone(store, form) -> str:
 def _no_show(store, form) -> str:
     done = store.departures.no_show(_field(form, "fixture", "the fixture"), form.get("team", ""),
                                   expel=form.get("expel") == "1")
-    text = say("utkání kontumováno ve prospěch družstva {team}.", team=done["forfeited_to"])
-    if done["expelled"]:
-        text += say(" {team} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {n}.", team=form.get("team"),
-                    n=len(done["cancelled"]))
-    return text
+    expelled = (say(" {team} vyřazeno ze soutěže (A.3.7), zrušeno utkání: {n}.", team=form.get("team"),
+                    n=len(done["cancelled"])) if done["expelled"] else "")
+    return say("utkání kontumováno ve prospěch družstva {team}.{expelled}", team=done["forfeited_to"],
+               expelled=expelled)
 
 
 def _no_show_delete(store, form) -> str:
     _confirmed(form)
     fixture = store.departures.withdraw_no_show(_field(form, "fixture", "the fixture"))
     return say("nedostavení k utkání {home} – {away} smazáno; termín {when}.", home=fixture["home"],
-               away=fixture["away"], when=czech.fixture_time(fixture["date"], fixture["start"]))
+               away=fixture["away"], when=_fixture_time(fixture["date"], fixture["start"]))
 
 
 def _assign(store, form) -> str:
@@ -596,7 +607,7 @@ def _assign(store, form) -> str:
     fixture = store.fixtures.get(done["fixture"])
     replaced = say(" (místo záznamu {records})", records=", ".join(done["replaced"])) if done["replaced"] else ""
     return say("záznam {match} je výsledkem utkání {fixture}{replaced}.", match=done["match"],
-               fixture=czech.match_name(fixture["home"], fixture["away"], fixture["date"]), replaced=replaced)
+               fixture=_match_name(fixture["home"], fixture["away"], fixture["date"]), replaced=replaced)
 
 
 def _rule(store, form) -> str:
@@ -607,8 +618,8 @@ def _rule(store, form) -> str:
                                   reason=form.get("reason", ""), override=_override_of(form))
     ruling = fixture["ruling"]
     awarded = say("přiznán výsledek" if fixture["irregular"] else "kontumováno")
-    what = (f"{awarded} {ruling['points_home']} : {ruling['points_away']}" if ruling["kind"] == "award"
-            else say("zbytek se dohraje {when}", when=czech.fixture_time(fixture["date"], fixture["start"])))
+    what = (language.joined((awarded, f" {ruling['points_home']} : {ruling['points_away']}")) if ruling["kind"] == "award"
+            else say("zbytek se dohraje {when}", when=_fixture_time(fixture["date"], fixture["start"])))
     return say("utkání {home} – {away}: {what} ({clauses}).", home=fixture["home"], away=fixture["away"], what=what,
                clauses=ruled_under(fixture))
 

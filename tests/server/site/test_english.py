@@ -289,7 +289,7 @@ def test_the_admin_says_what_was_done_in_english_and_keeps_it_in_the_audit_log(l
     assert "Done: venue Na Růžku saved, playing days: Monday, Wednesday." in page
     page = logged_in_english.change("/admin/generate", {"season": SEASON, "competition": "carom", "lot": "x"})
     assert "Done: matches drawn: 12 (lot “x”). Not met: round 3, Jiskra – Lvi: Lvi (away) asked for" in page
-    assert store.audit.latest()[0]["what"].startswith("matches drawn: 12 (lot “x”).")    # as the organiser was told
+    assert store.audit.latest()[0]["what"].startswith("rozlosováno 12 utkání (los „x“).")     # the league's Czech
     status, page, _ = logged_in_english.post("/admin/player-add", {"season": SEASON, "competition": "carom",
                                                                    "name": "Novák", "team": "Nikdo"})
     assert status == 400 and "Refused: no team" in page and "Odmítnuto" not in page
