@@ -206,9 +206,12 @@ def _devices(args, store) -> int:
 
 
 def _remove(args, store) -> int:
-    """Unregister a device, kept in the audit log with who did it (as the web admin's changes)."""
+    """Unregister a device, kept in the audit log with who did it and, as the web admin's changes,
+    in Czech (the web admin's text for it); the command line prints its English line."""
     from cli.commands import user_error
     from server.league.admin_fields import LeagueError
+    from server.site import language
+    from server.site.admin_web import device_removed
 
     try:
         with store.transaction():
@@ -216,7 +219,7 @@ def _remove(args, store) -> int:
             venue = f" of {gone['venue']}" if gone["venue"] else ""
             done = (f"removed {gone['role']} {gone['id']}{venue}: its posts and league fetches are refused from now "
                     "on; what it delivered stays")
-            store.audit.add(_who(), "remove-device", done)
+            store.audit.add(_who(), "remove-device", language.in_language(device_removed(gone), language.CZECH))
     except LeagueError as exc:
         raise user_error(f"remove-device: {exc} (`server devices` lists them)") from None
     print(done)
