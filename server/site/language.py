@@ -118,6 +118,9 @@ class Said(str):
         said.language, said._again = current(), again
         return said
 
+    def __reduce__(self):
+        return str, (str(self),)            # a copy (or a pickle) is the text as said: it cannot say again
+
     def in_language(self, language: str) -> str:
         if language == self.language:
             return str(self)

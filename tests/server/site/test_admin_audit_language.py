@@ -2,6 +2,7 @@
 organiser reading the admin in English is told what was done in English, and the audit log keeps
 the same change in Czech, its values (weekdays, dates, a refusal's reason) said in Czech too; a
 Czech organiser's entries are what they were told."""
+import copy
 import html
 import re
 
@@ -25,6 +26,7 @@ def test_a_said_text_says_itself_again_in_czech_with_the_values_said_in_it():
     assert language.in_language(both, language.CZECH) == ("herna Na Růžku uložena, hrací dny: pondělí, středa. "
                                                           "Výjimka: odstupuje.")
     assert language.in_language("not said", language.CZECH) == "not said"
+    assert copy.copy(both) == both and language.in_language(copy.copy(both), language.CZECH) == both
 
 
 def test_an_english_organisers_changes_are_told_in_english_and_kept_in_czech_A_3_7(logged_in_english, logged_in,
