@@ -125,13 +125,8 @@ class Departures(Repository):
                    (self.now(), how, reason, team["id"]))
         cancelled = _open_fixtures(db, team)
         db.execute_many("UPDATE fixtures SET status = 'cancelled' WHERE id = ?", [(f,) for f in cancelled])
-        self._team_matches_due(db, team)
+        self._figures.team_due(db, team)
         return cancelled
-
-    def _team_matches_due(self, db, team: dict) -> None:
-        """Every match of the team in its competition's season is computed again (annulled or counted)."""
-        self._figures.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
-                              (team["competition"], team["season"], team["name"], team["name"]))
 
     # -- a team leaving the competition, and coming back (A.3.7, A.1.2) ---------------------------
     def withdraw_team(self, season: str, competition: str, team: str, *, reason: str, expel: bool = False) -> dict:
@@ -170,7 +165,7 @@ class Departures(Repository):
                 back[fixture_id] = self._back_on_its_date(self._fixtures.get(fixture_id))
                 db.execute("UPDATE fixtures SET status = ? WHERE id = ?",
                            ("postponed" if back[fixture_id] else "scheduled", fixture_id))
-            self._team_matches_due(db, row)
+            self._figures.team_due(db, row)
             no_shows = _no_shows(db, row)
         return {"team": row["name"], "scheduled": [f for f, why in back.items() if why is None],
                 "postponed": [(f, why) for f, why in back.items() if why], "no_shows": no_shows}

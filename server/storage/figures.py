@@ -70,6 +70,12 @@ class Figures(Repository):
         db.execute(f"INSERT INTO figures_due(match_id) SELECT match_id FROM match_figures WHERE {where} "
                    "ON CONFLICT DO NOTHING", args)
 
+    def team_due(self, db, team: dict) -> None:
+        """Every match of ``team`` (a League team row) in its competition's season is due (in the
+        caller's transaction ``db``): annulled or counted again, its players' names read again."""
+        self.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
+                     (team["competition"], team["season"], team["name"], team["name"]))
+
     def done(self, seqs: list[int], due=()) -> None:
         """These items' figures, and these due matches', are computed (in the caller's transaction,
         with the figures)."""

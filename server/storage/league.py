@@ -253,7 +253,7 @@ class League(Repository):
             _not_corrected_away(db, row, player, None)
             db.execute("INSERT INTO players(season, competition, name, team) VALUES (?, ?, ?, ?)",
                        (season, competition, player, row["id"]))
-            self._roster_changed(db, row)
+            self._store.figures.team_due(db, row)      # the names its records flag or go by
 
     @staticmethod
     def _on_roster(db, season: str, competition: str, player: str):
@@ -284,7 +284,7 @@ class League(Repository):
             gone = spelled is not None and db.execute(
                 "DELETE FROM players WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                 (season, competition, spelled, row["id"])).rowcount
-            self._roster_changed(db, row)
+            self._store.figures.team_due(db, row)      # the names its records flag or go by
         if not gone:
             raise LeagueError(f"{player!r} is not on the roster of {team!r} in {season}")
 
@@ -321,13 +321,7 @@ class League(Repository):
             db.execute("UPDATE players SET name = ? WHERE season = ? AND competition = ? AND name = ? AND team = ?",
                        (new, season, competition, spelled, row["id"]))
             _correct(db, row["id"], spelled, new)
-            self._roster_changed(db, row)
-
-    def _roster_changed(self, db, team: dict) -> None:
-        """The team's matches of its season are computed again (in the caller's transaction ``db``):
-        the names they flag off its roster (A.3.4) and the names their players go by."""
-        self._store.figures.due_for(db, "game = ? AND season = ? AND (home = ? OR away = ?)",
-                                    (team["competition"], team["season"], team["name"], team["name"]))
+            self._store.figures.team_due(db, row)      # the names its records flag or go by
 
     def folded_names(self) -> list[dict]:
         """The near-duplicate names migration 0008 folded into one (server.league.names)."""
