@@ -9,6 +9,7 @@ another player's when it differs only in its accents (``unaccented``: "Jiří Kr
 the roster, A.3.4, as on the site's player search), while a venue or team keeps them in its identity.
 A match record's player goes by the name his team's roster has for him (``on_roster``).
 """
+import functools
 import unicodedata
 from collections.abc import Callable, Iterable
 
@@ -42,13 +43,18 @@ def find(name: str, names: Iterable[str], *, by: Callable[[str], str] = identity
     return next((known for known in names if by(known) == wanted), None)
 
 
+# a match record's every player is compared with each name of his team's roster, match after match:
+# the players' names (bounded, as the records' and the rosters' are) kept unaccented
+_player_key = functools.lru_cache(maxsize=4096)(unaccented)
+
+
 def on_roster(name: str, roster: Iterable[str], renamed: dict[str, str]) -> str:
     """The name a team's match record's player goes by in its season (A.3.4): the organiser's
     correction of the recorded name (``renamed``: old -> new), then the roster's spelling of a
     name differing from it only in case, spacing or accents; else the name as recorded."""
-    wanted = unaccented(name)
-    corrected = next((new for old, new in renamed.items() if unaccented(old) == wanted), name)
-    return find(corrected, roster, by=unaccented) or corrected
+    wanted = _player_key(name)
+    corrected = next((new for old, new in renamed.items() if _player_key(old) == wanted), name)
+    return find(corrected, roster, by=_player_key) or corrected
 
 
 def duplicates(names: Iterable[str]) -> dict[str, list[str]]:
