@@ -564,17 +564,20 @@ def _fixture_add(store, form) -> str:
     fixture = store.fixtures.add(form.get("season", ""), form.get("competition", ""), _field(form, "home", "the team"),
                                  _field(form, "away", "the team"), form.get("date", ""),
                                  start=form.get("time") or "17:00", override=_override_of(form))
-    noted = say(" Výjimka: {override}.", override=_override_text(fixture["override"])) if fixture["override"] else ""
     return say("utkání {home} – {away} přidáno na {when} ({venue}).{noted}", home=fixture["home"], away=fixture["away"],
-               when=_fixture_time(fixture["date"], fixture["start"]), venue=fixture["venue"], noted=noted)
+               when=_fixture_time(fixture["date"], fixture["start"]), venue=fixture["venue"], noted=_noted(fixture))
 
 
 def _move(store, form) -> str:
     fixture = store.fixtures.move(_field(form, "fixture", "the fixture"), form.get("date", ""),
                                   override=_override_of(form))
-    noted = say(" Výjimka: {override}.", override=_override_text(fixture["override"])) if fixture["override"] else ""
     return say("utkání {home} – {away} přesunuto na {when}.{noted}", home=fixture["home"], away=fixture["away"],
-               when=_fixture_time(fixture["date"], fixture["start"]), noted=noted)
+               when=_fixture_time(fixture["date"], fixture["start"]), noted=_noted(fixture))
+
+
+def _noted(fixture: dict) -> str:
+    """The override of the rules a fixture's date was given with (A.3.3), as a done text's last sentence."""
+    return say(" Výjimka: {override}.", override=_override_text(fixture["override"])) if fixture["override"] else ""
 
 
 def _postpone(store, form) -> str:
